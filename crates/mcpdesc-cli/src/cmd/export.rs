@@ -1,0 +1,17 @@
+//! `mcpdesc export tools-list`.
+
+use crate::util::CmdResult;
+
+pub mod tools_list;
+
+#[derive(Debug, clap::Subcommand)]
+pub enum ExportCommand {
+    /// The tools/list result a conforming server would send at one revision.
+    ToolsList(tools_list::Args),
+}
+
+pub fn run(cmd: ExportCommand) -> CmdResult {
+    match cmd {
+        ExportCommand::ToolsList(a) => tools_list::run(a),
+    }
+}

@@ -1,0 +1,11 @@
+//! `mcpdesc import/openapi` (not implemented yet).
+
+use crate::util::{CmdResult, UsageError};
+
+/// Arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> CmdResult {
+    Err(UsageError("`import/openapi` is not implemented yet".into()))
+}

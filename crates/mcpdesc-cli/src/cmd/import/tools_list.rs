@@ -1,0 +1,11 @@
+//! `mcpdesc import/tools_list` (not implemented yet).
+
+use crate::util::{CmdResult, UsageError};
+
+/// Arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> CmdResult {
+    Err(UsageError("`import/tools_list` is not implemented yet".into()))
+}

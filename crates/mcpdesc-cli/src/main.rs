@@ -1,0 +1,76 @@
+//! `mcpdesc`: a thin binary over the mcpdesc libraries. Each subcommand parses its
+//! flags, calls one library function, prints diagnostics and maps the outcome to an
+//! exit code: 0 success, 1 unacceptable input, 2 usage or I/O error.
+
+mod cmd;
+mod util;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Convert, validate, import, name, scope and generate code from MCP Descriptions (mcpdesc 0.8.0).
+#[derive(Debug, Parser)]
+#[command(name = "mcpdesc", version, about, long_about = None, propagate_version = true)]
+#[command(after_help = "Exit codes: 0 success; 1 the input is not acceptable; 2 usage or I/O error.\n\
+Diagnostics go to stderr as FILE:LINE:COL: error[code]: message (at POINTER).\n\n\
+Example:\n  mcpdesc validate server.mcpdesc.yaml")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Convert an MCP Description between JSON and YAML (lossless).
+    Convert(cmd::convert::Args),
+    /// Validate MCP Descriptions against mcpdesc 0.8.0 (schema and semantic rules).
+    Validate(cmd::validate::Args),
+    /// Import tools from OpenAPI documents or tools/list dumps.
+    #[command(subcommand)]
+    Import(cmd::import::ImportCommand),
+    /// Capture tools/list from a live MCP server, one session per protocol revision.
+    Capture(cmd::capture::Args),
+    /// Report (and fix) tool names that are not host-safe.
+    Names(cmd::names::Args),
+    /// Project a description onto one protocol revision (Effective Protocol View, §4.12).
+    Project(cmd::project::Args),
+    /// Merge descriptions into one with disjoint protocol-scoped variants (§4.13).
+    Merge(cmd::merge::Args),
+    /// Split declarations into protocol-scoped variants that are each valid.
+    Split(cmd::split::Args),
+    /// Export what a conforming server would send (e.g. a tools/list result).
+    #[command(subcommand)]
+    Export(cmd::export::ExportCommand),
+    /// Generate a typed client (Rust or TypeScript).
+    #[command(subcommand)]
+    Generate(cmd::generate::GenerateCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Command::Convert(a) => cmd::convert::run(a),
+        Command::Validate(a) => cmd::validate::run(a),
+        Command::Import(a) => cmd::import::run(a),
+        Command::Capture(a) => cmd::capture::run(a),
+        Command::Names(a) => cmd::names::run(a),
+        Command::Project(a) => cmd::project::run(a),
+        Command::Merge(a) => cmd::merge::run(a),
+        Command::Split(a) => cmd::split::run(a),
+        Command::Export(a) => cmd::export::run(a),
+        Command::Generate(a) => cmd::generate::run(a),
+    };
+    match result {
+        Ok(o) => o.into(),
+        Err(util::UsageError(msg)) => {
+            eprintln!("mcpdesc: error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Shared plumbing for subcommands: reading inputs, atomic output, printing
+//! diagnostics, exit codes. Every subcommand goes through these, so the rules
+//! (exit codes, `FILE:LINE:COL: error[code]: message (at POINTER)`, temp-file-then-rename)
+//! hold everywhere.
+
+use mcpdesc_core::{Diagnostic, Severity};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// How a subcommand ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// 0: success (warnings allowed).
+    Success,
+    /// 1: the input is not acceptable.
+    Rejected,
+    /// 2: usage or I/O error.
+    Usage,
+}
+
+impl From<Outcome> for ExitCode {
+    fn from(o: Outcome) -> ExitCode {
+        ExitCode::from(match o {
+            Outcome::Success => 0,
+            Outcome::Rejected => 1,
+            Outcome::Usage => 2,
+        })
+    }
+}
+
+/// A usage or I/O failure, reported as `mcpdesc: error: …` with exit code 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl<E: std::fmt::Display> From<E> for UsageError {
+    fn from(e: E) -> Self {
+        UsageError(e.to_string())
+    }
+}
+
+/// Result type of subcommands.
+pub type CmdResult = Result<Outcome, UsageError>;
+
+/// Largest input we read at all (the decoders have their own, configurable, limits).
+pub const MAX_INPUT_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Reads a file, or stdin for `-`. Returns the bytes and the display name.
+pub fn read_input(path: &str) -> Result<(Vec<u8>, String), UsageError> {
+    let mut buf = Vec::new();
+    if path == "-" {
+        std::io::stdin().take(MAX_INPUT_BYTES + 1).read_to_end(&mut buf)?;
+        if buf.len() as u64 > MAX_INPUT_BYTES {
+            return Err(UsageError(format!("<stdin>: input larger than {MAX_INPUT_BYTES} bytes")));
+        }
+        return Ok((buf, "<stdin>".to_string()));
+    }
+    let f = std::fs::File::open(path).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    if f.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        return Err(UsageError(format!("{path}: is a directory")));
+    }
+    f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut buf).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    if buf.len() as u64 > MAX_INPUT_BYTES {
+        return Err(UsageError(format!("{path}: input larger than {MAX_INPUT_BYTES} bytes")));
+    }
+    Ok((buf, path.to_string()))
+}
+
+/// Writes `contents` to `path` atomically: a temp file in the same directory, then
+/// rename. On any failure the previous file is untouched and no temp file remains.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), UsageError> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".mcpdesc-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .map_err(|e| UsageError(format!("{}: cannot create a temporary file: {e}", dir.display())))?;
+    tmp.write_all(contents).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    tmp.as_file().sync_all().map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    tmp.persist(path).map_err(|e| UsageError(format!("{}: {}", path.display(), e.error)))?;
+    Ok(())
+}
+
+/// Writes to OUTPUT atomically, or to stdout when there is none (or it is `-`).
+pub fn write_output(output: Option<&Path>, contents: &[u8]) -> Result<(), UsageError> {
+    match output {
+        Some(p) if p.as_os_str() != "-" => write_atomic(p, contents),
+        _ => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(contents)?;
+            out.flush()?;
+            Ok(())
+        }
+    }
+}
+
+/// Refuses OUTPUT == INPUT unless `in_place`.
+pub fn check_not_same_file(input: &str, output: Option<&Path>, in_place: bool) -> Result<(), UsageError> {
+    let Some(out) = output else { return Ok(()) };
+    if in_place || input == "-" {
+        return Ok(());
+    }
+    let same = match (std::fs::canonicalize(input), std::fs::canonicalize(out)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => Path::new(input) == out,
+    };
+    if same {
+        return Err(UsageError(format!(
+            "output `{}` is the input file; pass --in-place to overwrite it",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Prints diagnostics to stderr as `FILE:LINE:COL: severity[code]: message (at POINTER)`.
+pub fn print_diagnostics(file: &str, diags: &[Diagnostic]) {
+    let mut err = std::io::stderr().lock();
+    for d in diags {
+        let _ = writeln!(err, "{}", d.render(file));
+    }
+}
+
+/// Exit outcome for a list of diagnostics.
+pub fn outcome_of(diags: &[Diagnostic]) -> Outcome {
+    if diags.iter().any(|d| d.severity == Severity::Error) {
+        Outcome::Rejected
+    } else {
+        Outcome::Success
+    }
+}

@@ -1,0 +1,1 @@
+//! mcpdesc-codegen (work in progress).

@@ -1,0 +1,142 @@
+//! The one diagnostic type of the workspace.
+//!
+//! Every stage (parsing, validation, import, scopes, codegen) reports problems as
+//! [`Diagnostic`]s: a severity, a stable kebab-case code, a message, the JSON pointer
+//! of the offending value and, when the document came from text, its line and column.
+//! Tests assert on codes and pointers, never on message prose.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// How serious a [`Diagnostic`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The document (or input) is not acceptable.
+    Error,
+    /// Non-fatal: the document still conforms (spec §16.2 warning conditions).
+    Warning,
+    /// Purely informative.
+    Info,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        })
+    }
+}
+
+/// One finding about an input.
+///
+/// ```
+/// use mcpdesc_core::{Diagnostic, Severity};
+/// let d = Diagnostic::error("unknown-property", "property `foo` is not defined on Tool")
+///     .at("/tools/0/foo");
+/// assert_eq!(d.severity, Severity::Error);
+/// assert_eq!(d.pointer, "/tools/0/foo");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Stable kebab-case identifier, e.g. `yaml-alias`, `overlapping-tool-scope`.
+    pub code: String,
+    pub message: String,
+    /// RFC 6901 JSON pointer into the document ("" is the root).
+    pub pointer: String,
+    /// 1-based line in the source text, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// 1-based column (in characters) in the source text, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+}
+
+impl Diagnostic {
+    pub fn new(severity: Severity, code: impl Into<String>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity,
+            code: code.into(),
+            message: message.into(),
+            pointer: String::new(),
+            line: None,
+            column: None,
+        }
+    }
+    pub fn error(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, code, message)
+    }
+    pub fn warning(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, code, message)
+    }
+    pub fn info(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Info, code, message)
+    }
+    /// Sets the JSON pointer.
+    pub fn at(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = pointer.into();
+        self
+    }
+    /// Sets the source position (1-based).
+    pub fn with_position(mut self, line: u32, column: u32) -> Self {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+    /// Renders as `FILE:LINE:COL: severity[code]: message (at POINTER)`.
+    pub fn render(&self, file: &str) -> String {
+        let mut s = String::from(file);
+        if let (Some(l), Some(c)) = (self.line, self.column) {
+            s.push_str(&format!(":{l}:{c}"));
+        }
+        s.push_str(&format!(": {}[{}]: {}", self.severity, self.code, self.message));
+        if !self.pointer.is_empty() {
+            s.push_str(&format!(" (at {})", self.pointer));
+        }
+        s
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render("<input>"))
+    }
+}
+
+/// True when any diagnostic is an error.
+pub fn has_errors(diags: &[Diagnostic]) -> bool {
+    diags.iter().any(Diagnostic::is_error)
+}
+
+/// Builds RFC 6901 pointers: `pointer::push("/tools/0", "a/b")` → `/tools/0/a~1b`.
+pub mod pointer {
+    /// Escapes one reference token.
+    pub fn escape(token: &str) -> String {
+        token.replace('~', "~0").replace('/', "~1")
+    }
+    /// Unescapes one reference token.
+    pub fn unescape(token: &str) -> String {
+        token.replace("~1", "/").replace("~0", "~")
+    }
+    /// Appends a token to a pointer.
+    pub fn push(base: &str, token: impl AsRef<str>) -> String {
+        let mut s = String::with_capacity(base.len() + token.as_ref().len() + 1);
+        s.push_str(base);
+        s.push('/');
+        s.push_str(&escape(token.as_ref()));
+        s
+    }
+    /// Splits a pointer into unescaped tokens. `""` → `[]`.
+    pub fn tokens(ptr: &str) -> Vec<String> {
+        if ptr.is_empty() {
+            return Vec::new();
+        }
+        ptr.trim_start_matches('/').split('/').map(unescape).collect()
+    }
+}

@@ -1,0 +1,1 @@
+//! mcpdesc-live (work in progress).

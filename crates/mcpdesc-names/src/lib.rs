@@ -1,0 +1,1 @@
+//! mcpdesc-names (work in progress).

@@ -1,0 +1,1 @@
+//! mcpdesc-openapi (work in progress).

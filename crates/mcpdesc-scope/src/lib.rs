@@ -1,0 +1,1 @@
+//! mcpdesc-scope (work in progress).

@@ -1,0 +1,1 @@
+//! mcpdesc-validate (work in progress).
