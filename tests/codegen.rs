@@ -1,0 +1,1 @@
+//! Workspace-level tests: codegen (owner fills this in).

@@ -1,0 +1,1 @@
+//! Workspace-level tests: conformance (owner fills this in).

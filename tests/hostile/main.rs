@@ -1,0 +1,1 @@
+//! Hostile-input suite (issue 8).

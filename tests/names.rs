@@ -1,0 +1,1 @@
+//! Workspace-level tests: names (owner fills this in).

@@ -1,0 +1,1 @@
+//! Workspace-level tests: roundtrip (owner fills this in).

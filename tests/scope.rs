@@ -1,0 +1,1 @@
+//! Workspace-level tests: scope (owner fills this in).
