@@ -8,6 +8,7 @@
 
 pub mod diagnostic;
 pub mod json;
+pub mod refs;
 pub mod limits;
 pub mod revision;
 pub mod source;

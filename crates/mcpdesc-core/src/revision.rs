@@ -140,6 +140,23 @@ impl RevisionSet {
     pub fn without(self, feature: Feature) -> Self {
         self.difference(self.with(feature))
     }
+    /// Members of a `protocolVersions` JSON array; unknown or non-string entries are
+    /// ignored (the validator reports them).
+    pub fn from_json(v: &serde_json::Value) -> Self {
+        v.as_array()
+            .map(|a| a.iter().filter_map(|s| s.as_str().and_then(ProtocolRevision::parse)).collect())
+            .unwrap_or_default()
+    }
+
+    /// Effective scope (§4.10): the explicit `protocolVersions` when present, else the
+    /// parent's effective scope. `explicit` is the raw JSON value of the property.
+    pub fn effective(explicit: Option<&serde_json::Value>, parent: RevisionSet) -> Self {
+        match explicit {
+            Some(v) => Self::from_json(v),
+            None => parent,
+        }
+    }
+
     /// Newest member.
     pub fn latest(self) -> Option<ProtocolRevision> {
         self.iter().last()

@@ -1,0 +1,147 @@
+//! `$componentRef` resolution (§17.2, §17.4): local JSON pointers into
+//! `#/components/<namespace>/<name>`, followed transitively, cycles rejected, no I/O.
+
+use serde_json::Value;
+
+/// The five component namespaces (§17.1).
+pub const NAMESPACES: [&str; 5] =
+    ["schemas", "toolExamples", "resourceExamples", "resourceTemplateExamples", "promptExamples"];
+
+/// Upper bound on reference chains (§17.7); longer chains are reported as [`RefError::TooDeep`].
+pub const MAX_REF_CHAIN: usize = 64;
+
+/// Why a Reference Object could not be resolved. Each maps to a distinct diagnostic code.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RefError {
+    /// Not of the form `#/components/<namespace>/<name>` (or remote/relative-file/outside components).
+    #[error("malformed $componentRef `{0}`: expected `#/components/<namespace>/<name>`")]
+    Malformed(String),
+    /// The target does not exist.
+    #[error("$componentRef `{0}` does not resolve: no such component")]
+    Missing(String),
+    /// The target is in another namespace than the use site permits.
+    #[error("$componentRef `{found}` targets namespace `{found_ns}`, but this use site needs `{expected}`")]
+    WrongNamespace { found: String, found_ns: String, expected: String },
+    /// The chain of references loops.
+    #[error("$componentRef cycle: {}", .0.join(" -> "))]
+    Cycle(Vec<String>),
+    /// The chain is longer than [`MAX_REF_CHAIN`].
+    #[error("$componentRef chain longer than {MAX_REF_CHAIN}")]
+    TooDeep,
+    /// A Reference Object with sibling properties (§17.2: exactly one property).
+    #[error("a Reference Object must contain only `$componentRef`")]
+    Siblings,
+}
+
+impl RefError {
+    /// Stable diagnostic code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RefError::Malformed(_) => "component-ref-malformed",
+            RefError::Missing(_) => "component-ref-missing",
+            RefError::WrongNamespace { .. } => "component-ref-wrong-namespace",
+            RefError::Cycle(_) => "component-ref-cycle",
+            RefError::TooDeep => "component-ref-too-deep",
+            RefError::Siblings => "component-ref-siblings",
+        }
+    }
+}
+
+/// The `$componentRef` string of a Reference Object, if `v` is one.
+pub fn component_ref(v: &Value) -> Option<&str> {
+    v.as_object()?.get("$componentRef")?.as_str()
+}
+
+/// Whether `v` is (meant as) a Reference Object: an object with a `$componentRef` key.
+pub fn is_reference(v: &Value) -> bool {
+    v.as_object().is_some_and(|m| m.contains_key("$componentRef"))
+}
+
+/// Parses `#/components/<ns>/<name>` into (namespace, name).
+pub fn parse_ref(r: &str) -> Result<(&str, &str), RefError> {
+    let rest = r.strip_prefix("#/components/").ok_or_else(|| RefError::Malformed(r.to_string()))?;
+    let (ns, name) = rest.split_once('/').ok_or_else(|| RefError::Malformed(r.to_string()))?;
+    let name_ok = !name.is_empty()
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    if !NAMESPACES.contains(&ns) || !name_ok {
+        return Err(RefError::Malformed(r.to_string()));
+    }
+    Ok((ns, name))
+}
+
+/// Resolves `value` at a use site that permits references into `namespace`.
+///
+/// A non-reference value is returned as is. A reference is followed through
+/// component-to-component references until an inline value; returns that value and
+/// the JSON pointer of the component that holds it (e.g. `/components/schemas/A`).
+pub fn resolve<'a>(
+    root: &'a Value,
+    value: &'a Value,
+    namespace: &str,
+) -> Result<(&'a Value, Option<String>), RefError> {
+    let mut cur = value;
+    let mut seen: Vec<String> = Vec::new();
+    let mut at = None;
+    while let Some(obj) = cur.as_object().filter(|m| m.contains_key("$componentRef")) {
+        let Some(r) = obj.get("$componentRef").and_then(Value::as_str) else {
+            return Err(RefError::Malformed(obj.get("$componentRef").map(|v| v.to_string()).unwrap_or_default()));
+        };
+        if obj.len() != 1 {
+            return Err(RefError::Siblings);
+        }
+        if seen.iter().any(|s| s == r) {
+            seen.push(r.to_string());
+            return Err(RefError::Cycle(seen));
+        }
+        if seen.len() >= MAX_REF_CHAIN {
+            return Err(RefError::TooDeep);
+        }
+        seen.push(r.to_string());
+        let (ns, name) = parse_ref(r)?;
+        if ns != namespace {
+            return Err(RefError::WrongNamespace {
+                found: r.to_string(),
+                found_ns: ns.to_string(),
+                expected: namespace.to_string(),
+            });
+        }
+        cur = root
+            .get("components")
+            .and_then(|c| c.get(ns))
+            .and_then(|m| m.get(name))
+            .ok_or_else(|| RefError::Missing(r.to_string()))?;
+        at = Some(format!("/components/{ns}/{}", crate::pointer::escape(name)));
+    }
+    Ok((cur, at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn resolves_transitively_and_detects_problems() {
+        let doc = json!({"components": {
+            "schemas": {"A": {"$componentRef": "#/components/schemas/B"}, "B": {"type": "object"},
+                        "C": {"$componentRef": "#/components/schemas/D"}, "D": {"$componentRef": "#/components/schemas/C"}},
+            "toolExamples": {"E": {"input": {}, "result": {"content": []}}}
+        }});
+        let r = json!({"$componentRef": "#/components/schemas/A"});
+        let (v, at) = resolve(&doc, &r, "schemas").expect("resolves");
+        assert_eq!(v, &json!({"type": "object"}));
+        assert_eq!(at.as_deref(), Some("/components/schemas/B"));
+        let cyc = json!({"$componentRef": "#/components/schemas/C"});
+        assert!(matches!(resolve(&doc, &cyc, "schemas"), Err(RefError::Cycle(_))));
+        let wrong = json!({"$componentRef": "#/components/toolExamples/E"});
+        assert_eq!(resolve(&doc, &wrong, "schemas").unwrap_err().code(), "component-ref-wrong-namespace");
+        let missing = json!({"$componentRef": "#/components/schemas/Z"});
+        assert_eq!(resolve(&doc, &missing, "schemas").unwrap_err().code(), "component-ref-missing");
+        let remote = json!({"$componentRef": "https://x/y.json#/components/schemas/A"});
+        assert_eq!(resolve(&doc, &remote, "schemas").unwrap_err().code(), "component-ref-malformed");
+        let sib = json!({"$componentRef": "#/components/schemas/A", "x-a": 1});
+        assert_eq!(resolve(&doc, &sib, "schemas").unwrap_err().code(), "component-ref-siblings");
+        let inline = json!({"type": "string"});
+        assert_eq!(resolve(&doc, &inline, "schemas").expect("inline").0, &inline);
+    }
+}
