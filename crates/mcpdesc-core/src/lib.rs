@@ -7,9 +7,11 @@
 //! This crate does no I/O: callers hand it text and get text back.
 
 pub mod diagnostic;
+pub mod emit;
 pub mod json;
 pub mod refs;
 pub mod limits;
+pub mod model;
 pub mod revision;
 pub mod source;
 pub mod yaml;
@@ -18,3 +20,29 @@ pub use diagnostic::{Diagnostic, Severity, has_errors, pointer};
 pub use limits::Limits;
 pub use revision::{Feature, ObjectKind, ProtocolRevision, RevisionSet};
 pub use source::{Decoded, Format, Position, SourceMap, decode, decode_bytes};
+pub use model::Document;
+
+/// Decodes text and converts it to the typed model, keeping the decoded value (for
+/// positions) alongside. Decode errors and model-shape errors come back with
+/// line/column.
+///
+/// ```
+/// use mcpdesc_core::{parse_document, Format, Limits};
+/// let text = r#"{"mcpdesc": "0.8.0", "info": {"name": "x", "version": "1"}, "protocolVersions": ["2026-07-28"]}"#;
+/// let (doc, _decoded) = parse_document(text, Format::Json, &Limits::default()).expect("valid");
+/// assert_eq!(doc.info.name, "x");
+/// ```
+pub fn parse_document(
+    text: &str,
+    format: Format,
+    limits: &Limits,
+) -> Result<(Document, Decoded), Vec<Diagnostic>> {
+    let decoded = decode(text, format, limits).map_err(|d| vec![d])?;
+    match Document::from_value(decoded.value.clone()) {
+        Ok(doc) => Ok((doc, decoded)),
+        Err(mut diags) => {
+            decoded.annotate(&mut diags);
+            Err(diags)
+        }
+    }
+}
