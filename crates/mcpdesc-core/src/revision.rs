@@ -262,6 +262,12 @@ pub enum Feature {
     /// Client `sampling.context` / `sampling.tools`.
     SamplingContextTools,
 
+    // --- lifecycle ---
+    /// Stateless lifecycle: `server/discover` plus a per-request `_meta` envelope
+    /// (`io.modelcontextprotocol/protocolVersion`, `clientInfo`, `clientCapabilities`)
+    /// instead of the `initialize` handshake; `initialize` cannot negotiate it.
+    StatelessLifecycle,
+
     /// Complete revision-specific semantic validation (`_meta`, elicitation, client
     /// requirements). Before this, validators must warn that validation is incomplete.
     CompleteSemanticValidation,
@@ -323,6 +329,11 @@ pub const AVAILABILITY: &[Availability] = &[
     only(Feature::SamplingUndeprecated, V2024_11_05, V2025_11_25, "§8.5"),
     since(Feature::SamplingContextTools, V2025_11_25, "§8.5"),
     since(Feature::CompleteSemanticValidation, V2025_06_18, "§3.5, §12.5, §16.2"),
+    since(
+        Feature::StatelessLifecycle,
+        V2026_07_28,
+        "MCP 2026-07-28 lifecycle (server/discover); measured: mcp 2.3.0 answers initialize(2026-07-28) with 2025-11-25",
+    ),
 ];
 
 impl Feature {
@@ -462,6 +473,7 @@ mod tests {
             Feature::SamplingUndeprecated,
             Feature::SamplingContextTools,
             Feature::CompleteSemanticValidation,
+            Feature::StatelessLifecycle,
         ];
         for f in all {
             assert_eq!(AVAILABILITY.iter().filter(|a| a.feature == f).count(), 1, "{f:?}");
