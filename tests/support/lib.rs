@@ -18,10 +18,14 @@ pub fn snapshot_dir(area: &str) -> PathBuf {
 }
 
 /// Path of the built `mcpdesc` binary (for CLI tests).
+///
+/// `cargo xtask test` builds it first and passes `MCPDESC_BIN`.
 pub fn mcpdesc_bin() -> PathBuf {
+    if let Some(p) = std::env::var_os("MCPDESC_BIN") {
+        return PathBuf::from(p);
+    }
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("target"));
-    let exe = target.join("debug").join(format!("mcpdesc{}", std::env::consts::EXE_SUFFIX));
-    exe
+    target.join("debug").join(format!("mcpdesc{}", std::env::consts::EXE_SUFFIX))
 }

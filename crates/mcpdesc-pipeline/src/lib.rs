@@ -1,0 +1,208 @@
+//! # mcpdesc-pipeline
+//!
+//! What teams run in CI over the descriptions they keep in git, as a library so a
+//! project's own xtask can call it (`cargo xtask roundtrip DIR` is a thin wrapper):
+//!
+//! ```no_run
+//! let report = mcpdesc_pipeline::roundtrip(std::path::Path::new("server.mcpdesc.yaml"));
+//! assert!(report.ok(), "{}", report.render());
+//! ```
+//!
+//! This is the one place that reads files for these checks: `mcpdesc-core` does no
+//! I/O by design, and validation and scope invariants live in their own crates.
+
+use mcpdesc_core::{Decoded, Diagnostic, Document, Format, Limits, has_errors};
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// One failed check of one file.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Failure {
+    /// Stable check name: `decode`, `model`, `validate`, `json-reemit`, `yaml-reemit`,
+    /// `json-yaml-json`, `model-reparse`, `scope-invariants`.
+    pub check: &'static str,
+    pub detail: String,
+}
+
+/// The result for one file.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileReport {
+    pub path: PathBuf,
+    pub format: Option<Format>,
+    pub failures: Vec<Failure>,
+    /// Validator diagnostics (warnings are allowed and listed here too).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileReport {
+    /// No failed check.
+    pub fn ok(&self) -> bool {
+        self.failures.is_empty()
+    }
+    /// Human-readable lines.
+    pub fn render(&self) -> String {
+        let name = self.path.display().to_string();
+        if self.ok() {
+            let w = self.diagnostics.iter().filter(|d| !d.is_error()).count();
+            return format!("ok    {name}{}", if w > 0 { format!(" ({w} warnings)") } else { String::new() });
+        }
+        let mut s = format!("FAIL  {name}");
+        for f in &self.failures {
+            s.push_str(&format!("\n      [{}] {}", f.check, f.detail));
+        }
+        s
+    }
+}
+
+/// The result for a set of files.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub files: Vec<FileReport>,
+}
+
+impl Report {
+    pub fn ok(&self) -> bool {
+        self.files.iter().all(FileReport::ok)
+    }
+    /// Per-file lines and a summary line `N passed, M failed`.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        for f in &self.files {
+            s.push_str(&f.render());
+            s.push('\n');
+        }
+        let failed = self.files.iter().filter(|f| !f.ok()).count();
+        s.push_str(&format!("roundtrip: {} passed, {} failed\n", self.files.len() - failed, failed));
+        s
+    }
+}
+
+/// Runs every round-trip check on one file:
+/// decode (JSON or restricted YAML) → typed model → validate (no errors) →
+/// JSON re-emit decodes to the same model → YAML re-emit decodes to the same model →
+/// JSON→YAML→JSON preserves the data model → projection/merge invariants.
+pub fn roundtrip(path: &Path) -> FileReport {
+    let mut rep = FileReport { path: path.to_path_buf(), format: None, failures: Vec::new(), diagnostics: Vec::new() };
+    let fail = |rep: &mut FileReport, check: &'static str, detail: String| rep.failures.push(Failure { check, detail });
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            fail(&mut rep, "decode", e.to_string());
+            return rep;
+        }
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let format = Format::detect(path.to_str(), &text);
+    rep.format = Some(format);
+    let limits = Limits::default();
+    let decoded = match mcpdesc_core::decode_bytes(&bytes, format, &limits) {
+        Ok(d) => d,
+        Err(d) => {
+            fail(&mut rep, "decode", d.render(&path.display().to_string()));
+            return rep;
+        }
+    };
+    let doc = match Document::from_value(decoded.value.clone()) {
+        Ok(d) => d,
+        Err(ds) => {
+            fail(&mut rep, "model", render_all(path, &decoded, ds));
+            return rep;
+        }
+    };
+    let diags = mcpdesc_validate::validate_value(&decoded.value);
+    if has_errors(&diags) {
+        let errs: Vec<_> = diags.iter().filter(|d| d.is_error()).cloned().collect();
+        fail(&mut rep, "validate", render_all(path, &decoded, errs));
+    }
+    rep.diagnostics = diags;
+    let model_value = doc.to_value();
+    if model_value != decoded.value {
+        fail(&mut rep, "model-reparse", "typed model does not reproduce the decoded data model".into());
+    }
+    for (check, fmt) in [("json-reemit", Format::Json), ("yaml-reemit", Format::Yaml)] {
+        let out = mcpdesc_core::emit::to_format(&model_value, fmt);
+        match mcpdesc_core::decode(&out, fmt, &limits).map(|d| d.value) {
+            Ok(v) if v == model_value => {
+                // emitting the re-decoded document again must be byte-identical (stable output)
+                let again = mcpdesc_core::emit::to_format(&v, fmt);
+                if again != out {
+                    fail(&mut rep, check, "emitting twice is not byte-identical".into());
+                }
+                match Document::from_value(v) {
+                    Ok(d2) if d2 == doc => {}
+                    _ => fail(&mut rep, check, "re-decoded document is a different model".into()),
+                }
+            }
+            Ok(_) => fail(&mut rep, check, "re-emitted document decodes to a different data model".into()),
+            Err(d) => fail(&mut rep, check, format!("re-emitted document does not decode: {d}")),
+        }
+    }
+    let yaml = mcpdesc_core::emit::to_yaml(&decoded.value);
+    let back = mcpdesc_core::decode(&yaml, Format::Yaml, &limits)
+        .map(|d| mcpdesc_core::emit::to_json(&d.value))
+        .and_then(|j| mcpdesc_core::decode(&j, Format::Json, &limits));
+    match back {
+        Ok(d) if d.value == decoded.value => {}
+        _ => fail(&mut rep, "json-yaml-json", "JSON→YAML→JSON changed the data model".into()),
+    }
+    if !has_errors(&rep.diagnostics) {
+        if let Err(detail) = scope_invariants(&decoded.value) {
+            fail(&mut rep, "scope-invariants", detail);
+        }
+    }
+    rep
+}
+
+/// `merge(project_V(D) for V in D) ≡ D`, every projection validates,
+/// and `P_V(merge(views)) ≡ view_V` (§4.12, §4.13).
+fn scope_invariants(doc: &Value) -> Result<(), String> {
+    let flat = |ds: Vec<Diagnostic>| ds.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; ");
+    let mut views = Vec::new();
+    for rev in mcpdesc_scope::root_scope(doc).iter() {
+        let view = mcpdesc_scope::project(doc, rev).map_err(|d| format!("project {rev}: {}", flat(d)))?;
+        views.push((rev, view));
+    }
+    let merged = mcpdesc_scope::merge_views(views.clone()).map_err(|d| format!("merge of views: {}", flat(d)))?;
+    if let Some(diff) = mcpdesc_scope::first_difference(&merged, doc) {
+        return Err(format!("merge(project_V(D)) differs from D: {diff}"));
+    }
+    for (rev, view) in &views {
+        let again = mcpdesc_scope::project(&merged, *rev).map_err(|d| format!("project merged {rev}: {}", flat(d)))?;
+        if !mcpdesc_scope::views_equivalent(&again, view) {
+            return Err(format!("P_{rev}(merge(views)) differs from the view at {rev}"));
+        }
+    }
+    Ok(())
+}
+
+fn render_all(path: &Path, decoded: &Decoded, mut diags: Vec<Diagnostic>) -> String {
+    decoded.annotate(&mut diags);
+    let name = path.display().to_string();
+    diags.iter().map(|d| d.render(&name)).collect::<Vec<_>>().join("\n      ")
+}
+
+/// Description files under `dir` (recursively): `*.json`, `*.yaml`, `*.yml`, sorted.
+pub fn description_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d)? {
+            let p = e?.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.to_str().and_then(Format::from_path).is_some() {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// [`roundtrip`] over every description file under `dir`, in parallel.
+pub fn roundtrip_dir(dir: &Path) -> std::io::Result<Report> {
+    let files = description_files(dir)?;
+    Ok(Report { files: files.par_iter().map(|p| roundtrip(p)).collect() })
+}
