@@ -72,6 +72,31 @@ fn one_document_with_markers_is_fine() {
     assert_eq!(ok("---\n"), Value::Null);
 }
 
+#[test]
+fn only_yaml_1_2_is_accepted() {
+    assert_diag(
+        &fails("# c\n%YAML 1.1\n---\na: yes\n"),
+        "yaml-version",
+        2,
+        1,
+    );
+    assert_diag(&fails("%YAML 2.0\n---\na: 1\n"), "yaml-version", 1, 1);
+    assert_eq!(
+        ok("%YAML 1.2 # ok\n%TAG !e! tag:example.com,2000:\n---\na: yes\n"),
+        json!({"a": "yes"})
+    );
+    // `%YAML` inside content is not a directive
+    assert_eq!(ok("a: |\n  %YAML 1.1\n"), json!({"a": "%YAML 1.1\n"}));
+}
+
+#[test]
+fn crlf_line_breaks_are_line_breaks() {
+    let d = decode("a: 1\r\nb:\r\n  c: x\r\n", Format::Yaml, &Limits::default()).expect("valid");
+    assert_eq!(d.value, json!({"a": 1, "b": {"c": "x"}}));
+    assert_eq!(d.locate("/b/c").map(|p| (p.line, p.column)), Some((3, 3)));
+    assert_diag(&fails("a: 1\r\na: 2\r\n"), "duplicate-key", 2, 1);
+}
+
 // ---------- anchors and aliases (§15.3.5) ----------
 
 #[test]

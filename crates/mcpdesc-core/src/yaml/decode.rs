@@ -52,6 +52,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<(Value, SourceMap), Diagnost
 }
 
 fn parse_events(text: &str, limits: &Limits) -> Result<(Value, SourceMap), Diagnostic> {
+    check_version_directive(text)?;
     let mut parser = Parser::new_from_str(text);
     let mut b = ValueBuilder::new(limits);
     let mut stack: Vec<Ctx> = Vec::new();
@@ -288,4 +289,33 @@ fn check_properties(
             pos,
         )
     })
+}
+
+/// The profile is YAML 1.2.2 (§15.3). A `%YAML 1.1` directive asks for YAML 1.1
+/// scalar resolution (`yes` is a boolean there), which we do not implement, so it is
+/// refused rather than silently read with other meanings; so is any version other
+/// than 1.2 (yaml-rust2 does not look at the directive itself). Directives can only
+/// precede the first `---`, so scanning the leading lines is enough.
+fn check_version_directive(text: &str) -> Result<(), Diagnostic> {
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_end();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let Some(rest) = t.strip_prefix("%YAML") else {
+            if t.starts_with('%') {
+                continue; // %TAG and reserved directives
+            }
+            break;
+        };
+        let version = rest.split('#').next().unwrap_or("").trim();
+        if version != "1.2" {
+            return Err(Diagnostic::error(
+                "yaml-version",
+                format!("`%YAML {version}` directive: an MCP Description is YAML 1.2.2 (§15.3)"),
+            )
+            .with_position(i as u32 + 1, 1));
+        }
+    }
+    Ok(())
 }

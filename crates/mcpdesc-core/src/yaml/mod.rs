@@ -12,6 +12,7 @@
 //! |---|---|
 //! | `yaml-syntax` | scanner/parser error (bad indentation, unclosed flow, tabs, …) |
 //! | `yaml-no-document` | the stream holds no document |
+//! | `yaml-version` | a `%YAML` directive other than `1.2` |
 //! | `yaml-multiple-documents` | the stream holds a second document (reported at its start) |
 //! | `yaml-anchor` | an anchor `&name` (§15.3.5) |
 //! | `yaml-alias` | an alias `*name` (§15.3.5) |
