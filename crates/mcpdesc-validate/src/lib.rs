@@ -1,18 +1,188 @@
 //! # mcpdesc-validate
 //!
-//! Conformance checking of MCP Description 0.8.0 documents: the official JSON
-//! Schema (structural layer) plus the semantic rules of the specification.
+//! Conformance checking of MCP Description 0.8.0 documents (spec §16.1): the official
+//! JSON Schema (structural layer, [`structural`]) plus the semantic rules of the
+//! specification — document-level rules in `rules`, embedded payloads (tool schemas,
+//! examples, elicitations) in [`payload`].
+//!
+//! The validator works on the decoded JSON data model (`serde_json::Value`, key order
+//! preserved) because every rule reports a JSON pointer.
+//!
+//! ```
+//! let doc = serde_json::json!({
+//!     "mcpdesc": "0.8.0",
+//!     "info": {"name": "n", "version": "1"},
+//!     "protocolVersions": ["2026-07-28"],
+//!     "tools": []
+//! });
+//! let diags = mcpdesc_validate::validate_value(&doc);
+//! assert_eq!(diags[0].code, "empty-collection");
+//! assert_eq!(diags[0].pointer, "/tools");
+//! ```
+//!
+//! Diagnostics are sorted by the position of their pointer in the document, then by code,
+//! so the output is deterministic. A structural error at the same pointer as a semantic
+//! error restates it and is dropped (the semantic code is the more specific one).
 
+mod ctx;
+pub mod meta;
 pub mod payload;
+mod rules;
+pub mod structural;
+#[cfg(test)]
+mod tests_support;
 
-use mcpdesc_core::{Diagnostic, RevisionSet};
+pub use rules::identifiers::{
+    CatalogueEntry, EXTENSION_CATALOGUE, EXTENSION_CATALOGUE_DATE, EXTENSION_CATALOGUE_SOURCE,
+    Maturity,
+};
+pub use structural::StructuralSchema;
+
+use mcpdesc_core::{Diagnostic, pointer};
 use serde_json::Value;
 
-/// Validates a decoded document (structural + semantic rules).
+/// A reusable validator. The official schema is compiled once per process (on the first
+/// `Validator::new`), so constructing and copying validators is free.
+#[derive(Debug, Clone, Copy)]
+pub struct Validator {
+    schema: &'static StructuralSchema,
+}
+
+impl Default for Validator {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Validator {
+    /// Returns the validator, compiling the embedded schema on first use.
+    pub fn new() -> Self {
+        Validator {
+            schema: StructuralSchema::get(),
+        }
+    }
+
+    /// Full check (structural + semantic), deterministically sorted.
+    pub fn validate_value(&self, doc: &Value) -> Vec<Diagnostic> {
+        let structural = self.structural(doc);
+        if !doc.is_object() {
+            // Nothing semantic can be said about a document that is not an object.
+            return structural;
+        }
+        let semantic = self.semantic(doc);
+        let mut out: Vec<Diagnostic> = structural
+            .into_iter()
+            .filter(|s| {
+                !semantic
+                    .iter()
+                    .any(|m| m.is_error() && m.pointer == s.pointer)
+            })
+            .collect();
+        out.extend(semantic);
+        sort_diagnostics(doc, &mut out);
+        out
+    }
+
+    /// Structural layer only: the official JSON Schema.
+    pub fn structural(&self, doc: &Value) -> Vec<Diagnostic> {
+        self.schema.check(doc)
+    }
+
+    /// Semantic layer only (document rules + payload rules), unsorted. Assumes nothing
+    /// about structural validity: rules skip values of unexpected shape.
+    pub fn semantic(&self, doc: &Value) -> Vec<Diagnostic> {
+        let Some(obj) = doc.as_object() else {
+            return Vec::new();
+        };
+        let mut cx = ctx::Ctx::new(doc, obj);
+        rules::run(&mut cx);
+        let root_scope = cx.root_scope;
+        let mut out = cx.out;
+        out.extend(payload::check(&payload::PayloadCtx {
+            root: doc,
+            root_scope,
+        }));
+        out
+    }
+}
+
+/// Validates a decoded document (structural + semantic rules), sorted by document order.
 pub fn validate_value(doc: &Value) -> Vec<Diagnostic> {
-    let ctx = payload::PayloadCtx {
-        root: doc,
-        root_scope: RevisionSet::ALL,
-    };
-    payload::check(&ctx)
+    Validator::new().validate_value(doc)
+}
+
+/// Position of a pointer in document order: the index of each token among its parent's
+/// members. A token that does not exist (e.g. a missing required property) sorts after
+/// the existing members of its parent.
+fn order_key(doc: &Value, ptr: &str) -> Vec<usize> {
+    let mut key = Vec::new();
+    let mut cur = Some(doc);
+    for tok in pointer::tokens(ptr) {
+        let (idx, next) = match cur {
+            Some(Value::Object(m)) => match m.keys().position(|k| *k == tok) {
+                Some(i) => (i, m.get(&tok)),
+                None => (m.len(), None),
+            },
+            Some(Value::Array(a)) => match tok.parse::<usize>() {
+                Ok(i) if i < a.len() => (i, a.get(i)),
+                _ => (a.len(), None),
+            },
+            _ => (usize::MAX, None),
+        };
+        key.push(idx);
+        cur = next;
+    }
+    key
+}
+
+/// Sorts by document position of the pointer, then code, then message; drops exact repeats.
+fn sort_diagnostics(doc: &Value, diags: &mut Vec<Diagnostic>) {
+    let mut keyed: Vec<(Vec<usize>, Diagnostic)> = diags
+        .drain(..)
+        .map(|d| (order_key(doc, &d.pointer), d))
+        .collect();
+    keyed.sort_by(|(ka, a), (kb, b)| {
+        ka.cmp(kb)
+            .then_with(|| a.code.cmp(&b.code))
+            .then_with(|| a.message.cmp(&b.message))
+    });
+    keyed.dedup_by(|(_, a), (_, b)| a == b);
+    diags.extend(keyed.into_iter().map(|(_, d)| d));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn order_follows_the_document_not_the_alphabet() {
+        let doc = json!({"b": {"z": 1, "a": 2}, "a": [0, 1]});
+        assert!(order_key(&doc, "/b/z") < order_key(&doc, "/b/a"));
+        assert!(order_key(&doc, "/b") < order_key(&doc, "/a/0"));
+        assert!(order_key(&doc, "/b") < order_key(&doc, "/b/z"));
+        assert!(order_key(&doc, "/b/missing") > order_key(&doc, "/b/a"));
+    }
+
+    #[test]
+    fn non_object_root_stops_after_the_schema() {
+        let d = validate_value(&json!([1]));
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            (d[0].code.as_str(), d[0].pointer.as_str()),
+            ("schema-type", "")
+        );
+    }
+
+    #[test]
+    fn semantic_restatement_replaces_the_schema_error() {
+        let doc = json!({"mcpdesc": "0.8.0", "info": {"name": "n", "version": "1"},
+                         "protocolVersions": ["2027-01-01"]});
+        let d = validate_value(&doc);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(
+            (d[0].code.as_str(), d[0].pointer.as_str()),
+            ("unknown-protocol-revision", "/protocolVersions/0")
+        );
+    }
 }

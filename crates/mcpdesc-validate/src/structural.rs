@@ -1,0 +1,373 @@
+//! Structural layer: the official mcpdesc 0.8.0 JSON Schema (§16.1 item 7).
+//!
+//! The schema is the vendored copy in `tests/fixtures/spec/mcp-description-0.8.0.schema.json`
+//! (from mcpdesc/mcpdesc.org, see `tests/fixtures/spec/SOURCE.md`), embedded at build time
+//! and compiled once per process. Every `$ref` in it is local (`#/$defs/...`) and the
+//! 2020-12 meta-schema is bundled by `jsonschema`, so compilation never needs a retriever;
+//! we still install the offline retriever so that nothing could ever fetch (§4.7).
+//!
+//! Raw `jsonschema` errors are mapped to diagnostics with stable codes. `oneOf`/`anyOf`
+//! failures are reduced to the errors of the branch the instance most plausibly meant, so a
+//! stdio transport without `command` reports "missing `command`", not three shape failures.
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{Draft, ValidationError};
+use mcpdesc_core::{Diagnostic, pointer};
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// The official schema text, byte-for-byte as published.
+pub const SCHEMA_TEXT: &str =
+    include_str!("../../../tests/fixtures/spec/mcp-description-0.8.0.schema.json");
+
+/// The schema's root `$id`.
+pub const SCHEMA_ID: &str = "https://mcpdesc.org/schema/mcp-description/0.8.0.json";
+
+/// Upper bound on nested `oneOf`/`anyOf` reduction (the schema nests a handful deep).
+const MAX_BRANCH_DEPTH: usize = 32;
+
+/// The compiled official schema.
+pub struct StructuralSchema {
+    validator: jsonschema::Validator,
+}
+
+impl std::fmt::Debug for StructuralSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StructuralSchema")
+            .field("id", &SCHEMA_ID)
+            .finish()
+    }
+}
+
+impl StructuralSchema {
+    /// The process-wide compiled schema (compiled on first use).
+    pub fn get() -> &'static StructuralSchema {
+        static SCHEMA: OnceLock<StructuralSchema> = OnceLock::new();
+        SCHEMA.get_or_init(|| {
+            // The embedded schema is a build-time constant checked by this crate's tests;
+            // failure here is a packaging bug, not an input problem.
+            #[allow(clippy::expect_used)]
+            let schema: Value =
+                serde_json::from_str(SCHEMA_TEXT).expect("embedded mcpdesc schema is valid JSON");
+            #[allow(clippy::expect_used)]
+            let validator = jsonschema::options()
+                .with_draft(Draft::Draft202012)
+                .should_validate_formats(true)
+                .offline()
+                .build(&schema)
+                .expect("embedded mcpdesc schema compiles");
+            StructuralSchema { validator }
+        })
+    }
+
+    /// True when the document satisfies the schema (fast path, no error collection).
+    pub fn is_valid(&self, doc: &Value) -> bool {
+        self.validator.is_valid(doc)
+    }
+
+    /// Schema diagnostics for `doc`, most specific branch only for `oneOf`/`anyOf`.
+    pub fn check(&self, doc: &Value) -> Vec<Diagnostic> {
+        if self.validator.is_valid(doc) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for err in self.validator.iter_errors(doc) {
+            map_error(&err, doc, 0, &mut out);
+        }
+        out.sort_by(|a, b| (&a.pointer, &a.code).cmp(&(&b.pointer, &b.code)));
+        out.dedup_by(|a, b| a.pointer == b.pointer && a.code == b.code && a.message == b.message);
+        out
+    }
+}
+
+fn instance_pointer(err: &ValidationError<'_>) -> String {
+    err.instance_path().as_str().to_string()
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn expected_types(kind: &TypeKind) -> String {
+    match kind {
+        TypeKind::Single(t) => t.to_string(),
+        TypeKind::Multiple(set) => {
+            let v: Vec<String> = set.iter().map(|t| t.to_string()).collect();
+            v.join(" or ")
+        }
+    }
+}
+
+fn map_error(err: &ValidationError<'_>, doc: &Value, depth: usize, out: &mut Vec<Diagnostic>) {
+    let ptr = instance_pointer(err);
+    let instance = err.instance();
+    match err.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            for prop in unexpected {
+                let (code, what) = if prop.starts_with("x-") {
+                    ("extension-not-allowed", "specification extension")
+                } else {
+                    ("unknown-property", "property")
+                };
+                out.push(
+                    Diagnostic::error(
+                        code,
+                        format!("{what} `{prop}` is not allowed on this object (§3.8, §14.2)"),
+                    )
+                    .at(pointer::push(&ptr, prop)),
+                );
+            }
+        }
+        ValidationErrorKind::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            out.push(
+                Diagnostic::error(
+                    "schema-required",
+                    format!("required property `{name}` is missing"),
+                )
+                .at(pointer::push(&ptr, name)),
+            );
+        }
+        ValidationErrorKind::Type { kind } => out.push(
+            Diagnostic::error(
+                "schema-type",
+                format!(
+                    "expected {}, found {}",
+                    expected_types(kind),
+                    type_name(instance)
+                ),
+            )
+            .at(ptr),
+        ),
+        ValidationErrorKind::Enum { options } => out.push(
+            Diagnostic::error("schema-enum", format!("{instance} is not one of {options}")).at(ptr),
+        ),
+        ValidationErrorKind::Constant { expected_value } => out.push(
+            Diagnostic::error(
+                "schema-const",
+                format!("{instance} is not {expected_value}"),
+            )
+            .at(ptr),
+        ),
+        ValidationErrorKind::PropertyNames { error } => {
+            // The inner error's instance is the offending key; point at that member.
+            let key = error.instance().as_str().unwrap_or_default().to_string();
+            out.push(
+                Diagnostic::error(
+                    "schema-property-name",
+                    format!("property name `{key}` does not match the required pattern"),
+                )
+                .at(pointer::push(&ptr, &key)),
+            );
+        }
+        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+            if depth >= MAX_BRANCH_DEPTH || context.is_empty() {
+                out.push(
+                    Diagnostic::error("schema-shape", "value matches none of the allowed shapes")
+                        .at(ptr),
+                );
+                return;
+            }
+            let best = best_branch(context);
+            if context[best].is_empty() {
+                out.push(
+                    Diagnostic::error("schema-shape", "value matches none of the allowed shapes")
+                        .at(ptr),
+                );
+                return;
+            }
+            for e in &context[best] {
+                map_error(e, doc, depth + 1, out);
+            }
+        }
+        ValidationErrorKind::OneOfMultipleValid { .. } => out.push(
+            Diagnostic::error(
+                "schema-one-of",
+                "value matches more than one of the exclusive shapes",
+            )
+            .at(ptr),
+        ),
+        ValidationErrorKind::MinItems { limit } => out.push(
+            Diagnostic::error(
+                "schema-min-items",
+                format!("array must have at least {limit} item(s)"),
+            )
+            .at(ptr),
+        ),
+        ValidationErrorKind::MinProperties { limit } => out.push(
+            Diagnostic::error(
+                "schema-min-properties",
+                format!("object must have at least {limit} member(s)"),
+            )
+            .at(ptr),
+        ),
+        ValidationErrorKind::UniqueItems => {
+            out.push(Diagnostic::error("schema-unique-items", "array items must be unique").at(ptr))
+        }
+        ValidationErrorKind::Format { format } => out.push(
+            Diagnostic::error(
+                "schema-format",
+                format!("{instance} is not a valid `{format}`"),
+            )
+            .at(ptr),
+        ),
+        ValidationErrorKind::Pattern { pattern } => out.push(
+            Diagnostic::error(
+                "schema-pattern",
+                format!("{instance} does not match `{pattern}`"),
+            )
+            .at(ptr),
+        ),
+        ValidationErrorKind::FalseSchema => {
+            out.push(Diagnostic::error("schema-not-allowed", "no value is allowed here").at(ptr))
+        }
+        ValidationErrorKind::Not { .. } => out.push(
+            Diagnostic::error("schema-not", "value has a form that is excluded here").at(ptr),
+        ),
+        other => {
+            let keyword = other.keyword().to_string();
+            out.push(
+                Diagnostic::error(format!("schema-{}", kebab(&keyword)), err.to_string()).at(ptr),
+            );
+        }
+    }
+}
+
+/// camelCase keyword → kebab-case code suffix.
+fn kebab(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    for c in s.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('-');
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Picks the branch of a failed `oneOf`/`anyOf` the instance most plausibly meant.
+///
+/// A branch whose discriminator (`const`/`enum` on a direct member, or the instance's own
+/// type) does not match is a different shape, not a broken instance of it; among the
+/// remaining branches, the one with the fewest errors wins, then the deepest.
+fn best_branch(context: &[Vec<ValidationError<'static>>]) -> usize {
+    let mut best = 0;
+    let mut best_key = (true, usize::MAX, 0usize);
+    for (i, errs) in context.iter().enumerate() {
+        let key = branch_key(errs);
+        let better = (key.0, key.1, std::cmp::Reverse(key.2))
+            < (best_key.0, best_key.1, std::cmp::Reverse(best_key.2));
+        if i == 0 || better {
+            best = i;
+            best_key = key;
+        }
+    }
+    best
+}
+
+fn branch_key(errs: &[ValidationError<'static>]) -> (bool, usize, usize) {
+    let base_depth = errs
+        .iter()
+        .map(|e| e.instance_path().as_str().matches('/').count())
+        .min()
+        .unwrap_or(0);
+    let mismatch = errs.iter().any(|e| {
+        let d = e.instance_path().as_str().matches('/').count();
+        match e.kind() {
+            ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. } => {
+                d <= base_depth + 1
+            }
+            ValidationErrorKind::Type { .. } => d == base_depth,
+            // A Reference Object branch rejecting an inline value, or vice versa.
+            ValidationErrorKind::Required { property } => {
+                property.as_str() == Some("$componentRef")
+            }
+            ValidationErrorKind::Not { .. } => true,
+            _ => false,
+        }
+    });
+    let max_depth = errs
+        .iter()
+        .map(|e| e.instance_path().as_str().matches('/').count())
+        .max()
+        .unwrap_or(0);
+    (mismatch, errs.len(), max_depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn codes(doc: &Value) -> Vec<(String, String)> {
+        StructuralSchema::get()
+            .check(doc)
+            .into_iter()
+            .map(|d| (d.code, d.pointer))
+            .collect()
+    }
+
+    fn base() -> Value {
+        json!({"mcpdesc": "0.8.0", "info": {"name": "n", "version": "1"}, "protocolVersions": ["2026-07-28"]})
+    }
+
+    #[test]
+    fn schema_compiles_and_accepts_minimal_document() {
+        assert!(StructuralSchema::get().is_valid(&base()));
+    }
+
+    #[test]
+    fn transport_one_of_reports_the_meant_branch() {
+        let mut doc = base();
+        doc["transports"] = json!([{"type": "stdio", "args": []}]);
+        assert_eq!(
+            codes(&doc),
+            vec![("schema-required".into(), "/transports/0/command".into())]
+        );
+    }
+
+    #[test]
+    fn unknown_and_extension_properties_on_closed_objects() {
+        let mut doc = base();
+        doc["info"]["acme"] = json!(1);
+        doc["tools"] =
+            json!([{"name": "t", "inputSchema": {"type": "object"}, "acmeRisk": "high"}]);
+        let c = codes(&doc);
+        assert!(
+            c.contains(&("unknown-property".into(), "/info/acme".into())),
+            "{c:?}"
+        );
+        assert!(
+            c.contains(&("unknown-property".into(), "/tools/0/acmeRisk".into())),
+            "{c:?}"
+        );
+    }
+
+    #[test]
+    fn property_name_errors_point_at_the_key() {
+        let mut doc = base();
+        doc["securitySchemes"] = json!({"bad name": {"type": "http", "scheme": "bearer"}});
+        assert_eq!(
+            codes(&doc),
+            vec![(
+                "schema-property-name".into(),
+                "/securitySchemes/bad name".into()
+            )]
+        );
+    }
+
+    #[test]
+    fn kebab_codes() {
+        assert_eq!(kebab("additionalProperties"), "additional-properties");
+        assert_eq!(kebab("$ref"), "ref");
+    }
+}
