@@ -8,6 +8,8 @@ use mcpdesc_core::source::{Format, decode};
 use mcpdesc_core::yaml::{parse, to_yaml_string};
 use mcpdesc_core::{Diagnostic, Limits};
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::TestRunner;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -522,6 +524,25 @@ fn emitter_output_shape() {
 
 #[test]
 fn emitter_handles_tricky_strings() {
+    let v = tricky_map();
+    let y = to_yaml_string(&v);
+    let back = parse(&y, &Limits::default())
+        .unwrap_or_else(|e| panic!("{e}\n{y}"))
+        .0;
+    assert_eq!(back, v, "{y}");
+    // and as sequence items, nested one level deeper
+    let v = json!([v, [v.clone()]]);
+    let y = to_yaml_string(&v);
+    assert_eq!(
+        parse(&y, &Limits::default())
+            .unwrap_or_else(|e| panic!("{e}\n{y}"))
+            .0,
+        v
+    );
+}
+
+/// Strings that need care, each as key and value.
+fn tricky_map() -> Value {
     let long_key = "k".repeat(5000);
     let mut m = serde_json::Map::new();
     for s in [
@@ -580,21 +601,7 @@ fn emitter_handles_tricky_strings() {
     ] {
         m.insert(s.to_string(), Value::String(s.to_string()));
     }
-    let v = Value::Object(m);
-    let y = to_yaml_string(&v);
-    let back = parse(&y, &Limits::default())
-        .unwrap_or_else(|e| panic!("{e}\n{y}"))
-        .0;
-    assert_eq!(back, v, "{y}");
-    // and as sequence items, nested one level deeper
-    let v = json!([v, [v.clone()]]);
-    let y = to_yaml_string(&v);
-    assert_eq!(
-        parse(&y, &Limits::default())
-            .unwrap_or_else(|e| panic!("{e}\n{y}"))
-            .0,
-        v
-    );
+    Value::Object(m)
 }
 
 fn json_leaf() -> impl Strategy<Value = Value> {
@@ -750,4 +757,126 @@ fn spec_json_files_round_trip_through_yaml() {
         }
     }
     assert!(n >= 90, "found {n} JSON fixtures");
+}
+
+// ---------- independent oracle: the `yaml` npm package (eemeli/yaml) ----------
+
+/// Equality across the JavaScript boundary: JS has one number type, so `1.0` comes
+/// back as `1` and big integers as the nearest double.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        // order-insensitive: JavaScript objects list integer-like keys first
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, va)| y.get(k).is_some_and(|vb| same(va, vb)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Our emitted YAML must read back as the same data in another implementation, both
+/// as YAML 1.2 (Core schema, the npm package's default) and as YAML 1.1 (where `yes`,
+/// `~`, `0x1F`, dates and `<<` merges mean something else): the emitter quotes
+/// generously precisely so that this holds.
+#[test]
+fn emitted_yaml_reads_the_same_in_an_independent_parser() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.deps/node/node_modules");
+    if !root.join("yaml/package.json").exists() {
+        assert!(
+            std::env::var("MCPDESC_REQUIRE_DEPS").as_deref() != Ok("1"),
+            "MCPDESC_REQUIRE_DEPS=1 but .deps/node/node_modules/yaml (npm yaml@2.9.1) is missing"
+        );
+        eprintln!(
+            "SKIPPED emitted_yaml_reads_the_same_in_an_independent_parser: npm `yaml` not installed under .deps/node"
+        );
+        return;
+    }
+    // values: the spec's files, the tricky strings, and a fixed sample of random values
+    let mut values = vec![tricky_map()];
+    for dir in [
+        "examples",
+        "fixtures/expected-valid",
+        "fixtures/expected-invalid",
+        "fixtures/expected-warning",
+    ] {
+        for p in files(dir, "json") {
+            values.push(
+                serde_json::from_str(&std::fs::read_to_string(&p).expect("read")).expect("json"),
+            );
+        }
+        for p in files(dir, "yaml") {
+            values.push(
+                parse(
+                    &std::fs::read_to_string(&p).expect("read"),
+                    &Limits::default(),
+                )
+                .expect("valid")
+                .0,
+            );
+        }
+    }
+    let mut runner = TestRunner::deterministic();
+    for _ in 0..400 {
+        values.push(
+            json_value()
+                .new_tree(&mut runner)
+                .expect("strategy")
+                .current(),
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("mcpdesc-yaml-oracle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut paths = Vec::new();
+    for (i, v) in values.iter().enumerate() {
+        let p = dir.join(format!("{i}.yaml"));
+        std::fs::write(&p, to_yaml_string(v)).expect("write");
+        paths.push(p);
+    }
+    let script = r#"
+        const YAML = require(process.argv[1]);
+        const fs = require('fs');
+        for (const f of process.argv.slice(2)) {
+            const text = fs.readFileSync(f, 'utf8');
+            const out = {};
+            for (const [name, opts] of [['v12', {}], ['v11', { version: '1.1' }]]) {
+                try {
+                    const doc = YAML.parseDocument(text, { ...opts, uniqueKeys: true, strict: true });
+                    out[name] = doc.errors.length ? { error: String(doc.errors[0]) } : { value: doc.toJS() };
+                } catch (e) { out[name] = { error: String(e) }; }
+            }
+            console.log(JSON.stringify(out));
+        }
+    "#;
+    let output = std::process::Command::new("node")
+        .arg("-e")
+        .arg(script)
+        .arg(root.join("yaml"))
+        .args(&paths)
+        .output()
+        .expect("node runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).expect("utf8");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), values.len());
+    for (v, line) in values.iter().zip(lines) {
+        let got: Value = serde_json::from_str(line).expect("node printed JSON");
+        for mode in ["v12", "v11"] {
+            let r = &got[mode];
+            assert!(
+                same(&r["value"], v),
+                "{mode}: npm yaml read our YAML differently\nYAML:\n{}\nexpected {v}\ngot {r}",
+                to_yaml_string(v)
+            );
+        }
+    }
 }
