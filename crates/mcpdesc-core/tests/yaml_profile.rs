@@ -541,6 +541,28 @@ fn emitter_handles_tricky_strings() {
     );
 }
 
+#[test]
+fn emitter_handles_long_scalars_everywhere() {
+    // YAML limits implicit keys to 1024 characters; long values must not be mistaken
+    // for (over-long) keys in any position.
+    let long = "word ".repeat(1000).trim_end().to_string();
+    let long_lines = format!("{long}\n{long}\n");
+    for v in [
+        json!(long),
+        json!(long_lines),
+        json!([long, long_lines, {"a": long, "b": long_lines}, [long]]),
+        json!({"a": long, "b": [long], "c": {"d": long_lines}, long.clone(): 1}),
+    ] {
+        let y = to_yaml_string(&v);
+        assert_eq!(
+            parse(&y, &Limits::default())
+                .unwrap_or_else(|e| panic!("{e}"))
+                .0,
+            v
+        );
+    }
+}
+
 /// Strings that need care, each as key and value.
 fn tricky_map() -> Value {
     let long_key = "k".repeat(5000);

@@ -1,12 +1,14 @@
 //! Restricted YAML profile (§15.3): decoder and block-style emitter.
 //!
-//! Why not serde_yaml: it has no event API to see anchors, aliases, tags or
-//! document boundaries before values are built, it expands aliases, applies `<<`
-//! merges and resolves YAML 1.1 scalars (`yes`, `on`, `0x1F`, …) where the profile
-//! demands the YAML 1.2.2 JSON schema. We therefore read the event stream of
-//! `yaml-rust2` (pure Rust, maintained, its parser a non-recursive state machine)
-//! and apply the profile event by event: see [`decode`]. Scalar resolution lives in
-//! [`resolve`], the emitter in [`emit`].
+//! Why not serde_yaml (0.9, archived): it has no event API, so anchors, aliases,
+//! tags and document boundaries are gone (aliases already expanded) by the time a
+//! value comes out; it resolves plain scalars by the YAML 1.2 *Core* schema (`~`,
+//! `Null`, `0x1F`, `0o17`, `.inf` are not strings there) where the profile demands
+//! the JSON schema; and values carry no positions. We therefore pull the event
+//! stream of `yaml-rust2` (pure Rust, maintained; its `Parser::next_token` is a
+//! state machine with an explicit stack, so nesting cannot overflow ours) and apply
+//! the profile event by event (`decode.rs`). Scalar resolution lives in
+//! `resolve.rs`, the emitter in `emit.rs`.
 //!
 //! | code | rule |
 //! |---|---|
