@@ -1,1 +1,51 @@
-//! mcpdesc-scope (work in progress).
+//! # mcpdesc-scope
+//!
+//! Protocol scopes of MCP Descriptions (mcpdesc 0.8.0 §4.10–§4.13): Effective Protocol
+//! Views ([`project`]), merging descriptions into disjoint protocol-scoped variants
+//! ([`merge`], [`merge_views`]), splitting declarations that are not valid in every
+//! revision of their scope ([`split`], [`split_declaration`]), semantic equivalence
+//! ([`equivalent`]) and the `tools/list` export ([`export_tools_list`]).
+//!
+//! Everything works on the decoded data model (`serde_json::Value` with key order
+//! preserved) and is generic over every scoped declaration kind ([`DeclKind`]);
+//! whatever a step does not touch is carried over unchanged (extensions, `_meta`,
+//! examples, the three forms of `security`). Revision facts come only from
+//! [`mcpdesc_core::revision`].
+
+pub mod equiv;
+pub mod export;
+pub mod kinds;
+pub mod merge;
+pub mod project;
+pub mod split;
+pub mod typed;
+
+mod components;
+
+pub use equiv::{equivalent, first_difference, normalize_view, views_equivalent};
+pub use export::{export_tools_list, tools_list_of_view};
+pub use kinds::{DeclKind, decl_scope, root_scope};
+pub use merge::{MergeInput, merge, merge_unchecked, merge_views};
+pub use project::{ProjectOptions, project, project_declaration, project_unchecked, project_with};
+pub use split::{
+    LossAction, OutputRootStrategy, SplitLoss, SplitPolicy, Variant, restrict, split,
+    split_declaration, split_tool_output_root, split_unchecked, split_with,
+};
+
+use mcpdesc_core::Diagnostic;
+use serde_json::Value;
+
+/// The error diagnostics of the workspace validator for `doc`.
+#[cfg(feature = "validate")]
+pub(crate) fn validation_errors(doc: &Value) -> Vec<Diagnostic> {
+    mcpdesc_validate::validate_value(doc)
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .collect()
+}
+
+/// Without the `validate` feature the checked entry points do not validate.
+#[cfg(not(feature = "validate"))]
+pub(crate) fn validation_errors(_doc: &Value) -> Vec<Diagnostic> {
+    Vec::new()
+}

@@ -1,0 +1,223 @@
+//! Effective Protocol Views (§4.12): single-revision projection.
+
+use crate::components;
+use crate::kinds::{DeclKind, clear_scope, decl_scope, root_scope, scope_json};
+use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet};
+use serde_json::Value;
+
+/// What to do with components no retained declaration references (§17.5 allows both).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProjectOptions {
+    /// Remove components not transitively reached from retained Reference Objects.
+    /// Off by default: keeping them makes `merge(project_V(D) for V) ≡ D` exact.
+    pub prune_components: bool,
+}
+
+/// The Effective Protocol View `P_V(doc)`, exactly per §4.12: validates the source,
+/// requires `rev` in root `protocolVersions`, projects, and validates the view.
+/// Components are all kept (see [`ProjectOptions`]).
+///
+/// ```
+/// # use serde_json::json;
+/// # use mcpdesc_core::ProtocolRevision;
+/// let doc = json!({"mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"},
+///   "protocolVersions": ["2025-06-18", "2025-11-25"],
+///   "tools": [{"name": "t", "protocolVersions": ["2025-11-25"], "inputSchema": {"type": "object"}}]});
+/// let view = mcpdesc_scope::project(&doc, ProtocolRevision::V2025_06_18).unwrap();
+/// assert_eq!(view["protocolVersions"], json!(["2025-06-18"]));
+/// assert!(view.get("tools").is_none()); // emptied collections are omitted
+/// ```
+pub fn project(doc: &Value, rev: ProtocolRevision) -> Result<Value, Vec<Diagnostic>> {
+    project_with(doc, rev, ProjectOptions::default())
+}
+
+/// [`project`] with options.
+pub fn project_with(
+    doc: &Value,
+    rev: ProtocolRevision,
+    opts: ProjectOptions,
+) -> Result<Value, Vec<Diagnostic>> {
+    // Step 1: the source must conform.
+    let errs = crate::validation_errors(doc);
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let view = project_unchecked(doc, rev, opts).map_err(|d| vec![d])?;
+    // Step 8: the view must conform for `rev`.
+    let errs = crate::validation_errors(&view);
+    if !errs.is_empty() {
+        return Err(errs
+            .into_iter()
+            .map(|mut d| {
+                d.message = format!("in the projected view for {rev}: {}", d.message);
+                d
+            })
+            .collect());
+    }
+    Ok(view)
+}
+
+/// Steps 2–7 of §4.12 without validation: the caller vouches for the input. Fails
+/// only when `rev` is not in root `protocolVersions` (code `revision-not-in-document`).
+pub fn project_unchecked(
+    doc: &Value,
+    rev: ProtocolRevision,
+    opts: ProjectOptions,
+) -> Result<Value, Diagnostic> {
+    let root = root_scope(doc);
+    if !root.contains(rev) {
+        return Err(Diagnostic::error(
+            "revision-not-in-document",
+            format!("protocol revision {rev} is not in the document's protocolVersions {root}"),
+        )
+        .at("/protocolVersions"));
+    }
+    let mut out = doc.clone();
+    let Some(obj) = out.as_object_mut() else {
+        return Err(Diagnostic::error(
+            "document-not-object",
+            "the document root is not an object",
+        ));
+    };
+    // Step 3.
+    obj.insert(
+        "protocolVersions".into(),
+        scope_json(RevisionSet::single(rev)),
+    );
+    // Steps 4, 5, 7: keep applicable declarations, unscoped; drop emptied collections.
+    for kind in DeclKind::TOP_LEVEL {
+        let Some(Value::Array(items)) = obj.get_mut(kind.collection()) else {
+            continue;
+        };
+        project_collection(kind, items, root, rev);
+        if items.is_empty() {
+            obj.shift_remove(kind.collection());
+        }
+    }
+    // Step 6 needs nothing: security, tags, info and extensions are carried unchanged.
+    if opts.prune_components {
+        components::prune(&mut out);
+    }
+    Ok(out)
+}
+
+/// Keeps the declarations of one collection that apply at `rev` (nested ones too),
+/// without their `protocolVersions`.
+pub(crate) fn project_collection(
+    kind: DeclKind,
+    items: &mut Vec<Value>,
+    parent: RevisionSet,
+    rev: ProtocolRevision,
+) {
+    items.retain(|d| decl_scope(d, parent).contains(rev));
+    for d in items.iter_mut() {
+        project_decl(kind, d, parent, rev);
+    }
+}
+
+/// Projects one applicable declaration: removes its scope and projects its nested
+/// Elicitation Declarations.
+pub(crate) fn project_decl(
+    kind: DeclKind,
+    decl: &mut Value,
+    parent: RevisionSet,
+    rev: ProtocolRevision,
+) {
+    let scope = decl_scope(decl, parent);
+    clear_scope(decl);
+    if !kind.is_primitive() {
+        return;
+    }
+    let Some(obj) = decl.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Array(els)) = obj.get_mut("elicitations") {
+        project_collection(DeclKind::Elicitation, els, scope, rev);
+        if els.is_empty() {
+            obj.shift_remove("elicitations");
+        }
+    }
+}
+
+/// The projection of a single declaration at `rev`, or `None` when its effective
+/// scope under `parent` excludes `rev`.
+pub fn project_declaration(
+    kind: DeclKind,
+    decl: &Value,
+    parent: RevisionSet,
+    rev: ProtocolRevision,
+) -> Option<Value> {
+    if !decl_scope(decl, parent).contains(rev) {
+        return None;
+    }
+    let mut d = decl.clone();
+    project_decl(kind, &mut d, parent, rev);
+    Some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpdesc_core::ProtocolRevision::*;
+    use serde_json::json;
+
+    fn doc() -> Value {
+        json!({
+            "mcpdesc": "0.8.0",
+            "info": {"name": "s", "version": "1", "x-team": "a"},
+            "protocolVersions": ["2025-06-18", "2025-11-25"],
+            "security": [],
+            "transports": [{"type": "stdio", "command": "s", "protocolVersions": ["2025-06-18", "2025-11-25"]}],
+            "components": {"x-note": 1, "schemas": {"In": {"type": "object"}, "Unused": {"type": "object"}}},
+            "tools": [
+                {"name": "a", "protocolVersions": ["2025-11-25"], "inputSchema": {"$componentRef": "#/components/schemas/In"},
+                 "elicitations": [{"name": "e", "mode": "url", "message": "m"}]},
+                {"name": "b", "inputSchema": {"type": "object"}, "security": [{}],
+                 "elicitations": [{"name": "f", "mode": "url", "message": "m", "protocolVersions": ["2025-11-25"]}]}
+            ],
+            "tags": [{"name": "unused"}],
+            "x-root": true
+        })
+    }
+
+    #[test]
+    fn projects_per_section_4_12() {
+        let v = project_unchecked(&doc(), V2025_06_18, ProjectOptions::default()).expect("in root");
+        assert_eq!(v["protocolVersions"], json!(["2025-06-18"]));
+        assert_eq!(v["transports"], json!([{"type": "stdio", "command": "s"}]));
+        // `a` is out of scope; `b` keeps `security: [{}]` and loses its emptied elicitations.
+        assert_eq!(
+            v["tools"],
+            json!([{"name": "b", "inputSchema": {"type": "object"}, "security": [{}]}])
+        );
+        assert_eq!(v["security"], json!([]));
+        assert_eq!(v["tags"], json!([{"name": "unused"}]));
+        assert_eq!(v["x-root"], json!(true));
+        assert_eq!(v["info"]["x-team"], json!("a"));
+        assert!(v["components"]["schemas"].get("Unused").is_some());
+    }
+
+    #[test]
+    fn prunes_components_keeping_outer_extensions() {
+        let opts = ProjectOptions {
+            prune_components: true,
+        };
+        let v = project_unchecked(&doc(), V2025_06_18, opts).expect("in root");
+        assert_eq!(v["components"], json!({"x-note": 1}));
+        let v = project_unchecked(&doc(), V2025_11_25, opts).expect("in root");
+        assert_eq!(
+            v["components"],
+            json!({"x-note": 1, "schemas": {"In": {"type": "object"}}})
+        );
+        assert_eq!(
+            v["tools"][1]["elicitations"],
+            json!([{"name": "f", "mode": "url", "message": "m"}])
+        );
+    }
+
+    #[test]
+    fn rejects_revision_outside_root() {
+        let e = project_unchecked(&doc(), V2024_11_05, ProjectOptions::default()).unwrap_err();
+        assert_eq!(e.code, "revision-not-in-document");
+    }
+}
