@@ -38,6 +38,7 @@ pub use rules::identifiers::{
 };
 pub use structural::StructuralSchema;
 
+use mcpdesc_core::model::Document;
 use mcpdesc_core::{Diagnostic, pointer};
 use serde_json::Value;
 
@@ -83,6 +84,11 @@ impl Validator {
         out
     }
 
+    /// Full check of a typed document.
+    pub fn validate(&self, doc: &Document) -> Vec<Diagnostic> {
+        self.validate_value(&doc.to_value())
+    }
+
     /// Structural layer only: the official JSON Schema.
     pub fn structural(&self, doc: &Value) -> Vec<Diagnostic> {
         self.schema.check(doc)
@@ -109,6 +115,17 @@ impl Validator {
 /// Validates a decoded document (structural + semantic rules), sorted by document order.
 pub fn validate_value(doc: &Value) -> Vec<Diagnostic> {
     Validator::new().validate_value(doc)
+}
+
+/// Validates a typed document: `validate_value(&doc.to_value())`. This is the check every
+/// producer in the workspace runs on what it emits (§16.2 item 3).
+pub fn validate(doc: &Document) -> Vec<Diagnostic> {
+    validate_value(&doc.to_value())
+}
+
+/// True when `diags` contains no error (warnings allowed): the document conforms.
+pub fn conforms(diags: &[Diagnostic]) -> bool {
+    !mcpdesc_core::has_errors(diags)
 }
 
 /// Position of a pointer in document order: the index of each token among its parent's

@@ -228,9 +228,26 @@ fn map_error(err: &ValidationError<'_>, doc: &Value, depth: usize, out: &mut Vec
         ValidationErrorKind::FalseSchema => {
             out.push(Diagnostic::error("schema-not-allowed", "no value is allowed here").at(ptr))
         }
-        ValidationErrorKind::Not { .. } => out.push(
-            Diagnostic::error("schema-not", "value has a form that is excluded here").at(ptr),
-        ),
+        ValidationErrorKind::Not { schema } => {
+            // The schema uses `not: {required: [p]}` to forbid one member in a branch
+            // (form elicitations without `url`, inline values without `$componentRef`):
+            // point at that member.
+            let forbidden = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .filter(|r| r.len() == 1)
+                .and_then(|r| r[0].as_str());
+            match forbidden {
+                Some(p) if instance.get(p).is_some() => out.push(
+                    Diagnostic::error("schema-not", format!("`{p}` must not be present here"))
+                        .at(pointer::push(&ptr, p)),
+                ),
+                _ => out.push(
+                    Diagnostic::error("schema-not", "value has a form that is excluded here")
+                        .at(ptr),
+                ),
+            }
+        }
         other => {
             let keyword = other.keyword().to_string();
             out.push(
