@@ -33,6 +33,7 @@ use Owner::{A, B};
 type Row = (Owner, &'static [(&'static str, &'static str)]);
 
 /// Expected findings per invalid/warning fixture (file name without directory).
+#[rustfmt::skip]
 const EXPECTATIONS: &[(&str, &[Row])] = &[
     // ---------------------------------------------------------------- expected-invalid
     ("closed-protocol-enum.json", &[(A, &[("unknown-protocol-revision", "/protocolVersions/0")])]),
@@ -337,7 +338,9 @@ fn fixtures() -> Vec<(&'static str, PathBuf)> {
 }
 
 fn file_name(p: &Path) -> String {
-    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Decode (JSON or restricted YAML) and validate, as `mcpdesc validate` does.
@@ -362,7 +365,11 @@ fn matches(d: &Diagnostic, code: &str, ptr: &str) -> bool {
 #[test]
 fn official_fixtures_verdicts_and_reasons() {
     let all = fixtures();
-    assert_eq!(all.len(), 94, "the vendored official fixture set has 94 files");
+    assert_eq!(
+        all.len(),
+        94,
+        "the vendored official fixture set has 94 files"
+    );
     let mut failures = Vec::new();
     let mut pending = 0usize;
     let mut table = String::new();
@@ -370,23 +377,43 @@ fn official_fixtures_verdicts_and_reasons() {
         let name = file_name(path);
         let expected = Verdict::of_dir(dir);
         let diags = diagnose(path);
-        let errors: Vec<&Diagnostic> = diags.iter().filter(|d| d.severity == Severity::Error).collect();
-        let warnings: Vec<&Diagnostic> = diags.iter().filter(|d| d.severity == Severity::Warning).collect();
+        let errors: Vec<&Diagnostic> = diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        let warnings: Vec<&Diagnostic> = diags
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .collect();
         let got = Verdict::of(errors.len(), warnings.len());
         let mut notes = Vec::new();
         if got != expected {
-            let shown: Vec<String> =
-                diags.iter().map(|d| format!("{}[{}] {}", d.severity, d.code, d.pointer)).collect();
-            failures.push(format!("{dir}/{name}: expected {expected:?}, got {got:?}: {shown:?}"));
+            let shown: Vec<String> = diags
+                .iter()
+                .map(|d| format!("{}[{}] {}", d.severity, d.code, d.pointer))
+                .collect();
+            failures.push(format!(
+                "{dir}/{name}: expected {expected:?}, got {got:?}: {shown:?}"
+            ));
         }
-        let rows = EXPECTATIONS.iter().find(|(f, _)| *f == name).map(|(_, r)| *r);
+        let rows = EXPECTATIONS
+            .iter()
+            .find(|(f, _)| *f == name)
+            .map(|(_, r)| *r);
         if expected != Verdict::Valid && rows.is_none_or(|r| r.is_empty()) {
             failures.push(format!("{dir}/{name}: no expectation rows written"));
         }
         // Findings must have the severity the directory is about.
-        let relevant: &[&Diagnostic] = if expected == Verdict::Warning { &warnings } else { &errors };
+        let relevant: &[&Diagnostic] = if expected == Verdict::Warning {
+            &warnings
+        } else {
+            &errors
+        };
         for (owner, alts) in rows.unwrap_or(&[]) {
-            if relevant.iter().any(|d| alts.iter().any(|(c, p)| matches(d, c, p))) {
+            if relevant
+                .iter()
+                .any(|d| alts.iter().any(|(c, p)| matches(d, c, p)))
+            {
                 continue;
             }
             match owner {
@@ -404,7 +431,11 @@ fn official_fixtures_verdicts_and_reasons() {
             "{:<62} {:<8} {:<8} {:>2}E {:>2}W {}\n",
             format!("{dir}/{name}"),
             format!("{expected:?}"),
-            if got == expected { "ok".to_string() } else { format!("{got:?}!") },
+            if got == expected {
+                "ok".to_string()
+            } else {
+                format!("{got:?}!")
+            },
             errors.len(),
             warnings.len(),
             notes.join("; ")
@@ -417,8 +448,16 @@ fn official_fixtures_verdicts_and_reasons() {
         }
     }
     let verdict_ok = all.len() - failures.iter().filter(|f| f.contains("expected ")).count();
-    println!("{table}\nverdicts: {verdict_ok}/{} as expected; payload rows pending: {pending}", all.len());
-    assert!(failures.is_empty(), "{} problem(s):\n{}", failures.len(), failures.join("\n"));
+    println!(
+        "{table}\nverdicts: {verdict_ok}/{} as expected; payload rows pending: {pending}",
+        all.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} problem(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// The CLI contract the conformance hook relies on: `mcpdesc validate --format json FILE`
@@ -446,7 +485,10 @@ fn cli_json_verdicts_match() {
         let report: serde_json::Value = match serde_json::from_str(line.trim()) {
             Ok(v) => v,
             Err(e) => {
-                failures.push(format!("{}: stdout is not one JSON object ({e}): {line}", path.display()));
+                failures.push(format!(
+                    "{}: stdout is not one JSON object ({e}): {line}",
+                    path.display()
+                ));
                 continue;
             }
         };
@@ -458,8 +500,14 @@ fn cli_json_verdicts_match() {
         };
         let got = Verdict::of(sev("error"), sev("warning"));
         let want_code = if expected == Verdict::Invalid { 1 } else { 0 };
-        if got != expected || code != Some(want_code) || report["valid"] != (expected != Verdict::Invalid) {
-            failures.push(format!("{}: expected {expected:?}, got {got:?} exit {code:?}", path.display()));
+        if got != expected
+            || code != Some(want_code)
+            || report["valid"] != (expected != Verdict::Invalid)
+        {
+            failures.push(format!(
+                "{}: expected {expected:?}, got {got:?} exit {code:?}",
+                path.display()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
