@@ -1,1 +1,149 @@
-//! mcpdesc-codegen (work in progress).
+//! # mcpdesc-codegen
+//!
+//! Typed MCP clients from an MCP Description: Rust (rmcp) and TypeScript
+//! (`@modelcontextprotocol/sdk`).
+//!
+//! The pipeline flows one way: description (projected to one protocol revision) →
+//! [`lower::lower`] → [`ir::Ir`] (plain data) → a renderer ([`rust`], [`typescript`])
+//! using askama templates from `templates/` → files. Every string from the
+//! description that reaches generated code passes through [`escape`].
+//!
+//! ```
+//! let doc = serde_json::json!({
+//!     "mcpdesc": "0.8.0", "info": {"name": "demo", "version": "1.0.0"},
+//!     "protocolVersions": ["2025-11-25"],
+//!     "tools": [{"name": "echo", "inputSchema": {"type": "object",
+//!         "properties": {"message": {"type": "string"}}, "required": ["message"]}}]
+//! });
+//! let out = mcpdesc_codegen::generate_rust(&doc, &Default::default()).expect("generates");
+//! let lib = &out.files.iter().find(|f| f.path == "src/lib.rs").expect("lib.rs").contents;
+//! assert!(lib.contains("pub async fn echo(&self, input: EchoInput) -> Result<EchoOutput, Error>"));
+//! ```
+
+pub mod check;
+pub mod escape;
+pub mod ir;
+pub mod lower;
+pub mod names;
+pub mod render;
+pub mod rust;
+pub mod typescript;
+
+use mcpdesc_core::Diagnostic;
+use serde_json::Value;
+use std::path::{Component, Path};
+
+pub use rust::RustOptions;
+pub use typescript::TsOptions;
+
+/// Library errors (as opposed to diagnostics about the input).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A template failed to render.
+    #[error("template rendering failed: {0}")]
+    Template(#[from] askama::Error),
+    /// A name that should have been sanitized is not an identifier (a bug; refuse to emit).
+    #[error("internal error: `{0}` is not a valid identifier")]
+    BadIdentifier(String),
+    /// An internal invariant broke.
+    #[error("internal error: {0}")]
+    Internal(&'static str),
+    /// Writing output failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path involved.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A generated path would leave the output directory.
+    #[error("refusing to write outside the output directory: {0}")]
+    UnsafePath(String),
+}
+
+/// One generated file; `path` is relative, `/`-separated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedFile {
+    pub path: String,
+    pub contents: String,
+}
+
+/// The result of generation.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The IR the files were rendered from (absent when lowering failed).
+    pub ir: Option<ir::Ir>,
+    /// Files to write (empty when there are error diagnostics).
+    pub files: Vec<GeneratedFile>,
+    /// Everything worth telling the user, errors included.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+fn generate(
+    doc: &Value,
+    version: Option<&str>,
+    render: impl FnOnce(&ir::Ir) -> Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error>,
+) -> Result<Generated, Error> {
+    let lowered = lower::lower(doc, version);
+    let mut diagnostics = lowered.diagnostics;
+    let Some(ir) = lowered.ir else {
+        return Ok(Generated { ir: None, files: vec![], diagnostics });
+    };
+    if mcpdesc_core::has_errors(&diagnostics) {
+        return Ok(Generated { ir: Some(ir), files: vec![], diagnostics });
+    }
+    let (files, more) = render(&ir)?;
+    diagnostics.extend(more);
+    Ok(Generated { ir: Some(ir), files, diagnostics })
+}
+
+/// Generates the Rust client crate for `doc` (a description as JSON).
+pub fn generate_rust(doc: &Value, opts: &RustOptions) -> Result<Generated, Error> {
+    generate(doc, opts.protocol_version.as_deref(), |ir| rust::render(ir, opts))
+}
+
+/// Generates the TypeScript client package for `doc` (a description as JSON).
+pub fn generate_typescript(doc: &Value, opts: &TsOptions) -> Result<Generated, Error> {
+    generate(doc, opts.protocol_version.as_deref(), |ir| typescript::render(ir, opts))
+}
+
+/// Whether a generated relative path stays inside its output directory.
+fn safe_relative(p: &str) -> bool {
+    let path = Path::new(p);
+    !p.is_empty() && path.components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// Writes `files` under `dir`. Each file is written to a temporary file in its final
+/// directory and renamed into place, so readers never see a half-written file; paths
+/// that would leave `dir` are refused before anything is written.
+pub fn write_files(dir: &Path, files: &[GeneratedFile]) -> Result<(), Error> {
+    use std::io::Write as _;
+    if let Some(bad) = files.iter().find(|f| !safe_relative(&f.path)) {
+        return Err(Error::UnsafePath(bad.path.clone()));
+    }
+    let io = |path: &Path| {
+        let path = path.display().to_string();
+        move |source| Error::Io { path, source }
+    };
+    for f in files {
+        let target = dir.join(&f.path);
+        let parent = target.parent().unwrap_or(dir);
+        std::fs::create_dir_all(parent).map_err(io(parent))?;
+        let mut tmp = tempfile::Builder::new().prefix(".mcpdesc-").suffix(".tmp").tempfile_in(parent).map_err(io(parent))?;
+        tmp.write_all(f.contents.as_bytes()).map_err(io(&target))?;
+        tmp.as_file().sync_all().map_err(io(&target))?;
+        tmp.persist(&target).map_err(|e| Error::Io { path: target.display().to_string(), source: e.error })?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsafe_paths_are_refused() {
+        assert!(safe_relative("src/lib.rs"));
+        assert!(!safe_relative("../x") && !safe_relative("/etc/x") && !safe_relative("a/../../b") && !safe_relative(""));
+    }
+}

@@ -1,0 +1,246 @@
+//! TypeScript renderer: IR → a package using `@modelcontextprotocol/sdk` v1.
+
+use crate::escape::{self, Untrusted};
+use crate::ir::*;
+use crate::render::{Code, Ident, doc_text, filters, untrusted};
+use crate::{Error, GeneratedFile};
+use askama::Template;
+use mcpdesc_core::Diagnostic;
+
+/// Options for the TypeScript target.
+#[derive(Debug, Clone, Default)]
+pub struct TsOptions {
+    /// Protocol revision to project to (default: the newest in the document).
+    pub protocol_version: Option<String>,
+    /// npm package name (default: from the server name).
+    pub package_name: Option<String>,
+}
+
+struct TDecl {
+    doc: Untrusted,
+    name: Ident,
+    ty: Code,
+}
+
+struct TTool {
+    doc: Untrusted,
+    deprecated: bool,
+    name: Ident,
+    wire: Untrusted,
+    input: Ident,
+    output: Ident,
+    structured: bool,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/index.ts.askama", escape = "none")]
+struct IndexTpl {
+    doc: Untrusted,
+    package: Untrusted,
+    protocol_version: Untrusted,
+    decls: Vec<TDecl>,
+    tools: Vec<TTool>,
+    has_structured: bool,
+    has_content: bool,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/package.json.askama", escape = "none")]
+struct PackageTpl {
+    package: Untrusted,
+    description: Untrusted,
+}
+
+#[derive(Template)]
+#[template(path = "typescript/tsconfig.json.askama", escape = "none")]
+struct TsconfigTpl;
+
+/// npm package name from a requested name or the server name (lowercase, URL-safe;
+/// an `@scope/` prefix is kept when well-formed).
+pub fn package_name(requested: Option<&str>, server: &str) -> String {
+    let clean = |s: &str| -> String {
+        let mut out: String = s
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c.to_ascii_lowercase() } else { '-' })
+            .collect();
+        out = out.trim_matches(['-', '_', '.']).to_string();
+        while out.contains("--") {
+            out = out.replace("--", "-");
+        }
+        out
+    };
+    let name = match requested {
+        Some(r) => match r.strip_prefix('@').and_then(|x| x.split_once('/')) {
+            Some((scope, n)) if !clean(scope).is_empty() && !clean(n).is_empty() => format!("@{}/{}", clean(scope), clean(n)),
+            _ => clean(r),
+        },
+        None => {
+            let base = clean(server);
+            format!("{}-client", if base.is_empty() { "mcp" } else { &base })
+        }
+    };
+    let mut name = if name.is_empty() { "mcp-client".to_string() } else { name };
+    name.truncate(214);
+    name
+}
+
+struct Ctx<'a> {
+    ir: &'a Ir,
+}
+
+impl Ctx<'_> {
+    fn name(&self, id: TypeId) -> Result<Ident, Error> {
+        let t = self.ir.types.get(id).ok_or(Error::Internal("dangling type id"))?;
+        Ident::ts(&t.names.ts)
+    }
+
+    fn literal(v: &serde_json::Value) -> String {
+        match v {
+            serde_json::Value::String(s) => escape::ts::str_lit(s),
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            serde_json::Value::Null => "null".into(),
+            _ => "unknown".into(),
+        }
+    }
+
+    fn ty(&self, ty: &Ty, indent: &str) -> Result<String, Error> {
+        Ok(match ty {
+            Ty::Any => "unknown".into(),
+            Ty::Null => "null".into(),
+            Ty::Bool => "boolean".into(),
+            Ty::Int { .. } | Ty::Number => "number".into(),
+            Ty::String => "string".into(),
+            Ty::Literal { value } => Self::literal(value),
+            Ty::Enum { values } => values.iter().map(Self::literal).collect::<Vec<_>>().join(" | "),
+            Ty::Array { items } => format!("Array<{}>", self.ty(items, indent)?),
+            Ty::Tuple { items, min, rest } => {
+                let mut parts = Vec::new();
+                for (i, t) in items.iter().enumerate() {
+                    let opt = if i >= *min { "?" } else { "" };
+                    parts.push(format!("{}{opt}", self.ty(t, indent)?));
+                }
+                if let Some(r) = rest {
+                    parts.push(format!("...Array<{}>", self.ty(r, indent)?));
+                }
+                format!("[{}]", parts.join(", "))
+            }
+            Ty::Map { values } => format!("{{ [key: string]: {} }}", self.ty(values, indent)?),
+            Ty::Nullable { inner } => format!("{} | null", self.ty(inner, indent)?),
+            Ty::Named { id } => self.name(*id)?.to_string(),
+        })
+    }
+
+    /// An object type literal; `lead` are extra members first (a union tag).
+    fn object(&self, o: &Object, lead: &[String], indent: &str) -> Result<String, Error> {
+        let inner = format!("{indent}  ");
+        let mut out = String::from("{\n");
+        for l in lead {
+            out.push_str(&format!("{inner}{l};\n"));
+        }
+        for f in &o.fields {
+            out.push_str(&escape::ts::doc(doc_text(f.doc.as_deref(), f.default.as_ref(), false).raw(), &inner, if f.deprecated { &["@deprecated"] } else { &[] }));
+            let opt = if f.required { "" } else { "?" };
+            out.push_str(&format!("{inner}{}{opt}: {};\n", escape::ts::prop_key(&f.names.ts), self.ty(&f.ty, &inner)?));
+        }
+        match &o.extra {
+            // `unknown` keeps every declared property type compatible (TS2411).
+            Extra::Typed(_) => out.push_str(&format!("{inner}[key: string]: unknown;\n")),
+            Extra::Closed | Extra::Open => {}
+        }
+        out.push_str(indent);
+        out.push('}');
+        Ok(out)
+    }
+
+    fn decl(&self, t: &NamedType) -> Result<Option<String>, Error> {
+        Ok(Some(match &t.kind {
+            Kind::ContentBlocks => "Array<ContentBlock>".into(),
+            Kind::Object(o) if o.fields.is_empty() && matches!(o.extra, Extra::Closed) => "Record<string, never>".into(),
+            Kind::Object(o) => self.object(o, &[], "")?,
+            Kind::StrEnum { variants } => variants.iter().map(|v| escape::ts::str_lit(&v.wire)).collect::<Vec<_>>().join(" | "),
+            Kind::Alias { ty } => self.ty(ty, "")?,
+            Kind::Union(u) => {
+                let mut arms = Vec::new();
+                for v in &u.variants {
+                    match (&u.tag, &v.payload) {
+                        (Some(tag), Payload::Fields(o)) => {
+                            let lead = format!("{}: {}", escape::ts::prop_key(tag), escape::ts::str_lit(v.tag_value.as_deref().unwrap_or_default()));
+                            arms.push(self.object(o, &[lead], "  ")?);
+                        }
+                        (_, Payload::Fields(o)) => arms.push(self.object(o, &[], "  ")?),
+                        (_, Payload::Type(ty)) => arms.push(self.ty(ty, "  ")?),
+                    }
+                }
+                arms.iter().map(|a| format!("\n  | {a}")).collect::<String>()
+            }
+        }))
+    }
+}
+
+fn tool_doc(t: &Tool) -> Untrusted {
+    let mut parts = Vec::new();
+    if let Some(title) = t.title.as_deref().filter(|s| !s.trim().is_empty()) {
+        parts.push(title.to_string());
+    }
+    if let Some(d) = t.description.as_deref().filter(|s| !s.trim().is_empty()) {
+        parts.push(d.to_string());
+    }
+    parts.push(format!("Calls the MCP tool \"{}\".", t.wire_name));
+    untrusted(parts.join("\n\n"))
+}
+
+/// Renders the package files (`package.json`, `tsconfig.json`, `src/index.ts`).
+pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error> {
+    let cx = Ctx { ir };
+    let mut decls = Vec::new();
+    for t in &ir.types {
+        if let Some(ty) = cx.decl(t)? {
+            decls.push(TDecl { doc: untrusted(t.doc.clone().unwrap_or_default()), name: Ident::ts(&t.names.ts)?, ty: Code(ty) });
+        }
+    }
+    let mut tools = Vec::new();
+    for t in &ir.tools {
+        tools.push(TTool {
+            doc: tool_doc(t),
+            deprecated: t.deprecated,
+            name: Ident::ts(&t.names.ts)?,
+            wire: untrusted(t.wire_name.clone()),
+            input: cx.name(t.input)?,
+            output: cx.name(t.output)?,
+            structured: t.structured_output,
+        });
+    }
+    let label = ir.server.title.clone().unwrap_or_else(|| ir.server.name.clone());
+    let package = package_name(opts.package_name.as_deref(), &ir.server.name);
+    let mut doc = format!("Typed MCP client for {label}");
+    if !ir.server.version.is_empty() {
+        doc.push_str(&format!(" (version {})", ir.server.version));
+    }
+    doc.push('.');
+    if let Some(d) = &ir.server.description {
+        doc.push_str("\n\n");
+        doc.push_str(d);
+    }
+    doc.push_str(&format!("\n\nGenerated by mcpdesc from an MCP Description (protocol revision {}). Do not edit.", ir.protocol_version));
+    let index = IndexTpl {
+        doc: untrusted(doc),
+        package: untrusted(package.clone()),
+        protocol_version: untrusted(ir.protocol_version.clone()),
+        decls,
+        has_structured: tools.iter().any(|t| t.structured),
+        has_content: tools.iter().any(|t| !t.structured),
+        tools,
+    }
+    .render()?;
+    let pkg = PackageTpl { package: untrusted(package), description: untrusted(format!("Typed MCP client for {label}")) }.render()?;
+    let tsconfig = TsconfigTpl.render()?;
+    Ok((
+        vec![
+            GeneratedFile { path: "package.json".into(), contents: pkg },
+            GeneratedFile { path: "tsconfig.json".into(), contents: tsconfig },
+            GeneratedFile { path: "src/index.ts".into(), contents: index },
+        ],
+        Vec::new(),
+    ))
+}
