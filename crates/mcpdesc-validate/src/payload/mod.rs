@@ -1,7 +1,382 @@
 //! Rules on embedded payloads: tool schemas, examples, elicitations (owned by validate-b).
-use mcpdesc_core::{Diagnostic, RevisionSet};
-use serde_json::Value;
+//!
+//! Everything a document carries that is not MCP Description structure but a JSON
+//! Schema or a literal MCP payload: Tool `inputSchema`/`outputSchema` (§9.2), Tool
+//! examples and interaction examples (§9.3, §9.4), Resource and Resource Template
+//! examples (§10.4), completion examples (§10.4.6, §11.4), Prompt examples (§11.3) and
+//! Elicitation Declarations (§12). `$componentRef` use sites are resolved first
+//! (§17.3); a reference that does not resolve is skipped here (the reference rules
+//! report it). Revision facts come only from [`mcpdesc_core::revision`].
+//!
+//! # Diagnostic codes
+//!
+//! | Code | Severity | Meaning |
+//! |------|----------|---------|
+//! | `tool-input-schema-not-object` | error | `inputSchema` root is not `type: "object"` (§9.2) |
+//! | `tool-output-schema-not-object` | error | `outputSchema` root is not an object in a revision before `OutputSchemaAnyRoot` |
+//! | `tool-schema-dialect-inapplicable` | error | `$schema` in a tool schema in a revision without `ToolSchemaDialect` |
+//! | `tool-schema-dialect-unsupported` | error | declared `$schema` is not a supported tool-schema dialect |
+//! | `tool-schema-invalid` | error | the schema is invalid under its declared or default dialect's meta-schema |
+//! | `tool-schema-shape` | error | pre-dialect shape: `properties` not an object of objects, `required` not an array of strings |
+//! | `tool-schema-uninterpretable` | warning | pre-dialect schema valid under no supported dialect: its constraints cannot be interpreted |
+//! | `tool-schema-ref-unresolved` | error | a local `$ref` in a tool schema does not resolve |
+//! | `tool-schema-ref-external` | warning | an external `$ref` is preserved, never fetched: validation is incomplete |
+//! | `mcp-header-inapplicable` | error | `x-mcp-header` in a revision without `McpHeader` |
+//! | `mcp-header-invalid-value` | error | `x-mcp-header` is not a non-empty HTTP field-name token |
+//! | `mcp-header-duplicate` | error | `x-mcp-header` repeats another header of the same `inputSchema` case-insensitively |
+//! | `mcp-header-placement` | error | `x-mcp-header` not on a string/integer/boolean property reached through `properties` only |
+//! | `example-name-invalid` | error | an example, scenario or completion-example name does not match `^[A-Za-z0-9._-]+$` |
+//! | `tool-example-shape` | error | Tool (interaction) example lacks `input`/`result`/`steps` or has the wrong type |
+//! | `tool-example-input-mismatch` | error | `input` does not validate against `inputSchema` |
+//! | `tool-example-output-mismatch` | error | `structuredContent` does not validate against `outputSchema` |
+//! | `tool-example-structured-content-missing` | error | success result without `structuredContent` though the Tool has `outputSchema` |
+//! | `tool-example-error-structured-content` | error | execution-error result (`isError: true`) with `structuredContent` |
+//! | `tool-example-validation-incomplete` | warning | example compatibility could not be fully evaluated (pre-dialect revision, external `$ref`) |
+//! | `tool-result-content-missing` | error | Tool result without a `content` array |
+//! | `structured-content-inapplicable` | error | `structuredContent` in a revision without `StructuredContent` |
+//! | `result-type-missing` | error | completed result lacks `resultType: "complete"` in a revision with `ResultType` |
+//! | `result-type-inapplicable` | error | `resultType` in a revision without `ResultType` |
+//! | `result-json-rpc-envelope` | error | result carries JSON-RPC envelope fields (`jsonrpc`, `id`, `method`, `error`) |
+//! | `result-not-completed` | error | result carries task/input-required state or a non-`complete` `resultType` |
+//! | `content-type-inapplicable` | error | content block `type` not defined in some revision of the scope |
+//! | `content-field-inapplicable` | error | content field not defined in some revision (`annotations.lastModified`, `icons`) |
+//! | `base64-invalid` | error | `blob`/`data` is not valid base64 |
+//! | `payload-meta-inapplicable` | error | `_meta` on a result, content block or contents in a revision without `Meta` |
+//! | `payload-meta-reserved-key` | error | reserved `_meta` key misused in a result (`serverInfo` shape/revision/placement, request-only keys) |
+//! | `payload-meta-unknown-reserved-key` | warning | unrecognized key under an MCP-reserved `_meta` prefix (preserved) |
+//! | `legacy-payload-validation-incomplete` | warning | payloads in MCP 2024-11-05/2025-03-26 get only structural and selected checks |
+//! | `interaction-example-shape` | error | interaction example `steps` missing or empty |
+//! | `interaction-step-inapplicable` | error | step kind or field not defined in some revision (elicitation, URL mode, sampling tools) |
+//! | `interaction-declaration-unknown` | error | step `declaration` names no Elicitation Declaration of the Tool |
+//! | `interaction-declaration-mismatch` | error | step request incompatible with its declaration (mode, schema, URL) |
+//! | `interaction-elicitation-response` | error | response `content` missing on accepted form, or present on decline/cancel/URL |
+//! | `interaction-elicitation-content-mismatch` | error | accepted form `content` does not conform to `requestedSchema` |
+//! | `interaction-roots-uri` | error | a root URI is not a `file://` URI |
+//! | `interaction-client-requirements-contradiction` | warning | scenario uses a client capability the Tool's `clientRequirements` omit |
+//! | `resource-example-shape` | error | Resource example lacks `result`/`uri` or has the wrong type |
+//! | `resource-example-contents` | error | read result without a non-empty `contents` array |
+//! | `resource-contents-invalid` | error | contents entry without `uri` or without exactly one of `text`/`blob` |
+//! | `resource-example-uri-invalid` | error | example or contents `uri` is not a valid URI |
+//! | `resource-example-cache-fields` | error | `ttlMs`/`cacheScope` missing or invalid where required, or present before |
+//! | `resource-example-requested-uri-missing` | warning | no contents entry identifies the requested URI |
+//! | `resource-example-mime-mismatch` | warning | requested entry's `mimeType` differs from the declaration's |
+//! | `resource-example-size-mismatch` | warning | requested entry's byte size differs from the Resource `size` |
+//! | `uri-template-invalid` | error | `uriTemplate` is not an RFC 6570 template |
+//! | `uri-template-mismatch` | error | template example `uri` is not an expansion of `uriTemplate` |
+//! | `completion-example-shape` | error | completion example `argument`/`context`/`result.completion.values` malformed |
+//! | `completion-example-inapplicable` | error | completion example in a revision without `Completions` |
+//! | `completion-context-inapplicable` | error | `context` in a revision without `CompletionContext` |
+//! | `completion-argument-unknown` | error | `argument.name` is no Prompt argument / template variable |
+//! | `completion-context-unknown` | error | a `context.arguments` key is no Prompt argument / template variable |
+//! | `completion-context-duplicates-argument` | error | the completed argument also appears in `context` |
+//! | `prompt-example-shape` | error | Prompt example `arguments` not a map of strings, `result`/`messages` malformed |
+//! | `prompt-example-argument-unknown` | error | example argument not declared by the Prompt |
+//! | `prompt-example-argument-missing` | error | required Prompt argument absent from the example |
+//! | `elicitation-name-invalid` | error | Elicitation Declaration name does not match `^[A-Za-z0-9._-]+$` |
+//! | `elicitation-name-duplicate` | error | two Elicitation Declarations of one primitive share a name |
+//! | `elicitation-scope-outside-parent` | error | declaration `protocolVersions` empty or not within the primitive's scope |
+//! | `elicitation-mode-fields` | error | form without `requestedSchema`, form with `url`, URL with `requestedSchema` |
+//! | `elicitation-mode-inapplicable` | error | mode not defined in some (non-legacy) revision of the scope |
+//! | `elicitation-validation-incomplete` | warning | declaration applies to a legacy revision that defines no elicitation |
+//! | `elicitation-url-invalid` | error | `url` is not a syntactically valid URI |
+//! | `elicitation-form-schema` | error | `requestedSchema` outside the restricted vocabulary of some revision |
+//! | `elicitation-form-required-unknown` | error | `required` names an undeclared property |
+//! | `elicitation-enum-names-mismatch` | error | `enumNames` count differs from `enum` count |
+//! | `elicitation-form-default` | error | default not among the declared choices, or of the wrong type |
+//! | `elicitation-form-bounds` | error | a minimum constraint exceeds its maximum |
+//! | `payload-validation-limit` | warning | a processing bound was reached; the rest was not validated |
+
+mod content;
+mod elicitation;
+mod prompts;
+mod resources;
+mod schema;
+mod tools;
+pub mod uri_template;
+
+use mcpdesc_core::{Diagnostic, RevisionSet, pointer};
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+
 /// Context for payload rules: the whole document (for $componentRef resolution) and the root scope.
-pub struct PayloadCtx<'a> { pub root: &'a Value, pub root_scope: RevisionSet }
+#[derive(Debug)]
+pub struct PayloadCtx<'a> {
+    pub root: &'a Value,
+    pub root_scope: RevisionSet,
+}
+
 /// Runs every payload rule over the document. Called once by `validate_value`.
-pub fn check(_ctx: &PayloadCtx<'_>) -> Vec<Diagnostic> { Vec::new() }
+pub fn check(ctx: &PayloadCtx<'_>) -> Vec<Diagnostic> {
+    // The document's own coverage is authoritative; `root_scope` bounds it.
+    let root_scope = match ctx.root.get("protocolVersions") {
+        Some(v) => RevisionSet::from_json(v).intersection(ctx.root_scope),
+        None => ctx.root_scope,
+    };
+    let mut cx = Cx::new(ctx.root);
+    for (key, kind) in [
+        ("tools", Kind::Tool),
+        ("resources", Kind::Resource),
+        ("resourceTemplates", Kind::ResourceTemplate),
+        ("prompts", Kind::Prompt),
+    ] {
+        let Some(items) = ctx.root.get(key).and_then(Value::as_array) else {
+            continue;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let Some(obj) = item.as_object() else {
+                continue;
+            };
+            let ptr = format!("/{key}/{i}");
+            let scope = RevisionSet::effective(obj.get("protocolVersions"), root_scope)
+                .intersection(root_scope);
+            let p = Primitive {
+                obj,
+                ptr,
+                scope,
+                kind,
+            };
+            match kind {
+                Kind::Tool => tools::check_tool(&mut cx, &p),
+                Kind::Resource => resources::check_resource(&mut cx, &p),
+                Kind::ResourceTemplate => resources::check_template(&mut cx, &p),
+                Kind::Prompt => prompts::check_prompt(&mut cx, &p),
+            }
+            elicitation::check_elicitations(&mut cx, &p);
+            legacy_warning(&mut cx, &p);
+        }
+    }
+    cx.finish()
+}
+
+/// The kind of a primitive declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Tool,
+    Resource,
+    ResourceTemplate,
+    Prompt,
+}
+
+/// One primitive declaration being checked.
+#[derive(Debug)]
+pub(crate) struct Primitive<'a> {
+    pub obj: &'a Map<String, Value>,
+    pub ptr: String,
+    /// Effective protocol scope (§4.10), within root coverage.
+    pub scope: RevisionSet,
+    pub kind: Kind,
+}
+
+/// Most instance validations (examples × schemas) done per document (§17.7: bound the
+/// resolved validation work).
+pub(crate) const MAX_INSTANCE_VALIDATIONS: usize = 20_000;
+
+/// Shared state of one run: the document, the diagnostics, the work budget.
+pub(crate) struct Cx<'a> {
+    pub root: &'a Value,
+    diags: Vec<Diagnostic>,
+    validations: usize,
+    limit_reported: bool,
+    pub schemas: schema::Cache,
+}
+
+impl std::fmt::Debug for Cx<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cx")
+            .field("diags", &self.diags.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Cx<'a> {
+    pub(crate) fn new(root: &'a Value) -> Self {
+        Cx {
+            root,
+            diags: Vec::new(),
+            validations: 0,
+            limit_reported: false,
+            schemas: schema::Cache::default(),
+        }
+    }
+    pub(crate) fn error(&mut self, code: &str, ptr: impl Into<String>, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(code, msg).at(ptr));
+    }
+    pub(crate) fn warn(&mut self, code: &str, ptr: impl Into<String>, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::warning(code, msg).at(ptr));
+    }
+    /// Takes one unit of the instance-validation budget; `false` once exhausted (and
+    /// reports that once).
+    pub(crate) fn take_budget(&mut self, ptr: &str) -> bool {
+        if self.validations < MAX_INSTANCE_VALIDATIONS {
+            self.validations += 1;
+            return true;
+        }
+        if !self.limit_reported {
+            self.limit_reported = true;
+            self.warn(
+                "payload-validation-limit",
+                ptr,
+                format!("more than {MAX_INSTANCE_VALIDATIONS} example validations in one document; the rest were not validated"),
+            );
+        }
+        false
+    }
+    fn finish(self) -> Vec<Diagnostic> {
+        // One referenced component seen from several use sites reports once.
+        let mut seen = HashSet::new();
+        self.diags
+            .into_iter()
+            .filter(|d| {
+                seen.insert((
+                    d.severity,
+                    d.code.clone(),
+                    d.pointer.clone(),
+                    d.message.clone(),
+                ))
+            })
+            .collect()
+    }
+}
+
+/// `^[A-Za-z0-9._-]+$`: example, scenario, completion-example and elicitation names.
+pub(crate) fn is_local_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// `base + "/" + escape(token)`.
+pub(crate) fn at(base: &str, token: &str) -> String {
+    pointer::push(base, token)
+}
+
+/// Checks the names of a named example map and returns its entries.
+pub(crate) fn named_entries<'v>(
+    cx: &mut Cx<'_>,
+    map: &'v Value,
+    map_ptr: &str,
+    what: &str,
+) -> Vec<(&'v String, &'v Value)> {
+    let Some(m) = map.as_object() else {
+        return Vec::new();
+    };
+    for name in m.keys() {
+        if !is_local_name(name) {
+            cx.error(
+                "example-name-invalid",
+                at(map_ptr, name),
+                format!("{what} name `{name}` does not match ^[A-Za-z0-9._-]+$"),
+            );
+        }
+    }
+    m.iter().collect()
+}
+
+/// Whether the primitive carries any payload whose revision-specific rules are
+/// incompletely checkable in a legacy revision.
+fn legacy_warning(cx: &mut Cx<'_>, p: &Primitive<'_>) {
+    let legacy: RevisionSet = p.scope.iter().filter(|r| r.is_legacy()).collect();
+    if legacy.is_empty() {
+        return;
+    }
+    let carried: Vec<&str> = ["examples", "interactionExamples", "completionExamples"]
+        .into_iter()
+        .filter(|k| p.obj.contains_key(*k))
+        .collect();
+    if carried.is_empty() {
+        return;
+    }
+    cx.warn(
+        "legacy-payload-validation-incomplete",
+        &p.ptr,
+        format!(
+            "{} of this declaration apply to legacy MCP {legacy}: only structural and selected checks were applied; validation is incomplete (§3.5, §16.2)",
+            carried.join(", ")
+        ),
+    );
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::*;
+    use serde_json::json;
+
+    /// Wraps primitives in a minimal document with root coverage `revs`.
+    pub(crate) fn doc(revs: &[&str], body: Value) -> Value {
+        let mut d = json!({"mcpdesc": "0.8.0", "info": {"name": "t", "version": "1"}, "protocolVersions": revs});
+        if let (Some(o), Some(b)) = (d.as_object_mut(), body.as_object()) {
+            for (k, v) in b {
+                o.insert(k.clone(), v.clone());
+            }
+        }
+        d
+    }
+
+    /// Runs [`check`] on a document.
+    pub(crate) fn run(d: &Value) -> Vec<Diagnostic> {
+        check(&PayloadCtx {
+            root: d,
+            root_scope: RevisionSet::ALL,
+        })
+    }
+
+    /// `(code, pointer)` of every error.
+    pub(crate) fn errors(d: &Value) -> Vec<(String, String)> {
+        run(d)
+            .into_iter()
+            .filter(|d| d.is_error())
+            .map(|d| (d.code, d.pointer))
+            .collect()
+    }
+
+    /// `(code, pointer)` of every warning.
+    pub(crate) fn warnings(d: &Value) -> Vec<(String, String)> {
+        run(d)
+            .into_iter()
+            .filter(|d| !d.is_error())
+            .map(|d| (d.code, d.pointer))
+            .collect()
+    }
+
+    /// Whether `list` has `(code, pointer)`.
+    pub(crate) fn has(list: &[(String, String)], code: &str, ptr: &str) -> bool {
+        list.iter().any(|(c, p)| c == code && p == ptr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::*;
+    use serde_json::json;
+
+    #[test]
+    fn local_names() {
+        assert!(super::is_local_name("paris.complete"));
+        assert!(super::is_local_name("a-b_c.1"));
+        assert!(!super::is_local_name("contains spaces"));
+        assert!(!super::is_local_name(""));
+    }
+
+    #[test]
+    fn legacy_payloads_warn_once_per_primitive() {
+        let d = doc(
+            &["2025-03-26"],
+            json!({"prompts": [{"name": "p", "arguments": [{"name": "a"}], "completionExamples": {"x": {
+                "argument": {"name": "a", "value": "v"}, "result": {"completion": {"values": ["v1"]}}}}}]}),
+        );
+        assert_eq!(
+            warnings(&d),
+            vec![(
+                "legacy-payload-validation-incomplete".to_string(),
+                "/prompts/0".to_string()
+            )]
+        );
+        assert!(errors(&d).is_empty());
+        let modern = doc(
+            &["2025-06-18"],
+            json!({"prompts": [{"name": "p", "arguments": [{"name": "a"}], "completionExamples": {"x": {
+                "argument": {"name": "a", "value": "v"}, "result": {"completion": {"values": ["v1"]}}}}}]}),
+        );
+        assert!(run(&modern).is_empty());
+    }
+}
