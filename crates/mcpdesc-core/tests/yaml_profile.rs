@@ -358,6 +358,11 @@ fn deep_flow_nesting_is_a_depth_error_not_a_crash() {
     assert!(t.elapsed().as_secs() < 2);
     let d = fails(&format!("a: {}", "{a: ".repeat(100_000)));
     assert_eq!(d.code, "limit-depth");
+    // compact block sequences on one line: `- - - … x`; the 257th `-` is at column 513
+    let t = std::time::Instant::now();
+    let d = fails(&format!("{}x", "- ".repeat(100_000)));
+    assert_diag(&d, "limit-depth", 1, 513);
+    assert!(t.elapsed().as_secs() < 2);
 }
 
 #[test]
