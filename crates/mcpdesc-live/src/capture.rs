@@ -1,0 +1,162 @@
+//! Live capture: one session per requested revision, transcripts imported as dumps.
+
+use crate::client::{ClientError, HttpTransport, Lifecycle, SessionOptions, StdioTransport, Transport, run_session};
+use crate::import::{FileDiagnostic, ImportOptions, ImportOutcome, import_dumps};
+use mcpdesc_core::{Diagnostic, Limits, ProtocolRevision};
+use std::time::Duration;
+
+/// What to capture from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A stdio server: program and arguments (one process per session).
+    Command { program: String, args: Vec<String> },
+    /// A streamable HTTP endpoint.
+    Url(String),
+}
+
+/// Capture settings.
+#[derive(Debug, Clone)]
+pub struct CaptureOptions {
+    /// Revisions to request, one session each (oldest first is a good order).
+    pub revisions: Vec<ProtocolRevision>,
+    /// Per-request timeout (also bounds each HTTP exchange).
+    pub timeout: Duration,
+    /// How long a stdio server may take to exit after its stdin closes before it is killed.
+    pub grace: Duration,
+    /// Bytes of server stderr kept for error messages.
+    pub stderr_limit: usize,
+    pub limits: Limits,
+}
+
+impl Default for CaptureOptions {
+    fn default() -> Self {
+        CaptureOptions {
+            revisions: ProtocolRevision::ALL.to_vec(),
+            timeout: Duration::from_secs(30),
+            grace: Duration::from_secs(2),
+            stderr_limit: 8 * 1024,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// One recorded session.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub requested: ProtocolRevision,
+    pub negotiated: String,
+    pub lifecycle: Lifecycle,
+    pub pages: usize,
+    pub tools: usize,
+    /// The session as a JSON Lines transcript (what `--save-transcripts` writes and
+    /// `import tools-list` reads).
+    pub transcript: Vec<u8>,
+}
+
+impl Session {
+    /// File name for the saved transcript: `session-<requested>.jsonl`.
+    pub fn transcript_file_name(&self) -> String {
+        format!("session-{}.jsonl", self.requested)
+    }
+}
+
+/// A successful capture.
+#[derive(Debug, Clone)]
+pub struct CaptureOutcome {
+    pub sessions: Vec<Session>,
+    pub import: ImportOutcome,
+}
+
+/// Why a capture failed (nothing is written then).
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    #[error("session requesting {revision}: {source}")]
+    Session { revision: ProtocolRevision, source: ClientError },
+    #[error("the captured tool lists do not make a conforming description")]
+    Import { diagnostics: Vec<FileDiagnostic>, sessions: Vec<Session> },
+    #[error("no protocol revision requested")]
+    NoRevisions,
+}
+
+fn to_jsonl(messages: &[serde_json::Value]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for m in messages {
+        // Serializing a Value cannot fail.
+        out.extend(serde_json::to_vec(m).unwrap_or_default());
+        out.push(b'\n');
+    }
+    out
+}
+
+/// Runs one session per requested revision and imports the transcripts.
+///
+/// Sessions that negotiate the same revision are all imported: their tool lists must
+/// agree (as any two dumps of one revision must) and collapse into one view; an
+/// `revision-negotiated-twice` note says so.
+pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome, CaptureError> {
+    if opts.revisions.is_empty() {
+        return Err(CaptureError::NoRevisions);
+    }
+    let sopts = SessionOptions { timeout: opts.timeout, client_name: "mcpdesc".into() };
+    let mut sessions = Vec::new();
+    for &rev in &opts.revisions {
+        let record = match target {
+            Target::Command { program, args } => {
+                let mut t = StdioTransport::spawn(program, args, opts.stderr_limit, opts.grace)
+                    .map_err(|source| CaptureError::Session { revision: rev, source })?;
+                let r = run_session(&mut t as &mut dyn Transport, rev, &sopts);
+                drop(t); // closes stdin, kills after the grace period, reaps
+                r
+            }
+            Target::Url(url) => {
+                let mut t = HttpTransport::new(url, opts.timeout);
+                let r = run_session(&mut t as &mut dyn Transport, rev, &sopts);
+                t.close();
+                r
+            }
+        }
+        .map_err(|source| CaptureError::Session { revision: rev, source })?;
+        sessions.push(Session {
+            requested: record.requested,
+            negotiated: record.negotiated,
+            lifecycle: record.lifecycle,
+            pages: record.pages,
+            tools: record.tools,
+            transcript: to_jsonl(&record.transcript),
+        });
+    }
+    let inputs: Vec<(String, Vec<u8>)> =
+        sessions.iter().map(|s| (s.transcript_file_name(), s.transcript.clone())).collect();
+    let iopts = ImportOptions { protocol_version: None, server_name: None, limits: opts.limits };
+    let mut import = match import_dumps(&inputs, &iopts) {
+        Ok(i) => i,
+        Err(diagnostics) => return Err(CaptureError::Import { diagnostics, sessions }),
+    };
+    let mut notes = Vec::new();
+    for (i, s) in sessions.iter().enumerate() {
+        if s.negotiated != s.requested.as_str() {
+            notes.push(FileDiagnostic {
+                file: Some(s.transcript_file_name()),
+                diagnostic: Diagnostic::info(
+                    "revision-negotiated-down",
+                    format!("requested {}, the server negotiated {}; recorded under {}", s.requested, s.negotiated, s.negotiated),
+                ),
+            });
+        }
+        if let Some(first) = sessions[..i].iter().find(|p| p.negotiated == s.negotiated) {
+            notes.push(FileDiagnostic {
+                file: Some(s.transcript_file_name()),
+                diagnostic: Diagnostic::info(
+                    "revision-negotiated-twice",
+                    format!(
+                        "the sessions requesting {} and {} both negotiated {}; their tool lists agree and count once",
+                        first.requested, s.requested, s.negotiated
+                    ),
+                ),
+            });
+        }
+    }
+    notes.append(&mut import.diagnostics);
+    import.diagnostics = notes;
+    Ok(CaptureOutcome { sessions, import })
+}
