@@ -1,1 +1,693 @@
-//! mcpdesc-openapi (work in progress).
+//! # mcpdesc-openapi
+//!
+//! Imports an OpenAPI document (Swagger 2.0, OpenAPI 3.0, OpenAPI 3.1; JSON or YAML)
+//! as an MCP Description 0.8.0 document with one tool per operation.
+//!
+//! ```no_run
+//! use mcpdesc_openapi::{ImportOptions, import_path};
+//! let out = import_path("petstore.yaml".as_ref(), &ImportOptions::default()).unwrap();
+//! assert!(out.stats.conforming);
+//! println!("{} tools", out.stats.tools);
+//! ```
+//!
+//! ## Design
+//!
+//! **One walker over the JSON data model for all three flavors.** The spec is
+//! decoded into a `serde_json::Value` (with a source map for line:column) and
+//! walked directly; version differences are handled where they occur (parameter
+//! shapes, bodies, responses, schema keywords). We deliberately do not parse into the
+//! typed `openapiv3` model on the import path: it models 3.0 only (a 3.1 or 2.0
+//! document would need a second and third route anyway), it rejects many documents
+//! that are usable in practice (one malformed field fails the whole parse, where we
+//! want a warning at that pointer and the other 1,000 operations), and it would
+//! double the memory of large specs. `openapiv3` serves as an independent oracle in
+//! the tests instead: on 3.0 documents, the operations it finds are the tools we emit.
+//!
+//! **Input decoding.** JSON through `mcpdesc_core::decode_bytes` (same limits,
+//! positions). YAML through the core decoder too; but the restricted YAML profile
+//! (§15.3) governs MCP Descriptions, not OpenAPI input, and real OpenAPI YAML uses
+//! integer keys (`200:`), anchors/aliases and merge keys. On such a profile error the
+//! importer falls back to `serde_yaml` (bounded alias expansion, then the same
+//! limits), without positions, and says so in an `openapi-yaml-lenient` info.
+//!
+//! **References.** Local `#/…` refs and relative-file refs (resolved from the spec's
+//! folder; absolute paths and `..` escapes are refused unless
+//! [`ImportOptions::allow_refs_outside_folder`]; at most 256 files and the document
+//! size limit in total) are loaded up front, so the parallel converters share an
+//! immutable set of documents. Remote (`http:`, `https:`, any scheme) refs are never
+//! fetched: the `$ref` is preserved and a warning says the schema is not
+//! self-contained. `--allow-remote-refs` is accepted by the CLI but fetching is not
+//! supported (no HTTP client in this build): the CLI refuses the flag with a clear
+//! error rather than pretend.
+//!
+//! **Schemas** (see [`schema`]): converted to JSON Schema 2020-12 per tool, with
+//! only the used component schemas in local `$defs`; cycles remain `$ref`s.
+//!
+//! **Tools** (see [`op`] for inputs/outputs, [`variants`] for protocol variants,
+//! [`security`] for schemes): names via `mcpdesc-names` from `x-mcp.name`,
+//! operationId or method + path (disambiguation key: method + path); title from the
+//! summary (else a readable form of the name); description summary + description
+//! with an optional character budget; annotations from RFC 9110 method semantics
+//! (GET/HEAD/OPTIONS/TRACE read-only and idempotent; PUT idempotent and destructive;
+//! DELETE destructive and idempotent; PATCH destructive; POST none of these;
+//! `openWorldHint` true), overridable per operation with `x-mcp.annotations`.
+//!
+//! **`x-mcp`** on an operation: `false` or `{exclude: true}` excludes it; an object
+//! may set `name`, `title`, `description`, `annotations`. `x-mcp: false` on a Path
+//! Item excludes its operations.
+//!
+//! **Provenance**: every tool carries `x-mcpdesc-openapi` with the method, path,
+//! operationId, server URLs, request content type, chosen response (status, content
+//! type, `resultWrapper` when the output was wrapped) and, per input property, its
+//! location, original name and style/explode: enough to rebuild the HTTP request.
+//! The root carries `x-mcpdesc-openapi` with the source version and servers.
+//!
+//! **Diagnostics**: every operation that is excluded (filter, `x-mcp`) or skipped is
+//! a diagnostic at its pointer (`/paths/~1pets~1{petId}/get`) with line:column.
+//! Nothing is dropped silently.
+//!
+//! **Conformance**: the document is checked with `mcpdesc-validate` before it is
+//! returned; errors from that check are importer bugs and are reported as such.
+//!
+//! **Performance**: operations are converted in parallel (rayon); each tool converts
+//! only the schemas it uses; nothing clones the input document.
+
+pub mod corpus;
+mod diag;
+pub mod op;
+pub mod schema;
+pub mod security;
+pub mod spec;
+pub mod variants;
+
+use diag::Diags;
+use mcpdesc_core::model::Document;
+use mcpdesc_core::{Diagnostic, Format, Limits, ProtocolRevision, RevisionSet, Severity};
+use op::{Built, OpSite};
+use rayon::prelude::*;
+use serde_json::{Map, Value, json};
+use spec::{Spec, SpecVersion};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Options of an import (the CLI flags).
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    /// Root `protocolVersions` (default 2025-06-18, 2025-11-25, 2026-07-28).
+    pub protocol_versions: RevisionSet,
+    /// Wrap every output schema as `{"result": …}`, also where a non-object root is valid.
+    pub wrap_output: bool,
+    /// Keep only operations with one of these tags (empty: no constraint).
+    pub include_tags: Vec<String>,
+    pub exclude_tags: Vec<String>,
+    /// Path globs (`*` is one segment, `**` any number).
+    pub include_paths: Vec<String>,
+    pub exclude_paths: Vec<String>,
+    /// HTTP methods, case-insensitive (empty: all).
+    pub methods: Vec<String>,
+    /// operationIds (empty: all).
+    pub operation_ids: Vec<String>,
+    /// Tool name limit, prefix included (default 64).
+    pub name_max: usize,
+    /// Literal prefix of every tool name.
+    pub name_prefix: String,
+    /// Description budget in characters.
+    pub description_max: Option<usize>,
+    /// Accepted for the CLI flag; remote fetching is not supported (see crate docs).
+    pub allow_remote_refs: bool,
+    /// Allow relative-file refs to leave the spec's folder (library only).
+    pub allow_refs_outside_folder: bool,
+    /// Decoding limits for the spec and referenced files.
+    pub limits: Limits,
+    /// Validate the result with `mcpdesc-validate` (default true).
+    pub validate: bool,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions {
+            protocol_versions: [
+                ProtocolRevision::V2025_06_18,
+                ProtocolRevision::V2025_11_25,
+                ProtocolRevision::V2026_07_28,
+            ]
+            .into_iter()
+            .collect(),
+            wrap_output: false,
+            include_tags: Vec::new(),
+            exclude_tags: Vec::new(),
+            include_paths: Vec::new(),
+            exclude_paths: Vec::new(),
+            methods: Vec::new(),
+            operation_ids: Vec::new(),
+            name_max: 64,
+            name_prefix: String::new(),
+            description_max: None,
+            allow_remote_refs: false,
+            allow_refs_outside_folder: false,
+            limits: Limits::default(),
+            validate: true,
+        }
+    }
+}
+
+/// Counts of an import.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct ImportStats {
+    /// OpenAPI flavor (`2.0`, `3.0`, `3.1`).
+    pub openapi_version: String,
+    /// Operations found under `paths`.
+    pub operations: usize,
+    /// Operations turned into tools.
+    pub tools: usize,
+    /// Tool objects written (variants count separately).
+    pub tool_objects: usize,
+    /// Operations excluded by filters or `x-mcp`.
+    pub excluded: usize,
+    /// Remote `$ref`s preserved.
+    pub remote_refs: usize,
+    /// The output passed the validator (no error diagnostics).
+    pub conforming: bool,
+    /// Wall time of the import.
+    #[serde(skip)]
+    pub elapsed: Duration,
+}
+
+/// The result of an import.
+#[derive(Debug)]
+pub struct ImportOutcome {
+    pub document: Document,
+    pub diagnostics: Vec<Diagnostic>,
+    pub stats: ImportStats,
+}
+
+/// Why an import produced no document.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// The spec file cannot be read.
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    /// Invalid options (e.g. a bad glob or name prefix).
+    #[error("{0}")]
+    Options(String),
+    /// The input is not a usable OpenAPI document.
+    #[error("the input is not a usable OpenAPI document")]
+    Unusable(Vec<Diagnostic>),
+}
+
+/// Imports the spec at `path` (relative refs are resolved from its folder).
+pub fn import_path(path: &Path, opts: &ImportOptions) -> Result<ImportOutcome, ImportError> {
+    let bytes = std::fs::read(path).map_err(|e| ImportError::Io {
+        path: path.display().to_string(),
+        source: e,
+    })?;
+    import_bytes(&bytes, Some(path), opts)
+}
+
+/// Imports spec bytes. `path` (optional) selects the format by extension and is the
+/// base for relative-file refs; without it, the format is sniffed and file refs are
+/// unresolvable.
+pub fn import_bytes(
+    bytes: &[u8],
+    path: Option<&Path>,
+    opts: &ImportOptions,
+) -> Result<ImportOutcome, ImportError> {
+    let start = Instant::now();
+    let names_opts = mcpdesc_names::NameOptions::new(opts.name_max, &opts.name_prefix)
+        .map_err(|e| ImportError::Options(e.to_string()))?;
+    let filters = Filters::new(opts)?;
+    if opts.protocol_versions.is_empty() {
+        return Err(ImportError::Options(
+            "at least one protocol version is required".into(),
+        ));
+    }
+    let display = path
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "<input>".into());
+    let text_head = std::str::from_utf8(&bytes[..bytes.len().min(64)]).unwrap_or("");
+    let format = Format::detect(path.and_then(Path::to_str), text_head);
+    let mut pre = Vec::new();
+    let (root, sm) = spec::decode_openapi(bytes, format, &opts.limits, &mut pre)
+        .map_err(|d| ImportError::Unusable(vec![d]))?;
+    let mut diags = Diags::default();
+    for d in pre {
+        diags.push(0, d);
+    }
+    let spec = match Spec::load(root, sm, path, &display, opts, &mut diags) {
+        Ok(s) => s,
+        Err(d) => return Err(ImportError::Unusable(vec![d])),
+    };
+    let mut stats = ImportStats {
+        openapi_version: spec.version_string.clone(),
+        ..Default::default()
+    };
+
+    // ---- operations and filters
+    let sites = op::collect_ops(&spec, opts, &mut diags);
+    stats.operations = sites.len();
+    if sites.is_empty() {
+        diags.warn(
+            0,
+            "openapi-no-operations",
+            "the spec declares no operations; the description has no tools",
+            "/paths",
+        );
+    }
+    let mut kept: Vec<&OpSite<'_>> = Vec::with_capacity(sites.len());
+    for s in &sites {
+        match filters.exclusion(s) {
+            Some(why) => {
+                stats.excluded += 1;
+                diags.info(
+                    0,
+                    "openapi-operation-excluded",
+                    format!(
+                        "{} {} excluded: {why}",
+                        s.method.to_ascii_uppercase(),
+                        s.path
+                    ),
+                    s.display_ptr.clone(),
+                );
+            }
+            None => kept.push(s),
+        }
+    }
+
+    // ---- shared context
+    let root = &spec.docs[0].value;
+    let root_servers = if spec.version == SpecVersion::Swagger2 {
+        op::swagger_urls(root)
+    } else {
+        root.get("servers")
+            .and_then(Value::as_array)
+            .map(|s| op::server_urls(s))
+            .unwrap_or_default()
+    };
+    let (schemes, scheme_names) = security::map_schemes(&spec, &root_servers, &mut diags);
+    let list = |k: &str| -> Vec<String> {
+        root.get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let shared = op::Shared {
+        root_servers: root_servers.clone(),
+        schemes: scheme_names,
+        consumes: list("consumes"),
+        produces: list("produces"),
+    };
+
+    // ---- convert in parallel
+    let results: Vec<(Built, Diags)> = kept
+        .par_iter()
+        .map(|s| {
+            let mut d = Diags::default();
+            let b = op::build(&spec, opts, &shared, s, &mut d);
+            (b, d)
+        })
+        .collect();
+    let mut built = Vec::with_capacity(results.len());
+    for (b, d) in results {
+        diags.extend(d);
+        stats.remote_refs += b.remote_refs;
+        built.push(b);
+    }
+
+    // ---- names
+    let names =
+        assign_names(&built, &names_opts).map_err(|e| ImportError::Options(e.to_string()))?;
+    for (b, n) in built.iter_mut().zip(&names) {
+        if b.title.is_none() {
+            b.title = Some(readable(&b.raw_name));
+        }
+        let _ = n;
+    }
+
+    // ---- document
+    let mut doc = Map::new();
+    doc.insert("$schema".into(), json!(mcpdesc_core::model::SCHEMA_URI));
+    doc.insert(
+        "mcpdesc".into(),
+        json!(mcpdesc_core::model::MCPDESC_VERSION),
+    );
+    doc.insert("info".into(), info(root, &mut diags));
+    doc.insert(
+        "protocolVersions".into(),
+        json!(opts.protocol_versions.to_strings()),
+    );
+    if let Some(s) = schemes {
+        doc.insert("securitySchemes".into(), Value::Object(s));
+    }
+    if let Some(sec) = root.get("security") {
+        if let Some(v) =
+            security::map_requirements(sec, &shared.schemes, 0, "/security", &mut diags)
+        {
+            doc.insert("security".into(), v);
+        }
+    }
+    if let Some(t) = tag_catalogue(root, &built, &mut diags) {
+        doc.insert("tags".into(), t);
+    }
+    let mut tools = Vec::with_capacity(built.len());
+    for (b, n) in built.iter().zip(&names) {
+        tools.extend(variants::tool_values(
+            b,
+            n,
+            opts.protocol_versions,
+            opts.wrap_output,
+        ));
+    }
+    stats.tools = built.len();
+    stats.tool_objects = tools.len();
+    drop(built);
+    if !tools.is_empty() {
+        doc.insert("tools".into(), Value::Array(tools));
+    }
+    let mut src = Map::new();
+    src.insert("openapi".into(), json!(spec.version_string));
+    if !root_servers.is_empty() {
+        src.insert("servers".into(), json!(root_servers));
+    }
+    doc.insert("x-mcpdesc-openapi".into(), Value::Object(src));
+    let value = Value::Object(doc);
+
+    // ---- validate
+    let mut out_diags = diags.finish(Some(&spec));
+    drop(spec);
+    if opts.validate {
+        for mut d in mcpdesc_validate::validate_value(&value) {
+            if d.severity == Severity::Error {
+                d.message = format!(
+                    "importer produced a non-conforming description (a bug): {} (output pointer {})",
+                    d.message, d.pointer
+                );
+                d.code = format!("output-{}", d.code);
+                d.pointer = String::new();
+                d.line = None;
+                d.column = None;
+            } else {
+                d.message = format!("output: {}", d.message);
+            }
+            out_diags.push(d);
+        }
+    }
+    stats.conforming = !out_diags.iter().any(Diagnostic::is_error);
+    let document = Document::from_value(value).map_err(ImportError::Unusable)?;
+    stats.elapsed = start.elapsed();
+    Ok(ImportOutcome {
+        document,
+        diagnostics: out_diags,
+        stats,
+    })
+}
+
+fn assign_names(
+    built: &[Built],
+    opts: &mcpdesc_names::NameOptions,
+) -> Result<Vec<String>, mcpdesc_names::NameError> {
+    let mut alloc = mcpdesc_names::NameAllocator::new(opts.clone());
+    for b in built {
+        alloc.request(b.raw_name.as_str(), b.key.as_str());
+    }
+    let a = alloc.assign()?;
+    Ok(built
+        .iter()
+        .map(|b| a.get(&b.raw_name, &b.key).unwrap_or_default().to_string())
+        .collect())
+}
+
+/// `listPets` → `List pets`; `get /pets/{id}` → `Get pets id`.
+fn readable(raw: &str) -> String {
+    use heck::ToSnakeCase;
+    let words = raw
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect::<String>()
+        .to_snake_case()
+        .replace('_', " ");
+    let mut c = words.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => raw.to_string(),
+    }
+}
+
+fn info(root: &Value, diags: &mut Diags) -> Value {
+    let i = root.get("info");
+    let s = |k: &str| {
+        i.and_then(|i| i.get(k))
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    };
+    let mut out = Map::new();
+    let title = s("title");
+    let slug: String = title
+        .unwrap_or("")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect::<String>()
+        .split('-')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    out.insert(
+        "name".into(),
+        json!(if slug.is_empty() {
+            "openapi-server".to_string()
+        } else {
+            slug
+        }),
+    );
+    let version = match i.and_then(|i| i.get("version")) {
+        Some(Value::String(v)) if !v.trim().is_empty() => v.trim().to_string(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => {
+            diags.warn(
+                0,
+                "openapi-info-version",
+                "`info.version` is missing or empty; using `0.0.0`",
+                "/info",
+            );
+            "0.0.0".into()
+        }
+    };
+    out.insert("version".into(), json!(version));
+    if let Some(t) = title {
+        out.insert("title".into(), json!(t));
+    }
+    if let Some(d) = s("description") {
+        out.insert("description".into(), json!(d));
+    }
+    if let Some(Value::Object(c)) = i.and_then(|i| i.get("contact")) {
+        let mut m = Map::new();
+        if let Some(n) = c.get("name").and_then(Value::as_str) {
+            m.insert("name".into(), json!(n));
+        }
+        if let Some(u) = c
+            .get("url")
+            .and_then(Value::as_str)
+            .filter(|u| is_abs_url(u))
+        {
+            m.insert("url".into(), json!(u));
+        }
+        if let Some(e) = c
+            .get("email")
+            .and_then(Value::as_str)
+            .filter(|e| looks_like_email(e))
+        {
+            m.insert("email".into(), json!(e));
+        }
+        if !m.is_empty() {
+            out.insert("contact".into(), Value::Object(m));
+        }
+    }
+    if let Some(Value::Object(l)) = i.and_then(|i| i.get("license")) {
+        if let Some(n) = l
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.trim().is_empty())
+        {
+            let mut m = Map::new();
+            m.insert("name".into(), json!(n));
+            if let Some(u) = l
+                .get("url")
+                .and_then(Value::as_str)
+                .filter(|u| is_abs_url(u))
+            {
+                m.insert("url".into(), json!(u));
+            }
+            out.insert("license".into(), Value::Object(m));
+        }
+    }
+    Value::Object(out)
+}
+
+fn is_abs_url(u: &str) -> bool {
+    (u.starts_with("https://") || u.starts_with("http://"))
+        && !u.contains(char::is_whitespace)
+        && u.len() > 8
+}
+
+fn looks_like_email(e: &str) -> bool {
+    let mut parts = e.split('@');
+    matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None) if !a.is_empty() && b.contains('.') && !e.contains(char::is_whitespace))
+}
+
+/// Root tag catalogue: the spec's declared tags (first declaration wins), then tags
+/// used by tools but not declared (a catalogue must declare every reference, §13.3).
+fn tag_catalogue(root: &Value, built: &[Built], diags: &mut Diags) -> Option<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+    if let Some(Value::Array(tags)) = root.get("tags") {
+        for (i, t) in tags.iter().enumerate() {
+            let Some(name) = t
+                .get("name")
+                .and_then(Value::as_str)
+                .filter(|n| !n.is_empty())
+            else {
+                continue;
+            };
+            if !names.insert(name.to_string()) {
+                diags.warn(
+                    0,
+                    "openapi-duplicate-tag",
+                    format!("tag `{name}` is declared twice; the first declaration is used"),
+                    format!("/tags/{i}"),
+                );
+                continue;
+            }
+            let mut m = Map::new();
+            m.insert("name".into(), json!(name));
+            if let Some(d) = t.get("description").and_then(Value::as_str) {
+                m.insert("description".into(), json!(d));
+            }
+            out.push(Value::Object(m));
+        }
+    }
+    for b in built {
+        for t in &b.tags {
+            if names.insert(t.clone()) {
+                out.push(json!({ "name": t }));
+            }
+        }
+    }
+    (!out.is_empty()).then_some(Value::Array(out))
+}
+
+/// The filter flags, compiled.
+#[derive(Debug)]
+struct Filters {
+    include_tags: Vec<String>,
+    exclude_tags: Vec<String>,
+    include_paths: Option<globset::GlobSet>,
+    exclude_paths: Option<globset::GlobSet>,
+    methods: Vec<String>,
+    operation_ids: Vec<String>,
+}
+
+impl Filters {
+    fn new(opts: &ImportOptions) -> Result<Self, ImportError> {
+        let set = |globs: &[String]| -> Result<Option<globset::GlobSet>, ImportError> {
+            if globs.is_empty() {
+                return Ok(None);
+            }
+            let mut b = globset::GlobSetBuilder::new();
+            for g in globs {
+                let glob = globset::GlobBuilder::new(g)
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| ImportError::Options(format!("invalid path glob `{g}`: {e}")))?;
+                b.add(glob);
+            }
+            b.build()
+                .map(Some)
+                .map_err(|e| ImportError::Options(e.to_string()))
+        };
+        Ok(Filters {
+            include_tags: opts.include_tags.clone(),
+            exclude_tags: opts.exclude_tags.clone(),
+            include_paths: set(&opts.include_paths)?,
+            exclude_paths: set(&opts.exclude_paths)?,
+            methods: opts
+                .methods
+                .iter()
+                .map(|m| m.to_ascii_lowercase())
+                .collect(),
+            operation_ids: opts.operation_ids.clone(),
+        })
+    }
+
+    /// Why the operation is excluded, or None.
+    fn exclusion(&self, s: &OpSite<'_>) -> Option<String> {
+        let x_mcp = |m: &Map<String, Value>| match m.get("x-mcp") {
+            Some(Value::Bool(false)) => true,
+            Some(Value::Object(o)) => o.get("exclude").and_then(Value::as_bool) == Some(true),
+            _ => false,
+        };
+        if x_mcp(s.op) || x_mcp(s.item) {
+            return Some("`x-mcp` excludes it".into());
+        }
+        let tags = s.tags();
+        if !self.include_tags.is_empty() && !tags.iter().any(|t| self.include_tags.contains(t)) {
+            return Some("no tag matches --include-tag".into());
+        }
+        if let Some(t) = tags.iter().find(|t| self.exclude_tags.contains(t)) {
+            return Some(format!("tag `{t}` matches --exclude-tag"));
+        }
+        if let Some(g) = &self.include_paths {
+            if !g.is_match(s.path) {
+                return Some("the path matches no --include-path".into());
+            }
+        }
+        if let Some(g) = &self.exclude_paths {
+            if g.is_match(s.path) {
+                return Some("the path matches --exclude-path".into());
+            }
+        }
+        if !self.methods.is_empty() && !self.methods.iter().any(|m| m == s.method) {
+            return Some("the method matches no --method".into());
+        }
+        if !self.operation_ids.is_empty()
+            && !s
+                .operation_id()
+                .is_some_and(|id| self.operation_ids.iter().any(|x| x == id))
+        {
+            return Some("the operationId matches no --operation-id".into());
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readable_titles() {
+        assert_eq!(readable("listPets"), "List pets");
+        assert_eq!(readable("get /pets/{petId}"), "Get pets pet id");
+    }
+
+    #[test]
+    fn emails_and_urls() {
+        assert!(looks_like_email("a@b.io"));
+        assert!(!looks_like_email("a@b"));
+        assert!(is_abs_url("https://x.io"));
+        assert!(!is_abs_url("www.x.io"));
+    }
+}

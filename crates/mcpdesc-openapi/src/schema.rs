@@ -1,0 +1,726 @@
+//! OpenAPI Schema Objects → JSON Schema 2020-12.
+//!
+//! One converter serves all three flavors; the differences are small and local:
+//! - 3.0 / 2.0: `nullable` / `x-nullable` become a `"null"` type (or an `anyOf` with
+//!   `{"type": "null"}` when the schema has no `type`), boolean
+//!   `exclusiveMinimum`/`exclusiveMaximum` become the numeric 2020-12 form, siblings
+//!   of `$ref` are ignored (as those versions specify) except `description` and
+//!   `nullable`, which authors put there on purpose.
+//! - 2.0: `type: file` becomes a base64 string.
+//! - 3.1: schemas are already 2020-12; they pass through the same sanitizer.
+//! - All: `example` → `examples: [example]`; `format: binary|byte` → `contentEncoding:
+//!   base64`; OpenAPI-only keywords (`discriminator`, `xml`, `externalDocs`) and `x-*`
+//!   keys are dropped; `$id`/`$schema`/`$anchor` are dropped because they would move
+//!   the base URI that our `#/$defs/…` references rely on.
+//!
+//! The sanitizer checks the shape of every keyword it knows against what the 2020-12
+//! meta-schema allows and drops (with a warning) what does not fit, e.g. `required:
+//! true` on a property, `type: "int"`, `minLength: "3"` is coerced to `3`. Real specs
+//! are messy; a conforming output matters more than echoing a broken keyword.
+//!
+//! `$ref`s become references to per-tool `$defs` entries ([`SchemaCx::finish_defs`]
+//! converts each referenced target once per tool, then the targets it references,
+//! and so on): only definitions a tool uses are included and cycles stay `$ref`s.
+//! Remote references are preserved as they are, with a warning, and never fetched.
+//!
+//! Direction: in input schemas `readOnly` properties are removed (a caller cannot
+//! set them), in output schemas `writeOnly` ones (a server never returns them).
+
+use crate::ImportOptions;
+use crate::diag::Diags;
+use crate::spec::{RefTarget, Spec, SpecVersion};
+use mcpdesc_core::pointer;
+use serde_json::{Map, Number, Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::{HashMap, HashSet};
+
+/// Which side of a tool a schema describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Input,
+    Output,
+}
+
+const MAX_SCHEMA_DEPTH: usize = 128;
+
+const JSON_TYPES: [&str; 7] = [
+    "null", "boolean", "object", "array", "number", "string", "integer",
+];
+
+/// Per-tool, per-direction conversion state: the `$defs` being collected.
+#[derive(Debug)]
+pub struct SchemaCx<'a> {
+    pub spec: &'a Spec,
+    pub opts: &'a ImportOptions,
+    pub dir: Direction,
+    def_names: HashMap<(usize, String), String>,
+    used_names: HashSet<String>,
+    pending: Vec<(String, usize, String)>,
+    defs: Vec<(String, Value)>,
+    /// Remote refs preserved (for stats).
+    pub remote_refs: usize,
+}
+
+impl<'a> SchemaCx<'a> {
+    pub fn new(spec: &'a Spec, opts: &'a ImportOptions, dir: Direction) -> Self {
+        SchemaCx {
+            spec,
+            opts,
+            dir,
+            def_names: HashMap::new(),
+            used_names: HashSet::new(),
+            pending: Vec::new(),
+            defs: Vec::new(),
+            remote_refs: 0,
+        }
+    }
+
+    /// Converts the schema `v` located at `doc`/`ptr`.
+    pub fn convert(&mut self, doc: usize, v: &Value, ptr: &mut String, diags: &mut Diags) -> Value {
+        self.conv(doc, v, ptr, diags, 0)
+    }
+
+    /// Converts every pending definition (and what they reference, transitively);
+    /// returns the `$defs` map, or None when no reference was made.
+    pub fn finish_defs(&mut self, diags: &mut Diags) -> Option<Map<String, Value>> {
+        while let Some((name, doc, pointer)) = self.pending.pop() {
+            let Some(target) = self.spec.get(doc, &pointer) else {
+                continue;
+            };
+            let mut p = pointer.clone();
+            let converted = self.conv(doc, target, &mut p, diags, 0);
+            self.defs.push((name, converted));
+        }
+        if self.defs.is_empty() {
+            return None;
+        }
+        // Deterministic order: by name.
+        let mut defs = std::mem::take(&mut self.defs);
+        defs.sort_by(|a, b| a.0.cmp(&b.0));
+        Some(defs.into_iter().collect())
+    }
+
+    /// Whether a property schema is dropped in this direction (readOnly in inputs,
+    /// writeOnly in outputs), looking through `$ref` chains.
+    pub fn dropped_property(&self, doc: usize, ptr: &str, v: &Value) -> bool {
+        let key = match self.dir {
+            Direction::Input => "readOnly",
+            Direction::Output => "writeOnly",
+        };
+        let target = match self.spec.deref(doc, ptr, v, self.opts) {
+            Ok((_, _, t)) => t,
+            Err(_) => v,
+        };
+        let flagged = |s: &Value| s.get(key).and_then(Value::as_bool) == Some(true);
+        flagged(v) || flagged(target)
+    }
+
+    fn conv(
+        &mut self,
+        doc: usize,
+        v: &Value,
+        ptr: &mut String,
+        diags: &mut Diags,
+        depth: usize,
+    ) -> Value {
+        match v {
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Object(m) => {
+                if depth > MAX_SCHEMA_DEPTH {
+                    diags.warn(doc, "openapi-schema-too-deep", format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels was replaced by `{{}}`"), ptr.clone());
+                    return Value::Object(Map::new());
+                }
+                self.conv_obj(doc, m, ptr, diags, depth)
+            }
+            _ => {
+                diags.warn(
+                    doc,
+                    "openapi-schema-invalid",
+                    "a schema must be an object; replaced by `{}`",
+                    ptr.clone(),
+                );
+                Value::Object(Map::new())
+            }
+        }
+    }
+
+    /// `{"$ref": "#/$defs/NAME"}` for a reference, registering the definition.
+    fn ref_schema(
+        &mut self,
+        doc: usize,
+        r: &str,
+        ptr: &str,
+        diags: &mut Diags,
+    ) -> Map<String, Value> {
+        let mut out = Map::new();
+        match self.spec.classify(doc, r, self.opts) {
+            RefTarget::Remote(u) => {
+                self.remote_refs += 1;
+                diags.warn(
+                    doc,
+                    "openapi-remote-ref",
+                    format!("remote reference `{u}` is kept as is and not fetched; the schema is not self-contained"),
+                    ptr,
+                );
+                out.insert("$ref".into(), Value::String(u));
+            }
+            RefTarget::Broken(why) => {
+                diags.warn(
+                    doc,
+                    "openapi-unresolved-ref",
+                    format!("unresolvable reference {why}; replaced by `{{}}`"),
+                    ptr,
+                );
+            }
+            RefTarget::Local { doc: d, pointer: p } => {
+                if self.spec.get(d, &p).is_none() {
+                    diags.warn(
+                        doc,
+                        "openapi-unresolved-ref",
+                        format!("reference `{r}`: target not found; replaced by `{{}}`"),
+                        ptr,
+                    );
+                    return out;
+                }
+                let key = (d, p);
+                let name = match self.def_names.get(&key) {
+                    Some(n) => n.clone(),
+                    None => {
+                        let name = self.def_name(&key);
+                        self.def_names.insert(key.clone(), name.clone());
+                        self.used_names.insert(name.clone());
+                        self.pending.push((name.clone(), key.0, key.1));
+                        name
+                    }
+                };
+                out.insert("$ref".into(), Value::String(format!("#/$defs/{name}")));
+            }
+        }
+        out
+    }
+
+    fn def_name(&self, key: &(usize, String)) -> String {
+        let last = pointer::tokens(&key.1)
+            .pop()
+            .unwrap_or_else(|| "root".to_string());
+        let mut base: String = last
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if base.is_empty() {
+            base.push_str("def");
+        }
+        let plain_ok = base == last;
+        if plain_ok && !self.used_names.contains(&base) {
+            return base;
+        }
+        let mut h = Sha256::new();
+        h.update(key.0.to_le_bytes());
+        h.update(key.1.as_bytes());
+        let hex: String = h
+            .finalize()
+            .iter()
+            .take(4)
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let mut name = format!("{base}_{hex}");
+        while self.used_names.contains(&name) {
+            name.push('_');
+        }
+        name
+    }
+
+    fn conv_obj(
+        &mut self,
+        doc: usize,
+        m: &Map<String, Value>,
+        ptr: &mut String,
+        diags: &mut Diags,
+        depth: usize,
+    ) -> Value {
+        let v31 = self.spec.version == SpecVersion::OpenApi31;
+        let nullable = m.get("nullable").and_then(Value::as_bool) == Some(true)
+            || m.get("x-nullable").and_then(Value::as_bool) == Some(true);
+        let mut out = Map::new();
+        if let Some(r) = m.get("$ref") {
+            let base = ptr.len();
+            push(ptr, "$ref");
+            match r.as_str() {
+                Some(r) => out = self.ref_schema(doc, r, ptr, diags),
+                None => diags.warn(
+                    doc,
+                    "openapi-schema-keyword-dropped",
+                    "`$ref` is not a string; dropped",
+                    ptr.clone(),
+                ),
+            }
+            ptr.truncate(base);
+            if !v31 {
+                // 2.0/3.0: siblings of `$ref` are ignored by the spec.
+                if let Some(d) = m.get("description").filter(|d| d.is_string()) {
+                    out.insert("description".into(), d.clone());
+                }
+                if nullable {
+                    out = make_nullable(out);
+                }
+                return Value::Object(out);
+            }
+        }
+        // Properties removed by direction (needed before `required` is processed).
+        let mut removed: HashSet<&str> = HashSet::new();
+        if let Some(Value::Object(props)) = m.get("properties") {
+            let base = ptr.len();
+            push(ptr, "properties");
+            for (k, pv) in props {
+                let b2 = ptr.len();
+                push(ptr, k);
+                if self.dropped_property(doc, ptr, pv) {
+                    removed.insert(k.as_str());
+                }
+                ptr.truncate(b2);
+            }
+            ptr.truncate(base);
+        }
+        let mut file_type = false;
+        let mut excl_min = None;
+        let mut excl_max = None;
+        for (k, val) in m {
+            let base = ptr.len();
+            push(ptr, k);
+            match k.as_str() {
+                "$ref" | "nullable" | "x-nullable" | "discriminator" | "xml" | "externalDocs"
+                | "$schema" | "$id" | "$anchor" | "$dynamicAnchor" | "$dynamicRef" => {}
+                _ if k.starts_with("x-") => {}
+                "example" => {
+                    if !m.contains_key("examples") {
+                        out.insert("examples".into(), Value::Array(vec![val.clone()]));
+                    }
+                }
+                "examples" => match val {
+                    Value::Array(_) => {
+                        out.insert(k.clone(), val.clone());
+                    }
+                    Value::Object(map) if !map.is_empty() => {
+                        // A misplaced OpenAPI Example map: keep the values.
+                        let vals: Vec<Value> = map
+                            .values()
+                            .map(|e| e.get("value").cloned().unwrap_or_else(|| e.clone()))
+                            .collect();
+                        out.insert(k.clone(), Value::Array(vals));
+                    }
+                    _ => self.dropped(doc, ptr, diags, "`examples` must be an array"),
+                },
+                "type" => match normalize_type(val, &mut file_type) {
+                    Ok(t) => {
+                        out.insert(k.clone(), t);
+                    }
+                    Err(msg) => self.dropped(doc, ptr, diags, &msg),
+                },
+                "properties" | "patternProperties" | "$defs" | "dependentSchemas" => match val {
+                    Value::Object(map) => {
+                        let mut o = Map::new();
+                        for (pk, pv) in map {
+                            if k == "properties" && removed.contains(pk.as_str()) {
+                                continue;
+                            }
+                            let b2 = ptr.len();
+                            push(ptr, pk);
+                            let c = self.conv(doc, pv, ptr, diags, depth + 1);
+                            ptr.truncate(b2);
+                            o.insert(pk.clone(), c);
+                        }
+                        out.insert(k.clone(), Value::Object(o));
+                    }
+                    _ => self.dropped(doc, ptr, diags, &format!("`{k}` must be an object")),
+                },
+                "items" => match val {
+                    Value::Array(a) => {
+                        // Tuple form (draft-04 style): 2020-12 spells it prefixItems.
+                        let mut items = Vec::with_capacity(a.len());
+                        for (i, it) in a.iter().enumerate() {
+                            let b2 = ptr.len();
+                            push(ptr, i.to_string());
+                            items.push(self.conv(doc, it, ptr, diags, depth + 1));
+                            ptr.truncate(b2);
+                        }
+                        if !items.is_empty() {
+                            out.insert("prefixItems".into(), Value::Array(items));
+                        }
+                    }
+                    _ => {
+                        let c = self.conv(doc, val, ptr, diags, depth + 1);
+                        out.insert(k.clone(), c);
+                    }
+                },
+                "additionalProperties"
+                | "not"
+                | "propertyNames"
+                | "contains"
+                | "if"
+                | "then"
+                | "else"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "contentSchema" => match val {
+                    Value::Object(_) | Value::Bool(_) => {
+                        let c = self.conv(doc, val, ptr, diags, depth + 1);
+                        out.insert(k.clone(), c);
+                    }
+                    _ => self.dropped(doc, ptr, diags, &format!("`{k}` must be a schema")),
+                },
+                "allOf" | "anyOf" | "oneOf" | "prefixItems" => match val {
+                    Value::Array(a) if !a.is_empty() => {
+                        let mut items = Vec::with_capacity(a.len());
+                        for (i, it) in a.iter().enumerate() {
+                            let b2 = ptr.len();
+                            push(ptr, i.to_string());
+                            items.push(self.conv(doc, it, ptr, diags, depth + 1));
+                            ptr.truncate(b2);
+                        }
+                        out.insert(k.clone(), Value::Array(items));
+                    }
+                    _ => self.dropped(
+                        doc,
+                        ptr,
+                        diags,
+                        &format!("`{k}` must be a non-empty array of schemas"),
+                    ),
+                },
+                "required" => match val {
+                    Value::Array(a) if a.iter().all(Value::is_string) => {
+                        let mut seen = HashSet::new();
+                        let req: Vec<Value> = a
+                            .iter()
+                            .filter(|s| {
+                                s.as_str()
+                                    .is_some_and(|s| !removed.contains(s) && seen.insert(s))
+                            })
+                            .cloned()
+                            .collect();
+                        out.insert(k.clone(), Value::Array(req));
+                    }
+                    _ => self.dropped(doc, ptr, diags, "`required` must be an array of strings"),
+                },
+                "enum" => match val {
+                    Value::Array(_) => {
+                        out.insert(k.clone(), val.clone());
+                    }
+                    _ => self.dropped(doc, ptr, diags, "`enum` must be an array"),
+                },
+                "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties"
+                | "minProperties" | "maxContains" | "minContains" => match non_negative_int(val) {
+                    Some(n) => {
+                        out.insert(k.clone(), Value::Number(n));
+                    }
+                    None => self.dropped(
+                        doc,
+                        ptr,
+                        diags,
+                        &format!("`{k}` must be a non-negative integer"),
+                    ),
+                },
+                "minimum" | "maximum" => match number(val) {
+                    Some(n) => {
+                        out.insert(k.clone(), Value::Number(n));
+                    }
+                    None => self.dropped(doc, ptr, diags, &format!("`{k}` must be a number")),
+                },
+                "multipleOf" => match number(val).filter(|n| n.as_f64().is_some_and(|f| f > 0.0)) {
+                    Some(n) => {
+                        out.insert(k.clone(), Value::Number(n));
+                    }
+                    None => self.dropped(
+                        doc,
+                        ptr,
+                        diags,
+                        "`multipleOf` must be a number greater than 0",
+                    ),
+                },
+                "exclusiveMinimum" | "exclusiveMaximum" => match val {
+                    Value::Bool(b) => {
+                        if k == "exclusiveMinimum" {
+                            excl_min = Some(*b);
+                        } else {
+                            excl_max = Some(*b);
+                        }
+                    }
+                    _ => match number(val) {
+                        Some(n) => {
+                            out.insert(k.clone(), Value::Number(n));
+                        }
+                        None => self.dropped(
+                            doc,
+                            ptr,
+                            diags,
+                            &format!("`{k}` must be a number or boolean"),
+                        ),
+                    },
+                },
+                "pattern" | "format" | "title" | "description" | "$comment"
+                | "contentMediaType" | "contentEncoding" => match val {
+                    Value::String(_) => {
+                        out.insert(k.clone(), val.clone());
+                    }
+                    _ => self.dropped(doc, ptr, diags, &format!("`{k}` must be a string")),
+                },
+                "uniqueItems" | "readOnly" | "writeOnly" | "deprecated" => match val {
+                    Value::Bool(_) => {
+                        out.insert(k.clone(), val.clone());
+                    }
+                    _ => self.dropped(doc, ptr, diags, &format!("`{k}` must be a boolean")),
+                },
+                "dependentRequired" => match val {
+                    Value::Object(_) => {
+                        out.insert(k.clone(), val.clone());
+                    }
+                    _ => self.dropped(doc, ptr, diags, "`dependentRequired` must be an object"),
+                },
+                // `additionalItems` has no 2020-12 meaning without array `items`.
+                "additionalItems" => {}
+                _ => {
+                    // Unknown keywords are allowed (and ignored) by 2020-12.
+                    out.insert(k.clone(), val.clone());
+                }
+            }
+            ptr.truncate(base);
+        }
+        // Boolean exclusive bounds (2.0/3.0) → numeric form.
+        if let Some(b) = excl_min {
+            if b {
+                if let Some(n) = out.remove("minimum") {
+                    out.insert("exclusiveMinimum".into(), n);
+                }
+            }
+        }
+        if let Some(b) = excl_max {
+            if b {
+                if let Some(n) = out.remove("maximum") {
+                    out.insert("exclusiveMaximum".into(), n);
+                }
+            }
+        }
+        if file_type {
+            out.insert("contentEncoding".into(), json!("base64"));
+        }
+        let is_string = match out.get("type") {
+            Some(Value::String(t)) => t == "string",
+            Some(Value::Array(a)) => a.iter().any(|t| t == "string"),
+            _ => false,
+        };
+        if is_string {
+            if let Some(Value::String(f)) = out.get("format") {
+                if f == "binary" || f == "byte" {
+                    out.remove("format");
+                    out.entry("contentEncoding")
+                        .or_insert_with(|| json!("base64"));
+                }
+            }
+        }
+        if nullable {
+            out = make_nullable(out);
+        }
+        Value::Object(out)
+    }
+
+    fn dropped(&self, doc: usize, ptr: &str, diags: &mut Diags, why: &str) {
+        diags.warn(
+            doc,
+            "openapi-schema-keyword-dropped",
+            format!("{why}; the keyword was dropped"),
+            ptr,
+        );
+    }
+}
+
+/// Adds `null` to a schema's accepted values.
+fn make_nullable(mut out: Map<String, Value>) -> Map<String, Value> {
+    match out.get_mut("type") {
+        Some(Value::String(t)) => {
+            if t != "null" {
+                let t = std::mem::take(t);
+                out.insert("type".into(), json!([t, "null"]));
+            }
+        }
+        Some(Value::Array(a)) => {
+            if !a.iter().any(|t| t == "null") {
+                a.push(json!("null"));
+            }
+        }
+        _ => {
+            if out.contains_key("$ref")
+                || out.contains_key("allOf")
+                || out.contains_key("oneOf")
+                || out.contains_key("anyOf")
+            {
+                let mut wrapper = Map::new();
+                for k in [
+                    "title",
+                    "description",
+                    "default",
+                    "examples",
+                    "deprecated",
+                    "readOnly",
+                    "writeOnly",
+                ] {
+                    if let Some(v) = out.remove(k) {
+                        wrapper.insert(k.into(), v);
+                    }
+                }
+                wrapper.insert(
+                    "anyOf".into(),
+                    json!([Value::Object(out), {"type": "null"}]),
+                );
+                return wrapper;
+            }
+            // No type constraint: null is already accepted.
+            return out;
+        }
+    }
+    if let Some(Value::Array(e)) = out.get_mut("enum") {
+        if !e.iter().any(Value::is_null) {
+            e.push(Value::Null);
+        }
+    }
+    out
+}
+
+/// `type`: a known type name or an array of unique known names. Common spellings of
+/// sloppy specs are mapped (`int`, `long` → integer; `float`, `double` → number;
+/// case); 2.0 `file` becomes string (the caller adds `contentEncoding`).
+fn normalize_type(v: &Value, file: &mut bool) -> Result<Value, String> {
+    let one = |s: &str, file: &mut bool| -> Option<&'static str> {
+        let l = s.trim().to_ascii_lowercase();
+        if let Some(t) = JSON_TYPES.iter().find(|t| **t == l) {
+            return Some(t);
+        }
+        match l.as_str() {
+            "file" => {
+                *file = true;
+                Some("string")
+            }
+            "int" | "long" | "int32" | "int64" => Some("integer"),
+            "float" | "double" | "decimal" => Some("number"),
+            "bool" => Some("boolean"),
+            "date" | "date-time" | "datetime" | "uuid" | "text" => Some("string"),
+            "list" => Some("array"),
+            _ => None,
+        }
+    };
+    match v {
+        Value::String(s) => one(s, file)
+            .map(|t| json!(t))
+            .ok_or_else(|| format!("unknown type `{s}`")),
+        Value::Array(a) => {
+            let mut out: Vec<Value> = Vec::new();
+            for t in a {
+                let Some(s) = t.as_str() else {
+                    return Err("`type` array holds a non-string".into());
+                };
+                let Some(n) = one(s, file) else {
+                    return Err(format!("unknown type `{s}`"));
+                };
+                if !out.iter().any(|x| x == n) {
+                    out.push(json!(n));
+                }
+            }
+            if out.is_empty() {
+                return Err("`type` array is empty".into());
+            }
+            Ok(Value::Array(out))
+        }
+        _ => Err("`type` must be a string or an array of strings".into()),
+    }
+}
+
+fn number(v: &Value) -> Option<Number> {
+    match v {
+        Value::Number(n) => Some(n.clone()),
+        Value::String(s) => {
+            let s = s.trim();
+            s.parse::<i64>()
+                .ok()
+                .map(Number::from)
+                .or_else(|| s.parse::<f64>().ok().and_then(Number::from_f64))
+        }
+        _ => None,
+    }
+}
+
+fn non_negative_int(v: &Value) -> Option<Number> {
+    let n = number(v)?;
+    if let Some(u) = n.as_u64() {
+        return Some(Number::from(u));
+    }
+    let f = n.as_f64()?;
+    if f >= 0.0 && f.fract() == 0.0 && f < 9.0e15 {
+        return Some(Number::from(f as u64));
+    }
+    None
+}
+
+fn push(ptr: &mut String, tok: impl AsRef<str>) {
+    let tok = tok.as_ref();
+    ptr.push('/');
+    if tok.contains(['~', '/']) {
+        ptr.push_str(&pointer::escape(tok));
+    } else {
+        ptr.push_str(tok);
+    }
+}
+
+/// Appends an escaped token to a pointer being built in place.
+pub fn push_token(ptr: &mut String, tok: impl AsRef<str>) {
+    push(ptr, tok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nullable_forms() {
+        let m = json!({"type": "string", "enum": ["a"]});
+        let Value::Object(m) = m else { unreachable!() };
+        assert_eq!(
+            Value::Object(make_nullable(m)),
+            json!({"type": ["string", "null"], "enum": ["a", null]})
+        );
+        let Value::Object(m) = json!({"allOf": [{"$ref": "#/$defs/A"}], "description": "d"}) else {
+            unreachable!()
+        };
+        assert_eq!(
+            Value::Object(make_nullable(m)),
+            json!({"description": "d", "anyOf": [{"allOf": [{"$ref": "#/$defs/A"}]}, {"type": "null"}]})
+        );
+    }
+
+    #[test]
+    fn types() {
+        let mut f = false;
+        assert_eq!(
+            normalize_type(&json!("Integer"), &mut f),
+            Ok(json!("integer"))
+        );
+        assert_eq!(normalize_type(&json!("file"), &mut f), Ok(json!("string")));
+        assert!(f);
+        assert!(normalize_type(&json!("foo"), &mut f).is_err());
+        assert_eq!(
+            normalize_type(&json!(["string", "null", "string"]), &mut f),
+            Ok(json!(["string", "null"]))
+        );
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(non_negative_int(&json!("3")), Some(Number::from(3)));
+        assert_eq!(non_negative_int(&json!(2.0)), Some(Number::from(2)));
+        assert_eq!(non_negative_int(&json!(-1)), None);
+        assert_eq!(number(&json!("1.5")), Number::from_f64(1.5));
+    }
+}

@@ -1,0 +1,362 @@
+//! OpenAPI security schemes → mcpdesc `securitySchemes` (§7), requirements →
+//! `security`.
+//!
+//! - 3.x `http` (scheme, bearerFormat), `apiKey` (name, in), `oauth2` (flows with
+//!   scopes), `openIdConnect` map one to one. `mutualTLS` has no mcpdesc form.
+//! - 2.0 `basic` → http basic; `apiKey`; `oauth2` with `flow` implicit / password /
+//!   application (→ clientCredentials) / accessCode (→ authorizationCode).
+//! - Scheme names are kept when they match `^[A-Za-z0-9._-]+$`; others are
+//!   sanitized (and given a short hash when that clashes).
+//! - A scheme that cannot be mapped is dropped with a warning, and so is every
+//!   requirement alternative that names it (an alternative cannot be represented
+//!   without its scheme; keeping the rest would widen access).
+//! - Requirement arrays keep their exact shape otherwise: `[]` stays `[]`, `[{}]`
+//!   stays `[{}]`; omitted stays omitted. Scopes of http/apiKey schemes are cleared
+//!   (mcpdesc requires empty arrays there), duplicates removed.
+//! - Relative OAuth / OpenID URLs (allowed by OpenAPI 3) are resolved against the
+//!   first absolute server URL when there is one.
+
+use crate::diag::Diags;
+use crate::schema::push_token;
+use crate::spec::{Spec, SpecVersion};
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+
+/// Mapping of OpenAPI scheme names to mcpdesc names and kinds.
+#[derive(Debug, Default, Clone)]
+pub struct SchemeNames {
+    /// OpenAPI name → (mcpdesc name, scopes allowed).
+    pub map: HashMap<String, (String, bool)>,
+}
+
+/// Maps the schemes; returns the `securitySchemes` map (None when empty).
+pub fn map_schemes(
+    spec: &Spec,
+    servers: &[String],
+    diags: &mut Diags,
+) -> (Option<Map<String, Value>>, SchemeNames) {
+    let root = &spec.docs[0].value;
+    let (defs, base_ptr) = if spec.version == SpecVersion::Swagger2 {
+        (
+            root.get("securityDefinitions"),
+            "/securityDefinitions".to_string(),
+        )
+    } else {
+        (
+            root.get("components")
+                .and_then(|c| c.get("securitySchemes")),
+            "/components/securitySchemes".to_string(),
+        )
+    };
+    let mut names = SchemeNames::default();
+    let Some(Value::Object(defs)) = defs else {
+        return (None, names);
+    };
+    let base_url = servers
+        .iter()
+        .find(|s| s.starts_with("http://") || s.starts_with("https://"))
+        .cloned();
+    let mut out = Map::new();
+    for (name, def) in defs {
+        let mut ptr = base_ptr.clone();
+        push_token(&mut ptr, name);
+        let def = match spec.deref(0, &ptr, def, &crate::ImportOptions::default()) {
+            Ok((_, _, d)) => d,
+            Err(_) => {
+                diags.warn(
+                    0,
+                    "openapi-security-scheme-dropped",
+                    format!("security scheme `{name}` cannot be resolved; dropped"),
+                    ptr,
+                );
+                continue;
+            }
+        };
+        match map_scheme(spec.version, def, base_url.as_deref()) {
+            Ok((scheme, scoped)) => {
+                let mut new_name = sanitize(name);
+                if out.contains_key(&new_name) {
+                    new_name = format!("{new_name}-{}", short_hash(name));
+                }
+                if new_name != *name {
+                    diags.info(0, "openapi-security-scheme-renamed", format!("security scheme `{name}` is named `{new_name}` (mcpdesc names match ^[A-Za-z0-9._-]+$)"), ptr);
+                }
+                names.map.insert(name.clone(), (new_name.clone(), scoped));
+                out.insert(new_name, scheme);
+            }
+            Err(why) => diags.warn(
+                0,
+                "openapi-security-scheme-dropped",
+                format!("security scheme `{name}` dropped: {why}"),
+                ptr,
+            ),
+        }
+    }
+    ((!out.is_empty()).then_some(out), names)
+}
+
+fn sanitize(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() {
+        "scheme".to_string()
+    } else {
+        s
+    }
+}
+
+fn short_hash(s: &str) -> String {
+    let h = Sha256::digest(s.as_bytes());
+    h.iter().take(3).map(|b| format!("{b:02x}")).collect()
+}
+
+fn get_str<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
+    v.get(k)
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
+}
+
+fn abs_url(u: &str, base: Option<&str>) -> Result<String, String> {
+    if u.starts_with("http://") || u.starts_with("https://") || crate::spec::has_scheme(u) {
+        return Ok(u.to_string());
+    }
+    match base {
+        Some(b) => {
+            // Origin of the base + absolute path, or base folder + relative path.
+            if let Some(rest) = u.strip_prefix('/') {
+                let scheme_end = b.find("://").map(|i| i + 3).unwrap_or(0);
+                let origin_end = b[scheme_end..]
+                    .find('/')
+                    .map(|i| i + scheme_end)
+                    .unwrap_or(b.len());
+                Ok(format!("{}/{rest}", &b[..origin_end]))
+            } else {
+                Ok(format!("{}/{u}", b.trim_end_matches('/')))
+            }
+        }
+        None => Err(format!(
+            "URL `{u}` is relative and the spec has no absolute server URL"
+        )),
+    }
+}
+
+fn map_scheme(
+    version: SpecVersion,
+    def: &Value,
+    base: Option<&str>,
+) -> Result<(Value, bool), String> {
+    let ty = get_str(def, "type").ok_or("no `type`")?;
+    let mut out = Map::new();
+    let scoped;
+    match (version, ty) {
+        (SpecVersion::Swagger2, "basic") | (_, "http") => {
+            let scheme = if ty == "basic" {
+                "basic"
+            } else {
+                get_str(def, "scheme").ok_or("http scheme without `scheme`")?
+            };
+            out.insert("type".into(), json!("http"));
+            out.insert("scheme".into(), json!(scheme));
+            if let Some(b) = get_str(def, "bearerFormat") {
+                out.insert("bearerFormat".into(), json!(b));
+            }
+            scoped = false;
+        }
+        (_, "apiKey") => {
+            let name = get_str(def, "name").ok_or("apiKey scheme without `name`")?;
+            let loc = get_str(def, "in").ok_or("apiKey scheme without `in`")?;
+            if !["header", "query", "cookie"].contains(&loc) {
+                return Err(format!(
+                    "apiKey location `{loc}` is not header, query or cookie"
+                ));
+            }
+            out.insert("type".into(), json!("apiKey"));
+            out.insert("name".into(), json!(name));
+            out.insert("in".into(), json!(loc));
+            scoped = false;
+        }
+        (SpecVersion::Swagger2, "oauth2") => {
+            let flow = get_str(def, "flow").ok_or("oauth2 scheme without `flow`")?;
+            let (key, needs_auth, needs_token) = match flow {
+                "implicit" => ("implicit", true, false),
+                "password" => ("password", false, true),
+                "application" => ("clientCredentials", false, true),
+                "accessCode" => ("authorizationCode", true, true),
+                other => return Err(format!("unknown oauth2 flow `{other}`")),
+            };
+            let f = map_flow(def, needs_auth, needs_token, base)?;
+            out.insert("type".into(), json!("oauth2"));
+            out.insert("flows".into(), json!({ key: f }));
+            scoped = true;
+        }
+        (_, "oauth2") => {
+            let Some(Value::Object(flows)) = def.get("flows") else {
+                return Err("oauth2 scheme without `flows`".into());
+            };
+            let mut fo = Map::new();
+            let mut errs = Vec::new();
+            for (key, needs_auth, needs_token) in [
+                ("implicit", true, false),
+                ("password", false, true),
+                ("clientCredentials", false, true),
+                ("authorizationCode", true, true),
+            ] {
+                if let Some(f) = flows.get(key) {
+                    match map_flow(f, needs_auth, needs_token, base) {
+                        Ok(m) => {
+                            fo.insert(key.into(), m);
+                        }
+                        Err(e) => errs.push(format!("{key}: {e}")),
+                    }
+                }
+            }
+            if fo.is_empty() {
+                return Err(if errs.is_empty() {
+                    "no usable OAuth flow".into()
+                } else {
+                    errs.join("; ")
+                });
+            }
+            out.insert("type".into(), json!("oauth2"));
+            out.insert("flows".into(), Value::Object(fo));
+            scoped = true;
+        }
+        (_, "openIdConnect") => {
+            let u = get_str(def, "openIdConnectUrl")
+                .ok_or("openIdConnect scheme without `openIdConnectUrl`")?;
+            out.insert("type".into(), json!("openIdConnect"));
+            out.insert("openIdConnectUrl".into(), json!(abs_url(u, base)?));
+            scoped = true;
+        }
+        (_, other) => return Err(format!("type `{other}` has no mcpdesc equivalent")),
+    }
+    if let Some(d) = get_str(def, "description") {
+        out.insert("description".into(), json!(d));
+    }
+    Ok((Value::Object(out), scoped))
+}
+
+fn map_flow(
+    f: &Value,
+    needs_auth: bool,
+    needs_token: bool,
+    base: Option<&str>,
+) -> Result<Value, String> {
+    let mut m = Map::new();
+    if needs_auth {
+        let u = get_str(f, "authorizationUrl").ok_or("missing `authorizationUrl`")?;
+        m.insert("authorizationUrl".into(), json!(abs_url(u, base)?));
+    }
+    if needs_token {
+        let u = get_str(f, "tokenUrl").ok_or("missing `tokenUrl`")?;
+        m.insert("tokenUrl".into(), json!(abs_url(u, base)?));
+    }
+    if let Some(u) = get_str(f, "refreshUrl") {
+        if let Ok(u) = abs_url(u, base) {
+            m.insert("refreshUrl".into(), json!(u));
+        }
+    }
+    let mut scopes = Map::new();
+    if let Some(Value::Object(s)) = f.get("scopes") {
+        for (k, v) in s {
+            scopes.insert(k.clone(), json!(v.as_str().unwrap_or("")));
+        }
+    }
+    m.insert("scopes".into(), Value::Object(scopes));
+    Ok(Value::Object(m))
+}
+
+/// Maps a Security Requirement array. None when nothing representable remains of a
+/// non-empty array (a warning says why).
+pub fn map_requirements(
+    v: &Value,
+    names: &SchemeNames,
+    doc: usize,
+    ptr: &str,
+    diags: &mut Diags,
+) -> Option<Value> {
+    let Some(arr) = v.as_array() else {
+        diags.warn(
+            doc,
+            "openapi-security-dropped",
+            "`security` is not an array; ignored",
+            ptr,
+        );
+        return None;
+    };
+    let mut out = Vec::new();
+    for (i, req) in arr.iter().enumerate() {
+        let Some(req) = req.as_object() else { continue };
+        let mut m = Map::new();
+        let mut ok = true;
+        for (k, scopes) in req {
+            let Some((name, scoped)) = names.map.get(k) else {
+                let mut p = ptr.to_string();
+                push_token(&mut p, i.to_string());
+                diags.warn(doc, "openapi-security-dropped", format!("security requirement names `{k}`, which is not a usable security scheme; this alternative is dropped"), p);
+                ok = false;
+                break;
+            };
+            let mut list: Vec<Value> = Vec::new();
+            if *scoped {
+                for s in scopes
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
+                    if !list.iter().any(|x| x == s) {
+                        list.push(json!(s));
+                    }
+                }
+            }
+            m.insert(name.clone(), Value::Array(list));
+        }
+        if ok {
+            out.push(Value::Object(m));
+        }
+    }
+    if out.is_empty() && !arr.is_empty() {
+        diags.warn(
+            doc,
+            "openapi-security-dropped",
+            "no alternative of this security requirement could be represented; it is omitted",
+            ptr,
+        );
+        return None;
+    }
+    Some(Value::Array(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_urls() {
+        assert_eq!(
+            abs_url("/oauth/token", Some("https://api.x.com/v1")),
+            Ok("https://api.x.com/oauth/token".into())
+        );
+        assert_eq!(
+            abs_url("token", Some("https://api.x.com/v1/")),
+            Ok("https://api.x.com/v1/token".into())
+        );
+        assert!(abs_url("/t", None).is_err());
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(sanitize("api key"), "api_key");
+        assert_eq!(sanitize("petstore_auth"), "petstore_auth");
+    }
+}
