@@ -12,7 +12,9 @@
 //!
 //! These run external tools, so they return reports instead of panicking.
 
-use crate::{Error, GeneratedFile, RustOptions, TsOptions, generate_rust, generate_typescript, write_files};
+use crate::{
+    Error, GeneratedFile, RustOptions, TsOptions, generate_rust, generate_typescript, write_files,
+};
 use mcpdesc_core::refs;
 use serde_json::Value;
 use std::io::Write as _;
@@ -54,7 +56,9 @@ impl CheckConfig {
 
     /// Whether the SDK is installed.
     pub fn has_sdk(&self) -> bool {
-        self.node_dir.join("node_modules/@modelcontextprotocol/sdk/package.json").is_file()
+        self.node_dir
+            .join("node_modules/@modelcontextprotocol/sdk/package.json")
+            .is_file()
     }
 }
 
@@ -79,17 +83,32 @@ fn run(step: String, cmd: &mut Command) -> StepReport {
             text.push_str(&String::from_utf8_lossy(&o.stderr));
             if text.len() > 20_000 {
                 let cut = text.len() - 20_000;
-                let cut = (cut..text.len()).find(|i| text.is_char_boundary(*i)).unwrap_or(text.len());
+                let cut = (cut..text.len())
+                    .find(|i| text.is_char_boundary(*i))
+                    .unwrap_or(text.len());
                 text = text[cut..].to_string();
             }
-            StepReport { step, ok: o.status.success(), seconds, output: text }
+            StepReport {
+                step,
+                ok: o.status.success(),
+                seconds,
+                output: text,
+            }
         }
-        Err(e) => StepReport { step, ok: false, seconds, output: format!("cannot run: {e}") },
+        Err(e) => StepReport {
+            step,
+            ok: false,
+            seconds,
+            output: format!("cannot run: {e}"),
+        },
     }
 }
 
 fn io_err(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
-    move |source| Error::Io { path: path.display().to_string(), source }
+    move |source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    }
 }
 
 /// Replaces a directory with freshly generated files.
@@ -133,7 +152,8 @@ fn link_node_modules(dir: &Path, cfg: &CheckConfig) -> Result<(), Error> {
     if link.exists() {
         return Ok(());
     }
-    let target = std::fs::canonicalize(cfg.node_dir.join("node_modules")).map_err(io_err(&cfg.node_dir))?;
+    let target =
+        std::fs::canonicalize(cfg.node_dir.join("node_modules")).map_err(io_err(&cfg.node_dir))?;
     #[cfg(unix)]
     std::os::unix::fs::symlink(&target, &link).map_err(io_err(&link))?;
     #[cfg(not(unix))]
@@ -145,11 +165,19 @@ fn link_node_modules(dir: &Path, cfg: &CheckConfig) -> Result<(), Error> {
 /// `tsc --noEmit` of the generated package in `dir`, as ESM and as CommonJS.
 pub fn check_typescript(name: &str, dir: &Path, cfg: &CheckConfig) -> Vec<StepReport> {
     let Some(tsc) = cfg.tsc() else {
-        return vec![StepReport { step: format!("{name}: tsc"), ok: false, seconds: 0.0, output: "typescript is not installed".into() }];
+        return vec![StepReport {
+            step: format!("{name}: tsc"),
+            ok: false,
+            seconds: 0.0,
+            output: "typescript is not installed".into(),
+        }];
     };
     let mut steps = Vec::new();
     // The CommonJS variant: same sources, package.json without `"type": "module"`.
-    let cjs = dir.with_file_name(format!("{}-cjs", dir.file_name().and_then(|s| s.to_str()).unwrap_or("ts")));
+    let cjs = dir.with_file_name(format!(
+        "{}-cjs",
+        dir.file_name().and_then(|s| s.to_str()).unwrap_or("ts")
+    ));
     let prepared = (|| -> Result<(), Error> {
         link_node_modules(dir, cfg)?;
         if cjs.exists() {
@@ -165,11 +193,20 @@ pub fn check_typescript(name: &str, dir: &Path, cfg: &CheckConfig) -> Vec<StepRe
         link_node_modules(&cjs, cfg)
     })();
     if let Err(e) = prepared {
-        return vec![StepReport { step: format!("{name}: tsc"), ok: false, seconds: 0.0, output: e.to_string() }];
+        return vec![StepReport {
+            step: format!("{name}: tsc"),
+            ok: false,
+            seconds: 0.0,
+            output: e.to_string(),
+        }];
     }
     for (variant, d) in [("esm", dir), ("cjs", cjs.as_path())] {
         let mut cmd = Command::new("node");
-        cmd.arg(&tsc).arg("--noEmit").arg("-p").arg(d.join("tsconfig.json")).current_dir(d);
+        cmd.arg(&tsc)
+            .arg("--noEmit")
+            .arg("-p")
+            .arg(d.join("tsconfig.json"))
+            .current_dir(d);
         steps.push(run(format!("{name}: tsc ({variant})"), &mut cmd));
     }
     steps
@@ -189,19 +226,61 @@ pub struct Sample {
 /// Tool Example inputs and structured results of `doc`, paired with generated types.
 pub fn samples(doc: &Value, ir: &crate::ir::Ir) -> Vec<Sample> {
     let mut out = Vec::new();
-    let tools = doc.get("tools").and_then(Value::as_array).cloned().unwrap_or_default();
+    let tools = doc
+        .get("tools")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     for t in &ir.tools {
-        let Some(idx) = t.origin.rsplit('/').next().and_then(|s| s.parse::<usize>().ok()) else { continue };
-        let Some(examples) = tools.get(idx).and_then(|x| x.get("examples")).and_then(Value::as_object) else { continue };
+        let Some(idx) = t
+            .origin
+            .rsplit('/')
+            .next()
+            .and_then(|s| s.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        let Some(examples) = tools
+            .get(idx)
+            .and_then(|x| x.get("examples"))
+            .and_then(Value::as_object)
+        else {
+            continue;
+        };
         for (name, ex) in examples {
-            let Ok((ex, _)) = refs::resolve(doc, ex, "toolExamples") else { continue };
-            let at = format!("{}/examples/{}", t.origin, mcpdesc_core::pointer::escape(name));
-            let ty = |id: usize| ir.types.get(id).map(|x| x.names.rust.clone()).unwrap_or_default();
+            let Ok((ex, _)) = refs::resolve(doc, ex, "toolExamples") else {
+                continue;
+            };
+            let at = format!(
+                "{}/examples/{}",
+                t.origin,
+                mcpdesc_core::pointer::escape(name)
+            );
+            let ty = |id: usize| {
+                ir.types
+                    .get(id)
+                    .map(|x| x.names.rust.clone())
+                    .unwrap_or_default()
+            };
             if let Some(input) = ex.get("input") {
-                out.push(Sample { rust_type: ty(t.input), value: input.clone(), schema: t.input_schema.clone(), origin: format!("{at}/input") });
+                out.push(Sample {
+                    rust_type: ty(t.input),
+                    value: input.clone(),
+                    schema: t.input_schema.clone(),
+                    origin: format!("{at}/input"),
+                });
             }
-            if let (true, Some(schema), Some(sc)) = (t.structured_output, &t.output_schema, ex.get("result").and_then(|r| r.get("structuredContent"))) {
-                out.push(Sample { rust_type: ty(t.output), value: sc.clone(), schema: schema.clone(), origin: format!("{at}/result/structuredContent") });
+            if let (true, Some(schema), Some(sc)) = (
+                t.structured_output,
+                &t.output_schema,
+                ex.get("result").and_then(|r| r.get("structuredContent")),
+            ) {
+                out.push(Sample {
+                    rust_type: ty(t.output),
+                    value: sc.clone(),
+                    schema: schema.clone(),
+                    origin: format!("{at}/result/structuredContent"),
+                });
             }
         }
     }
@@ -221,13 +300,26 @@ pub struct RoundTrip {
 /// Builds a small harness that includes the generated `src/types.rs` (serde only, no
 /// rmcp) and round-trips every sample through its Rust type; then validates the
 /// re-serialized values against their schemas.
-pub fn round_trip(name: &str, crate_dir: &Path, samples: &[Sample], cfg: &CheckConfig) -> Result<(StepReport, Vec<RoundTrip>), Error> {
+pub fn round_trip(
+    name: &str,
+    crate_dir: &Path,
+    samples: &[Sample],
+    cfg: &CheckConfig,
+) -> Result<(StepReport, Vec<RoundTrip>), Error> {
     let harness = cfg.work_dir.join(format!("{name}-roundtrip"));
-    let types_rs = std::fs::canonicalize(crate_dir.join("src/types.rs")).map_err(io_err(crate_dir))?;
-    let mut names: Vec<&str> = samples.iter().map(|s| s.rust_type.as_str()).filter(|n| crate::escape::rust::is_ident(n)).collect();
+    let types_rs =
+        std::fs::canonicalize(crate_dir.join("src/types.rs")).map_err(io_err(crate_dir))?;
+    let mut names: Vec<&str> = samples
+        .iter()
+        .map(|s| s.rust_type.as_str())
+        .filter(|n| crate::escape::rust::is_ident(n))
+        .collect();
     names.sort_unstable();
     names.dedup();
-    let arms: String = names.iter().map(|n| format!("            \"{n}\" => rt::<types::{n}>(value),\n")).collect();
+    let arms: String = names
+        .iter()
+        .map(|n| format!("            \"{n}\" => rt::<types::{n}>(value),\n"))
+        .collect();
     let main = format!(
         r#"#[allow(dead_code, unused_imports, clippy::all)]
 #[path = {path}]
@@ -262,15 +354,39 @@ fn main() {{
         path = crate::escape::rust::str_lit(&types_rs.display().to_string()),
     );
     let cargo_toml = "[package]\nname = \"roundtrip-harness\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\n\n[workspace]\n";
-    fresh(&harness, &[GeneratedFile { path: "Cargo.toml".into(), contents: cargo_toml.into() }, GeneratedFile { path: "src/main.rs".into(), contents: main }])?;
+    fresh(
+        &harness,
+        &[
+            GeneratedFile {
+                path: "Cargo.toml".into(),
+                contents: cargo_toml.into(),
+            },
+            GeneratedFile {
+                path: "src/main.rs".into(),
+                contents: main,
+            },
+        ],
+    )?;
     let mut build = cargo();
-    build.arg("build").arg("--quiet").arg("--manifest-path").arg(harness.join("Cargo.toml")).env("CARGO_TARGET_DIR", &cfg.cargo_target_dir);
+    build
+        .arg("build")
+        .arg("--quiet")
+        .arg("--manifest-path")
+        .arg(harness.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir);
     let step = run(format!("{name}: round-trip harness build"), &mut build);
     if !step.ok {
         return Ok((step, Vec::new()));
     }
-    let exe = cfg.cargo_target_dir.join("debug").join(format!("roundtrip-harness{}", std::env::consts::EXE_SUFFIX));
-    let mut child = Command::new(&exe).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().map_err(io_err(&exe))?;
+    let exe = cfg
+        .cargo_target_dir
+        .join("debug")
+        .join(format!("roundtrip-harness{}", std::env::consts::EXE_SUFFIX));
+    let mut child = Command::new(&exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(io_err(&exe))?;
     let mut input = String::new();
     for s in samples {
         input.push_str(&format!("{}\t{}\n", s.rust_type, s.value));
@@ -285,14 +401,25 @@ fn main() {{
         let parsed: Value = serde_json::from_str(line).unwrap_or(Value::Null);
         let result = match (parsed.get("ok"), parsed.get("err")) {
             (Some(v), _) => validate(&s.schema, v).map(|()| v.clone()),
-            (_, Some(e)) => Err(format!("deserialization failed: {}", e.as_str().unwrap_or_default())),
+            (_, Some(e)) => Err(format!(
+                "deserialization failed: {}",
+                e.as_str().unwrap_or_default()
+            )),
             _ => Err("harness gave no answer".into()),
         };
-        results.push(RoundTrip { origin: s.origin.clone(), rust_type: s.rust_type.clone(), result });
+        results.push(RoundTrip {
+            origin: s.origin.clone(),
+            rust_type: s.rust_type.clone(),
+            result,
+        });
     }
     if results.len() < samples.len() {
         for s in &samples[results.len()..] {
-            results.push(RoundTrip { origin: s.origin.clone(), rust_type: s.rust_type.clone(), result: Err("harness stopped early".into()) });
+            results.push(RoundTrip {
+                origin: s.origin.clone(),
+                rust_type: s.rust_type.clone(),
+                result: Err("harness stopped early".into()),
+            });
         }
     }
     Ok((step, results))
@@ -300,9 +427,17 @@ fn main() {{
 
 /// Validates `instance` against `schema` (dialect from `$schema`, default 2020-12).
 pub fn validate(schema: &Value, instance: &Value) -> Result<(), String> {
-    let v = jsonschema::validator_for(schema).map_err(|e| format!("schema not usable for validation: {e}"))?;
-    let errors: Vec<String> = v.iter_errors(instance).map(|e| format!("{} at {}", e, e.instance_path())).collect();
-    if errors.is_empty() { Ok(()) } else { Err(errors.join("; ")) }
+    let v = jsonschema::validator_for(schema)
+        .map_err(|e| format!("schema not usable for validation: {e}"))?;
+    let errors: Vec<String> = v
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("; "))
+    }
 }
 
 /// Everything [`check_generated`] found for one fixture.
@@ -322,13 +457,29 @@ impl FixtureReport {
 
 /// Generates the Rust crate and TypeScript package of each description file and runs
 /// every check on them. `rust`/`ts` select the targets.
-pub fn check_generated(fixtures: &[PathBuf], cfg: &CheckConfig, rust: bool, ts: bool) -> Result<Vec<FixtureReport>, Error> {
+pub fn check_generated(
+    fixtures: &[PathBuf],
+    cfg: &CheckConfig,
+    rust: bool,
+    ts: bool,
+) -> Result<Vec<FixtureReport>, Error> {
     let mut reports = Vec::new();
     for path in fixtures {
-        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture").to_string();
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("fixture")
+            .to_string();
         let text = std::fs::read_to_string(path).map_err(io_err(path))?;
-        let doc: Value = serde_json::from_str(&text).map_err(|e| Error::Io { path: path.display().to_string(), source: e.into() })?;
-        let mut report = FixtureReport { name: name.clone(), steps: Vec::new(), round_trips: Vec::new() };
+        let doc: Value = serde_json::from_str(&text).map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            source: e.into(),
+        })?;
+        let mut report = FixtureReport {
+            name: name.clone(),
+            steps: Vec::new(),
+            round_trips: Vec::new(),
+        };
         if rust {
             let g = generate_rust(&doc, &RustOptions::default())?;
             let dir = cfg.work_dir.join(format!("{name}-rust"));

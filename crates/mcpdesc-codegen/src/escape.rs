@@ -64,7 +64,10 @@ pub fn doc_lines(text: &str) -> Vec<String> {
         }
     }
     lines.push(cur);
-    let mut lines: Vec<String> = lines.into_iter().map(|l| l.trim_end().to_string()).collect();
+    let mut lines: Vec<String> = lines
+        .into_iter()
+        .map(|l| l.trim_end().to_string())
+        .collect();
     while lines.first().is_some_and(|l| l.is_empty()) {
         lines.remove(0);
     }
@@ -82,11 +85,12 @@ pub mod rust {
     /// Strict and reserved keywords of every edition up to 2024 (including `gen`, `try`,
     /// `async`, `await`, `dyn`) and reserved-for-future words.
     pub const KEYWORDS: &[&str] = &[
-        "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
-        "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
-        "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
-        "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final",
-        "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+        "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn",
+        "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
+        "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe",
+        "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do",
+        "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try",
+        "gen",
     ];
 
     /// Keywords that cannot be raw identifiers.
@@ -150,10 +154,36 @@ pub mod rust {
     fn is_plain(lines: &[String]) -> bool {
         lines.iter().all(|l| {
             let t = l.trim_start();
-            let starts_ok = !t.starts_with(['-', '+', '=', '>']) && !t.starts_with(|c: char| c.is_ascii_digit());
+            // Leading characters that open lists, headings, quotes, tables or fences.
+            let starts_ok = !t.starts_with(['-', '+', '=', '>', '*', '#', '`', '~', '|'])
+                && !t.starts_with(|c: char| c.is_ascii_digit());
             starts_ok
                 && l.chars().all(|c| {
-                    c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | ',' | ':' | ';' | '\'' | '"' | '(' | ')' | '/' | '?' | '!' | '%' | '+' | '=' | '-' | '@' | '$')
+                    c.is_ascii_alphanumeric()
+                        || matches!(
+                            c,
+                            ' ' | '.'
+                                | ','
+                                | ':'
+                                | ';'
+                                | '\''
+                                | '"'
+                                | '('
+                                | ')'
+                                | '/'
+                                | '?'
+                                | '!'
+                                | '%'
+                                | '+'
+                                | '='
+                                | '-'
+                                | '@'
+                                | '$'
+                                | '`'
+                                | '_'
+                                | '*'
+                                | '#'
+                        )
                 })
         })
     }
@@ -234,15 +264,87 @@ pub mod ts {
     /// Reserved words (ECMAScript, strict mode, TypeScript contextual words that are
     /// awkward as names) — never used as bare identifiers.
     pub const RESERVED: &[&str] = &[
-        "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete",
-        "do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if",
-        "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw",
-        "true", "try", "typeof", "var", "void", "while", "with", "as", "implements", "interface",
-        "let", "package", "private", "protected", "public", "static", "yield", "any", "boolean",
-        "constructor", "declare", "get", "module", "require", "number", "set", "string", "symbol",
-        "type", "from", "of", "async", "await", "undefined", "unknown", "never", "object",
-        "bigint", "keyof", "readonly", "infer", "is", "asserts", "namespace", "abstract",
-        "override", "satisfies", "accessor", "arguments", "eval", "__proto__", "prototype",
+        "break",
+        "case",
+        "catch",
+        "class",
+        "const",
+        "continue",
+        "debugger",
+        "default",
+        "delete",
+        "do",
+        "else",
+        "enum",
+        "export",
+        "extends",
+        "false",
+        "finally",
+        "for",
+        "function",
+        "if",
+        "import",
+        "in",
+        "instanceof",
+        "new",
+        "null",
+        "return",
+        "super",
+        "switch",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typeof",
+        "var",
+        "void",
+        "while",
+        "with",
+        "as",
+        "implements",
+        "interface",
+        "let",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "static",
+        "yield",
+        "any",
+        "boolean",
+        "constructor",
+        "declare",
+        "get",
+        "module",
+        "require",
+        "number",
+        "set",
+        "string",
+        "symbol",
+        "type",
+        "from",
+        "of",
+        "async",
+        "await",
+        "undefined",
+        "unknown",
+        "never",
+        "object",
+        "bigint",
+        "keyof",
+        "readonly",
+        "infer",
+        "is",
+        "asserts",
+        "namespace",
+        "abstract",
+        "override",
+        "satisfies",
+        "accessor",
+        "arguments",
+        "eval",
+        "__proto__",
+        "prototype",
     ];
 
     /// Whether `s` is an ASCII identifier that is not a reserved word.
@@ -283,11 +385,17 @@ pub mod ts {
     /// else a string literal.
     pub fn prop_key(wire: &str) -> String {
         let mut cs = wire.chars();
-        let bare = cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        let bare = cs
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
             && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
             && wire != "__proto__"
             && wire != "constructor";
-        if bare { wire.to_string() } else { str_lit(wire) }
+        if bare {
+            wire.to_string()
+        } else {
+            str_lit(wire)
+        }
     }
 
     /// A JSDoc block for `text` plus `tags` (e.g. `@deprecated`), each line prefixed by
@@ -299,7 +407,11 @@ pub mod ts {
             .map(|l| {
                 let l = l.replace("*/", "*\\/");
                 // A line-leading `@` would be read as a JSDoc tag.
-                if l.trim_start().starts_with('@') { l.replacen('@', "\\@", 1) } else { l }
+                if l.trim_start().starts_with('@') {
+                    l.replacen('@', "\\@", 1)
+                } else {
+                    l
+                }
             })
             .collect();
         for t in tags {
@@ -333,9 +445,17 @@ mod tests {
         let nasty = "ok */ fn main(){}\r\nnext\u{2028}fn evil(){}\u{202E}x\u{0}\rlast";
         let d = rust::doc(nasty, "    ", false);
         for line in d.lines() {
-            assert!(line.starts_with("    ///"), "line escaped the comment: {line:?}");
+            assert!(
+                line.starts_with("    ///"),
+                "line escaped the comment: {line:?}"
+            );
         }
-        assert!(!d.contains('\r') && !d.contains('\u{2028}') && !d.contains('\u{202E}') && !d.contains('\0'));
+        assert!(
+            !d.contains('\r')
+                && !d.contains('\u{2028}')
+                && !d.contains('\u{202E}')
+                && !d.contains('\0')
+        );
         assert!(d.contains("\\u{202E}"));
     }
 
@@ -344,20 +464,33 @@ mod tests {
         let d = rust::doc("run:\n```\nstd::process::exit(42)\n````", "", false);
         assert!(d.starts_with("/// `````text\n"), "{d}");
         assert!(d.ends_with("/// `````\n"), "{d}");
-        assert_eq!(rust::doc("Plain words, fine.", "", false), "/// Plain words, fine.\n");
+        assert_eq!(
+            rust::doc("Plain words, fine.", "", false),
+            "/// Plain words, fine.\n"
+        );
         assert_eq!(rust::doc("  \n ", "", false), "");
     }
 
     #[test]
     fn string_literals() {
-        assert_eq!(rust::str_lit("a\"b\\c\n\u{2028}"), "\"a\\\"b\\\\c\\n\\u{2028}\"");
-        assert_eq!(ts::str_lit("a\"`${x}\u{2028}😀"), "\"a\\\"`${x}\\u2028\\ud83d\\ude00\"");
+        assert_eq!(
+            rust::str_lit("a\"b\\c\n\u{2028}"),
+            "\"a\\\"b\\\\c\\n\\u{2028}\""
+        );
+        assert_eq!(
+            ts::str_lit("a\"`${x}\u{2028}😀"),
+            "\"a\\\"`${x}\\u2028\\ud83d\\ude00\""
+        );
         assert_eq!(rust::toml_str("a\"\u{7}"), "\"a\\\"\\u0007\"");
     }
 
     #[test]
     fn jsdoc_cannot_close() {
-        let d = ts::doc("a */ process.exit(42) /*\u{2029}@deprecated", "  ", &["@deprecated"]);
+        let d = ts::doc(
+            "a */ process.exit(42) /*\u{2029}@deprecated",
+            "  ",
+            &["@deprecated"],
+        );
         assert!(!d[..d.len() - 5].contains("*/"), "{d}");
         assert!(d.contains("\\@deprecated"));
         assert!(d.ends_with("  */\n"));
@@ -366,7 +499,12 @@ mod tests {
     #[test]
     fn idents() {
         assert!(rust::is_ident("r#type") && rust::is_ident("foo_bar") && !rust::is_ident("r#self"));
-        assert!(!rust::is_ident("type") && !rust::is_ident("a-b") && !rust::is_ident("1a") && !rust::is_ident("_"));
+        assert!(
+            !rust::is_ident("type")
+                && !rust::is_ident("a-b")
+                && !rust::is_ident("1a")
+                && !rust::is_ident("_")
+        );
         assert_eq!(rust::escape_keyword("self"), "self_");
         assert_eq!(rust::escape_keyword("gen"), "r#gen");
         assert!(ts::is_ident("fooBar") && !ts::is_ident("constructor") && !ts::is_ident("a-b"));

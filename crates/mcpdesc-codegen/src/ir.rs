@@ -189,23 +189,41 @@ pub enum Ty {
     /// Only `null`.
     Null,
     Bool,
-    Int { int: IntKind },
+    Int {
+        int: IntKind,
+    },
     Number,
     String,
     /// A single non-string constant (string constants become one-member [`Kind::StrEnum`]s).
-    Literal { value: Value },
+    Literal {
+        value: Value,
+    },
     /// A closed set of non-string constants.
-    Enum { values: Vec<Value> },
-    Array { items: Box<Ty> },
+    Enum {
+        values: Vec<Value>,
+    },
+    Array {
+        items: Box<Ty>,
+    },
     /// `prefixItems` (or draft-07 array-form `items`): positional types, at least
     /// `min` present, then `rest` items (`None`: no more items allowed).
-    Tuple { items: Vec<Ty>, min: usize, rest: Option<Box<Ty>> },
+    Tuple {
+        items: Vec<Ty>,
+        min: usize,
+        rest: Option<Box<Ty>>,
+    },
     /// An object used as a dictionary.
-    Map { values: Box<Ty> },
+    Map {
+        values: Box<Ty>,
+    },
     /// `T` or `null`.
-    Nullable { inner: Box<Ty> },
+    Nullable {
+        inner: Box<Ty>,
+    },
     /// A reference to a named type.
-    Named { id: TypeId },
+    Named {
+        id: TypeId,
+    },
 }
 
 impl Ty {

@@ -87,24 +87,40 @@ fn generate(
     let lowered = lower::lower(doc, version);
     let mut diagnostics = lowered.diagnostics;
     let Some(ir) = lowered.ir else {
-        return Ok(Generated { ir: None, files: vec![], diagnostics });
+        return Ok(Generated {
+            ir: None,
+            files: vec![],
+            diagnostics,
+        });
     };
     if mcpdesc_core::has_errors(&diagnostics) {
-        return Ok(Generated { ir: Some(ir), files: vec![], diagnostics });
+        return Ok(Generated {
+            ir: Some(ir),
+            files: vec![],
+            diagnostics,
+        });
     }
     let (files, more) = render(&ir)?;
     diagnostics.extend(more);
-    Ok(Generated { ir: Some(ir), files, diagnostics })
+    Ok(Generated {
+        ir: Some(ir),
+        files,
+        diagnostics,
+    })
 }
 
 /// Generates the Rust client crate for `doc` (a description as JSON).
 pub fn generate_rust(doc: &Value, opts: &RustOptions) -> Result<Generated, Error> {
-    generate(doc, opts.protocol_version.as_deref(), |ir| rust::render(ir, opts))
+    generate(doc, opts.protocol_version.as_deref(), |ir| {
+        rust::render(ir, opts)
+    })
 }
 
 /// Generates the TypeScript client package for `doc` (a description as JSON).
 pub fn generate_typescript(doc: &Value, opts: &TsOptions) -> Result<Generated, Error> {
-    generate(doc, opts.protocol_version.as_deref(), |ir| typescript::render(ir, opts))
+    generate(doc, opts.protocol_version.as_deref(), |ir| {
+        typescript::render(ir, opts)
+    })
 }
 
 /// Whether a generated relative path stays inside its output directory.
@@ -129,10 +145,17 @@ pub fn write_files(dir: &Path, files: &[GeneratedFile]) -> Result<(), Error> {
         let target = dir.join(&f.path);
         let parent = target.parent().unwrap_or(dir);
         std::fs::create_dir_all(parent).map_err(io(parent))?;
-        let mut tmp = tempfile::Builder::new().prefix(".mcpdesc-").suffix(".tmp").tempfile_in(parent).map_err(io(parent))?;
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".mcpdesc-")
+            .suffix(".tmp")
+            .tempfile_in(parent)
+            .map_err(io(parent))?;
         tmp.write_all(f.contents.as_bytes()).map_err(io(&target))?;
         tmp.as_file().sync_all().map_err(io(&target))?;
-        tmp.persist(&target).map_err(|e| Error::Io { path: target.display().to_string(), source: e.error })?;
+        tmp.persist(&target).map_err(|e| Error::Io {
+            path: target.display().to_string(),
+            source: e.error,
+        })?;
     }
     Ok(())
 }
@@ -144,6 +167,11 @@ mod tests {
     #[test]
     fn unsafe_paths_are_refused() {
         assert!(safe_relative("src/lib.rs"));
-        assert!(!safe_relative("../x") && !safe_relative("/etc/x") && !safe_relative("a/../../b") && !safe_relative(""));
+        assert!(
+            !safe_relative("../x")
+                && !safe_relative("/etc/x")
+                && !safe_relative("a/../../b")
+                && !safe_relative("")
+        );
     }
 }

@@ -20,23 +20,65 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 /// Deepest schema nesting we follow; deeper schemas become `Any` with a diagnostic.
-pub const MAX_SCHEMA_DEPTH: usize = 64;
+pub const MAX_SCHEMA_DEPTH: usize = 40;
 
 /// Keywords that only constrain or annotate values; ignoring them makes a type looser,
 /// never stricter, so they are dropped without a diagnostic.
 const ANNOTATIONS: &[&str] = &[
-    "$schema", "$id", "$anchor", "$comment", "$defs", "definitions", "title", "description",
-    "default", "examples", "deprecated", "readOnly", "writeOnly", "format", "contentEncoding",
-    "contentMediaType", "contentSchema", "minLength", "maxLength", "pattern", "minimum", "maximum",
-    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems",
-    "contains", "minContains", "maxContains", "minProperties", "maxProperties", "propertyNames",
-    "not", "required", "dependentRequired", "unevaluatedProperties", "unevaluatedItems",
-    "$dynamicAnchor", "$vocabulary",
+    "$schema",
+    "$id",
+    "$anchor",
+    "$comment",
+    "$defs",
+    "definitions",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "not",
+    "required",
+    "dependentRequired",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "$dynamicAnchor",
+    "$vocabulary",
 ];
 
 /// Keywords that change the shape of valid values and that this lowering does not
 /// model: a schema using them becomes `Any`.
-const UNSUPPORTED: &[&str] = &["if", "then", "else", "dependentSchemas", "$dynamicRef", "$recursiveRef", "dependencies"];
+const UNSUPPORTED: &[&str] = &[
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "$dynamicRef",
+    "$recursiveRef",
+    "dependencies",
+];
 
 /// The result of lowering a description.
 #[derive(Debug, Clone)]
@@ -81,8 +123,14 @@ fn str_field(v: &Value, k: &str) -> Option<String> {
 }
 
 fn schema_doc(s: &Value) -> Option<String> {
-    let title = s.get("title").and_then(Value::as_str).filter(|t| !t.trim().is_empty());
-    let desc = s.get("description").and_then(Value::as_str).filter(|t| !t.trim().is_empty());
+    let title = s
+        .get("title")
+        .and_then(Value::as_str)
+        .filter(|t| !t.trim().is_empty());
+    let desc = s
+        .get("description")
+        .and_then(Value::as_str)
+        .filter(|t| !t.trim().is_empty());
     match (title, desc) {
         (Some(t), Some(d)) if t != d => Some(format!("{t}\n\n{d}")),
         (_, Some(d)) => Some(d.to_string()),
@@ -99,7 +147,10 @@ fn decode_fragment(f: &str) -> String {
     while i < bytes.len() {
         if bytes[i] == b'%'
             && i + 2 < bytes.len()
-            && let Ok(b) = u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16)
+            && let Ok(b) = u8::from_str_radix(
+                std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"),
+                16,
+            )
         {
             out.push(b);
             i += 3;
@@ -113,7 +164,12 @@ fn decode_fragment(f: &str) -> String {
 
 impl<'a> Lowerer<'a> {
     fn new_type(&mut self, base: String, origin: String, doc: Option<String>) -> TypeId {
-        self.types.push(Pending { base, doc, origin, kind: Kind::Alias { ty: Ty::Any } });
+        self.types.push(Pending {
+            base,
+            doc,
+            origin,
+            kind: Kind::Alias { ty: Ty::Any },
+        });
         self.types.len() - 1
     }
 
@@ -145,7 +201,14 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The named type for the schema at absolute pointer `abs` (memoized).
-    fn named(&mut self, ctx: &Ctx<'a>, target: &'a Value, abs: &str, base: String, depth: usize) -> TypeId {
+    fn named(
+        &mut self,
+        ctx: &Ctx<'a>,
+        target: &'a Value,
+        abs: &str,
+        base: String,
+        depth: usize,
+    ) -> TypeId {
         if let Some(&id) = self.by_origin.get(abs) {
             return id;
         }
@@ -157,24 +220,49 @@ impl<'a> Lowerer<'a> {
 
     fn shape(&mut self, ctx: &Ctx<'a>, s: &'a Value, ptr: &str, hint: &str, depth: usize) -> Shape {
         if depth > MAX_SCHEMA_DEPTH {
-            return self.any("codegen-schema-too-deep", format!("schema nested deeper than {MAX_SCHEMA_DEPTH} levels; typed as any JSON value"), ptr);
+            return self.any(
+                "codegen-schema-too-deep",
+                format!(
+                    "schema nested deeper than {MAX_SCHEMA_DEPTH} levels; typed as any JSON value"
+                ),
+                ptr,
+            );
         }
         let obj = match s {
             Value::Bool(_) => return Shape::Ty(Ty::Any),
             Value::Object(m) => m,
-            _ => return self.any("codegen-invalid-schema", "not a JSON Schema (object or boolean); typed as any JSON value", ptr),
+            _ => {
+                return self.any(
+                    "codegen-invalid-schema",
+                    "not a JSON Schema (object or boolean); typed as any JSON value",
+                    ptr,
+                );
+            }
         };
         if let Some(k) = UNSUPPORTED.iter().find(|k| obj.contains_key(**k)) {
-            return self.any("codegen-unsupported-keyword", format!("`{k}` is not supported by code generation; typed as any JSON value"), &pointer::push(ptr, k));
+            return self.any(
+                "codegen-unsupported-keyword",
+                format!("`{k}` is not supported by code generation; typed as any JSON value"),
+                &pointer::push(ptr, k),
+            );
         }
         if let Some(r) = obj.get("$ref") {
             return self.reference(ctx, obj, r, ptr, depth);
         }
         if let Some(c) = obj.get("const") {
             return match c {
-                Value::String(v) => Shape::Kind(Kind::StrEnum { variants: vec![EnumVariant { wire: v.clone(), names: Names::default() }] }),
+                Value::String(v) => Shape::Kind(Kind::StrEnum {
+                    variants: vec![EnumVariant {
+                        wire: v.clone(),
+                        names: Names::default(),
+                    }],
+                }),
                 Value::Null => Shape::Ty(Ty::Null),
-                Value::Array(_) | Value::Object(_) => self.any("codegen-unsupported-const", "structured `const` values are typed as any JSON value", &pointer::push(ptr, "const")),
+                Value::Array(_) | Value::Object(_) => self.any(
+                    "codegen-unsupported-const",
+                    "structured `const` values are typed as any JSON value",
+                    &pointer::push(ptr, "const"),
+                ),
                 v => Shape::Ty(Ty::Literal { value: v.clone() }),
             };
         }
@@ -186,10 +274,21 @@ impl<'a> Lowerer<'a> {
         let has_all = obj.contains_key("allOf");
         if (has_one || has_any) && !self.constraint_only_arms(obj) {
             if has_one && has_any || has_all {
-                return self.any("codegen-unsupported-composition", "combined `allOf`/`oneOf`/`anyOf` are typed as any JSON value", ptr);
+                return self.any(
+                    "codegen-unsupported-composition",
+                    "combined `allOf`/`oneOf`/`anyOf` are typed as any JSON value",
+                    ptr,
+                );
             }
-            if obj.contains_key("properties") || obj.contains_key("items") || obj.contains_key("prefixItems") {
-                return self.any("codegen-unsupported-composition", "a union with sibling `properties`/`items` is typed as any JSON value", ptr);
+            if obj.contains_key("properties")
+                || obj.contains_key("items")
+                || obj.contains_key("prefixItems")
+            {
+                return self.any(
+                    "codegen-unsupported-composition",
+                    "a union with sibling `properties`/`items` is typed as any JSON value",
+                    ptr,
+                );
             }
             let kw = if has_one { "oneOf" } else { "anyOf" };
             return self.union(ctx, obj, kw, ptr, hint, depth);
@@ -210,24 +309,54 @@ impl<'a> Lowerer<'a> {
                     many => {
                         let mut variants = Vec::new();
                         for k in many {
-                            let ty = match self.typed(ctx, obj, k, ptr, &format!("{hint}{}", names::pascal(k, "")), depth) {
+                            let ty = match self.typed(
+                                ctx,
+                                obj,
+                                k,
+                                ptr,
+                                &format!("{hint}{}", names::pascal(k, "")),
+                                depth,
+                            ) {
                                 Shape::Ty(t) => t,
                                 Shape::Kind(kind) => {
-                                    let id = self.new_type(format!("{hint}{}", names::pascal(k, "")), ptr.to_string(), None);
+                                    let id = self.new_type(
+                                        format!("{hint}{}", names::pascal(k, "")),
+                                        ptr.to_string(),
+                                        None,
+                                    );
                                     self.types[id].kind = kind;
                                     Ty::Named { id }
                                 }
                             };
-                            variants.push(Variant { names: Names::default(), doc: None, tag_value: None, payload: Payload::Type(ty) });
+                            variants.push(Variant {
+                                names: Names::default(),
+                                doc: None,
+                                tag_value: None,
+                                payload: Payload::Type(ty),
+                            });
                         }
-                        Shape::Kind(Kind::Union(Union { tag: None, variants }))
+                        Shape::Kind(Kind::Union(Union {
+                            tag: None,
+                            variants,
+                        }))
                     }
                 };
-                if nullable { self.nullable(sh, ptr, hint, s) } else { sh }
+                if nullable {
+                    self.nullable(sh, ptr, hint, s)
+                } else {
+                    sh
+                }
             }
-            Some(_) => self.any("codegen-invalid-schema", "`type` must be a string or an array of strings", &pointer::push(ptr, "type")),
+            Some(_) => self.any(
+                "codegen-invalid-schema",
+                "`type` must be a string or an array of strings",
+                &pointer::push(ptr, "type"),
+            ),
             None => {
-                if ["properties", "additionalProperties", "patternProperties"].iter().any(|k| obj.contains_key(*k)) {
+                if ["properties", "additionalProperties", "patternProperties"]
+                    .iter()
+                    .any(|k| obj.contains_key(*k))
+                {
                     self.object(ctx, obj, ptr, hint, depth)
                 } else if obj.contains_key("items") || obj.contains_key("prefixItems") {
                     Shape::Ty(self.array(ctx, obj, ptr, hint, depth))
@@ -253,38 +382,83 @@ impl<'a> Lowerer<'a> {
     /// `oneOf`/`anyOf` whose alternatives only add constraints (`required`, …) to the
     /// enclosing schema: ignoring them is looser, so the enclosing schema is lowered alone.
     fn constraint_only_arms(&self, obj: &Map<String, Value>) -> bool {
-        ["oneOf", "anyOf"].iter().filter_map(|k| obj.get(*k)).all(|arms| {
-            arms.as_array().is_some_and(|a| {
-                a.iter().all(|arm| {
-                    arm.as_object().is_some_and(|m| {
-                        !m.is_empty() && m.keys().all(|k| matches!(k.as_str(), "required" | "minProperties" | "maxProperties" | "not" | "description" | "title" | "$comment"))
+        ["oneOf", "anyOf"]
+            .iter()
+            .filter_map(|k| obj.get(*k))
+            .all(|arms| {
+                arms.as_array().is_some_and(|a| {
+                    a.iter().all(|arm| {
+                        arm.as_object().is_some_and(|m| {
+                            !m.is_empty()
+                                && m.keys().all(|k| {
+                                    matches!(
+                                        k.as_str(),
+                                        "required"
+                                            | "minProperties"
+                                            | "maxProperties"
+                                            | "not"
+                                            | "description"
+                                            | "title"
+                                            | "$comment"
+                                    )
+                                })
+                        })
                     })
                 })
             })
-        }) && (obj.contains_key("properties") || obj.get("type").and_then(Value::as_str) == Some("object"))
+            && (obj.contains_key("properties")
+                || obj.get("type").and_then(Value::as_str) == Some("object"))
     }
 
-    fn reference(&mut self, ctx: &Ctx<'a>, obj: &'a Map<String, Value>, r: &'a Value, ptr: &str, depth: usize) -> Shape {
+    fn reference(
+        &mut self,
+        ctx: &Ctx<'a>,
+        obj: &'a Map<String, Value>,
+        r: &'a Value,
+        ptr: &str,
+        depth: usize,
+    ) -> Shape {
         let at = pointer::push(ptr, "$ref");
         let Some(r) = r.as_str() else {
             return self.any("codegen-invalid-schema", "`$ref` must be a string", &at);
         };
         let shape_siblings: Vec<&String> = obj
             .keys()
-            .filter(|k| k.as_str() != "$ref" && !k.starts_with("x-") && !ANNOTATIONS.contains(&k.as_str()))
+            .filter(|k| {
+                k.as_str() != "$ref" && !k.starts_with("x-") && !ANNOTATIONS.contains(&k.as_str())
+            })
             .collect();
         if !shape_siblings.is_empty() {
-            return self.any("codegen-ref-siblings", format!("`$ref` next to `{}` is typed as any JSON value", shape_siblings[0]), &at);
+            return self.any(
+                "codegen-ref-siblings",
+                format!(
+                    "`$ref` next to `{}` is typed as any JSON value",
+                    shape_siblings[0]
+                ),
+                &at,
+            );
         }
         let Some(frag) = r.strip_prefix('#') else {
-            return self.any("codegen-ref-external", format!("external `$ref` `{r}` is not fetched; typed as any JSON value"), &at);
+            return self.any(
+                "codegen-ref-external",
+                format!("external `$ref` `{r}` is not fetched; typed as any JSON value"),
+                &at,
+            );
         };
         let p = decode_fragment(frag);
         if !p.is_empty() && !p.starts_with('/') {
-            return self.any("codegen-ref-anchor", format!("anchor `$ref` `{r}` is not supported; typed as any JSON value"), &at);
+            return self.any(
+                "codegen-ref-anchor",
+                format!("anchor `$ref` `{r}` is not supported; typed as any JSON value"),
+                &at,
+            );
         }
         let Some(target) = ctx.root.pointer(&p) else {
-            return self.any("codegen-ref-unresolved", format!("`$ref` `{r}` does not resolve inside its schema; typed as any JSON value"), &at);
+            return self.any(
+                "codegen-ref-unresolved",
+                format!("`$ref` `{r}` does not resolve inside its schema; typed as any JSON value"),
+                &at,
+            );
         };
         // Follow pure `$ref` chains here so alias loops are caught before naming.
         let abs = format!("{}{}", ctx.base, p);
@@ -296,7 +470,11 @@ impl<'a> Lowerer<'a> {
             names::pascal(&last, "Def")
         };
         if self.by_origin.get(&abs).is_none() && self.types.len() > 100_000 {
-            return self.any("codegen-too-many-types", "too many named types; typed as any JSON value", &at);
+            return self.any(
+                "codegen-too-many-types",
+                "too many named types; typed as any JSON value",
+                &at,
+            );
         }
         let id = self.named(ctx, target, &abs, base, depth);
         Shape::Ty(Ty::Named { id })
@@ -305,7 +483,11 @@ impl<'a> Lowerer<'a> {
     fn enumeration(&mut self, e: &Value, ptr: &str, hint: &str) -> Shape {
         let at = pointer::push(ptr, "enum");
         let Some(vals) = e.as_array().filter(|a| !a.is_empty()) else {
-            return self.any("codegen-invalid-schema", "`enum` must be a non-empty array", &at);
+            return self.any(
+                "codegen-invalid-schema",
+                "`enum` must be a non-empty array",
+                &at,
+            );
         };
         let nullable = vals.iter().any(Value::is_null);
         let non_null: Vec<&Value> = vals.iter().filter(|v| !v.is_null()).collect();
@@ -315,18 +497,29 @@ impl<'a> Lowerer<'a> {
             let mut variants: Vec<EnumVariant> = Vec::new();
             for v in non_null.iter().filter_map(|v| v.as_str()) {
                 if !variants.iter().any(|x| x.wire == v) {
-                    variants.push(EnumVariant { wire: v.to_string(), names: Names::default() });
+                    variants.push(EnumVariant {
+                        wire: v.to_string(),
+                        names: Names::default(),
+                    });
                 }
             }
             Shape::Kind(Kind::StrEnum { variants })
         } else if non_null.iter().all(|v| !v.is_object() && !v.is_array()) {
             if non_null.len() == 1 {
-                Shape::Ty(Ty::Literal { value: non_null[0].clone() })
+                Shape::Ty(Ty::Literal {
+                    value: non_null[0].clone(),
+                })
             } else {
-                Shape::Ty(Ty::Enum { values: non_null.into_iter().cloned().collect() })
+                Shape::Ty(Ty::Enum {
+                    values: non_null.into_iter().cloned().collect(),
+                })
             }
         } else {
-            return self.any("codegen-unsupported-enum", "`enum` with structured values is typed as any JSON value", &at);
+            return self.any(
+                "codegen-unsupported-enum",
+                "`enum` with structured values is typed as any JSON value",
+                &at,
+            );
         };
         match sh {
             Shape::Kind(k) if nullable => {
@@ -340,7 +533,15 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn typed(&mut self, ctx: &Ctx<'a>, obj: &'a Map<String, Value>, t: &str, ptr: &str, hint: &str, depth: usize) -> Shape {
+    fn typed(
+        &mut self,
+        ctx: &Ctx<'a>,
+        obj: &'a Map<String, Value>,
+        t: &str,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Shape {
         match t {
             "string" => Shape::Ty(Ty::String),
             "boolean" => Shape::Ty(Ty::Bool),
@@ -349,11 +550,22 @@ impl<'a> Lowerer<'a> {
             "integer" => Shape::Ty(Ty::Int { int: int_kind(obj) }),
             "array" => Shape::Ty(self.array(ctx, obj, ptr, hint, depth)),
             "object" => self.object(ctx, obj, ptr, hint, depth),
-            other => self.any("codegen-invalid-schema", format!("unknown type `{other}`; typed as any JSON value"), &pointer::push(ptr, "type")),
+            other => self.any(
+                "codegen-invalid-schema",
+                format!("unknown type `{other}`; typed as any JSON value"),
+                &pointer::push(ptr, "type"),
+            ),
         }
     }
 
-    fn array(&mut self, ctx: &Ctx<'a>, obj: &'a Map<String, Value>, ptr: &str, hint: &str, depth: usize) -> Ty {
+    fn array(
+        &mut self,
+        ctx: &Ctx<'a>,
+        obj: &'a Map<String, Value>,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Ty {
         let item_hint = format!("{hint}Item");
         // 2020-12 `prefixItems` + `items`; draft-07 array-form `items` + `additionalItems`.
         let (prefix, prefix_kw, rest_kw) = match (obj.get("prefixItems"), obj.get("items")) {
@@ -370,7 +582,13 @@ impl<'a> Lowerer<'a> {
             let rest = match obj.get(rest_kw) {
                 Some(Value::Bool(false)) => None,
                 None | Some(Value::Bool(true)) => Some(Box::new(Ty::Any)),
-                Some(s) => Some(Box::new(self.lower(ctx, s, &pointer::push(ptr, rest_kw), &item_hint, depth + 1))),
+                Some(s) => Some(Box::new(self.lower(
+                    ctx,
+                    s,
+                    &pointer::push(ptr, rest_kw),
+                    &item_hint,
+                    depth + 1,
+                ))),
             };
             let min = obj.get("minItems").and_then(Value::as_u64).unwrap_or(0);
             let min = usize::try_from(min).unwrap_or(usize::MAX).min(items.len());
@@ -380,10 +598,19 @@ impl<'a> Lowerer<'a> {
             Some(s) => self.lower(ctx, s, &pointer::push(ptr, "items"), &item_hint, depth + 1),
             None => Ty::Any,
         };
-        Ty::Array { items: Box::new(items) }
+        Ty::Array {
+            items: Box::new(items),
+        }
     }
 
-    fn extra(&mut self, ctx: &Ctx<'a>, obj: &'a Map<String, Value>, ptr: &str, hint: &str, depth: usize) -> Extra {
+    fn extra(
+        &mut self,
+        ctx: &Ctx<'a>,
+        obj: &'a Map<String, Value>,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Extra {
         let mut typed: Vec<Ty> = Vec::new();
         if let Some(Value::Object(pp)) = obj.get("patternProperties") {
             for (pat, s) in pp {
@@ -400,7 +627,13 @@ impl<'a> Lowerer<'a> {
                 }
                 typed.push(Ty::Any);
             }
-            Some(s) => typed.push(self.lower(ctx, s, &pointer::push(ptr, "additionalProperties"), &format!("{hint}Value"), depth + 1)),
+            Some(s) => typed.push(self.lower(
+                ctx,
+                s,
+                &pointer::push(ptr, "additionalProperties"),
+                &format!("{hint}Value"),
+                depth + 1,
+            )),
         }
         typed.dedup();
         match typed.len() {
@@ -410,10 +643,24 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn fields(&mut self, ctx: &Ctx<'a>, obj: &'a Map<String, Value>, ptr: &str, hint: &str, depth: usize, skip: Option<&str>) -> Vec<Field> {
-        let required: Vec<&str> = obj.get("required").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    fn fields(
+        &mut self,
+        ctx: &Ctx<'a>,
+        obj: &'a Map<String, Value>,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+        skip: Option<&str>,
+    ) -> Vec<Field> {
+        let required: Vec<&str> = obj
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         let mut fields = Vec::new();
-        let Some(Value::Object(props)) = obj.get("properties") else { return fields };
+        let Some(Value::Object(props)) = obj.get("properties") else {
+            return fields;
+        };
         for (wire, ps) in props {
             if Some(wire.as_str()) == skip {
                 continue;
@@ -428,20 +675,40 @@ impl<'a> Lowerer<'a> {
                 required: required.contains(&wire.as_str()),
                 doc: schema_doc(ps),
                 default: ps.get("default").cloned(),
-                deprecated: ps.get("deprecated").and_then(Value::as_bool).unwrap_or(false),
+                deprecated: ps
+                    .get("deprecated")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
             });
         }
         fields
     }
 
-    fn object(&mut self, ctx: &Ctx<'a>, obj: &'a Map<String, Value>, ptr: &str, hint: &str, depth: usize) -> Shape {
-        let has_props = obj.get("properties").and_then(Value::as_object).is_some_and(|m| !m.is_empty());
+    fn object(
+        &mut self,
+        ctx: &Ctx<'a>,
+        obj: &'a Map<String, Value>,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Shape {
+        let has_props = obj
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|m| !m.is_empty());
         let extra = self.extra(ctx, obj, ptr, hint, depth);
         if !has_props {
             return match extra {
-                Extra::Closed => Shape::Kind(Kind::Object(Object { fields: vec![], extra })),
-                Extra::Open => Shape::Ty(Ty::Map { values: Box::new(Ty::Any) }),
-                Extra::Typed(t) => Shape::Ty(Ty::Map { values: Box::new(t) }),
+                Extra::Closed => Shape::Kind(Kind::Object(Object {
+                    fields: vec![],
+                    extra,
+                })),
+                Extra::Open => Shape::Ty(Ty::Map {
+                    values: Box::new(Ty::Any),
+                }),
+                Extra::Typed(t) => Shape::Ty(Ty::Map {
+                    values: Box::new(t),
+                }),
             };
         }
         let fields = self.fields(ctx, obj, ptr, hint, depth, None);
@@ -453,8 +720,12 @@ impl<'a> Lowerer<'a> {
         let mut cur = s;
         let mut at = ptr.to_string();
         for _ in 0..16 {
-            let Some(r) = cur.get("$ref").and_then(Value::as_str) else { break };
-            let Some(frag) = r.strip_prefix('#') else { break };
+            let Some(r) = cur.get("$ref").and_then(Value::as_str) else {
+                break;
+            };
+            let Some(frag) = r.strip_prefix('#') else {
+                break;
+            };
             let p = decode_fragment(frag);
             let Some(t) = ctx.root.pointer(&p) else { break };
             cur = t;
@@ -469,17 +740,30 @@ impl<'a> Lowerer<'a> {
         'cand: for name in first.keys() {
             let mut values = Vec::new();
             for arm in arms {
-                let is_object = arm.get("type").and_then(Value::as_str).is_none_or(|t| t == "object");
-                let required = arm.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|x| x.as_str() == Some(name)));
+                let is_object = arm
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .is_none_or(|t| t == "object");
+                let required = arm
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(name)));
                 let prop = arm.get("properties").and_then(|p| p.get(name));
                 let value = prop.and_then(|p| {
                     p.get("const").and_then(Value::as_str).or_else(|| {
-                        p.get("enum").and_then(Value::as_array).filter(|a| a.len() == 1).and_then(|a| a[0].as_str())
+                        p.get("enum")
+                            .and_then(Value::as_array)
+                            .filter(|a| a.len() == 1)
+                            .and_then(|a| a[0].as_str())
                     })
                 });
-                let plain = ["oneOf", "anyOf", "allOf", "$ref", "if"].iter().all(|k| arm.get(*k).is_none());
+                let plain = ["oneOf", "anyOf", "allOf", "$ref", "if"]
+                    .iter()
+                    .all(|k| arm.get(*k).is_none());
                 match value {
-                    Some(v) if is_object && required && plain && !values.iter().any(|x| x == v) => values.push(v.to_string()),
+                    Some(v) if is_object && required && plain && !values.iter().any(|x| x == v) => {
+                        values.push(v.to_string())
+                    }
                     _ => continue 'cand,
                 }
             }
@@ -488,17 +772,34 @@ impl<'a> Lowerer<'a> {
         None
     }
 
-    fn union(&mut self, ctx: &Ctx<'a>, obj: &'a Map<String, Value>, kw: &str, ptr: &str, hint: &str, depth: usize) -> Shape {
+    fn union(
+        &mut self,
+        ctx: &Ctx<'a>,
+        obj: &'a Map<String, Value>,
+        kw: &str,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Shape {
         let at = pointer::push(ptr, kw);
-        let Some(arms) = obj.get(kw).and_then(Value::as_array).filter(|a| !a.is_empty()) else {
-            return self.any("codegen-invalid-schema", format!("`{kw}` must be a non-empty array"), &at);
+        let Some(arms) = obj
+            .get(kw)
+            .and_then(Value::as_array)
+            .filter(|a| !a.is_empty())
+        else {
+            return self.any(
+                "codegen-invalid-schema",
+                format!("`{kw}` must be a non-empty array"),
+                &at,
+            );
         };
         let mut nullable = false;
         let mut peeled: Vec<(&'a Value, String, &'a Value, String)> = Vec::new();
         for (i, arm) in arms.iter().enumerate() {
             let p = pointer::push(&at, i.to_string());
             let (t, abs) = self.peel(ctx, arm, &p);
-            let is_null = t.get("type").and_then(Value::as_str) == Some("null") || t.get("const").is_some_and(Value::is_null);
+            let is_null = t.get("type").and_then(Value::as_str) == Some("null")
+                || t.get("const").is_some_and(Value::is_null);
             if is_null {
                 nullable = true;
             } else {
@@ -510,16 +811,26 @@ impl<'a> Lowerer<'a> {
         } else if peeled.len() == 1 {
             let (_, _, arm, p) = &peeled[0];
             self.shape(ctx, arm, p, hint, depth + 1)
-        } else if let Some((tag, values)) = Self::find_tag(&peeled.iter().map(|x| x.0).collect::<Vec<_>>()) {
+        } else if let Some((tag, values)) =
+            Self::find_tag(&peeled.iter().map(|x| x.0).collect::<Vec<_>>())
+        {
             let mut variants = Vec::new();
             for ((t, abs, _, _), value) in peeled.iter().zip(values) {
                 let Some(m) = t.as_object() else { continue };
                 let vhint = format!("{hint}{}", names::pascal(&value, "Variant"));
                 let fields = self.fields(ctx, m, abs, &vhint, depth + 1, Some(&tag));
                 let extra = self.extra(ctx, m, abs, &vhint, depth + 1);
-                variants.push(Variant { names: Names::default(), doc: schema_doc(t), tag_value: Some(value), payload: Payload::Fields(Object { fields, extra }) });
+                variants.push(Variant {
+                    names: Names::default(),
+                    doc: schema_doc(t),
+                    tag_value: Some(value),
+                    payload: Payload::Fields(Object { fields, extra }),
+                });
             }
-            Shape::Kind(Kind::Union(Union { tag: Some(tag), variants }))
+            Shape::Kind(Kind::Union(Union {
+                tag: Some(tag),
+                variants,
+            }))
         } else {
             let mut variants = Vec::new();
             for (i, (_, _, arm, p)) in peeled.iter().enumerate() {
@@ -528,29 +839,76 @@ impl<'a> Lowerer<'a> {
                     // One alternative accepts anything, so the union does.
                     return Shape::Ty(Ty::Any);
                 }
-                variants.push(Variant { names: Names::default(), doc: None, tag_value: None, payload: Payload::Type(ty) });
+                variants.push(Variant {
+                    names: Names::default(),
+                    doc: None,
+                    tag_value: None,
+                    payload: Payload::Type(ty),
+                });
             }
-            Shape::Kind(Kind::Union(Union { tag: None, variants }))
+            Shape::Kind(Kind::Union(Union {
+                tag: None,
+                variants,
+            }))
         };
-        if nullable { self.nullable(sh, ptr, hint, &Value::Object(obj.clone())) } else { sh }
+        if nullable {
+            self.nullable(sh, ptr, hint, &Value::Object(obj.clone()))
+        } else {
+            sh
+        }
     }
 
-    fn all_of(&mut self, ctx: &Ctx<'a>, obj: &'a Map<String, Value>, ptr: &str, hint: &str, depth: usize) -> Shape {
+    fn all_of(
+        &mut self,
+        ctx: &Ctx<'a>,
+        obj: &'a Map<String, Value>,
+        ptr: &str,
+        hint: &str,
+        depth: usize,
+    ) -> Shape {
         let at = pointer::push(ptr, "allOf");
-        let Some(arms) = obj.get("allOf").and_then(Value::as_array).filter(|a| !a.is_empty()) else {
-            return self.any("codegen-invalid-schema", "`allOf` must be a non-empty array", &at);
+        let Some(arms) = obj
+            .get("allOf")
+            .and_then(Value::as_array)
+            .filter(|a| !a.is_empty())
+        else {
+            return self.any(
+                "codegen-invalid-schema",
+                "`allOf` must be a non-empty array",
+                &at,
+            );
         };
         // Merge object arms (and this schema's own properties) into one object.
         let mut parts: Vec<(&'a Map<String, Value>, String)> = vec![(obj, ptr.to_string())];
         for (i, arm) in arms.iter().enumerate() {
             let (t, abs) = self.peel(ctx, arm, &pointer::push(&at, i.to_string()));
             let Some(m) = t.as_object() else {
-                return self.any("codegen-unsupported-composition", "`allOf` with a non-object alternative is typed as any JSON value", &at);
+                return self.any(
+                    "codegen-unsupported-composition",
+                    "`allOf` with a non-object alternative is typed as any JSON value",
+                    &at,
+                );
             };
-            let shaped = ["oneOf", "anyOf", "allOf", "items", "prefixItems", "enum", "const"].iter().any(|k| m.contains_key(*k))
-                || m.get("type").and_then(Value::as_str).is_some_and(|t| t != "object");
+            let shaped = [
+                "oneOf",
+                "anyOf",
+                "allOf",
+                "items",
+                "prefixItems",
+                "enum",
+                "const",
+            ]
+            .iter()
+            .any(|k| m.contains_key(*k))
+                || m.get("type")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| t != "object");
             if shaped {
-                return self.any("codegen-unsupported-composition", "`allOf` is supported only for object alternatives; typed as any JSON value", &at);
+                return self.any(
+                    "codegen-unsupported-composition",
+                    "`allOf` is supported only for object alternatives; typed as any JSON value",
+                    &at,
+                );
             }
             parts.push((m, abs));
         }
@@ -574,7 +932,8 @@ impl<'a> Lowerer<'a> {
             }
             if m.get("additionalProperties") == Some(&Value::Bool(false)) {
                 closed = true;
-            } else if m.contains_key("additionalProperties") || m.contains_key("patternProperties") {
+            } else if m.contains_key("additionalProperties") || m.contains_key("patternProperties")
+            {
                 extra_typed = Some(self.extra(ctx, m, abs, hint, depth + 1));
             }
         }
@@ -587,8 +946,12 @@ impl<'a> Lowerer<'a> {
         let extra = extra_typed.unwrap_or(Extra::Open);
         if fields.is_empty() {
             return Shape::Ty(match extra {
-                Extra::Typed(t) => Ty::Map { values: Box::new(t) },
-                _ => Ty::Map { values: Box::new(Ty::Any) },
+                Extra::Typed(t) => Ty::Map {
+                    values: Box::new(t),
+                },
+                _ => Ty::Map {
+                    values: Box::new(Ty::Any),
+                },
             });
         }
         Shape::Kind(Kind::Object(Object { fields, extra }))
@@ -606,7 +969,9 @@ fn int_kind(obj: &Map<String, Value>) -> IntKind {
     }
     // Only widen past i64 when the schema says values can exceed it and are unsigned.
     match (min, max) {
-        (Some(lo), Some(hi)) if lo >= 0.0 && hi > i64::MAX as f64 && hi <= u64::MAX as f64 => IntKind::U64,
+        (Some(lo), Some(hi)) if lo >= 0.0 && hi > i64::MAX as f64 && hi <= u64::MAX as f64 => {
+            IntKind::U64
+        }
         _ => IntKind::I64,
     }
 }
@@ -621,18 +986,30 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
             Some(v) if root_set.contains(v) => v,
             Some(_) => {
                 diags.push(Diagnostic::error("codegen-protocol-version-not-in-document", format!("protocol version `{s}` is not in the document's root `protocolVersions` ({root_set})")).at("/protocolVersions"));
-                return Lowered { ir: None, diagnostics: diags };
+                return Lowered {
+                    ir: None,
+                    diagnostics: diags,
+                };
             }
             None => {
-                diags.push(Diagnostic::error("codegen-unknown-protocol-version", format!("unknown MCP protocol revision `{s}`")));
-                return Lowered { ir: None, diagnostics: diags };
+                diags.push(Diagnostic::error(
+                    "codegen-unknown-protocol-version",
+                    format!("unknown MCP protocol revision `{s}`"),
+                ));
+                return Lowered {
+                    ir: None,
+                    diagnostics: diags,
+                };
             }
         },
         None => match root_set.latest() {
             Some(v) => v,
             None => {
                 diags.push(Diagnostic::error("codegen-no-protocol-versions", "the document declares no known protocol revision in root `protocolVersions`").at("/protocolVersions"));
-                return Lowered { ir: None, diagnostics: diags };
+                return Lowered {
+                    ir: None,
+                    diagnostics: diags,
+                };
             }
         },
     };
@@ -643,7 +1020,12 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
         title: str_field(info, "title"),
         description: str_field(info, "description"),
     };
-    let mut lw = Lowerer { doc, types: Vec::new(), by_origin: HashMap::new(), diags };
+    let mut lw = Lowerer {
+        doc,
+        types: Vec::new(),
+        by_origin: HashMap::new(),
+        diags,
+    };
     let empty = Vec::new();
     let tools_json = doc.get("tools").and_then(Value::as_array).unwrap_or(&empty);
 
@@ -663,11 +1045,20 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
         }
         let at = format!("/tools/{idx}");
         let Some(name) = tool.get("name").and_then(Value::as_str) else {
-            lw.diags.push(Diagnostic::error("codegen-tool-without-name", "tool has no `name`; skipped").at(at));
+            lw.diags.push(
+                Diagnostic::error("codegen-tool-without-name", "tool has no `name`; skipped")
+                    .at(at),
+            );
             continue;
         };
         if seen_wire.contains(&name) {
-            lw.diags.push(Diagnostic::error("codegen-duplicate-tool", format!("tool `{name}` is declared twice for protocol version {v}; skipped")).at(at));
+            lw.diags.push(
+                Diagnostic::error(
+                    "codegen-duplicate-tool",
+                    format!("tool `{name}` is declared twice for protocol version {v}; skipped"),
+                )
+                .at(at),
+            );
             continue;
         }
         seen_wire.push(name);
@@ -685,14 +1076,27 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
     let mut ids = Vec::new();
     for s in &sel {
         let at = format!("/tools/{}", s.idx);
-        let inp = lw.new_type(format!("{}Input", s.stem), format!("{at}/inputSchema"), None);
-        let out = lw.new_type(format!("{}Output", s.stem), format!("{at}/outputSchema"), None);
+        let inp = lw.new_type(
+            format!("{}Input", s.stem),
+            format!("{at}/inputSchema"),
+            None,
+        );
+        let out = lw.new_type(
+            format!("{}Output", s.stem),
+            format!("{at}/outputSchema"),
+            None,
+        );
         ids.push((inp, out));
     }
     let mut tools = Vec::new();
     for (s, (inp, out)) in sel.iter().zip(ids) {
         let at = format!("/tools/{}", s.idx);
-        let name = s.tool.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+        let name = s
+            .tool
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
         // inputSchema (maybe a $componentRef).
         let input_schema = match s.tool.get("inputSchema") {
             Some(raw) => match refs::resolve(doc, raw, "schemas") {
@@ -700,17 +1104,28 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
                     let base = comp.unwrap_or_else(|| format!("{at}/inputSchema"));
                     lw.types[inp].origin = base.clone();
                     lw.by_origin.insert(base.clone(), inp);
-                    let ctx = Ctx { root: schema, base: base.clone() };
+                    let ctx = Ctx {
+                        root: schema,
+                        base: base.clone(),
+                    };
                     lw.define(inp, &ctx, schema, &base, 0);
                     schema.clone()
                 }
                 Err(e) => {
-                    lw.diags.push(Diagnostic::error(e.code(), e.to_string()).at(format!("{at}/inputSchema")));
+                    lw.diags.push(
+                        Diagnostic::error(e.code(), e.to_string()).at(format!("{at}/inputSchema")),
+                    );
                     Value::Bool(true)
                 }
             },
             None => {
-                lw.diags.push(Diagnostic::error("codegen-missing-input-schema", "tool has no `inputSchema`; its input is typed as any JSON object").at(&at));
+                lw.diags.push(
+                    Diagnostic::error(
+                        "codegen-missing-input-schema",
+                        "tool has no `inputSchema`; its input is typed as any JSON object",
+                    )
+                    .at(&at),
+                );
                 Value::Bool(true)
             }
         };
@@ -725,7 +1140,11 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
             if !matches!(lw.types[inp].kind, Kind::Alias { ty: Ty::Any }) {
                 lw.diags.push(warn("codegen-input-not-object", "inputSchema does not describe a plain object; the input is typed as any JSON object", &format!("{at}/inputSchema")));
             }
-            lw.types[inp].kind = Kind::Alias { ty: Ty::Map { values: Box::new(Ty::Any) } };
+            lw.types[inp].kind = Kind::Alias {
+                ty: Ty::Map {
+                    values: Box::new(Ty::Any),
+                },
+            };
         }
         lw.types[inp].doc = Some(format!("Input of the `{name}` tool."));
         // outputSchema, only where the revision defines it.
@@ -762,7 +1181,11 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
             names: Names::default(),
             title: str_field(s.tool, "title"),
             description: str_field(s.tool, "description"),
-            deprecated: s.tool.get("deprecated").and_then(Value::as_bool).unwrap_or(false),
+            deprecated: s
+                .tool
+                .get("deprecated")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
             origin: at,
             input: inp,
             output: out,
@@ -780,15 +1203,25 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
         types: lw
             .types
             .into_iter()
-            .map(|p| NamedType { names: Names { rust: p.base.clone(), ts: p.base }, doc: p.doc, origin: p.origin, kind: p.kind })
+            .map(|p| NamedType {
+                names: Names {
+                    rust: p.base.clone(),
+                    ts: p.base,
+                },
+                doc: p.doc,
+                origin: p.origin,
+                kind: p.kind,
+            })
             .collect(),
     };
     let mut diags = lw.diags;
     sort_untagged(&mut ir);
     assign_names(&mut ir, &mut diags);
-    Lowered { ir: Some(ir), diagnostics: diags }
+    Lowered {
+        ir: Some(ir),
+        diagnostics: diags,
+    }
 }
-
 
 /// Direct (non-indirected) named-type edges of aliases and untagged unions: a cycle of
 /// these has no finite JSON value or would make deserialization loop.
@@ -806,7 +1239,10 @@ fn break_alias_cycles(lw: &mut Lowerer<'_>) {
         let mut out = Vec::new();
         match k {
             Kind::Alias { ty } => direct_refs(ty, &mut out),
-            Kind::Union(Union { tag: None, variants }) => {
+            Kind::Union(Union {
+                tag: None,
+                variants,
+            }) => {
                 for v in variants {
                     if let Payload::Type(t) = &v.payload {
                         direct_refs(t, &mut out);
@@ -823,7 +1259,8 @@ fn break_alias_cycles(lw: &mut Lowerer<'_>) {
         if state[start] != 0 {
             continue;
         }
-        let mut stack: Vec<(TypeId, Vec<TypeId>, usize)> = vec![(start, edges(&lw.types[start].kind), 0)];
+        let mut stack: Vec<(TypeId, Vec<TypeId>, usize)> =
+            vec![(start, edges(&lw.types[start].kind), 0)];
         state[start] = 1;
         while let Some((node, succ, i)) = stack.last_mut() {
             if *i < succ.len() {
@@ -862,7 +1299,10 @@ fn rank(ir: &Ir, ty: &Ty) -> (u8, usize) {
         Ty::Number => (4, 0),
         Ty::Named { id } => match ir.types.get(*id).map(|t| &t.kind) {
             Some(Kind::StrEnum { .. }) => (5, 0),
-            Some(Kind::Object(o)) => (9, usize::MAX - o.fields.iter().filter(|f| f.required).count()),
+            Some(Kind::Object(o)) => (
+                9,
+                usize::MAX - o.fields.iter().filter(|f| f.required).count(),
+            ),
             Some(Kind::Union(_)) => (10, 0),
             _ => (11, 0),
         },
@@ -878,7 +1318,9 @@ fn rank(ir: &Ir, ty: &Ty) -> (u8, usize) {
 /// Untagged alternatives are tried in order: most specific first.
 fn sort_untagged(ir: &mut Ir) {
     for i in 0..ir.types.len() {
-        let Kind::Union(u) = &ir.types[i].kind else { continue };
+        let Kind::Union(u) = &ir.types[i].kind else {
+            continue;
+        };
         if u.tag.is_some() {
             continue;
         }
@@ -895,7 +1337,10 @@ fn sort_untagged(ir: &mut Ir) {
 
 fn variant_word(ir_names: &[Names], ty: &Ty, rust: bool) -> String {
     match ty {
-        Ty::Named { id } => ir_names.get(*id).map(|n| if rust { n.rust.clone() } else { n.ts.clone() }).unwrap_or_default(),
+        Ty::Named { id } => ir_names
+            .get(*id)
+            .map(|n| if rust { n.rust.clone() } else { n.ts.clone() })
+            .unwrap_or_default(),
         Ty::Any => "Value".into(),
         Ty::Null => "Null".into(),
         Ty::Bool => "Bool".into(),
@@ -942,21 +1387,38 @@ fn assign_names(ir: &mut Ir, diags: &mut Vec<Diagnostic>) {
                 for v in variants {
                     let (r, renamed) = a.claim(&names::pascal(&v.wire, "Value"), names::rust_ident);
                     if renamed {
-                        diags.push(Diagnostic::info("codegen-name-collision", format!("enum value `{}` is named `{r}` in Rust", v.wire)).at(&origin));
+                        diags.push(
+                            Diagnostic::info(
+                                "codegen-name-collision",
+                                format!("enum value `{}` is named `{r}` in Rust", v.wire),
+                            )
+                            .at(&origin),
+                        );
                     }
-                    v.names = Names { rust: r, ts: v.wire.clone() };
+                    v.names = Names {
+                        rust: r,
+                        ts: v.wire.clone(),
+                    };
                 }
             }
             Kind::Union(u) => {
                 let mut a = Allocator::new(&[]);
                 for v in &mut u.variants {
                     let (base_r, base_t) = match (&v.tag_value, &v.payload) {
-                        (Some(tv), _) => (names::pascal(tv, "Variant"), names::pascal(tv, "Variant")),
-                        (None, Payload::Type(ty)) => (variant_word(&type_names, ty, true), variant_word(&type_names, ty, false)),
+                        (Some(tv), _) => {
+                            (names::pascal(tv, "Variant"), names::pascal(tv, "Variant"))
+                        }
+                        (None, Payload::Type(ty)) => (
+                            variant_word(&type_names, ty, true),
+                            variant_word(&type_names, ty, false),
+                        ),
                         (None, Payload::Fields(_)) => ("Variant".into(), "Variant".into()),
                     };
                     let (r, _) = a.claim(&base_r, names::rust_ident);
-                    v.names = Names { rust: r, ts: base_t };
+                    v.names = Names {
+                        rust: r,
+                        ts: base_t,
+                    };
                     if let Payload::Fields(o) = &mut v.payload {
                         name_fields(o, &origin, diags);
                     }
@@ -969,12 +1431,27 @@ fn assign_names(ir: &mut Ir, diags: &mut Vec<Diagnostic>) {
     let mut rust_m = Allocator::new(names::RUST_RESERVED_METHODS);
     let mut ts_m = Allocator::new(names::TS_RESERVED_METHODS);
     for tool in &mut ir.tools {
-        let stem = ir.types.get(tool.input).map(|t| t.names.rust.trim_end_matches("Input").to_string()).unwrap_or_default();
-        let stem = if stem.is_empty() { names::pascal(&tool.wire_name, "Tool") } else { stem };
+        let stem = ir
+            .types
+            .get(tool.input)
+            .map(|t| t.names.rust.trim_end_matches("Input").to_string())
+            .unwrap_or_default();
+        let stem = if stem.is_empty() {
+            names::pascal(&tool.wire_name, "Tool")
+        } else {
+            stem
+        };
         let (r, rr) = rust_m.claim(&names::snake(&stem, "tool"), names::rust_ident);
         let (s, sr) = ts_m.claim(&names::camel(&stem, "tool"), names::ts_ident);
         if rr || sr {
-            diags.push(warn("codegen-name-collision", format!("method for tool `{}` is named `{r}` in Rust and `{s}` in TypeScript", tool.wire_name), &tool.origin));
+            diags.push(warn(
+                "codegen-name-collision",
+                format!(
+                    "method for tool `{}` is named `{r}` in Rust and `{s}` in TypeScript",
+                    tool.wire_name
+                ),
+                &tool.origin,
+            ));
         }
         tool.names = Names { rust: r, ts: s };
     }
@@ -987,6 +1464,9 @@ fn name_fields(o: &mut Object, origin: &str, diags: &mut Vec<Diagnostic>) {
         if renamed {
             diags.push(warn("codegen-name-collision", format!("property `{}` maps to an identifier already used in this object; its Rust field is `{r}`", f.wire), &pointer::push(&pointer::push(origin, "properties"), &f.wire)));
         }
-        f.names = Names { rust: r, ts: f.wire.clone() };
+        f.names = Names {
+            rust: r,
+            ts: f.wire.clone(),
+        };
     }
 }

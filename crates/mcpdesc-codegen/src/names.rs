@@ -12,29 +12,47 @@ use std::collections::HashSet;
 
 /// The ASCII words of `raw`, joined by spaces (non-alphanumerics separate words).
 pub fn words(raw: &str) -> String {
-    raw.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' }).collect::<String>()
+    raw.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect::<String>()
 }
 
 fn nonempty(s: String, fallback: &str) -> String {
-    if s.is_empty() { fallback.to_string() } else { s }
+    if s.is_empty() {
+        fallback.to_string()
+    } else {
+        s
+    }
 }
 
 /// `snake_case` base (not keyword-escaped); digits first get a `_` prefix.
 pub fn snake(raw: &str, fallback: &str) -> String {
     let s = nonempty(words(raw).to_snake_case(), fallback);
-    if s.starts_with(|c: char| c.is_ascii_digit()) { format!("_{s}") } else { s }
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{s}")
+    } else {
+        s
+    }
 }
 
 /// `PascalCase` base; digits first get a `T` prefix.
 pub fn pascal(raw: &str, fallback: &str) -> String {
     let s = nonempty(words(raw).to_upper_camel_case(), fallback);
-    if s.starts_with(|c: char| c.is_ascii_digit()) { format!("T{s}") } else { s }
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("T{s}")
+    } else {
+        s
+    }
 }
 
 /// `camelCase` base; digits first get a `_` prefix.
 pub fn camel(raw: &str, fallback: &str) -> String {
     let s = nonempty(words(raw).to_lower_camel_case(), fallback);
-    if s.starts_with(|c: char| c.is_ascii_digit()) { format!("_{s}") } else { s }
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{s}")
+    } else {
+        s
+    }
 }
 
 /// Rust identifier from a base: raw identifier for keywords, `_` suffix where raw is
@@ -45,7 +63,11 @@ pub fn rust_ident(base: &str) -> String {
 
 /// TypeScript identifier from a base: `_` suffix for reserved words.
 pub fn ts_ident(base: &str) -> String {
-    if escape::ts::RESERVED.contains(&base) { format!("{base}_") } else { base.to_string() }
+    if escape::ts::RESERVED.contains(&base) {
+        format!("{base}_")
+    } else {
+        base.to_string()
+    }
 }
 
 /// One namespace of identifiers.
@@ -57,7 +79,9 @@ pub struct Allocator {
 impl Allocator {
     /// A namespace where `reserved` names are already taken.
     pub fn new(reserved: &[&str]) -> Self {
-        Allocator { taken: reserved.iter().map(|s| s.to_string()).collect() }
+        Allocator {
+            taken: reserved.iter().map(|s| s.to_string()).collect(),
+        }
     }
 
     /// Claims `escape(base)`, or `escape(base + "2")`, `escape(base + "3")`… when taken.
@@ -65,7 +89,11 @@ impl Allocator {
     pub fn claim(&mut self, base: &str, escape: impl Fn(&str) -> String) -> (String, bool) {
         let mut n = 1usize;
         loop {
-            let cand = if n == 1 { escape(base) } else { escape(&format!("{base}{n}")) };
+            let cand = if n == 1 {
+                escape(base)
+            } else {
+                escape(&format!("{base}{n}"))
+            };
             if self.taken.insert(cand.clone()) {
                 return (cand, n > 1);
             }
@@ -82,28 +110,92 @@ impl Allocator {
 /// Type names the generated Rust crate uses itself (or that would shadow prelude items
 /// the generated code names unqualified).
 pub const RUST_RESERVED_TYPES: &[&str] = &[
-    "Client", "Error", "Result", "Option", "Some", "None", "Ok", "Err", "Vec", "Box", "String",
-    "Serialize", "Deserialize", "ContentBlock", "Default", "Self",
+    "Client",
+    "Error",
+    "Result",
+    "Option",
+    "Some",
+    "None",
+    "Ok",
+    "Err",
+    "Vec",
+    "Box",
+    "String",
+    "Serialize",
+    "Deserialize",
+    "ContentBlock",
+    "Default",
+    "Self",
 ];
 
 /// Method names of the generated Rust `Client`.
-pub const RUST_RESERVED_METHODS: &[&str] =
-    &["connect_stdio", "connect_http", "close", "call_structured", "call_content", "service"];
+pub const RUST_RESERVED_METHODS: &[&str] = &[
+    "connect_stdio",
+    "connect_http",
+    "close",
+    "call_structured",
+    "call_content",
+    "service",
+];
 
 /// Type names the generated TypeScript module declares or imports, and global types
 /// the generated code uses.
 pub const TS_RESERVED_TYPES: &[&str] = &[
-    "McpClient", "ToolError", "Client", "StdioClientTransport", "StreamableHTTPClientTransport",
-    "CallToolResult", "ContentBlock", "Promise", "Record", "Array", "Object", "String", "Number",
-    "Boolean", "Symbol", "Error", "Map", "Set", "Date", "JSON", "Math", "URL", "Partial",
-    "Required", "Readonly", "Pick", "Omit", "Exclude", "Extract", "NonNullable", "ReturnType",
-    "Parameters", "Awaited", "BigInt", "Function", "RegExp", "Iterable", "PromiseLike",
+    "McpClient",
+    "ToolError",
+    "Client",
+    "StdioClientTransport",
+    "StreamableHTTPClientTransport",
+    "CallToolResult",
+    "ContentBlock",
+    "Promise",
+    "Record",
+    "Array",
+    "Object",
+    "String",
+    "Number",
+    "Boolean",
+    "Symbol",
+    "Error",
+    "Map",
+    "Set",
+    "Date",
+    "JSON",
+    "Math",
+    "URL",
+    "Partial",
+    "Required",
+    "Readonly",
+    "Pick",
+    "Omit",
+    "Exclude",
+    "Extract",
+    "NonNullable",
+    "ReturnType",
+    "Parameters",
+    "Awaited",
+    "BigInt",
+    "Function",
+    "RegExp",
+    "Iterable",
+    "PromiseLike",
 ];
 
 /// Member names of the generated TypeScript `McpClient` (and `Object.prototype`).
 pub const TS_RESERVED_METHODS: &[&str] = &[
-    "connectStdio", "connectHttp", "close", "constructor", "prototype", "toString", "valueOf",
-    "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "name", "length",
+    "connectStdio",
+    "connectHttp",
+    "close",
+    "constructor",
+    "prototype",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "name",
+    "length",
 ];
 
 #[cfg(test)]
@@ -112,9 +204,18 @@ mod tests {
 
     #[test]
     fn bases() {
-        assert_eq!(snake("get-structured-content", "tool"), "get_structured_content");
-        assert_eq!(pascal("get-structured-content", "Tool"), "GetStructuredContent");
-        assert_eq!(camel("get-structured-content", "tool"), "getStructuredContent");
+        assert_eq!(
+            snake("get-structured-content", "tool"),
+            "get_structured_content"
+        );
+        assert_eq!(
+            pascal("get-structured-content", "Tool"),
+            "GetStructuredContent"
+        );
+        assert_eq!(
+            camel("get-structured-content", "tool"),
+            "getStructuredContent"
+        );
         assert_eq!(snake("2fa", "f"), "_2fa");
         assert_eq!(pascal("名前", "Type"), "Type");
         assert_eq!(snake("userName", "f"), snake("user_name", "f"));

@@ -59,7 +59,11 @@ pub mod filters {
 
     /// Rust outer doc comment (`///`), lines prefixed by `indent`.
     #[askama::filter_fn]
-    pub fn rust_doc(s: &Untrusted, _env: &dyn askama::Values, indent: &str) -> askama::Result<String> {
+    pub fn rust_doc(
+        s: &Untrusted,
+        _env: &dyn askama::Values,
+        indent: &str,
+    ) -> askama::Result<String> {
         Ok(escape::rust::doc(s.raw(), indent, false))
     }
 
@@ -83,13 +87,21 @@ pub mod filters {
 
     /// JSDoc block, lines prefixed by `indent`.
     #[askama::filter_fn]
-    pub fn ts_doc(s: &Untrusted, _env: &dyn askama::Values, indent: &str) -> askama::Result<String> {
+    pub fn ts_doc(
+        s: &Untrusted,
+        _env: &dyn askama::Values,
+        indent: &str,
+    ) -> askama::Result<String> {
         Ok(escape::ts::doc(s.raw(), indent, &[]))
     }
 
     /// JSDoc block marked `@deprecated`.
     #[askama::filter_fn]
-    pub fn ts_doc_deprecated(s: &Untrusted, _env: &dyn askama::Values, indent: &str) -> askama::Result<String> {
+    pub fn ts_doc_deprecated(
+        s: &Untrusted,
+        _env: &dyn askama::Values,
+        indent: &str,
+    ) -> askama::Result<String> {
         Ok(escape::ts::doc(s.raw(), indent, &["@deprecated"]))
     }
 
@@ -112,7 +124,11 @@ pub fn untrusted(s: impl Into<String>) -> Untrusted {
 }
 
 /// Doc text for an optional doc plus notes (default value, deprecation).
-pub fn doc_text(doc: Option<&str>, default: Option<&serde_json::Value>, deprecated: bool) -> Untrusted {
+pub fn doc_text(
+    doc: Option<&str>,
+    default: Option<&serde_json::Value>,
+    deprecated: bool,
+) -> Untrusted {
     let mut parts: Vec<String> = Vec::new();
     if deprecated {
         parts.push("Deprecated.".to_string());

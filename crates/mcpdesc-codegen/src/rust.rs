@@ -36,12 +36,40 @@ struct RVariant {
 }
 
 enum Item {
-    Struct { doc: Untrusted, name: Ident, default: bool, fields: Vec<RField>, extra: Option<(Ident, Code)> },
-    Newtype { doc: Untrusted, name: Ident, ty: Code },
-    Alias { doc: Untrusted, name: Ident, ty: Code },
-    StrEnum { doc: Untrusted, name: Ident, single: bool, variants: Vec<RVariant> },
-    Tagged { doc: Untrusted, name: Ident, tag: Untrusted, variants: Vec<RVariant> },
-    Untagged { doc: Untrusted, name: Ident, variants: Vec<RVariant> },
+    Struct {
+        doc: Untrusted,
+        name: Ident,
+        default: bool,
+        fields: Vec<RField>,
+        extra: Option<(Ident, Code)>,
+    },
+    Newtype {
+        doc: Untrusted,
+        name: Ident,
+        ty: Code,
+    },
+    Alias {
+        doc: Untrusted,
+        name: Ident,
+        ty: Code,
+    },
+    StrEnum {
+        doc: Untrusted,
+        name: Ident,
+        single: bool,
+        variants: Vec<RVariant>,
+    },
+    Tagged {
+        doc: Untrusted,
+        name: Ident,
+        tag: Untrusted,
+        variants: Vec<RVariant>,
+    },
+    Untagged {
+        doc: Untrusted,
+        name: Ident,
+        variants: Vec<RVariant>,
+    },
 }
 
 #[derive(Template)]
@@ -86,7 +114,13 @@ pub fn crate_name(requested: Option<&str>, server: &str) -> String {
     let raw = requested.unwrap_or(server);
     let mut s: String = raw
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect();
     s = s.trim_matches(['-', '_']).to_string();
     while s.contains("--") {
@@ -149,15 +183,68 @@ fn reachability(ir: &Ir) -> Vec<HashSet<TypeId>> {
         .collect()
 }
 
+/// Every named type mentioned anywhere in `ty`.
+fn mentioned(ty: &Ty, out: &mut Vec<TypeId>) {
+    match ty {
+        Ty::Named { id } => out.push(*id),
+        Ty::Nullable { inner } => mentioned(inner, out),
+        Ty::Array { items } => mentioned(items, out),
+        Ty::Map { values } => mentioned(values, out),
+        Ty::Tuple { items, rest, .. } => {
+            items.iter().for_each(|t| mentioned(t, out));
+            if let Some(r) = rest {
+                mentioned(r, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Aliases whose expansion reaches themselves through other aliases (Rust forbids
+/// recursive type aliases even behind `Vec`): these become newtype structs.
+fn recursive_aliases(ir: &Ir) -> HashSet<TypeId> {
+    let alias_edges = |id: TypeId| -> Vec<TypeId> {
+        let mut out = Vec::new();
+        if let Some(Kind::Alias { ty }) = ir.types.get(id).map(|t| &t.kind) {
+            mentioned(ty, &mut out);
+        }
+        out.retain(|n| matches!(ir.types.get(*n).map(|t| &t.kind), Some(Kind::Alias { .. })));
+        out
+    };
+    let mut result = HashSet::new();
+    for start in 0..ir.types.len() {
+        if !matches!(ir.types[start].kind, Kind::Alias { .. }) {
+            continue;
+        }
+        let mut seen = HashSet::new();
+        let mut stack = alias_edges(start);
+        while let Some(n) = stack.pop() {
+            if n == start {
+                result.insert(start);
+                break;
+            }
+            if seen.insert(n) {
+                stack.extend(alias_edges(n));
+            }
+        }
+    }
+    result
+}
+
 struct Ctx<'a> {
     ir: &'a Ir,
+    newtypes: HashSet<TypeId>,
     reach: Vec<HashSet<TypeId>>,
     diags: Vec<Diagnostic>,
 }
 
 impl Ctx<'_> {
     fn name(&self, id: TypeId) -> Result<Ident, Error> {
-        let t = self.ir.types.get(id).ok_or(Error::Internal("dangling type id"))?;
+        let t = self
+            .ir
+            .types
+            .get(id)
+            .ok_or(Error::Internal("dangling type id"))?;
         Ident::rust(&t.names.rust)
     }
 
@@ -181,9 +268,16 @@ impl Ctx<'_> {
             Ty::Array { items } => format!("Vec<{}>", self.ty(items, owner, false, origin)?),
             Ty::Tuple { items, min, rest } => {
                 if rest.is_none() && *min == items.len() && !items.is_empty() {
-                    let parts: Result<Vec<String>, Error> = items.iter().map(|t| self.ty(t, owner, direct, origin)).collect();
+                    let parts: Result<Vec<String>, Error> = items
+                        .iter()
+                        .map(|t| self.ty(t, owner, direct, origin))
+                        .collect();
                     let parts = parts?;
-                    if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) }
+                    if parts.len() == 1 {
+                        format!("({},)", parts[0])
+                    } else {
+                        format!("({})", parts.join(", "))
+                    }
                 } else {
                     self.diags.push(Diagnostic::info("codegen-rust-tuple-loosened", "a tuple with optional or extra items is a `Vec<serde_json::Value>` in Rust").at(origin));
                     "Vec<serde_json::Value>".into()
@@ -191,25 +285,48 @@ impl Ctx<'_> {
             }
             Ty::Map { values } => match values.as_ref() {
                 Ty::Any => "serde_json::Map<String, serde_json::Value>".into(),
-                v => format!("std::collections::BTreeMap<String, {}>", self.ty(v, owner, false, origin)?),
+                v => format!(
+                    "std::collections::BTreeMap<String, {}>",
+                    self.ty(v, owner, false, origin)?
+                ),
             },
             Ty::Nullable { inner } => format!("Option<{}>", self.ty(inner, owner, direct, origin)?),
             Ty::Named { id } => {
                 let n = self.name(*id)?;
-                let cyclic = *id == owner || self.reach.get(*id).is_some_and(|r| r.contains(&owner));
-                if direct && cyclic { format!("Box<{n}>") } else { n.to_string() }
+                let cyclic =
+                    *id == owner || self.reach.get(*id).is_some_and(|r| r.contains(&owner));
+                if direct && cyclic {
+                    format!("Box<{n}>")
+                } else {
+                    n.to_string()
+                }
             }
         })
     }
 
-    fn fields(&mut self, o: &Object, owner: TypeId, origin: &str, vis: &'static str) -> Result<Vec<RField>, Error> {
+    fn fields(
+        &mut self,
+        o: &Object,
+        owner: TypeId,
+        origin: &str,
+        vis: &'static str,
+    ) -> Result<Vec<RField>, Error> {
         let mut out = Vec::new();
         for f in &o.fields {
             let (ty, attrs) = match (&f.ty, f.required) {
-                (Ty::Nullable { inner }, true) => (format!("Option<{}>", self.ty(inner, owner, true, origin)?), ", default"),
-                (Ty::Nullable { inner }, false) => (format!("Option<{}>", self.ty(inner, owner, true, origin)?), ", default, skip_serializing_if = \"Option::is_none\""),
+                (Ty::Nullable { inner }, true) => (
+                    format!("Option<{}>", self.ty(inner, owner, true, origin)?),
+                    ", default",
+                ),
+                (Ty::Nullable { inner }, false) => (
+                    format!("Option<{}>", self.ty(inner, owner, true, origin)?),
+                    ", default, skip_serializing_if = \"Option::is_none\"",
+                ),
                 (t, true) => (self.ty(t, owner, true, origin)?, ""),
-                (t, false) => (format!("Option<{}>", self.ty(t, owner, true, origin)?), ", default, skip_serializing_if = \"Option::is_none\""),
+                (t, false) => (
+                    format!("Option<{}>", self.ty(t, owner, true, origin)?),
+                    ", default, skip_serializing_if = \"Option::is_none\"",
+                ),
             };
             out.push(RField {
                 doc: doc_text(f.doc.as_deref(), f.default.as_ref(), f.deprecated),
@@ -255,7 +372,8 @@ fn items(cx: &mut Ctx<'_>) -> Result<Vec<Item>, Error> {
                 let fields = cx.fields(o, id, origin, "pub ")?;
                 let extra = match &o.extra {
                     Extra::Typed(ty) => {
-                        let taken: HashSet<&str> = o.fields.iter().map(|f| f.names.rust.as_str()).collect();
+                        let taken: HashSet<&str> =
+                            o.fields.iter().map(|f| f.names.rust.as_str()).collect();
                         let mut n = String::from("extra");
                         let mut i = 2;
                         while taken.contains(n.as_str()) {
@@ -264,30 +382,64 @@ fn items(cx: &mut Ctx<'_>) -> Result<Vec<Item>, Error> {
                         }
                         let vt = match ty {
                             Ty::Any => "serde_json::Map<String, serde_json::Value>".to_string(),
-                            t => format!("std::collections::BTreeMap<String, {}>", cx.ty(t, id, false, origin)?),
+                            t => format!(
+                                "std::collections::BTreeMap<String, {}>",
+                                cx.ty(t, id, false, origin)?
+                            ),
                         };
                         Some((Ident::rust(&n)?, Code(vt)))
                     }
                     _ => None,
                 };
-                let default = o.fields.iter().all(|f| !f.required || matches!(f.ty, Ty::Nullable { .. }));
-                out.push(Item::Struct { doc, name, default, fields, extra });
+                let default = o
+                    .fields
+                    .iter()
+                    .all(|f| !f.required || matches!(f.ty, Ty::Nullable { .. }));
+                out.push(Item::Struct {
+                    doc,
+                    name,
+                    default,
+                    fields,
+                    extra,
+                });
             }
             Kind::Alias { ty } => {
-                let cyclic = cx.reach.get(id).is_some_and(|r| r.contains(&id));
+                let cyclic =
+                    cx.newtypes.contains(&id) || cx.reach.get(id).is_some_and(|r| r.contains(&id));
                 let code = Code(cx.ty(ty, id, true, origin)?);
                 if cyclic {
-                    out.push(Item::Newtype { doc, name, ty: code });
+                    out.push(Item::Newtype {
+                        doc,
+                        name,
+                        ty: code,
+                    });
                 } else {
-                    out.push(Item::Alias { doc, name, ty: code });
+                    out.push(Item::Alias {
+                        doc,
+                        name,
+                        ty: code,
+                    });
                 }
             }
             Kind::StrEnum { variants } => {
                 let vs = variants
                     .iter()
-                    .map(|v| Ok(RVariant { doc: Untrusted::default(), name: Ident::rust(&v.names.rust)?, wire: untrusted(v.wire.clone()), fields: vec![], payload: None }))
+                    .map(|v| {
+                        Ok(RVariant {
+                            doc: Untrusted::default(),
+                            name: Ident::rust(&v.names.rust)?,
+                            wire: untrusted(v.wire.clone()),
+                            fields: vec![],
+                            payload: None,
+                        })
+                    })
                     .collect::<Result<Vec<_>, Error>>()?;
-                out.push(Item::StrEnum { doc, name, single: vs.len() == 1, variants: vs });
+                out.push(Item::StrEnum {
+                    doc,
+                    name,
+                    single: vs.len() == 1,
+                    variants: vs,
+                });
             }
             Kind::Union(u) => {
                 let mut vs = Vec::new();
@@ -300,18 +452,45 @@ fn items(cx: &mut Ctx<'_>) -> Result<Vec<Item>, Error> {
                                 cx.diags.push(Diagnostic::info("codegen-rust-extra-dropped", "additional properties of a tagged union alternative are not kept in Rust").at(origin));
                             }
                             let fields = cx.fields(o, id, origin, "")?;
-                            vs.push(RVariant { doc: vdoc, name: vname, wire: untrusted(v.tag_value.clone().unwrap_or_default()), fields, payload: None });
+                            vs.push(RVariant {
+                                doc: vdoc,
+                                name: vname,
+                                wire: untrusted(v.tag_value.clone().unwrap_or_default()),
+                                fields,
+                                payload: None,
+                            });
                         }
-                        Payload::Type(Ty::Null) => vs.push(RVariant { doc: vdoc, name: vname, wire: Untrusted::default(), fields: vec![], payload: None }),
+                        Payload::Type(Ty::Null) => vs.push(RVariant {
+                            doc: vdoc,
+                            name: vname,
+                            wire: Untrusted::default(),
+                            fields: vec![],
+                            payload: None,
+                        }),
                         Payload::Type(ty) => {
                             let code = Code(cx.ty(ty, id, true, origin)?);
-                            vs.push(RVariant { doc: vdoc, name: vname, wire: Untrusted::default(), fields: vec![], payload: Some(code) });
+                            vs.push(RVariant {
+                                doc: vdoc,
+                                name: vname,
+                                wire: Untrusted::default(),
+                                fields: vec![],
+                                payload: Some(code),
+                            });
                         }
                     }
                 }
                 match &u.tag {
-                    Some(tag) => out.push(Item::Tagged { doc, name, tag: untrusted(tag.clone()), variants: vs }),
-                    None => out.push(Item::Untagged { doc, name, variants: vs }),
+                    Some(tag) => out.push(Item::Tagged {
+                        doc,
+                        name,
+                        tag: untrusted(tag.clone()),
+                        variants: vs,
+                    }),
+                    None => out.push(Item::Untagged {
+                        doc,
+                        name,
+                        variants: vs,
+                    }),
                 }
             }
         }
@@ -333,17 +512,36 @@ fn tool_doc(t: &Tool) -> Untrusted {
 
 /// Renders the crate's files (`Cargo.toml`, `src/lib.rs`, `src/types.rs`).
 pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error> {
-    let mut cx = Ctx { ir, reach: reachability(ir), diags: Vec::new() };
+    let mut cx = Ctx {
+        ir,
+        newtypes: recursive_aliases(ir),
+        reach: reachability(ir),
+        diags: Vec::new(),
+    };
     let items = items(&mut cx)?;
-    let server_label = ir.server.title.clone().unwrap_or_else(|| ir.server.name.clone());
-    let types = TypesTpl { server: untrusted(format!("Types of the tools of the MCP server {server_label}.")), items }.render()?;
+    let server_label = ir
+        .server
+        .title
+        .clone()
+        .unwrap_or_else(|| ir.server.name.clone());
+    let types = TypesTpl {
+        server: untrusted(format!(
+            "Types of the tools of the MCP server {server_label}."
+        )),
+        items,
+    }
+    .render()?;
 
     let mut tools = Vec::new();
     let mut content_aliases = Vec::new();
     for t in &ir.tools {
         let output = cx.name(t.output)?;
         if !t.structured_output {
-            let doc = ir.types.get(t.output).and_then(|x| x.doc.clone()).unwrap_or_default();
+            let doc = ir
+                .types
+                .get(t.output)
+                .and_then(|x| x.doc.clone())
+                .unwrap_or_default();
             content_aliases.push((untrusted(doc), output.clone()));
         }
         tools.push(RTool {
@@ -357,7 +555,8 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
         });
     }
     let package = crate_name(opts.crate_name.as_deref(), &ir.server.name);
-    let crate_ident = Ident::rust(&package.replace('-', "_")).or_else(|_| Ident::rust("mcp_client"))?;
+    let crate_ident =
+        Ident::rust(&package.replace('-', "_")).or_else(|_| Ident::rust("mcp_client"))?;
     let mut doc = format!("Typed MCP client for {server_label}");
     if !ir.server.version.is_empty() {
         doc.push_str(&format!(" (version {})", ir.server.version));
@@ -367,7 +566,10 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
         doc.push_str("\n\n");
         doc.push_str(d);
     }
-    doc.push_str(&format!("\n\nGenerated by mcpdesc from an MCP Description (protocol revision {}). Do not edit.", ir.protocol_version));
+    doc.push_str(&format!(
+        "\n\nGenerated by mcpdesc from an MCP Description (protocol revision {}). Do not edit.",
+        ir.protocol_version
+    ));
     let lib = LibTpl {
         doc: untrusted(doc),
         crate_name: crate_ident,
@@ -378,11 +580,24 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
         content_aliases,
     }
     .render()?;
-    let cargo = CargoTpl { package: untrusted(package), description: untrusted(format!("Typed MCP client for {server_label}")) }.render()?;
+    let cargo = CargoTpl {
+        package: untrusted(package),
+        description: untrusted(format!("Typed MCP client for {server_label}")),
+    }
+    .render()?;
     let files = vec![
-        GeneratedFile { path: "Cargo.toml".into(), contents: cargo },
-        GeneratedFile { path: "src/lib.rs".into(), contents: lib },
-        GeneratedFile { path: "src/types.rs".into(), contents: types },
+        GeneratedFile {
+            path: "Cargo.toml".into(),
+            contents: cargo,
+        },
+        GeneratedFile {
+            path: "src/lib.rs".into(),
+            contents: lib,
+        },
+        GeneratedFile {
+            path: "src/types.rs".into(),
+            contents: types,
+        },
     ];
     Ok((files, cx.diags))
 }

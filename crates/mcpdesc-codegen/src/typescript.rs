@@ -61,7 +61,13 @@ pub fn package_name(requested: Option<&str>, server: &str) -> String {
     let clean = |s: &str| -> String {
         let mut out: String = s
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c.to_ascii_lowercase() } else { '-' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
             .collect();
         out = out.trim_matches(['-', '_', '.']).to_string();
         while out.contains("--") {
@@ -71,7 +77,9 @@ pub fn package_name(requested: Option<&str>, server: &str) -> String {
     };
     let name = match requested {
         Some(r) => match r.strip_prefix('@').and_then(|x| x.split_once('/')) {
-            Some((scope, n)) if !clean(scope).is_empty() && !clean(n).is_empty() => format!("@{}/{}", clean(scope), clean(n)),
+            Some((scope, n)) if !clean(scope).is_empty() && !clean(n).is_empty() => {
+                format!("@{}/{}", clean(scope), clean(n))
+            }
             _ => clean(r),
         },
         None => {
@@ -79,7 +87,11 @@ pub fn package_name(requested: Option<&str>, server: &str) -> String {
             format!("{}-client", if base.is_empty() { "mcp" } else { &base })
         }
     };
-    let mut name = if name.is_empty() { "mcp-client".to_string() } else { name };
+    let mut name = if name.is_empty() {
+        "mcp-client".to_string()
+    } else {
+        name
+    };
     name.truncate(214);
     name
 }
@@ -90,7 +102,11 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn name(&self, id: TypeId) -> Result<Ident, Error> {
-        let t = self.ir.types.get(id).ok_or(Error::Internal("dangling type id"))?;
+        let t = self
+            .ir
+            .types
+            .get(id)
+            .ok_or(Error::Internal("dangling type id"))?;
         Ident::ts(&t.names.ts)
     }
 
@@ -112,7 +128,11 @@ impl Ctx<'_> {
             Ty::Int { .. } | Ty::Number => "number".into(),
             Ty::String => "string".into(),
             Ty::Literal { value } => Self::literal(value),
-            Ty::Enum { values } => values.iter().map(Self::literal).collect::<Vec<_>>().join(" | "),
+            Ty::Enum { values } => values
+                .iter()
+                .map(Self::literal)
+                .collect::<Vec<_>>()
+                .join(" | "),
             Ty::Array { items } => format!("Array<{}>", self.ty(items, indent)?),
             Ty::Tuple { items, min, rest } => {
                 let mut parts = Vec::new();
@@ -139,9 +159,17 @@ impl Ctx<'_> {
             out.push_str(&format!("{inner}{l};\n"));
         }
         for f in &o.fields {
-            out.push_str(&escape::ts::doc(doc_text(f.doc.as_deref(), f.default.as_ref(), false).raw(), &inner, if f.deprecated { &["@deprecated"] } else { &[] }));
+            out.push_str(&escape::ts::doc(
+                doc_text(f.doc.as_deref(), f.default.as_ref(), false).raw(),
+                &inner,
+                if f.deprecated { &["@deprecated"] } else { &[] },
+            ));
             let opt = if f.required { "" } else { "?" };
-            out.push_str(&format!("{inner}{}{opt}: {};\n", escape::ts::prop_key(&f.names.ts), self.ty(&f.ty, &inner)?));
+            out.push_str(&format!(
+                "{inner}{}{opt}: {};\n",
+                escape::ts::prop_key(&f.names.ts),
+                self.ty(&f.ty, &inner)?
+            ));
         }
         match &o.extra {
             // `unknown` keeps every declared property type compatible (TS2411).
@@ -156,23 +184,35 @@ impl Ctx<'_> {
     fn decl(&self, t: &NamedType) -> Result<Option<String>, Error> {
         Ok(Some(match &t.kind {
             Kind::ContentBlocks => "Array<ContentBlock>".into(),
-            Kind::Object(o) if o.fields.is_empty() && matches!(o.extra, Extra::Closed) => "Record<string, never>".into(),
+            Kind::Object(o) if o.fields.is_empty() && matches!(o.extra, Extra::Closed) => {
+                "Record<string, never>".into()
+            }
             Kind::Object(o) => self.object(o, &[], "")?,
-            Kind::StrEnum { variants } => variants.iter().map(|v| escape::ts::str_lit(&v.wire)).collect::<Vec<_>>().join(" | "),
+            Kind::StrEnum { variants } => variants
+                .iter()
+                .map(|v| escape::ts::str_lit(&v.wire))
+                .collect::<Vec<_>>()
+                .join(" | "),
             Kind::Alias { ty } => self.ty(ty, "")?,
             Kind::Union(u) => {
                 let mut arms = Vec::new();
                 for v in &u.variants {
                     match (&u.tag, &v.payload) {
                         (Some(tag), Payload::Fields(o)) => {
-                            let lead = format!("{}: {}", escape::ts::prop_key(tag), escape::ts::str_lit(v.tag_value.as_deref().unwrap_or_default()));
+                            let lead = format!(
+                                "{}: {}",
+                                escape::ts::prop_key(tag),
+                                escape::ts::str_lit(v.tag_value.as_deref().unwrap_or_default())
+                            );
                             arms.push(self.object(o, &[lead], "  ")?);
                         }
                         (_, Payload::Fields(o)) => arms.push(self.object(o, &[], "  ")?),
                         (_, Payload::Type(ty)) => arms.push(self.ty(ty, "  ")?),
                     }
                 }
-                arms.iter().map(|a| format!("\n  | {a}")).collect::<String>()
+                arms.iter()
+                    .map(|a| format!("\n  | {a}"))
+                    .collect::<String>()
             }
         }))
     }
@@ -196,7 +236,11 @@ pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diag
     let mut decls = Vec::new();
     for t in &ir.types {
         if let Some(ty) = cx.decl(t)? {
-            decls.push(TDecl { doc: untrusted(t.doc.clone().unwrap_or_default()), name: Ident::ts(&t.names.ts)?, ty: Code(ty) });
+            decls.push(TDecl {
+                doc: untrusted(t.doc.clone().unwrap_or_default()),
+                name: Ident::ts(&t.names.ts)?,
+                ty: Code(ty),
+            });
         }
     }
     let mut tools = Vec::new();
@@ -211,7 +255,11 @@ pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diag
             structured: t.structured_output,
         });
     }
-    let label = ir.server.title.clone().unwrap_or_else(|| ir.server.name.clone());
+    let label = ir
+        .server
+        .title
+        .clone()
+        .unwrap_or_else(|| ir.server.name.clone());
     let package = package_name(opts.package_name.as_deref(), &ir.server.name);
     let mut doc = format!("Typed MCP client for {label}");
     if !ir.server.version.is_empty() {
@@ -222,7 +270,10 @@ pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diag
         doc.push_str("\n\n");
         doc.push_str(d);
     }
-    doc.push_str(&format!("\n\nGenerated by mcpdesc from an MCP Description (protocol revision {}). Do not edit.", ir.protocol_version));
+    doc.push_str(&format!(
+        "\n\nGenerated by mcpdesc from an MCP Description (protocol revision {}). Do not edit.",
+        ir.protocol_version
+    ));
     let index = IndexTpl {
         doc: untrusted(doc),
         package: untrusted(package.clone()),
@@ -233,13 +284,26 @@ pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diag
         tools,
     }
     .render()?;
-    let pkg = PackageTpl { package: untrusted(package), description: untrusted(format!("Typed MCP client for {label}")) }.render()?;
+    let pkg = PackageTpl {
+        package: untrusted(package),
+        description: untrusted(format!("Typed MCP client for {label}")),
+    }
+    .render()?;
     let tsconfig = TsconfigTpl.render()?;
     Ok((
         vec![
-            GeneratedFile { path: "package.json".into(), contents: pkg },
-            GeneratedFile { path: "tsconfig.json".into(), contents: tsconfig },
-            GeneratedFile { path: "src/index.ts".into(), contents: index },
+            GeneratedFile {
+                path: "package.json".into(),
+                contents: pkg,
+            },
+            GeneratedFile {
+                path: "tsconfig.json".into(),
+                contents: tsconfig,
+            },
+            GeneratedFile {
+                path: "src/index.ts".into(),
+                contents: index,
+            },
         ],
         Vec::new(),
     ))
