@@ -13,6 +13,7 @@
 //! ```
 
 mod deps;
+mod fuzz;
 mod roundtrip;
 
 use std::path::{Path, PathBuf};
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
         "deps" => deps::install(&root()),
         "test" => test(rest),
         "roundtrip" => roundtrip::run(rest),
+        "fuzz" => fuzz::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())
@@ -73,6 +75,10 @@ fn test(rest: &[String]) -> Result<(), String> {
         .args(rest)
         .env("MCPDESC_REQUIRE_DEPS", "1")
         .env("MCPDESC_BIN", &bin))?;
+    // a short fuzz smoke run of every target (bounded seconds); longer runs: `cargo xtask fuzz`
+    for t in fuzz::TARGETS {
+        fuzz::run(&[t.to_string(), "--time".into(), "15".into()])?;
+    }
     Ok(())
 }
 
