@@ -1,11 +1,95 @@
-//! `mcpdesc names` (not implemented yet).
+//! `mcpdesc names FILE [--max N] [--name-prefix P] [--fix -o OUT]`: report (and fix)
+//! tool names that are not host-safe. The logic lives in `mcpdesc-names`.
 
-use crate::util::{CmdResult, UsageError};
+use crate::util::{self, CmdResult, Outcome, UsageError};
+use mcpdesc_core::{Format, Limits};
+use mcpdesc_names::{DEFAULT_MAX_LEN, NameOptions, check_tool_names, fix_tool_names};
+use std::path::PathBuf;
 
-/// Names arguments.
+/// Report tool names that are not host-safe, and optionally rewrite them.
+///
+/// Host-safe: matches ^[a-z][a-z0-9_]*$, at most --max characters (prefix included),
+/// starts with --name-prefix when one is given, and is not reused by another tool with
+/// an overlapping protocol scope (same-name tools with disjoint protocolVersions are
+/// protocol variants of one tool). Without --fix: prints one diagnostic per problem and
+/// exits 1 if there is any. With --fix: rewrites every offending name deterministically
+/// (snake_case, ASCII, shortened as `head_<hash6>_tail`, collisions suffixed with a hash,
+/// never a counter), avoiding the names that are kept, gives protocol variants the same
+/// new name, records the old name in `x-mcpdesc-original-name`, and writes OUT in the
+/// input's format. OUT is not written when the names cannot be fixed (a tool without a
+/// name, or overlapping duplicates).
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:\n  mcpdesc names server.mcpdesc.json\n  \
+mcpdesc names server.mcpdesc.yaml --max 48 --fix -o fixed.mcpdesc.yaml\n  \
+mcpdesc names server.mcpdesc.json --name-prefix gh_ --fix -o -")]
+pub struct Args {
+    /// The MCP Description (JSON or YAML), or `-` for standard input.
+    pub file: String,
+    /// Longest allowed name in characters, prefix included.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_LEN)]
+    pub max: usize,
+    /// Literal prefix every tool name must start with (must match ^[a-z][a-z0-9_]*$;
+    /// counted in --max). --fix prepends it.
+    #[arg(long, value_name = "P", default_value = "")]
+    pub name_prefix: String,
+    /// Rewrite the names that are not host-safe and write the result to OUT.
+    #[arg(long, requires = "output")]
+    pub fix: bool,
+    /// Where --fix writes the description (`-` for standard output). Written atomically.
+    #[arg(short, long, value_name = "OUT", requires = "fix")]
+    pub output: Option<PathBuf>,
+    /// Allow OUT to be FILE.
+    #[arg(long, requires = "fix")]
+    pub in_place: bool,
+}
 
-pub fn run(_args: Args) -> CmdResult {
-    Err(UsageError("`names` is not implemented yet".into()))
+pub fn run(args: Args) -> CmdResult {
+    let opts =
+        NameOptions::new(args.max, &args.name_prefix).map_err(|e| UsageError(e.to_string()))?;
+    if args.fix {
+        util::check_not_same_file(&args.file, args.output.as_deref(), args.in_place)?;
+    }
+    let (bytes, display) = util::read_input(&args.file)?;
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        // decode_bytes reports the position of the first bad byte.
+        let diags: Vec<_> = mcpdesc_core::decode_bytes(&bytes, Format::Json, &Limits::default())
+            .err()
+            .into_iter()
+            .collect();
+        util::print_diagnostics(&display, &diags);
+        return Ok(Outcome::Rejected);
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let format = Format::detect((args.file != "-").then_some(args.file.as_str()), text);
+    let decoded = match mcpdesc_core::decode(text, format, &Limits::default()) {
+        Ok(d) => d,
+        Err(d) => {
+            util::print_diagnostics(&display, &[d]);
+            return Ok(Outcome::Rejected);
+        }
+    };
+
+    if !args.fix {
+        let mut diags = check_tool_names(&decoded.value, &opts);
+        decoded.annotate(&mut diags);
+        util::print_diagnostics(&display, &diags);
+        return Ok(util::outcome_of(&diags));
+    }
+
+    let mut value = decoded.value.clone();
+    match fix_tool_names(&mut value, &opts) {
+        Err(mut diags) => {
+            decoded.annotate(&mut diags);
+            util::print_diagnostics(&display, &diags);
+            Ok(Outcome::Rejected)
+        }
+        Ok(renames) => {
+            let out = mcpdesc_core::emit::to_format(&value, decoded.format);
+            util::write_output(args.output.as_deref(), out.as_bytes())?;
+            let mut notes: Vec<_> = renames.iter().map(|r| r.to_diagnostic()).collect();
+            decoded.annotate(&mut notes);
+            util::print_diagnostics(&display, &notes);
+            Ok(Outcome::Success)
+        }
+    }
 }
