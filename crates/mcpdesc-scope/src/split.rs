@@ -132,7 +132,14 @@ impl fmt::Display for SplitLoss {
 impl SplitLoss {
     /// As a warning diagnostic (code `split-loss`).
     pub fn to_diagnostic(&self) -> Diagnostic {
-        Diagnostic::warning("split-loss", self.to_string()).at(self.pointer.clone())
+        let field = pointer::tokens(&self.pointer).pop().unwrap_or_default();
+        let full = self.to_string();
+        // The pointer is the diagnostic's location; the message names just the field.
+        let rest = full
+            .strip_prefix(self.pointer.as_str())
+            .unwrap_or(&full)
+            .trim_start();
+        Diagnostic::warning("split-loss", format!("`{field}` {rest}")).at(self.pointer.clone())
     }
 }
 

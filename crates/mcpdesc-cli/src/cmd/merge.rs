@@ -1,11 +1,53 @@
-//! `mcpdesc merge` (not implemented yet).
+//! `mcpdesc merge FILE... [-o OUTPUT]`: one description with disjoint protocol-scoped variants (§4.13).
 
-use crate::util::{CmdResult, UsageError};
+use super::project::{RejectedAtLeast, load, print_unlocated, write};
+use crate::util::{self, CmdResult, Outcome};
+use mcpdesc_scope::MergeInput;
+use std::path::PathBuf;
 
-/// Merge arguments.
+/// Merge descriptions into one with disjoint protocol-scoped variants (§4.13).
+///
+/// Every input is validated. Inputs covering the same revision must describe it
+/// equivalently; info, instructions, root extensions, security, securitySchemes and
+/// the tag catalogue must be equal; same-name components must be equal. Equivalent
+/// declarations are collapsed by unioning their scopes; differing ones stay as
+/// disjoint variants. Conflicts name both inputs and the JSON pointers.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(
+    after_help = "Example:\n  mcpdesc merge server-2025-06-18.json server-2025-11-25.json -o server.json"
+)]
+pub struct Args {
+    /// Input descriptions (JSON or YAML).
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// Output file (default: standard output); format from its extension, else the first input's.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
 
-pub fn run(_args: Args) -> CmdResult {
-    Err(UsageError("`merge` is not implemented yet".into()))
+pub fn run(args: Args) -> CmdResult {
+    let mut inputs = Vec::new();
+    let mut format = None;
+    for f in &args.files {
+        util::check_not_same_file(f, args.output.as_deref(), false)?;
+        let Some((decoded, name)) = load(f)? else {
+            return Ok(Outcome::Rejected);
+        };
+        format.get_or_insert(decoded.format);
+        inputs.push(MergeInput::new(name, decoded.value));
+    }
+    match mcpdesc_scope::merge(&inputs) {
+        Ok(merged) => {
+            write(
+                &merged,
+                args.output.as_deref(),
+                format.unwrap_or(mcpdesc_core::Format::Json),
+            )?;
+            Ok(Outcome::Success)
+        }
+        Err(diags) => {
+            print_unlocated(&diags);
+            Ok(util::outcome_of(&diags).max_rejected())
+        }
+    }
 }
