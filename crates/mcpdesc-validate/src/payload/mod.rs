@@ -101,7 +101,9 @@ use std::collections::HashSet;
 /// Context for payload rules: the whole document (for $componentRef resolution) and the root scope.
 #[derive(Debug)]
 pub struct PayloadCtx<'a> {
+    /// The whole decoded document.
     pub root: &'a Value,
+    /// Root protocol coverage (§4.9); primitive scopes are taken within it.
     pub root_scope: RevisionSet,
 }
 

@@ -296,7 +296,10 @@ fn check_step(cx: &mut Cx<'_>, p: &Primitive<'_>, step: &Value, sptr: &str) {
                         "an accepted form elicitation must contain `content` (§9.4)",
                     ),
                     Some(c) => {
-                        if let Some(rs) = req.get("requestedSchema") {
+                        if let Some(rs) = req
+                            .get("requestedSchema")
+                            .filter(|_| cx.take_budget(&respp))
+                        {
                             let key = at(&reqp, "requestedSchema");
                             let dialect = rs
                                 .get("$schema")

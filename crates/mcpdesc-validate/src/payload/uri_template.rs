@@ -81,6 +81,7 @@ impl Operator {
 /// One variable of an expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VarSpec {
+    /// The variable name (operators and modifiers stripped, §10.4.6).
     pub name: String,
     /// `:n` prefix modifier.
     pub prefix: Option<usize>,
@@ -91,13 +92,21 @@ pub struct VarSpec {
 /// A template part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Part {
+    /// Literal characters, copied into every expansion.
     Literal(String),
-    Expression { op: Operator, vars: Vec<VarSpec> },
+    /// A `{...}` expression.
+    Expression {
+        /// The expression's operator.
+        op: Operator,
+        /// Its comma-separated variables.
+        vars: Vec<VarSpec>,
+    },
 }
 
 /// A parsed URI template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UriTemplate {
+    /// Literals and expressions in template order.
     pub parts: Vec<Part>,
 }
 
@@ -106,6 +115,7 @@ pub struct UriTemplate {
 pub struct TemplateError {
     /// Character offset of the problem.
     pub offset: usize,
+    /// What is wrong there.
     pub reason: &'static str,
 }
 
