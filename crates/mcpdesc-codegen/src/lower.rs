@@ -441,7 +441,7 @@ impl<'a> Lowerer<'a> {
         let Some(frag) = r.strip_prefix('#') else {
             return self.any(
                 "codegen-ref-external",
-                format!("external `$ref` `{r}` is not fetched; typed as any JSON value"),
+                format!("external `$ref` {r:?} is not fetched; typed as any JSON value"),
                 &at,
             );
         };
@@ -449,14 +449,14 @@ impl<'a> Lowerer<'a> {
         if !p.is_empty() && !p.starts_with('/') {
             return self.any(
                 "codegen-ref-anchor",
-                format!("anchor `$ref` `{r}` is not supported; typed as any JSON value"),
+                format!("anchor `$ref` {r:?} is not supported; typed as any JSON value"),
                 &at,
             );
         }
         let Some(target) = ctx.root.pointer(&p) else {
             return self.any(
                 "codegen-ref-unresolved",
-                format!("`$ref` `{r}` does not resolve inside its schema; typed as any JSON value"),
+                format!("`$ref` {r:?} does not resolve inside its schema; typed as any JSON value"),
                 &at,
             );
         };
@@ -552,7 +552,7 @@ impl<'a> Lowerer<'a> {
             "object" => self.object(ctx, obj, ptr, hint, depth),
             other => self.any(
                 "codegen-invalid-schema",
-                format!("unknown type `{other}`; typed as any JSON value"),
+                format!("unknown type {other:?}; typed as any JSON value"),
                 &pointer::push(ptr, "type"),
             ),
         }
@@ -923,7 +923,7 @@ impl<'a> Lowerer<'a> {
             for f in self.fields(ctx, m, abs, hint, depth + 1, None) {
                 if let Some(existing) = fields.iter().position(|x| x.wire == f.wire) {
                     if fields[existing].ty != f.ty {
-                        self.diags.push(warn("codegen-allof-conflict", format!("property `{}` is declared differently in several `allOf` alternatives; typed as any JSON value", f.wire), abs));
+                        self.diags.push(warn("codegen-allof-conflict", format!("property {:?} is declared differently in several `allOf` alternatives; typed as any JSON value", f.wire), abs));
                         fields[existing].ty = Ty::Any;
                     }
                 } else {
@@ -1055,7 +1055,7 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
             lw.diags.push(
                 Diagnostic::error(
                     "codegen-duplicate-tool",
-                    format!("tool `{name}` is declared twice for protocol version {v}; skipped"),
+                    format!("tool {name:?} is declared twice for protocol version {v}; skipped"),
                 )
                 .at(at),
             );
@@ -1067,7 +1067,7 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
         // Stem from the unique snake key so every language derives the same words.
         let stem = names::pascal(&key, "Tool");
         if renamed {
-            lw.diags.push(warn("codegen-name-collision", format!("tool `{name}` maps to the same identifier as an earlier tool; its generated names use `{stem}`"), &at));
+            lw.diags.push(warn("codegen-name-collision", format!("tool {name:?} maps to the same identifier as an earlier tool; its generated names use `{stem}`"), &at));
         }
         sel.push(Sel { idx, tool, stem });
     }
@@ -1390,7 +1390,7 @@ fn assign_names(ir: &mut Ir, diags: &mut Vec<Diagnostic>) {
                         diags.push(
                             Diagnostic::info(
                                 "codegen-name-collision",
-                                format!("enum value `{}` is named `{r}` in Rust", v.wire),
+                                format!("enum value {:?} is named `{r}` in Rust", v.wire),
                             )
                             .at(&origin),
                         );
@@ -1462,7 +1462,7 @@ fn name_fields(o: &mut Object, origin: &str, diags: &mut Vec<Diagnostic>) {
     for f in &mut o.fields {
         let (r, renamed) = a.claim(&names::snake(&f.wire, "field"), names::rust_ident);
         if renamed {
-            diags.push(warn("codegen-name-collision", format!("property `{}` maps to an identifier already used in this object; its Rust field is `{r}`", f.wire), &pointer::push(&pointer::push(origin, "properties"), &f.wire)));
+            diags.push(warn("codegen-name-collision", format!("property {:?} maps to an identifier already used in this object; its Rust field is `{r}`", f.wire), &pointer::push(&pointer::push(origin, "properties"), &f.wire)));
         }
         f.names = Names {
             rust: r,
