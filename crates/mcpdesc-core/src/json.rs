@@ -317,6 +317,7 @@ fn printable(text: &str, i: usize) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
