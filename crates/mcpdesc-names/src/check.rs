@@ -42,7 +42,7 @@ impl NameProblem {
             NameProblem::Empty => "it is empty".into(),
             NameProblem::Uppercase => "it has uppercase letters".into(),
             NameProblem::LeadingNonLetter(c) => {
-                format!("it starts with `{}`, not a letter", c.escape_debug())
+                format!("it starts with `{}`, not an ASCII letter", c.escape_debug())
             }
             NameProblem::InvalidCharacters(cs) => {
                 let list: Vec<String> = cs
