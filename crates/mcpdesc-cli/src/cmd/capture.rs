@@ -1,11 +1,119 @@
-//! `mcpdesc capture` (not implemented yet).
+//! `mcpdesc capture [--protocol-versions all|V,V] [-o OUTPUT] [--save-transcripts DIR] (-- COMMAND ARGS… | --url URL)`.
 
-use crate::util::{CmdResult, UsageError};
+use crate::cmd::import::tools_list::{out_format, print};
+use crate::util::{self, CmdResult, Outcome, UsageError};
+use mcpdesc_core::ProtocolRevision;
+use mcpdesc_live::{CaptureError, CaptureOptions, Session, Target, capture};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-/// Capture arguments.
+/// Capture tools/list from a live MCP server, one session per protocol revision.
+///
+/// Starts the server as a stdio child process (everything after `--`; a fresh process
+/// per session) or connects to a streamable HTTP endpoint (`--url`). Per requested
+/// revision it opens one session: `initialize` asking for that revision, then
+/// `notifications/initialized`, then `tools/list` through every cursor page. For
+/// 2026-07-28 it first tries `server/discover` (stateless lifecycle) and falls back to
+/// `initialize`. Tools are recorded under the revision the server NEGOTIATED; when
+/// several requests negotiate the same revision their lists must agree and count once.
+/// The result is exactly what `mcpdesc import tools-list` makes of the saved
+/// transcripts. A server that crashes, hangs (see --timeout) or misbehaves yields an
+/// error with its stderr tail and no output file; the child is always killed and reaped.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:\n  \
+mcpdesc capture -o everything.mcpdesc.yaml -- npx -y @modelcontextprotocol/server-everything stdio\n  \
+mcpdesc capture --protocol-versions 2025-06-18,2025-11-25 --save-transcripts sessions/ -- python server.py\n  \
+mcpdesc capture --url http://127.0.0.1:8000/mcp -o server.mcpdesc.json")]
+pub struct Args {
+    /// `all`, or a comma-separated list of revisions to request.
+    #[arg(long, value_name = "all|V,V", default_value = "all")]
+    pub protocol_versions: String,
+    /// Output file (default: standard output, JSON). `.yaml`/`.yml` → YAML. Written atomically.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Directory for one JSON Lines transcript per session (`session-<requested>.jsonl`),
+    /// readable by `mcpdesc import tools-list`.
+    #[arg(long, value_name = "DIR")]
+    pub save_transcripts: Option<PathBuf>,
+    /// Seconds to wait for each response (and each HTTP exchange).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    pub timeout: f64,
+    /// Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp.
+    #[arg(long, value_name = "URL", conflicts_with = "command")]
+    pub url: Option<String>,
+    /// The stdio server command and its arguments (after `--`).
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
 
-pub fn run(_args: Args) -> CmdResult {
-    Err(UsageError("`capture` is not implemented yet".into()))
+fn parse_revisions(s: &str) -> Result<Vec<ProtocolRevision>, UsageError> {
+    if s.trim() == "all" {
+        return Ok(ProtocolRevision::ALL.to_vec());
+    }
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let r = part.parse::<ProtocolRevision>().map_err(|e| UsageError(e.to_string()))?;
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    }
+    if out.is_empty() {
+        return Err(UsageError("--protocol-versions: no revision given".into()));
+    }
+    Ok(out)
+}
+
+fn save_transcripts(dir: &Path, sessions: &[Session]) -> Result<(), UsageError> {
+    std::fs::create_dir_all(dir).map_err(|e| UsageError(format!("{}: {e}", dir.display())))?;
+    for s in sessions {
+        util::write_atomic(&dir.join(s.transcript_file_name()), &s.transcript)?;
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> CmdResult {
+    let revisions = parse_revisions(&args.protocol_versions)?;
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return Err(UsageError("--timeout must be a positive number of seconds".into()));
+    }
+    let target = match (&args.url, args.command.split_first()) {
+        (Some(url), _) => Target::Url(url.clone()),
+        (None, Some((program, rest))) => Target::Command { program: program.clone(), args: rest.to_vec() },
+        (None, None) => return Err(UsageError("give the server command after `--`, or --url".into())),
+    };
+    let opts = CaptureOptions { revisions, timeout: Duration::from_secs_f64(args.timeout), ..Default::default() };
+    match capture(&target, &opts) {
+        Ok(outcome) => {
+            for s in &outcome.sessions {
+                eprintln!(
+                    "mcpdesc: requested {} → negotiated {} ({:?}): {} tools in {} page(s)",
+                    s.requested, s.negotiated, s.lifecycle, s.tools, s.pages
+                );
+            }
+            print(&outcome.import.diagnostics);
+            if let Some(dir) = &args.save_transcripts {
+                save_transcripts(dir, &outcome.sessions)?;
+            }
+            let doc = outcome.import.document.to_value();
+            let text = mcpdesc_core::emit::to_format(&doc, out_format(args.output.as_deref()));
+            util::write_output(args.output.as_deref(), text.as_bytes())?;
+            Ok(Outcome::Success)
+        }
+        Err(CaptureError::Import { diagnostics, sessions }) => {
+            print(&diagnostics);
+            if let Some(dir) = &args.save_transcripts {
+                save_transcripts(dir, &sessions)?;
+            }
+            eprintln!("mcpdesc: error: the captured tool lists do not make a conforming description; nothing written");
+            Ok(Outcome::Rejected)
+        }
+        Err(CaptureError::Session { source: mcpdesc_live::client::ClientError::Spawn { program, source }, .. }) => {
+            Err(UsageError(format!("cannot start `{program}`: {source}")))
+        }
+        Err(e @ CaptureError::Session { .. }) => {
+            eprintln!("mcpdesc: error: {e}");
+            Ok(Outcome::Rejected)
+        }
+        Err(CaptureError::NoRevisions) => Err(UsageError("no protocol revision requested".into())),
+    }
 }
