@@ -297,7 +297,7 @@ fn check_unscoped(inputs: &[MergeInput], errs: &mut Vec<Diagnostic>) {
                                         brief(v, &at, &ptr)
                                     ),
                                 )
-                                .at(at),
+                                .at(ptr.clone()),
                             );
                             break;
                         }
@@ -546,4 +546,74 @@ fn applicable(
         .enumerate()
         .filter_map(|(i, d)| project_declaration(kind, d, root, rev).map(|p| (i, p)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc(rev: &str, comps: Value) -> Value {
+        json!({"mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"}, "protocolVersions": [rev],
+               "components": comps,
+               "tools": [{"name": "t", "inputSchema": {"$componentRef": "#/components/schemas/In"}}]})
+    }
+
+    #[test]
+    fn components_deduplicate_and_conflict() {
+        let a = doc("2025-06-18", json!({"schemas": {"In": {"type": "object"}}}));
+        let b = doc(
+            "2025-11-25",
+            json!({"schemas": {"In": {"type": "object"}, "Other": {"type": "object"}}}),
+        );
+        let m = merge_unchecked(&[MergeInput::new("a", a.clone()), MergeInput::new("b", b)])
+            .expect("merges");
+        assert_eq!(
+            m["components"],
+            json!({"schemas": {"In": {"type": "object"}, "Other": {"type": "object"}}})
+        );
+        assert_eq!(
+            m["tools"],
+            json!([{"name": "t", "inputSchema": {"$componentRef": "#/components/schemas/In"}}])
+        );
+
+        let c = doc(
+            "2025-11-25",
+            json!({"schemas": {"In": {"type": "object", "additionalProperties": false}}}),
+        );
+        let err = merge_unchecked(&[MergeInput::new("a", a), MergeInput::new("c", c)])
+            .expect_err("conflict");
+        assert_eq!(err.len(), 1);
+        assert_eq!(err[0].code, "merge-conflict");
+        assert_eq!(err[0].pointer, "/components/schemas/In");
+        assert!(err[0].message.contains("a and c"), "{}", err[0].message);
+    }
+
+    #[test]
+    fn views_of_one_revision_must_agree() {
+        let a = doc("2025-06-18", json!({"schemas": {"In": {"type": "object"}}}));
+        let mut b = a.clone();
+        b["tools"][0]["description"] = json!("differs");
+        let err = merge_unchecked(&[MergeInput::new("a", a.clone()), MergeInput::new("b", b)])
+            .expect_err("conflict");
+        assert_eq!(err[0].pointer, "/tools/0/description");
+        // The same view twice is fine.
+        let m = merge_unchecked(&[
+            MergeInput::new("a", a.clone()),
+            MergeInput::new("a2", a.clone()),
+        ])
+        .expect("merges");
+        assert_eq!(m, a);
+    }
+
+    #[test]
+    fn transport_coverage_is_checked() {
+        let mut a = doc("2025-06-18", json!({"schemas": {"In": {"type": "object"}}}));
+        a["transports"] = json!([{"type": "stdio", "command": "s"}]);
+        let b = doc("2025-11-25", json!({"schemas": {"In": {"type": "object"}}}));
+        let err = merge_unchecked(&[MergeInput::new("a", a), MergeInput::new("b", b)])
+            .expect_err("coverage");
+        assert_eq!(err[0].code, "merge-transport-coverage");
+        assert!(err[0].message.contains('b'));
+    }
 }
