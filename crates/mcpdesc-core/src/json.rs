@@ -15,6 +15,10 @@ struct Lexer<'a> {
     i: usize,
     line: u32,
     line_start: usize,
+    /// Last computed column: (byte offset, 0-based char column). Columns are counted
+    /// incrementally from here, so a document on one long line (minified JSON) stays
+    /// linear instead of recounting the line for every value.
+    col_cache: std::cell::Cell<(usize, usize)>,
 }
 
 impl<'a> Lexer<'a> {
@@ -23,7 +27,12 @@ impl<'a> Lexer<'a> {
     }
     fn pos_at(&self, i: usize) -> Position {
         // column in characters, 1-based
-        let col = self.text.get(self.line_start..i).map_or(i - self.line_start, |s| s.chars().count());
+        let (from, base) = match self.col_cache.get() {
+            (at, col) if at >= self.line_start && at <= i => (at, col),
+            _ => (self.line_start, 0),
+        };
+        let col = base + self.text.get(from..i).map_or(i - from, |s| s.chars().count());
+        self.col_cache.set((i, col));
         Position { line: self.line, column: col as u32 + 1 }
     }
     fn err(&self, code: &str, msg: impl Into<String>) -> Diagnostic {
@@ -200,7 +209,14 @@ enum Expect {
 
 /// Parses one JSON text.
 pub fn parse(text: &str, limits: &Limits) -> Result<(Value, SourceMap), Diagnostic> {
-    let mut lx = Lexer { src: text.as_bytes(), text, i: 0, line: 1, line_start: 0 };
+    let mut lx = Lexer {
+        src: text.as_bytes(),
+        text,
+        i: 0,
+        line: 1,
+        line_start: 0,
+        col_cache: std::cell::Cell::new((0, 0)),
+    };
     let mut b = ValueBuilder::new(limits);
     // which closing bracket each open collection expects
     let mut closers: Vec<u8> = Vec::new();
@@ -361,6 +377,24 @@ mod tests {
         let s = "[".repeat(100_000);
         let e = p(&s).unwrap_err();
         assert_eq!((e.code.as_str(), e.line, e.column), ("limit-depth", Some(1), Some(257)));
+    }
+
+    #[test]
+    fn one_long_line_is_linear() {
+        // 1M values on one line: column tracking must not recount the line per value
+        let mut s = String::from("[");
+        for i in 0..1_000_000 {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push('0');
+        }
+        s.push(']');
+        let t = std::time::Instant::now();
+        let (v, map) = p(&s).unwrap();
+        assert_eq!(map.locate(&v, "/999999").map(|p| p.column), Some(2_000_000));
+        // generous even for an unoptimized build on a loaded machine; quadratic would take hours
+        assert!(t.elapsed() < std::time::Duration::from_secs(60));
     }
 
     #[test]

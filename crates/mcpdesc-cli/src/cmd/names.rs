@@ -68,6 +68,13 @@ pub fn run(args: Args) -> CmdResult {
             return Ok(Outcome::Rejected);
         }
     };
+    // Only MCP Descriptions have tool names to check: anything that is not even
+    // shaped like one (a scalar, an array, a wrongly typed `tools`) is rejected.
+    if let Err(mut diags) = mcpdesc_core::Document::from_value(decoded.value.clone()) {
+        decoded.annotate(&mut diags);
+        util::print_diagnostics(&display, &diags);
+        return Ok(Outcome::Rejected);
+    }
 
     if !args.fix {
         let mut diags = check_tool_names(&decoded.value, &opts);
