@@ -469,7 +469,7 @@ impl<'a> Lowerer<'a> {
         } else {
             names::pascal(&last, "Def")
         };
-        if self.by_origin.get(&abs).is_none() && self.types.len() > 100_000 {
+        if !self.by_origin.contains_key(&abs) && self.types.len() > 100_000 {
             return self.any(
                 "codegen-too-many-types",
                 "too many named types; typed as any JSON value",

@@ -120,7 +120,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn ty(&self, ty: &Ty, indent: &str) -> Result<String, Error> {
+    fn ty(&self, ty: &Ty) -> Result<String, Error> {
         Ok(match ty {
             Ty::Any => "unknown".into(),
             Ty::Null => "null".into(),
@@ -133,20 +133,20 @@ impl Ctx<'_> {
                 .map(Self::literal)
                 .collect::<Vec<_>>()
                 .join(" | "),
-            Ty::Array { items } => format!("Array<{}>", self.ty(items, indent)?),
+            Ty::Array { items } => format!("Array<{}>", self.ty(items)?),
             Ty::Tuple { items, min, rest } => {
                 let mut parts = Vec::new();
                 for (i, t) in items.iter().enumerate() {
                     let opt = if i >= *min { "?" } else { "" };
-                    parts.push(format!("{}{opt}", self.ty(t, indent)?));
+                    parts.push(format!("{}{opt}", self.ty(t)?));
                 }
                 if let Some(r) = rest {
-                    parts.push(format!("...Array<{}>", self.ty(r, indent)?));
+                    parts.push(format!("...Array<{}>", self.ty(r)?));
                 }
                 format!("[{}]", parts.join(", "))
             }
-            Ty::Map { values } => format!("{{ [key: string]: {} }}", self.ty(values, indent)?),
-            Ty::Nullable { inner } => format!("{} | null", self.ty(inner, indent)?),
+            Ty::Map { values } => format!("{{ [key: string]: {} }}", self.ty(values)?),
+            Ty::Nullable { inner } => format!("{} | null", self.ty(inner)?),
             Ty::Named { id } => self.name(*id)?.to_string(),
         })
     }
@@ -168,7 +168,7 @@ impl Ctx<'_> {
             out.push_str(&format!(
                 "{inner}{}{opt}: {};\n",
                 escape::ts::prop_key(&f.names.ts),
-                self.ty(&f.ty, &inner)?
+                self.ty(&f.ty)?
             ));
         }
         match &o.extra {
@@ -193,7 +193,7 @@ impl Ctx<'_> {
                 .map(|v| escape::ts::str_lit(&v.wire))
                 .collect::<Vec<_>>()
                 .join(" | "),
-            Kind::Alias { ty } => self.ty(ty, "")?,
+            Kind::Alias { ty } => self.ty(ty)?,
             Kind::Union(u) => {
                 let mut arms = Vec::new();
                 for v in &u.variants {
@@ -207,7 +207,7 @@ impl Ctx<'_> {
                             arms.push(self.object(o, &[lead], "  ")?);
                         }
                         (_, Payload::Fields(o)) => arms.push(self.object(o, &[], "  ")?),
-                        (_, Payload::Type(ty)) => arms.push(self.ty(ty, "  ")?),
+                        (_, Payload::Type(ty)) => arms.push(self.ty(ty)?),
                     }
                 }
                 arms.iter()
