@@ -1,6 +1,8 @@
 //! Live capture: one session per requested revision, transcripts imported as dumps.
 
-use crate::client::{ClientError, HttpTransport, Lifecycle, SessionOptions, StdioTransport, Transport, run_session};
+use crate::client::{
+    ClientError, HttpTransport, Lifecycle, SessionOptions, StdioTransport, Transport, run_session,
+};
 use crate::import::{FileDiagnostic, ImportOptions, ImportOutcome, import_dumps};
 use mcpdesc_core::{Diagnostic, Limits, ProtocolRevision};
 use std::time::Duration;
@@ -71,9 +73,15 @@ pub struct CaptureOutcome {
 #[derive(Debug, thiserror::Error)]
 pub enum CaptureError {
     #[error("session requesting {revision}: {source}")]
-    Session { revision: ProtocolRevision, source: ClientError },
+    Session {
+        revision: ProtocolRevision,
+        source: ClientError,
+    },
     #[error("the captured tool lists do not make a conforming description")]
-    Import { diagnostics: Vec<FileDiagnostic>, sessions: Vec<Session> },
+    Import {
+        diagnostics: Vec<FileDiagnostic>,
+        sessions: Vec<Session>,
+    },
     #[error("no protocol revision requested")]
     NoRevisions,
 }
@@ -97,13 +105,19 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
     if opts.revisions.is_empty() {
         return Err(CaptureError::NoRevisions);
     }
-    let sopts = SessionOptions { timeout: opts.timeout, client_name: "mcpdesc".into() };
+    let sopts = SessionOptions {
+        timeout: opts.timeout,
+        client_name: "mcpdesc".into(),
+    };
     let mut sessions = Vec::new();
     for &rev in &opts.revisions {
         let record = match target {
             Target::Command { program, args } => {
                 let mut t = StdioTransport::spawn(program, args, opts.stderr_limit, opts.grace)
-                    .map_err(|source| CaptureError::Session { revision: rev, source })?;
+                    .map_err(|source| CaptureError::Session {
+                        revision: rev,
+                        source,
+                    })?;
                 let r = run_session(&mut t as &mut dyn Transport, rev, &sopts);
                 drop(t); // closes stdin, kills after the grace period, reaps
                 r
@@ -115,7 +129,10 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
                 r
             }
         }
-        .map_err(|source| CaptureError::Session { revision: rev, source })?;
+        .map_err(|source| CaptureError::Session {
+            revision: rev,
+            source,
+        })?;
         sessions.push(Session {
             requested: record.requested,
             negotiated: record.negotiated,
@@ -125,12 +142,23 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
             transcript: to_jsonl(&record.transcript),
         });
     }
-    let inputs: Vec<(String, Vec<u8>)> =
-        sessions.iter().map(|s| (s.transcript_file_name(), s.transcript.clone())).collect();
-    let iopts = ImportOptions { protocol_version: None, server_name: None, limits: opts.limits };
+    let inputs: Vec<(String, Vec<u8>)> = sessions
+        .iter()
+        .map(|s| (s.transcript_file_name(), s.transcript.clone()))
+        .collect();
+    let iopts = ImportOptions {
+        protocol_version: None,
+        server_name: None,
+        limits: opts.limits,
+    };
     let mut import = match import_dumps(&inputs, &iopts) {
         Ok(i) => i,
-        Err(diagnostics) => return Err(CaptureError::Import { diagnostics, sessions }),
+        Err(diagnostics) => {
+            return Err(CaptureError::Import {
+                diagnostics,
+                sessions,
+            });
+        }
     };
     let mut notes = Vec::new();
     for (i, s) in sessions.iter().enumerate() {
@@ -139,7 +167,10 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
                 file: Some(s.transcript_file_name()),
                 diagnostic: Diagnostic::info(
                     "revision-negotiated-down",
-                    format!("requested {}, the server negotiated {}; recorded under {}", s.requested, s.negotiated, s.negotiated),
+                    format!(
+                        "requested {}, the server negotiated {}; recorded under {}",
+                        s.requested, s.negotiated, s.negotiated
+                    ),
                 ),
             });
         }

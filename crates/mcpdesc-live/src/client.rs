@@ -25,13 +25,29 @@ pub const MAX_PAGES: usize = 10_000;
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     #[error("cannot start `{program}`: {source}")]
-    Spawn { program: String, source: std::io::Error },
+    Spawn {
+        program: String,
+        source: std::io::Error,
+    },
     #[error("the server did not answer `{method}` within {timeout:?}{}", stderr_suffix(.stderr))]
-    Timeout { method: String, timeout: Duration, stderr: String },
+    Timeout {
+        method: String,
+        timeout: Duration,
+        stderr: String,
+    },
     #[error("the server exited ({status}) before answering `{method}`{}", stderr_suffix(.stderr))]
-    Exited { method: String, status: String, stderr: String },
+    Exited {
+        method: String,
+        status: String,
+        stderr: String,
+    },
     #[error("the server answered `{method}` with JSON-RPC error {code}: {message}{}", stderr_suffix(.stderr))]
-    Rpc { method: String, code: i64, message: String, stderr: String },
+    Rpc {
+        method: String,
+        code: i64,
+        message: String,
+        stderr: String,
+    },
     #[error("protocol error: {message}{}", stderr_suffix(.stderr))]
     Protocol { message: String, stderr: String },
     #[error("HTTP error: {0}")]
@@ -41,7 +57,11 @@ pub enum ClientError {
 }
 
 fn stderr_suffix(s: &str) -> String {
-    if s.trim().is_empty() { String::new() } else { format!("\n--- server stderr (last lines) ---\n{}", s.trim_end()) }
+    if s.trim().is_empty() {
+        String::new()
+    } else {
+        format!("\n--- server stderr (last lines) ---\n{}", s.trim_end())
+    }
 }
 
 /// A bidirectional message channel to one server session.
@@ -50,7 +70,12 @@ pub trait Transport {
     fn send(&mut self, msg: &Value) -> Result<(), ClientError>;
     /// Receives the next message, waiting until `deadline`. `method` names the pending
     /// request for error messages.
-    fn recv(&mut self, deadline: Instant, method: &str, timeout: Duration) -> Result<Value, ClientError>;
+    fn recv(
+        &mut self,
+        deadline: Instant,
+        method: &str,
+        timeout: Duration,
+    ) -> Result<Value, ClientError>;
     /// Sets the negotiated revision (HTTP sends it as `MCP-Protocol-Version`).
     fn set_protocol_version(&mut self, _v: &str) {}
     /// The server's stderr so far (bounded), for error messages.
@@ -83,14 +108,22 @@ pub struct StdioTransport {
 
 impl StdioTransport {
     /// Starts `program args…`. `stderr_limit` bounds the kept stderr tail.
-    pub fn spawn(program: &str, args: &[String], stderr_limit: usize, grace: Duration) -> Result<Self, ClientError> {
+    pub fn spawn(
+        program: &str,
+        args: &[String],
+        stderr_limit: usize,
+        grace: Duration,
+    ) -> Result<Self, ClientError> {
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|source| ClientError::Spawn { program: program.to_string(), source })?;
+            .map_err(|source| ClientError::Spawn {
+                program: program.to_string(),
+                source,
+            })?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let stderr_pipe = child.stderr.take();
@@ -100,13 +133,18 @@ impl StdioTransport {
                 let mut r = BufReader::new(out);
                 loop {
                     let mut line = Vec::new();
-                    match (&mut r).take(MAX_MESSAGE_BYTES as u64 + 1).read_until(b'\n', &mut line) {
+                    match (&mut r)
+                        .take(MAX_MESSAGE_BYTES as u64 + 1)
+                        .read_until(b'\n', &mut line)
+                    {
                         Ok(0) => {
                             let _ = tx.send(Err("end of output".to_string()));
                             return;
                         }
                         Ok(_) if line.len() > MAX_MESSAGE_BYTES => {
-                            let _ = tx.send(Err(format!("a message longer than {MAX_MESSAGE_BYTES} bytes")));
+                            let _ = tx.send(Err(format!(
+                                "a message longer than {MAX_MESSAGE_BYTES} bytes"
+                            )));
                             return;
                         }
                         Ok(_) => {
@@ -122,7 +160,10 @@ impl StdioTransport {
                 }
             });
         }
-        let tail = Arc::new(Mutex::new(Tail { buf: VecDeque::new(), limit: stderr_limit }));
+        let tail = Arc::new(Mutex::new(Tail {
+            buf: VecDeque::new(),
+            limit: stderr_limit,
+        }));
         if let Some(mut err) = stderr_pipe {
             let tail = Arc::clone(&tail);
             std::thread::spawn(move || {
@@ -139,11 +180,20 @@ impl StdioTransport {
                 }
             });
         }
-        Ok(StdioTransport { child: Some(child), stdin, lines: rx, stderr: tail, program: program.to_string(), grace })
+        Ok(StdioTransport {
+            child: Some(child),
+            stdin,
+            lines: rx,
+            stderr: tail,
+            program: program.to_string(),
+            grace,
+        })
     }
 
     fn exit_status(&mut self) -> String {
-        let Some(child) = self.child.as_mut() else { return "already reaped".into() };
+        let Some(child) = self.child.as_mut() else {
+            return "already reaped".into();
+        };
         // Give the process a moment to finish exiting after closing stdout.
         let until = Instant::now() + Duration::from_millis(500);
         loop {
@@ -164,7 +214,9 @@ impl StdioTransport {
             loop {
                 match child.try_wait() {
                     Ok(Some(_)) => return,
-                    Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(20)),
+                    Ok(None) if Instant::now() < until => {
+                        std::thread::sleep(Duration::from_millis(20))
+                    }
                     _ => break,
                 }
             }
@@ -195,23 +247,42 @@ impl Drop for StdioTransport {
 impl Transport for StdioTransport {
     fn send(&mut self, msg: &Value) -> Result<(), ClientError> {
         let Some(stdin) = self.stdin.as_mut() else {
-            return Err(ClientError::Protocol { message: "stdin already closed".into(), stderr: self.stderr() });
+            return Err(ClientError::Protocol {
+                message: "stdin already closed".into(),
+                stderr: self.stderr(),
+            });
         };
-        let mut line = serde_json::to_vec(msg).map_err(|e| ClientError::Protocol { message: e.to_string(), stderr: String::new() })?;
+        let mut line = serde_json::to_vec(msg).map_err(|e| ClientError::Protocol {
+            message: e.to_string(),
+            stderr: String::new(),
+        })?;
         line.push(b'\n');
         let res = stdin.write_all(&line).and_then(|()| stdin.flush());
         if let Err(e) = res {
-            let method = msg.get("method").and_then(Value::as_str).unwrap_or("message").to_string();
+            let method = msg
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or("message")
+                .to_string();
             if e.kind() == std::io::ErrorKind::BrokenPipe {
                 let status = self.exit_status();
-                return Err(ClientError::Exited { method, status, stderr: self.stderr() });
+                return Err(ClientError::Exited {
+                    method,
+                    status,
+                    stderr: self.stderr(),
+                });
             }
             return Err(ClientError::Io(e));
         }
         Ok(())
     }
 
-    fn recv(&mut self, deadline: Instant, method: &str, timeout: Duration) -> Result<Value, ClientError> {
+    fn recv(
+        &mut self,
+        deadline: Instant,
+        method: &str,
+        timeout: Duration,
+    ) -> Result<Value, ClientError> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
@@ -228,15 +299,32 @@ impl Transport for StdioTransport {
                 }
                 Ok(Err(why)) if why == "end of output" => {
                     let status = self.exit_status();
-                    return Err(ClientError::Exited { method: method.into(), status, stderr: self.stderr() });
+                    return Err(ClientError::Exited {
+                        method: method.into(),
+                        status,
+                        stderr: self.stderr(),
+                    });
                 }
-                Ok(Err(why)) => return Err(ClientError::Protocol { message: why, stderr: self.stderr() }),
+                Ok(Err(why)) => {
+                    return Err(ClientError::Protocol {
+                        message: why,
+                        stderr: self.stderr(),
+                    });
+                }
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(ClientError::Timeout { method: method.into(), timeout, stderr: self.stderr() });
+                    return Err(ClientError::Timeout {
+                        method: method.into(),
+                        timeout,
+                        stderr: self.stderr(),
+                    });
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     let status = self.exit_status();
-                    return Err(ClientError::Exited { method: method.into(), status, stderr: self.stderr() });
+                    return Err(ClientError::Exited {
+                        method: method.into(),
+                        status,
+                        stderr: self.stderr(),
+                    });
                 }
             }
         }
@@ -245,7 +333,9 @@ impl Transport for StdioTransport {
     fn stderr(&self) -> String {
         self.stderr
             .lock()
-            .map(|t| String::from_utf8_lossy(&t.buf.iter().copied().collect::<Vec<u8>>()).into_owned())
+            .map(|t| {
+                String::from_utf8_lossy(&t.buf.iter().copied().collect::<Vec<u8>>()).into_owned()
+            })
             .unwrap_or_default()
     }
 
@@ -282,24 +372,37 @@ impl HttpTransport {
             .http_status_as_error(false)
             .build()
             .into();
-        HttpTransport { agent, url: url.to_string(), session_id: None, protocol_version: None, inbox: VecDeque::new() }
+        HttpTransport {
+            agent,
+            url: url.to_string(),
+            session_id: None,
+            protocol_version: None,
+            inbox: VecDeque::new(),
+        }
     }
 }
 
 /// Parses a `text/event-stream` body into JSON-RPC messages, stopping after the
 /// response to `want_id` (the stream may stay open after it).
-fn read_sse(body: impl Read, want_id: Option<&Value>, out: &mut VecDeque<Value>) -> Result<(), ClientError> {
+fn read_sse(
+    body: impl Read,
+    want_id: Option<&Value>,
+    out: &mut VecDeque<Value>,
+) -> Result<(), ClientError> {
     let mut r = BufReader::new(body.take(MAX_MESSAGE_BYTES as u64 * 4));
     let mut data = String::new();
     loop {
         let mut line = String::new();
-        let n = r.read_line(&mut line).map_err(|e| ClientError::Http(e.to_string()))?;
+        let n = r
+            .read_line(&mut line)
+            .map_err(|e| ClientError::Http(e.to_string()))?;
         let eof = n == 0;
         let l = line.trim_end_matches(['\r', '\n']);
         if eof || l.is_empty() {
             if !data.is_empty() {
                 if let Ok(v) = serde_json::from_str::<Value>(&data) {
-                    let done = want_id.is_some_and(|id| v.get("id") == Some(id) && v.get("method").is_none());
+                    let done = want_id
+                        .is_some_and(|id| v.get("id") == Some(id) && v.get("method").is_none());
                     out.push_back(v);
                     if done {
                         return Ok(());
@@ -333,7 +436,10 @@ impl Transport for HttpTransport {
             req = req.header("Mcp-Session-Id", s);
         }
         let pv = msg
-            .pointer(&format!("/params/_meta/{}", mcpdesc_core::pointer::escape(META_PROTOCOL_VERSION)))
+            .pointer(&format!(
+                "/params/_meta/{}",
+                mcpdesc_core::pointer::escape(META_PROTOCOL_VERSION)
+            ))
             .and_then(Value::as_str)
             .map(str::to_string)
             .or_else(|| self.protocol_version.clone());
@@ -343,7 +449,9 @@ impl Transport for HttpTransport {
                 req = req.header("Mcp-Method", method);
             }
         }
-        let req = req.body(body).map_err(|e| ClientError::Http(e.to_string()))?;
+        let req = req
+            .body(body)
+            .map_err(|e| ClientError::Http(e.to_string()))?;
         let resp = self.agent.run(req).map_err(|e| match e {
             ureq::Error::Timeout(_) => ClientError::Timeout {
                 method: method.to_string(),
@@ -353,7 +461,11 @@ impl Transport for HttpTransport {
             e => ClientError::Http(format!("{} {}: {e}", "POST", self.url)),
         })?;
         let status = resp.status();
-        if let Some(s) = resp.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+        if let Some(s) = resp
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+        {
             self.session_id = Some(s.to_string());
         }
         let ctype = resp
@@ -373,7 +485,11 @@ impl Transport for HttpTransport {
                 self.inbox.push_back(v);
                 return Ok(());
             }
-            return Err(ClientError::Http(format!("POST {} ({method}): HTTP {status}: {}", self.url, text.trim())));
+            return Err(ClientError::Http(format!(
+                "POST {} ({method}): HTTP {status}: {}",
+                self.url,
+                text.trim()
+            )));
         }
         if status.as_u16() == 202 || msg.get("id").is_none() {
             return Ok(());
@@ -382,8 +498,13 @@ impl Transport for HttpTransport {
         if ctype.starts_with("text/event-stream") {
             read_sse(reader, msg.get("id"), &mut self.inbox)
         } else {
-            let v: Value = serde_json::from_reader(reader.take(MAX_MESSAGE_BYTES as u64))
-                .map_err(|e| ClientError::Http(format!("POST {} ({method}): response is not JSON: {e}", self.url)))?;
+            let v: Value =
+                serde_json::from_reader(reader.take(MAX_MESSAGE_BYTES as u64)).map_err(|e| {
+                    ClientError::Http(format!(
+                        "POST {} ({method}): response is not JSON: {e}",
+                        self.url
+                    ))
+                })?;
             match v {
                 Value::Array(items) => self.inbox.extend(items),
                 v => self.inbox.push_back(v),
@@ -392,7 +513,12 @@ impl Transport for HttpTransport {
         }
     }
 
-    fn recv(&mut self, _deadline: Instant, method: &str, _timeout: Duration) -> Result<Value, ClientError> {
+    fn recv(
+        &mut self,
+        _deadline: Instant,
+        method: &str,
+        _timeout: Duration,
+    ) -> Result<Value, ClientError> {
         self.inbox.pop_front().ok_or_else(|| ClientError::Protocol {
             message: format!("the HTTP response to `{method}` carried no JSON-RPC response"),
             stderr: String::new(),
@@ -405,7 +531,9 @@ impl Transport for HttpTransport {
 
     fn close(&mut self) {
         if let Some(s) = self.session_id.take() {
-            let req = ureq::http::Request::delete(&self.url).header("Mcp-Session-Id", &s).body(());
+            let req = ureq::http::Request::delete(&self.url)
+                .header("Mcp-Session-Id", &s)
+                .body(());
             if let Ok(req) = req {
                 let _ = self.agent.run(req);
             }
@@ -485,14 +613,21 @@ impl Session<'_> {
                 return Err(ClientError::Rpc {
                     method: method.into(),
                     code: err.get("code").and_then(Value::as_i64).unwrap_or(0),
-                    message: err.get("message").and_then(Value::as_str).unwrap_or("").into(),
+                    message: err
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .into(),
                     stderr: self.t.stderr(),
                 });
             }
-            return m.get("result").cloned().ok_or_else(|| ClientError::Protocol {
-                message: format!("the response to `{method}` has neither result nor error"),
-                stderr: self.t.stderr(),
-            });
+            return m
+                .get("result")
+                .cloned()
+                .ok_or_else(|| ClientError::Protocol {
+                    message: format!("the response to `{method}` has neither result nor error"),
+                    stderr: self.t.stderr(),
+                });
         }
     }
 
@@ -520,7 +655,10 @@ impl Session<'_> {
             }
             let result = self.request("tools/list", Value::Object(params))?;
             pages += 1;
-            tools += result.get("tools").and_then(Value::as_array).map_or(0, Vec::len);
+            tools += result
+                .get("tools")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
             if !result.get("tools").is_some_and(Value::is_array) {
                 return Err(ClientError::Protocol {
                     message: "a tools/list result has no `tools` array".into(),
@@ -531,7 +669,9 @@ impl Session<'_> {
                 Some(next) => {
                     if !seen.insert(next.to_string()) || pages >= MAX_PAGES {
                         return Err(ClientError::Protocol {
-                            message: format!("tools/list pagination does not end (cursor `{next}` repeats or over {MAX_PAGES} pages)"),
+                            message: format!(
+                                "tools/list pagination does not end (cursor `{next}` repeats or over {MAX_PAGES} pages)"
+                            ),
                             stderr: self.t.stderr(),
                         });
                     }
@@ -550,8 +690,17 @@ impl Session<'_> {
 /// goes out with the per-request `_meta` envelope. Otherwise (and for every older
 /// revision) it runs the `initialize` handshake asking for `rev` and records whatever
 /// the server negotiates.
-pub fn run_session(t: &mut dyn Transport, rev: ProtocolRevision, opts: &SessionOptions) -> Result<SessionRecord, ClientError> {
-    let mut s = Session { t, next_id: 1, transcript: Vec::new(), opts };
+pub fn run_session(
+    t: &mut dyn Transport,
+    rev: ProtocolRevision,
+    opts: &SessionOptions,
+) -> Result<SessionRecord, ClientError> {
+    let mut s = Session {
+        t,
+        next_id: 1,
+        transcript: Vec::new(),
+        opts,
+    };
     if rev.has(Feature::StatelessLifecycle) {
         let mut meta = serde_json::Map::new();
         meta.insert(META_PROTOCOL_VERSION.into(), json!(rev.as_str()));
@@ -588,13 +737,149 @@ pub fn run_session(t: &mut dyn Transport, rev: ProtocolRevision, opts: &SessionO
         "initialize",
         json!({"protocolVersion": rev.as_str(), "capabilities": {}, "clientInfo": s.client_info()}),
     )?;
-    let negotiated = init.get("protocolVersion").and_then(Value::as_str).map(str::to_string).ok_or_else(|| {
-        ClientError::Protocol { message: "the initialize result has no protocolVersion".into(), stderr: s.t.stderr() }
-    })?;
+    let negotiated = init
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| ClientError::Protocol {
+            message: "the initialize result has no protocolVersion".into(),
+            stderr: s.t.stderr(),
+        })?;
     s.t.set_protocol_version(&negotiated);
     s.notify("notifications/initialized")?;
     let (pages, tools) = s.list_tools(None)?;
     let transcript = std::mem::take(&mut s.transcript);
     s.t.close();
-    Ok(SessionRecord { requested: rev, negotiated, lifecycle: Lifecycle::Handshake, transcript, pages, tools })
+    Ok(SessionRecord {
+        requested: rev,
+        negotiated,
+        lifecycle: Lifecycle::Handshake,
+        transcript,
+        pages,
+        tools,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sse_stops_at_the_response_and_keeps_what_came_before() {
+        let body = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n\
+: comment\nid: 7\ndata: {\"jsonrpc\":\"2.0\",\ndata: \"id\":3,\"result\":{\"tools\":[]}}\n\n\
+data: {\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}\n\n";
+        let mut out = VecDeque::new();
+        read_sse(body.as_bytes(), Some(&json!(3)), &mut out).expect("parse");
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0]["method"], "notifications/message");
+        // A multi-line `data:` field is joined with a newline (valid JSON whitespace).
+        assert_eq!(out[1]["id"], 3);
+        assert_eq!(out[1]["result"]["tools"], json!([]));
+    }
+
+    /// A scripted transport: answers requests from a list, records what was sent.
+    struct Scripted {
+        answers: VecDeque<Value>,
+        sent: Vec<Value>,
+    }
+
+    impl Transport for Scripted {
+        fn send(&mut self, msg: &Value) -> Result<(), ClientError> {
+            self.sent.push(msg.clone());
+            Ok(())
+        }
+        fn recv(
+            &mut self,
+            _d: Instant,
+            method: &str,
+            timeout: Duration,
+        ) -> Result<Value, ClientError> {
+            self.answers.pop_front().ok_or(ClientError::Timeout {
+                method: method.into(),
+                timeout,
+                stderr: String::new(),
+            })
+        }
+    }
+
+    #[test]
+    fn handshake_then_every_page_and_server_pings_are_answered() {
+        let mut t = Scripted {
+            answers: VecDeque::from(vec![
+                json!({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-03-26","serverInfo":{"name":"s","version":"1"}}}),
+                json!({"jsonrpc":"2.0","id":"p","method":"ping"}),
+                json!({"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a"}],"nextCursor":"c"}}),
+                json!({"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"b"}]}}),
+            ]),
+            sent: Vec::new(),
+        };
+        let opts = SessionOptions {
+            timeout: Duration::from_secs(1),
+            client_name: "t".into(),
+        };
+        let r = run_session(&mut t, ProtocolRevision::V2025_06_18, &opts).expect("session");
+        assert_eq!(r.negotiated, "2025-03-26");
+        assert_eq!((r.pages, r.tools), (2, 2));
+        let methods: Vec<&str> = t
+            .sent
+            .iter()
+            .map(|m| m.get("method").and_then(Value::as_str).unwrap_or("<reply>"))
+            .collect();
+        assert_eq!(
+            methods,
+            [
+                "initialize",
+                "notifications/initialized",
+                "tools/list",
+                "<reply>",
+                "tools/list"
+            ]
+        );
+        assert_eq!(t.sent[0]["params"]["protocolVersion"], "2025-06-18");
+        assert_eq!(t.sent[3], json!({"jsonrpc":"2.0","id":"p","result":{}}));
+        assert_eq!(t.sent[4]["params"]["cursor"], "c");
+    }
+
+    #[test]
+    fn repeating_cursor_is_an_error_not_a_loop() {
+        let mut answers =
+            vec![json!({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05"}})];
+        for id in 2..6 {
+            answers
+                .push(json!({"jsonrpc":"2.0","id":id,"result":{"tools":[],"nextCursor":"same"}}));
+        }
+        let mut t = Scripted {
+            answers: answers.into(),
+            sent: Vec::new(),
+        };
+        let opts = SessionOptions {
+            timeout: Duration::from_secs(1),
+            client_name: "t".into(),
+        };
+        let e = run_session(&mut t, ProtocolRevision::V2024_11_05, &opts).expect_err("loop");
+        assert!(e.to_string().contains("does not end"), "{e}");
+    }
+
+    #[test]
+    fn stateless_revision_uses_discover_and_the_meta_envelope() {
+        let mut t = Scripted {
+            answers: VecDeque::from(vec![
+                json!({"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{}}}),
+                json!({"jsonrpc":"2.0","id":2,"result":{"tools":[]}}),
+            ]),
+            sent: Vec::new(),
+        };
+        let opts = SessionOptions {
+            timeout: Duration::from_secs(1),
+            client_name: "t".into(),
+        };
+        let r = run_session(&mut t, ProtocolRevision::V2026_07_28, &opts).expect("session");
+        assert_eq!(r.lifecycle, Lifecycle::Stateless);
+        assert_eq!(t.sent[1]["method"], "tools/list");
+        assert_eq!(
+            t.sent[1]["params"]["_meta"][META_PROTOCOL_VERSION],
+            "2026-07-28"
+        );
+    }
 }

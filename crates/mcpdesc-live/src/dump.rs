@@ -106,7 +106,10 @@ impl Unit {
             line: p.line + self.line_offset,
             column: p.column,
         });
-        Origin { pointer: ptr.to_string(), position }
+        Origin {
+            pointer: ptr.to_string(),
+            position,
+        }
     }
 }
 
@@ -123,7 +126,10 @@ struct Page {
 pub fn parse_dump(bytes: &[u8], limits: &Limits) -> Result<ParsedDump, Vec<Diagnostic>> {
     let whole = mcpdesc_core::decode_bytes(bytes, Format::Json, limits);
     let units: Vec<Unit> = match whole {
-        Ok(decoded) => vec![Unit { decoded, line_offset: 0 }],
+        Ok(decoded) => vec![Unit {
+            decoded,
+            line_offset: 0,
+        }],
         Err(first_err) => {
             // Not one JSON value: try JSON Lines (a transcript).
             let text = match std::str::from_utf8(bytes) {
@@ -137,7 +143,10 @@ pub fn parse_dump(bytes: &[u8], limits: &Limits) -> Result<ParsedDump, Vec<Diagn
                 }
                 let line_no = u32::try_from(i).unwrap_or(u32::MAX);
                 match mcpdesc_core::decode(line, Format::Json, limits) {
-                    Ok(decoded) => units.push(Unit { decoded, line_offset: line_no }),
+                    Ok(decoded) => units.push(Unit {
+                        decoded,
+                        line_offset: line_no,
+                    }),
                     Err(mut e) => {
                         if units.is_empty() {
                             // The first line is not JSON either: report the whole-file error.
@@ -188,7 +197,9 @@ fn is_page(v: &Value) -> bool {
 }
 
 fn is_rpc_response(v: &Value) -> bool {
-    v.is_object() && v.get("method").is_none() && (v.get("result").is_some() || v.get("error").is_some())
+    v.is_object()
+        && v.get("method").is_none()
+        && (v.get("result").is_some() || v.get("error").is_some())
 }
 
 fn is_rpc_message(v: &Value) -> bool {
@@ -208,9 +219,10 @@ fn single_shape(root: &Value) -> Option<DumpShape> {
         Value::Object(_) if is_rpc_response(root) => Some(DumpShape::JsonRpcResponse),
         Value::Array(items) if items.is_empty() => Some(DumpShape::ArrayOfTools),
         Value::Array(items)
-            if items
-                .iter()
-                .all(|v| (is_page(v) && !is_rpc_message(v)) || (is_rpc_response(v) && v.get("result").is_some_and(is_page))) =>
+            if items.iter().all(|v| {
+                (is_page(v) && !is_rpc_message(v))
+                    || (is_rpc_response(v) && v.get("result").is_some_and(is_page))
+            }) =>
         {
             Some(DumpShape::ArrayOfPages)
         }
@@ -226,13 +238,21 @@ fn page_at(unit: &Unit, ptr: &str, value: &Value, request_cursor: Option<Option<
         .map(|a| {
             a.iter()
                 .enumerate()
-                .map(|(i, t)| (t.clone(), unit.origin(&pointer::push(&pointer::push(ptr, "tools"), i.to_string()))))
+                .map(|(i, t)| {
+                    (
+                        t.clone(),
+                        unit.origin(&pointer::push(&pointer::push(ptr, "tools"), i.to_string())),
+                    )
+                })
                 .collect()
         })
         .unwrap_or_default();
     Page {
         request_cursor,
-        next_cursor: value.get("nextCursor").and_then(Value::as_str).map(str::to_string),
+        next_cursor: value
+            .get("nextCursor")
+            .and_then(Value::as_str)
+            .map(str::to_string),
         tools,
         origin: unit.origin(ptr),
     }
@@ -256,13 +276,23 @@ fn parse_single(unit: &Unit, shape: DumpShape) -> Result<ParsedDump, Vec<Diagnos
             if let Some(err) = root.get("error") {
                 return Err(vec![rpc_error(unit, "/error", err)]);
             }
-            pages.push(page_at(unit, "/result", root.get("result").unwrap_or(&Value::Null), None));
+            pages.push(page_at(
+                unit,
+                "/result",
+                root.get("result").unwrap_or(&Value::Null),
+                None,
+            ));
         }
         DumpShape::ArrayOfPages => {
             for (i, item) in root.as_array().into_iter().flatten().enumerate() {
                 if is_rpc_response(item) {
                     let ptr = format!("/{i}/result");
-                    pages.push(page_at(unit, &ptr, item.get("result").unwrap_or(&Value::Null), None));
+                    pages.push(page_at(
+                        unit,
+                        &ptr,
+                        item.get("result").unwrap_or(&Value::Null),
+                        None,
+                    ));
                 } else {
                     pages.push(page_at(unit, &format!("/{i}"), item, None));
                 }
@@ -276,7 +306,12 @@ fn parse_single(unit: &Unit, shape: DumpShape) -> Result<ParsedDump, Vec<Diagnos
                 .enumerate()
                 .map(|(i, t)| (t.clone(), unit.origin(&format!("/{i}"))))
                 .collect();
-            pages.push(Page { request_cursor: None, next_cursor: None, tools, origin: unit.origin("") });
+            pages.push(Page {
+                request_cursor: None,
+                next_cursor: None,
+                tools,
+                origin: unit.origin(""),
+            });
         }
         DumpShape::Transcript => {}
     }
@@ -285,7 +320,13 @@ fn parse_single(unit: &Unit, shape: DumpShape) -> Result<ParsedDump, Vec<Diagnos
     if diags.iter().any(Diagnostic::is_error) {
         return Err(diags);
     }
-    Ok(ParsedDump { shape, listings, negotiated: None, server_info: None, warnings: diags })
+    Ok(ParsedDump {
+        shape,
+        listings,
+        negotiated: None,
+        server_info: None,
+        warnings: diags,
+    })
 }
 
 /// Orders pages into listings by following cursors.
@@ -307,8 +348,13 @@ fn order_pages(pages: Vec<Page>, diags: &mut Vec<Diagnostic>) -> Vec<Listing> {
             let mut chain = vec![start];
             let mut cur = start;
             while let Some(next) = pages[cur].next_cursor.clone() {
-                let follower = (0..pages.len())
-                    .find(|&j| !used[j] && pages[j].request_cursor.as_ref().is_some_and(|c| c.as_deref() == Some(&next)));
+                let follower = (0..pages.len()).find(|&j| {
+                    !used[j]
+                        && pages[j]
+                            .request_cursor
+                            .as_ref()
+                            .is_some_and(|c| c.as_deref() == Some(&next))
+                });
                 match follower {
                     Some(j) => {
                         used[j] = true;
@@ -364,8 +410,13 @@ fn id_key(v: Option<&Value>) -> Option<String> {
     }
 }
 
-fn parse_transcript(units: &[Unit], msgs: &[(usize, String)]) -> Result<ParsedDump, Vec<Diagnostic>> {
-    let get = |&(ui, ref ptr): &(usize, String)| -> Option<&Value> { units[ui].decoded.value.pointer(ptr) };
+fn parse_transcript(
+    units: &[Unit],
+    msgs: &[(usize, String)],
+) -> Result<ParsedDump, Vec<Diagnostic>> {
+    let get = |&(ui, ref ptr): &(usize, String)| -> Option<&Value> {
+        units[ui].decoded.value.pointer(ptr)
+    };
     let mut diags = Vec::new();
     // Open requests: id → (method, params, message index). Positional: a response
     // answers the most recent unanswered request with its id.
@@ -386,9 +437,17 @@ fn parse_transcript(units: &[Unit], msgs: &[(usize, String)]) -> Result<ParsedDu
             if let Some(id) = id_key(v.get("id")) {
                 let params = v.get("params").cloned().unwrap_or(Value::Null);
                 if method == "tools/list"
-                    && let Some(pv) = params.pointer(&format!("/_meta/{}", pointer::escape(META_PROTOCOL_VERSION))).and_then(Value::as_str)
+                    && let Some(pv) = params
+                        .pointer(&format!(
+                            "/_meta/{}",
+                            pointer::escape(META_PROTOCOL_VERSION)
+                        ))
+                        .and_then(Value::as_str)
                 {
-                    let o = unit.origin(&pointer::push(&pointer::push(&pointer::push(&m.1, "params"), "_meta"), META_PROTOCOL_VERSION));
+                    let o = unit.origin(&pointer::push(
+                        &pointer::push(&pointer::push(&m.1, "params"), "_meta"),
+                        META_PROTOCOL_VERSION,
+                    ));
                     match &modern {
                         Some((prev, _)) if prev != pv => diags.push(o.apply(Diagnostic::error(
                             "dump-multiple-sessions",
@@ -403,8 +462,13 @@ fn parse_transcript(units: &[Unit], msgs: &[(usize, String)]) -> Result<ParsedDu
             continue;
         }
         // A response.
-        let Some(id) = id_key(v.get("id")) else { continue };
-        let req = open.iter().rposition(|(rid, ..)| *rid == id).map(|i| open.remove(i));
+        let Some(id) = id_key(v.get("id")) else {
+            continue;
+        };
+        let req = open
+            .iter()
+            .rposition(|(rid, ..)| *rid == id)
+            .map(|i| open.remove(i));
         let method = req.as_ref().map(|r| r.1.as_str());
         if let Some(err) = v.get("error") {
             if method == Some("tools/list") || method == Some("initialize") {
@@ -412,7 +476,9 @@ fn parse_transcript(units: &[Unit], msgs: &[(usize, String)]) -> Result<ParsedDu
             }
             continue;
         }
-        let Some(result) = v.get("result") else { continue };
+        let Some(result) = v.get("result") else {
+            continue;
+        };
         let rptr = pointer::push(&m.1, "result");
         match method {
             Some("initialize") => {
@@ -431,12 +497,18 @@ fn parse_transcript(units: &[Unit], msgs: &[(usize, String)]) -> Result<ParsedDu
                     }
                 }
                 if let Some(si) = result.get("serverInfo") {
-                    server_info = Some((si.clone(), unit.origin(&pointer::push(&rptr, "serverInfo"))));
+                    server_info =
+                        Some((si.clone(), unit.origin(&pointer::push(&rptr, "serverInfo"))));
                 }
             }
             Some("tools/list") | None if is_page(result) => {
                 let request_cursor = match &req {
-                    Some((_, _, params, _)) => Some(params.get("cursor").and_then(Value::as_str).map(str::to_string)),
+                    Some((_, _, params, _)) => Some(
+                        params
+                            .get("cursor")
+                            .and_then(Value::as_str)
+                            .map(str::to_string),
+                    ),
                     None => None,
                 };
                 pages.push(page_at(unit, &rptr, result, request_cursor));
@@ -484,4 +556,78 @@ fn parse_transcript(units: &[Unit], msgs: &[(usize, String)]) -> Result<ParsedDu
         server_info,
         warnings: diags,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(l: &Listing) -> Vec<&str> {
+        l.tools
+            .iter()
+            .map(|t| t.value["name"].as_str().unwrap_or(""))
+            .collect()
+    }
+
+    #[test]
+    fn pages_follow_cursors_not_file_order() {
+        let t = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"y"}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"c"}]}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a"}],"nextCursor":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"b"}],"nextCursor":"y"}}"#,
+        ]
+        .join("\n");
+        let d = parse_dump(t.as_bytes(), &Limits::default()).expect("parse");
+        assert_eq!(d.shape, DumpShape::Transcript);
+        assert_eq!(d.listings.len(), 1);
+        assert_eq!(names(&d.listings[0]), ["a", "b", "c"]);
+        assert_eq!(
+            d.listings[0].tools[2].origin.position.map(|p| p.line),
+            Some(3)
+        );
+    }
+
+    #[test]
+    fn orphan_cursor_is_an_error_and_truncation_a_warning() {
+        let t = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"nope"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#,
+        ]
+        .join("\n");
+        let e = parse_dump(t.as_bytes(), &Limits::default()).expect_err("orphan");
+        assert_eq!(e[0].code, "dump-cursor-chain");
+        let d =
+            parse_dump(br#"{"tools":[],"nextCursor":"more"}"#, &Limits::default()).expect("parse");
+        assert_eq!(d.warnings[0].code, "dump-incomplete-pagination");
+    }
+
+    #[test]
+    fn shapes() {
+        let l = Limits::default();
+        assert_eq!(
+            parse_dump(br#"{"tools":[]}"#, &l).map(|d| d.shape).ok(),
+            Some(DumpShape::BareResult)
+        );
+        assert_eq!(
+            parse_dump(br#"[{"name":"a","inputSchema":{}}]"#, &l)
+                .map(|d| d.shape)
+                .ok(),
+            Some(DumpShape::ArrayOfTools)
+        );
+        assert_eq!(
+            parse_dump(br#"[{"tools":[]}]"#, &l).map(|d| d.shape).ok(),
+            Some(DumpShape::ArrayOfPages)
+        );
+        assert_eq!(
+            parse_dump(br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#, &l)
+                .map(|d| d.shape)
+                .ok(),
+            Some(DumpShape::JsonRpcResponse)
+        );
+        assert!(parse_dump(b"42", &l).is_err());
+        assert!(parse_dump(b"{\"tools\": [", &l).is_err());
+    }
 }

@@ -37,14 +37,21 @@ pub struct FileDiagnostic {
 
 impl FileDiagnostic {
     fn of(file: &str, diagnostic: Diagnostic) -> Self {
-        FileDiagnostic { file: Some(file.to_string()), diagnostic }
+        FileDiagnostic {
+            file: Some(file.to_string()),
+            diagnostic,
+        }
     }
     fn global(diagnostic: Diagnostic) -> Self {
-        FileDiagnostic { file: None, diagnostic }
+        FileDiagnostic {
+            file: None,
+            diagnostic,
+        }
     }
     /// `FILE:LINE:COL: severity[code]: message (at POINTER)`.
     pub fn render(&self) -> String {
-        self.diagnostic.render(self.file.as_deref().unwrap_or("mcpdesc"))
+        self.diagnostic
+            .render(self.file.as_deref().unwrap_or("mcpdesc"))
     }
 }
 
@@ -73,12 +80,18 @@ struct Input<'a> {
 }
 
 /// Imports `tools/list` dumps (display name, bytes) as one description.
-pub fn import_dumps(inputs: &[(String, Vec<u8>)], opts: &ImportOptions) -> Result<ImportOutcome, Vec<FileDiagnostic>> {
+pub fn import_dumps(
+    inputs: &[(String, Vec<u8>)],
+    opts: &ImportOptions,
+) -> Result<ImportOutcome, Vec<FileDiagnostic>> {
     let mut diags: Vec<FileDiagnostic> = Vec::new();
     let mut parsed_inputs: Vec<Input<'_>> = Vec::new();
     let mut input_revs = Vec::new();
     if inputs.is_empty() {
-        return Err(vec![FileDiagnostic::global(Diagnostic::error("no-input", "no tools/list dump given"))]);
+        return Err(vec![FileDiagnostic::global(Diagnostic::error(
+            "no-input",
+            "no tools/list dump given",
+        ))]);
     }
     for (file, bytes) in inputs {
         let parsed = match parse_dump(bytes, &opts.limits) {
@@ -88,7 +101,13 @@ pub fn import_dumps(inputs: &[(String, Vec<u8>)], opts: &ImportOptions) -> Resul
                 continue;
             }
         };
-        diags.extend(parsed.warnings.iter().cloned().map(|d| FileDiagnostic::of(file, d)));
+        diags.extend(
+            parsed
+                .warnings
+                .iter()
+                .cloned()
+                .map(|d| FileDiagnostic::of(file, d)),
+        );
         let revision = match (&parsed.negotiated, opts.protocol_version) {
             (Some((s, origin)), flag) => match ProtocolRevision::parse(s) {
                 Some(r) => {
@@ -101,7 +120,11 @@ pub fn import_dumps(inputs: &[(String, Vec<u8>)], opts: &ImportOptions) -> Resul
                             )),
                         ));
                     }
-                    input_revs.push(InputRevision { file: file.clone(), revision: r, negotiated: true });
+                    input_revs.push(InputRevision {
+                        file: file.clone(),
+                        revision: r,
+                        negotiated: true,
+                    });
                     r
                 }
                 None => {
@@ -116,7 +139,11 @@ pub fn import_dumps(inputs: &[(String, Vec<u8>)], opts: &ImportOptions) -> Resul
                 }
             },
             (None, Some(r)) => {
-                input_revs.push(InputRevision { file: file.clone(), revision: r, negotiated: false });
+                input_revs.push(InputRevision {
+                    file: file.clone(),
+                    revision: r,
+                    negotiated: false,
+                });
                 r
             }
             (None, None) => {
@@ -130,7 +157,11 @@ pub fn import_dumps(inputs: &[(String, Vec<u8>)], opts: &ImportOptions) -> Resul
                 continue;
             }
         };
-        parsed_inputs.push(Input { file, parsed, revision });
+        parsed_inputs.push(Input {
+            file,
+            parsed,
+            revision,
+        });
     }
     if diags.iter().any(|d| d.diagnostic.is_error()) {
         return Err(diags);
@@ -144,7 +175,12 @@ pub fn import_dumps(inputs: &[(String, Vec<u8>)], opts: &ImportOptions) -> Resul
     for input in &parsed_inputs {
         for listing in &input.parsed.listings {
             let built = build_view(listing, input.revision);
-            diags.extend(built.errors.into_iter().map(|d| FileDiagnostic::of(input.file, d)));
+            diags.extend(
+                built
+                    .errors
+                    .into_iter()
+                    .map(|d| FileDiagnostic::of(input.file, d)),
+            );
             for d in built.dropped {
                 let key = (d.tool.clone(), d.field.clone(), d.reason);
                 let entry = drops.entry(key.clone()).or_insert_with(|| {
@@ -153,20 +189,32 @@ pub fn import_dumps(inputs: &[(String, Vec<u8>)], opts: &ImportOptions) -> Resul
                 });
                 entry.0.insert(d.revision);
             }
-            views.entry(input.revision).or_default().push((input.file, built.tools));
+            views
+                .entry(input.revision)
+                .or_default()
+                .push((input.file, built.tools));
         }
         if input.parsed.listings.is_empty() {
-            views.entry(input.revision).or_default().push((input.file, Vec::new()));
+            views
+                .entry(input.revision)
+                .or_default()
+                .push((input.file, Vec::new()));
         }
     }
     for key in &drop_order {
-        let Some((revs, file, origin)) = drops.get(key) else { continue };
+        let Some((revs, file, origin)) = drops.get(key) else {
+            continue;
+        };
         let (tool, field, reason) = key;
         let msg = match reason {
             DropReason::NotInRevision | DropReason::DialectNotInRevision => format!(
                 "tool `{tool}`: `{field}` is not defined in MCP {}; dropped from the view of {}",
                 list(*revs),
-                if revs.len() == 1 { "that revision" } else { "those revisions" }
+                if revs.len() == 1 {
+                    "that revision"
+                } else {
+                    "those revisions"
+                }
             ),
             DropReason::Unknown => format!(
                 "tool `{tool}`: `{field}` is not a field of the MCP Tool type; dropped (seen at {})",
@@ -175,16 +223,25 @@ pub fn import_dumps(inputs: &[(String, Vec<u8>)], opts: &ImportOptions) -> Resul
             DropReason::OutputSchemaRoot => format!(
                 "tool `{tool}`: `outputSchema` has no object root, which MCP {} requires; dropped from the view of {}",
                 list(*revs),
-                if revs.len() == 1 { "that revision" } else { "those revisions" }
+                if revs.len() == 1 {
+                    "that revision"
+                } else {
+                    "those revisions"
+                }
             ),
         };
-        diags.push(FileDiagnostic::of(file, origin.apply(Diagnostic::warning(reason.code(), msg))));
+        diags.push(FileDiagnostic::of(
+            file,
+            origin.apply(Diagnostic::warning(reason.code(), msg)),
+        ));
     }
 
     // Listings of the same revision must agree.
     let mut merged_views: BTreeMap<ProtocolRevision, Vec<ViewTool>> = BTreeMap::new();
     for (rev, listings) in &views {
-        let Some((ref_file, reference)) = listings.first() else { continue };
+        let Some((ref_file, reference)) = listings.first() else {
+            continue;
+        };
         for (file, other) in listings.iter().skip(1) {
             compare_views(*rev, ref_file, reference, file, other, &mut diags);
         }
@@ -219,7 +276,11 @@ pub fn import_dumps(inputs: &[(String, Vec<u8>)], opts: &ImportOptions) -> Resul
             return Err(out);
         }
     };
-    let tools: Vec<Value> = merged.get("tools").and_then(Value::as_array).cloned().unwrap_or_default();
+    let tools: Vec<Value> = merged
+        .get("tools")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
 
     for t in tools_names(&tools) {
         if !host_safe(&t) {
@@ -235,7 +296,10 @@ pub fn import_dumps(inputs: &[(String, Vec<u8>)], opts: &ImportOptions) -> Resul
 
     let mut doc = Map::new();
     doc.insert("$schema".into(), json!(mcpdesc_core::model::SCHEMA_URI));
-    doc.insert("mcpdesc".into(), json!(mcpdesc_core::model::MCPDESC_VERSION));
+    doc.insert(
+        "mcpdesc".into(),
+        json!(mcpdesc_core::model::MCPDESC_VERSION),
+    );
     doc.insert("info".into(), Value::Object(info));
     doc.insert("protocolVersions".into(), json!(root_scope.to_strings()));
     if !tools.is_empty() {
@@ -253,9 +317,22 @@ pub fn import_dumps(inputs: &[(String, Vec<u8>)], opts: &ImportOptions) -> Resul
         out.extend(vdiags.into_iter().map(FileDiagnostic::global));
         return Err(out);
     }
-    diags.extend(vdiags.into_iter().filter(|d| d.severity != Severity::Error).map(FileDiagnostic::global));
-    let document = Document::from_value(doc).map_err(|ds| ds.into_iter().map(FileDiagnostic::global).collect::<Vec<_>>())?;
-    Ok(ImportOutcome { document, diagnostics: diags, inputs: input_revs })
+    diags.extend(
+        vdiags
+            .into_iter()
+            .filter(|d| d.severity != Severity::Error)
+            .map(FileDiagnostic::global),
+    );
+    let document = Document::from_value(doc).map_err(|ds| {
+        ds.into_iter()
+            .map(FileDiagnostic::global)
+            .collect::<Vec<_>>()
+    })?;
+    Ok(ImportOutcome {
+        document,
+        diagnostics: diags,
+        inputs: input_revs,
+    })
 }
 
 fn list(revs: RevisionSet) -> String {
@@ -296,23 +373,30 @@ fn compare_views(
                 file_a,
                 ta.origin.apply(Diagnostic::error(
                     "dumps-disagree",
-                    format!("at {rev}, tool `{}` is listed by {file_a} but not by {file_b}", ta.name),
+                    format!(
+                        "at {rev}, tool `{}` is listed by {file_a} but not by {file_b}",
+                        ta.name
+                    ),
                 )),
             )),
             Some(tb) => {
-                let (va, vb) = (Value::Object(ta.value.clone()), Value::Object(tb.value.clone()));
+                let (va, vb) = (
+                    Value::Object(ta.value.clone()),
+                    Value::Object(tb.value.clone()),
+                );
                 if let Some(ptr) = first_difference(&va, &vb, "", 0) {
                     diags.push(FileDiagnostic::of(
                         file_b,
-                        tb.origin.apply(Diagnostic::error(
-                            "dumps-disagree",
-                            format!(
-                                "at {rev}, {file_a} and {file_b} disagree on tool `{}` at `{}`",
-                                ta.name,
-                                if ptr.is_empty() { "/" } else { &ptr }
-                            ),
-                        ))
-                        .at(format!("{}{ptr}", tb.origin.pointer)),
+                        tb.origin
+                            .apply(Diagnostic::error(
+                                "dumps-disagree",
+                                format!(
+                                    "at {rev}, {file_a} and {file_b} disagree on tool `{}` at `{}`",
+                                    ta.name,
+                                    if ptr.is_empty() { "/" } else { &ptr }
+                                ),
+                            ))
+                            .at(format!("{}{ptr}", tb.origin.pointer)),
                     ));
                 }
             }
@@ -323,22 +407,33 @@ fn compare_views(
             file_b,
             tb.origin.apply(Diagnostic::error(
                 "dumps-disagree",
-                format!("at {rev}, tool `{}` is listed by {file_b} but not by {file_a}", tb.name),
+                format!(
+                    "at {rev}, tool `{}` is listed by {file_b} but not by {file_a}",
+                    tb.name
+                ),
             )),
         ));
     }
 }
 
 /// Info from `serverInfo` (first dump that has one; all must agree), else the flag.
-fn server_info(inputs: &[Input<'_>], opts: &ImportOptions, diags: &mut Vec<FileDiagnostic>) -> Option<Map<String, Value>> {
+fn server_info(
+    inputs: &[Input<'_>],
+    opts: &ImportOptions,
+    diags: &mut Vec<FileDiagnostic>,
+) -> Option<Map<String, Value>> {
     let mut chosen: Option<(Map<String, Value>, &str)> = None;
     for input in inputs {
-        let Some((si, origin)) = &input.parsed.server_info else { continue };
+        let Some((si, origin)) = &input.parsed.server_info else {
+            continue;
+        };
         let mut info = Map::new();
         let Some(obj) = si.as_object() else { continue };
         for (k, v) in obj {
             let ok = match k.as_str() {
-                "name" | "version" | "title" | "description" | "websiteUrl" => v.as_str().is_some_and(|s| !s.is_empty()),
+                "name" | "version" | "title" | "description" | "websiteUrl" => {
+                    v.as_str().is_some_and(|s| !s.is_empty())
+                }
                 "icons" => v.as_array().is_some_and(|a| !a.is_empty()),
                 _ => false,
             };
@@ -363,7 +458,9 @@ fn server_info(inputs: &[Input<'_>], opts: &ImportOptions, diags: &mut Vec<FileD
         match &chosen {
             None => chosen = Some((info, input.file)),
             Some((prev, prev_file)) => {
-                if let Some(ptr) = first_difference(&Value::Object(prev.clone()), &Value::Object(info), "", 0) {
+                if let Some(ptr) =
+                    first_difference(&Value::Object(prev.clone()), &Value::Object(info), "", 0)
+                {
                     diags.push(FileDiagnostic::of(
                         input.file,
                         origin.apply(Diagnostic::error(
@@ -399,11 +496,22 @@ fn server_info(inputs: &[Input<'_>], opts: &ImportOptions, diags: &mut Vec<FileD
 fn view_document(info: &Map<String, Value>, rev: ProtocolRevision, tools: &[ViewTool]) -> Value {
     let mut doc = Map::new();
     doc.insert("$schema".into(), json!(mcpdesc_core::model::SCHEMA_URI));
-    doc.insert("mcpdesc".into(), json!(mcpdesc_core::model::MCPDESC_VERSION));
+    doc.insert(
+        "mcpdesc".into(),
+        json!(mcpdesc_core::model::MCPDESC_VERSION),
+    );
     doc.insert("info".into(), Value::Object(info.clone()));
     doc.insert("protocolVersions".into(), json!([rev.as_str()]));
     if !tools.is_empty() {
-        doc.insert("tools".into(), Value::Array(tools.iter().map(|t| Value::Object(t.value.clone())).collect()));
+        doc.insert(
+            "tools".into(),
+            Value::Array(
+                tools
+                    .iter()
+                    .map(|t| Value::Object(t.value.clone()))
+                    .collect(),
+            ),
+        );
     }
     Value::Object(doc)
 }

@@ -65,12 +65,17 @@ pub struct BuiltView {
 /// revision-dependent ones.
 fn is_tool_wire_field(field: &str) -> bool {
     matches!(field, "name" | "description" | "inputSchema")
-        || FIELD_FACTS.iter().any(|f| f.object == ObjectKind::Tool && f.field == field)
+        || FIELD_FACTS
+            .iter()
+            .any(|f| f.object == ObjectKind::Tool && f.field == field)
 }
 
 fn push_origin(o: &Origin, field: &str) -> Origin {
     // Positions point at the tool; the pointer names the exact field.
-    Origin { pointer: mcpdesc_core::pointer::push(&o.pointer, field), position: o.position }
+    Origin {
+        pointer: mcpdesc_core::pointer::push(&o.pointer, field),
+        position: o.position,
+    }
 }
 
 /// Cleans the root `$schema` of an embedded tool schema for `rev`.
@@ -82,8 +87,12 @@ fn clean_schema(
     origin: &Origin,
     out: &mut BuiltView,
 ) {
-    let Some(obj) = schema.as_object_mut() else { return };
-    let Some(dialect) = obj.get("$schema").cloned() else { return };
+    let Some(obj) = schema.as_object_mut() else {
+        return;
+    };
+    let Some(dialect) = obj.get("$schema").cloned() else {
+        return;
+    };
     let field = format!("{key}/$schema");
     if !rev.has(Feature::ToolSchemaDialect) {
         obj.shift_remove("$schema");
@@ -94,7 +103,10 @@ fn clean_schema(
             revision: rev,
             origin: push_origin(&push_origin(origin, key), "$schema"),
         });
-    } else if !dialect.as_str().is_some_and(|d| SUPPORTED_TOOL_SCHEMA_DIALECTS.contains(&d)) {
+    } else if !dialect
+        .as_str()
+        .is_some_and(|d| SUPPORTED_TOOL_SCHEMA_DIALECTS.contains(&d))
+    {
         out.errors.push(push_origin(&push_origin(origin, key), "$schema").apply(Diagnostic::error(
             "unsupported-schema-dialect",
             format!(
@@ -111,18 +123,32 @@ pub fn build_view(listing: &Listing, rev: ProtocolRevision) -> BuiltView {
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (i, raw) in listing.tools.iter().enumerate() {
         let Some(obj) = raw.value.as_object() else {
-            out.errors.push(raw.origin.apply(Diagnostic::error("tool-invalid", "a tools/list entry is not an object")));
+            out.errors.push(raw.origin.apply(Diagnostic::error(
+                "tool-invalid",
+                "a tools/list entry is not an object",
+            )));
             continue;
         };
-        let Some(name) = obj.get("name").and_then(Value::as_str).filter(|n| !n.is_empty()) else {
-            out.errors.push(raw.origin.apply(Diagnostic::error("tool-invalid", "a tool has no (non-empty string) `name`")));
+        let Some(name) = obj
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+        else {
+            out.errors.push(raw.origin.apply(Diagnostic::error(
+                "tool-invalid",
+                "a tool has no (non-empty string) `name`",
+            )));
             continue;
         };
         if !obj.get("inputSchema").is_some_and(Value::is_object) {
-            out.errors.push(push_origin(&raw.origin, "inputSchema").apply(Diagnostic::error(
-                "tool-invalid",
-                format!("tool `{name}` has no `inputSchema` object (required by every MCP revision)"),
-            )));
+            out.errors.push(
+                push_origin(&raw.origin, "inputSchema").apply(Diagnostic::error(
+                    "tool-invalid",
+                    format!(
+                        "tool `{name}` has no `inputSchema` object (required by every MCP revision)"
+                    ),
+                )),
+            );
             continue;
         }
         if let Some(&first) = seen.get(name) {
@@ -180,7 +206,11 @@ pub fn build_view(listing: &Listing, rev: ProtocolRevision) -> BuiltView {
             }
             clean.insert(k.clone(), v);
         }
-        out.tools.push(ViewTool { name: name.to_string(), value: clean, origin: raw.origin.clone() });
+        out.tools.push(ViewTool {
+            name: name.to_string(),
+            value: clean,
+            origin: raw.origin.clone(),
+        });
     }
     out
 }
@@ -204,7 +234,9 @@ pub fn first_difference(a: &Value, b: &Value, at: &str, depth: usize) -> Option<
                     None => return Some(p),
                 }
             }
-            y.keys().find(|k| !x.contains_key(*k)).map(|k| mcpdesc_core::pointer::push(at, k))
+            y.keys()
+                .find(|k| !x.contains_key(*k))
+                .map(|k| mcpdesc_core::pointer::push(at, k))
         }
         (Value::Array(x), Value::Array(y)) => {
             for (i, (va, vb)) in x.iter().zip(y).enumerate() {

@@ -52,7 +52,9 @@ fn parse_revisions(s: &str) -> Result<Vec<ProtocolRevision>, UsageError> {
     }
     let mut out = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let r = part.parse::<ProtocolRevision>().map_err(|e| UsageError(e.to_string()))?;
+        let r = part
+            .parse::<ProtocolRevision>()
+            .map_err(|e| UsageError(e.to_string()))?;
         if !out.contains(&r) {
             out.push(r);
         }
@@ -74,14 +76,27 @@ fn save_transcripts(dir: &Path, sessions: &[Session]) -> Result<(), UsageError> 
 pub fn run(args: Args) -> CmdResult {
     let revisions = parse_revisions(&args.protocol_versions)?;
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(UsageError("--timeout must be a positive number of seconds".into()));
+        return Err(UsageError(
+            "--timeout must be a positive number of seconds".into(),
+        ));
     }
     let target = match (&args.url, args.command.split_first()) {
         (Some(url), _) => Target::Url(url.clone()),
-        (None, Some((program, rest))) => Target::Command { program: program.clone(), args: rest.to_vec() },
-        (None, None) => return Err(UsageError("give the server command after `--`, or --url".into())),
+        (None, Some((program, rest))) => Target::Command {
+            program: program.clone(),
+            args: rest.to_vec(),
+        },
+        (None, None) => {
+            return Err(UsageError(
+                "give the server command after `--`, or --url".into(),
+            ));
+        }
     };
-    let opts = CaptureOptions { revisions, timeout: Duration::from_secs_f64(args.timeout), ..Default::default() };
+    let opts = CaptureOptions {
+        revisions,
+        timeout: Duration::from_secs_f64(args.timeout),
+        ..Default::default()
+    };
     match capture(&target, &opts) {
         Ok(outcome) => {
             for s in &outcome.sessions {
@@ -99,17 +114,23 @@ pub fn run(args: Args) -> CmdResult {
             util::write_output(args.output.as_deref(), text.as_bytes())?;
             Ok(Outcome::Success)
         }
-        Err(CaptureError::Import { diagnostics, sessions }) => {
+        Err(CaptureError::Import {
+            diagnostics,
+            sessions,
+        }) => {
             print(&diagnostics);
             if let Some(dir) = &args.save_transcripts {
                 save_transcripts(dir, &sessions)?;
             }
-            eprintln!("mcpdesc: error: the captured tool lists do not make a conforming description; nothing written");
+            eprintln!(
+                "mcpdesc: error: the captured tool lists do not make a conforming description; nothing written"
+            );
             Ok(Outcome::Rejected)
         }
-        Err(CaptureError::Session { source: mcpdesc_live::client::ClientError::Spawn { program, source }, .. }) => {
-            Err(UsageError(format!("cannot start `{program}`: {source}")))
-        }
+        Err(CaptureError::Session {
+            source: mcpdesc_live::client::ClientError::Spawn { program, source },
+            ..
+        }) => Err(UsageError(format!("cannot start `{program}`: {source}"))),
         Err(e @ CaptureError::Session { .. }) => {
             eprintln!("mcpdesc: error: {e}");
             Ok(Outcome::Rejected)

@@ -50,12 +50,17 @@ pub fn print(diags: &[FileDiagnostic]) {
 
 /// Output format from the OUTPUT extension (JSON by default).
 pub fn out_format(output: Option<&std::path::Path>) -> Format {
-    output.and_then(|p| Format::from_path(&p.to_string_lossy())).unwrap_or(Format::Json)
+    output
+        .and_then(|p| Format::from_path(&p.to_string_lossy()))
+        .unwrap_or(Format::Json)
 }
 
 pub fn run(args: Args) -> CmdResult {
     let protocol_version = match &args.protocol_version {
-        Some(v) => Some(v.parse::<ProtocolRevision>().map_err(|e| UsageError(e.to_string()))?),
+        Some(v) => Some(
+            v.parse::<ProtocolRevision>()
+                .map_err(|e| UsageError(e.to_string()))?,
+        ),
         None => None,
     };
     let mut inputs = Vec::new();
@@ -63,7 +68,11 @@ pub fn run(args: Args) -> CmdResult {
         let (bytes, name) = util::read_input(d)?;
         inputs.push((name, bytes));
     }
-    let opts = ImportOptions { protocol_version, server_name: args.server_name.clone(), ..Default::default() };
+    let opts = ImportOptions {
+        protocol_version,
+        server_name: args.server_name.clone(),
+        ..Default::default()
+    };
     match import_dumps(&inputs, &opts) {
         Ok(outcome) => {
             print(&outcome.diagnostics);
@@ -74,7 +83,10 @@ pub fn run(args: Args) -> CmdResult {
         }
         Err(diags) => {
             print(&diags);
-            if !diags.iter().any(|d| d.diagnostic.severity == Severity::Error) {
+            if !diags
+                .iter()
+                .any(|d| d.diagnostic.severity == Severity::Error)
+            {
                 eprintln!("mcpdesc: error: import failed");
             }
             Ok(Outcome::Rejected)
