@@ -7,6 +7,10 @@ use super::{Cx, Kind, Primitive, at, named_entries};
 use mcpdesc_core::{Feature, RevisionSet, refs};
 use serde_json::{Map, Value};
 
+/// Longest example URI matched against a template (matching is quadratic in the
+/// URI length; §17.7 asks for bounded work).
+const MAX_MATCHED_URI_LEN: usize = 2048;
+
 /// Static Resource examples.
 pub(crate) fn check_resource<'a>(cx: &mut Cx<'a>, p: &Primitive<'a>) {
     let uri = p.obj.get("uri").and_then(Value::as_str);
@@ -56,6 +60,12 @@ pub(crate) fn check_template<'a>(cx: &mut Cx<'a>, p: &Primitive<'a>) {
                         "resource-example-uri-invalid",
                         &up,
                         format!("`{u}` is not a valid URI (RFC 3986)"),
+                    );
+                } else if u.len() > MAX_MATCHED_URI_LEN {
+                    cx.warn(
+                        "payload-validation-limit",
+                        &up,
+                        format!("URI longer than {MAX_MATCHED_URI_LEN} bytes; not matched against `uriTemplate`"),
                     );
                 } else if let Some(t) = tpl {
                     if !t.matches(u) {

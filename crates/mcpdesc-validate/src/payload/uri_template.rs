@@ -569,6 +569,49 @@ mod tests {
         }
     }
 
+    /// RFC 6570 §3.2 example expansions (variables: var="value", hello="Hello World!",
+    /// path="/foo/bar", x="1024", y="768", empty="", list=(red,green,blue),
+    /// keys=[(semi,";"),(dot,"."),(comma,",")]) — an oracle independent of this code.
+    #[test]
+    fn rfc6570_examples_match() {
+        for (tpl, uri) in [
+            ("{var}", "value"),
+            ("{hello}", "Hello%20World%21"),
+            ("{+hello}", "Hello%20World!"),
+            ("{+path}/here", "/foo/bar/here"),
+            ("{#path,x}/here", "#/foo/bar,1024/here"),
+            ("{x,hello,y}", "1024,Hello%20World%21,768"),
+            ("X{.var}", "X.value"),
+            ("X{.empty}", "X."),
+            ("{/var,x}/here", "/value/1024/here"),
+            ("{/var:1,var}", "/v/value"),
+            ("{;x,y}", ";x=1024;y=768"),
+            ("{;x,y,empty}", ";x=1024;y=768;empty"),
+            ("{?x,y}", "?x=1024&y=768"),
+            ("{?x,y,empty}", "?x=1024&y=768&empty="),
+            ("?fixed=yes{&x}", "?fixed=yes&x=1024"),
+            ("{var:3}", "val"),
+            ("{+path:6}/here", "/foo/b/here"),
+            ("{keys}", "semi,%3B,dot,.,comma,%2C"),
+            ("{/list*}", "/red/green/blue"),
+            ("{.list*}", ".red.green.blue"),
+            ("{;list*}", ";list=red;list=green;list=blue"),
+            ("{?list}", "?list=red,green,blue"),
+            ("{?keys*}", "?semi=%3B&dot=.&comma=%2C"),
+            ("{#keys*}", "#semi=;,dot=.,comma=,"),
+        ] {
+            assert!(t(tpl).matches(uri), "{uri} must match {tpl}");
+        }
+        for (tpl, uri) in [
+            ("{var}", "Hello World!"),
+            ("{?x,y}", "?y=768&x=1024"),
+            ("{var:3}", "value"),
+            ("X{.var}", "Y.value"),
+        ] {
+            assert!(!t(tpl).matches(uri), "{uri} must not match {tpl}");
+        }
+    }
+
     #[test]
     fn matches_expansions() {
         let tpl = t("chess://games/{game_id}");
