@@ -170,5 +170,5 @@ fn truncated_documents_are_diagnostics() {
 fn empty_and_non_document_inputs_are_diagnostics() {
     reject_everywhere("empty.yaml", b"", &["yaml-no-document"]);
     reject_everywhere("two.yaml", b"a: 1\n---\nb: 2\n", &["yaml-multiple-documents"]);
-    reject_everywhere("scalar.json", b"42", &["model-shape", "schema", "schema-type", "not-an-object"]);
+    reject_everywhere("scalar.json", b"42", &["model-shape", "schema", "schema-type", "document-not-object"]);
 }
