@@ -1,1 +1,366 @@
-//! Workspace-level tests: scope (owner fills this in).
+//! Workspace-level tests of protocol scopes: projection (§4.12), merge (§4.13), split
+//! and the tools/list export, against hand-written expectations in
+//! `tests/fixtures/scope/` and invariants over every valid official fixture/example.
+
+use mcpdesc_core::{Format, Limits, ProtocolRevision, RevisionSet};
+use mcpdesc_scope::{
+    DeclKind, MergeInput, ProjectOptions, SplitPolicy, equivalent, export_tools_list, merge,
+    merge_unchecked, normalize_view, project, project_unchecked, project_with, root_scope, split,
+    split_unchecked,
+};
+use mcpdesc_tests::{fixture, snapshot_dir};
+use serde_json::Value;
+use std::path::Path;
+
+use ProtocolRevision::*;
+
+fn load(path: &Path) -> Value {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let format = Format::detect(path.to_str(), std::str::from_utf8(&bytes).unwrap_or(""));
+    mcpdesc_core::decode_bytes(&bytes, format, &Limits::default())
+        .unwrap_or_else(|d| panic!("{}: {d}", path.display()))
+        .value
+}
+
+fn scope_fixture(rel: &str) -> Value {
+    load(&fixture(&format!("scope/{rel}")))
+}
+
+fn codes(diags: &[mcpdesc_core::Diagnostic]) -> Vec<&str> {
+    diags.iter().map(|d| d.code.as_str()).collect()
+}
+
+/// Whether the workspace validator accepts `doc` (no error diagnostics).
+fn validates(doc: &Value) -> Result<(), String> {
+    let errs: Vec<String> = mcpdesc_validate::validate_value(doc)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.to_string())
+        .collect();
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs.join("\n"))
+    }
+}
+
+// ---------------------------------------------------------------- projection
+
+#[test]
+fn project_matches_hand_written_views() {
+    let input = scope_fixture("project/input.json");
+    let got = project(&input, V2025_06_18).expect("projects");
+    assert_eq!(got, scope_fixture("project/expected-2025-06-18.json"));
+    // Key order of the root is preserved, too.
+    let keys: Vec<&String> = got.as_object().expect("object").keys().collect();
+    let want = scope_fixture("project/expected-2025-06-18.json");
+    let want_keys: Vec<&String> = want.as_object().expect("object").keys().collect();
+    assert_eq!(keys, want_keys);
+
+    let pruned = project_with(
+        &input,
+        V2025_11_25,
+        ProjectOptions {
+            prune_components: true,
+        },
+    )
+    .expect("projects");
+    assert_eq!(
+        pruned,
+        scope_fixture("project/expected-2025-11-25-pruned.json")
+    );
+}
+
+#[test]
+fn project_rejects_a_revision_outside_the_document() {
+    let input = scope_fixture("project/input.json");
+    let err = project(&input, V2026_07_28).expect_err("2026-07-28 is not covered");
+    assert_eq!(codes(&err), ["revision-not-in-document"]);
+    assert_eq!(err[0].pointer, "/protocolVersions");
+}
+
+// ---------------------------------------------------------------- merge
+
+fn merge_inputs(names: &[&str]) -> Vec<MergeInput> {
+    names
+        .iter()
+        .map(|n| MergeInput::new(*n, scope_fixture(&format!("merge/{n}"))))
+        .collect()
+}
+
+#[test]
+fn merge_collapses_equal_declarations_and_keeps_variants() {
+    let inputs = merge_inputs(&["a-2025-06-18.json", "b-2025-11-25.json"]);
+    let got = merge(&inputs).expect("merges");
+    // Exact equality: first-appearance order of declarations and canonical scopes.
+    assert_eq!(got, scope_fixture("merge/expected.json"));
+    // §4.13 round trip: P_V(merge(...)) ≡ D_V.
+    for input in &inputs {
+        for rev in root_scope(&input.document).iter() {
+            let view = project(&got, rev).expect("projects");
+            assert_eq!(
+                normalize_view(&view),
+                normalize_view(&input.document),
+                "{rev}"
+            );
+        }
+    }
+}
+
+#[test]
+fn merge_conflicts_name_both_sides() {
+    let err = merge(&merge_inputs(&[
+        "a-2025-06-18.json",
+        "conflict-security.json",
+    ]))
+    .expect_err("security differs");
+    assert_eq!(codes(&err), ["merge-conflict"]);
+    assert_eq!(err[0].pointer, "/security");
+    assert!(
+        err[0].message.contains("a-2025-06-18.json")
+            && err[0].message.contains("conflict-security.json")
+    );
+
+    let err = merge(&merge_inputs(&[
+        "a-2025-06-18.json",
+        "conflict-same-revision.json",
+    ]))
+    .expect_err("views differ");
+    assert_eq!(codes(&err), ["merge-conflict"]);
+    assert_eq!(err[0].pointer, "/tools/0/title");
+    assert!(
+        err[0]
+            .message
+            .contains("a-2025-06-18.json at /tools/0/title"),
+        "{}",
+        err[0].message
+    );
+    assert!(
+        err[0]
+            .message
+            .contains("conflict-same-revision.json at /tools/0/title"),
+        "{}",
+        err[0].message
+    );
+}
+
+#[test]
+fn merge_keeps_security_forms_distinct() {
+    let base = scope_fixture("merge/a-2025-06-18.json");
+    for (a, b) in [("[]", "[{}]"), ("[]", "omit"), ("[{}]", "omit")] {
+        let set = |doc: &mut Value, s: &str| {
+            let o = doc.as_object_mut().expect("object");
+            if s == "omit" {
+                o.shift_remove("security");
+            } else {
+                o.insert("security".into(), serde_json::from_str(s).expect("json"));
+            }
+        };
+        let mut x = base.clone();
+        set(&mut x, a);
+        let mut y = base.clone();
+        y["protocolVersions"] = serde_json::json!(["2025-11-25"]);
+        set(&mut y, b);
+        let err = merge_unchecked(&[MergeInput::new("x", x), MergeInput::new("y", y)])
+            .expect_err(&format!("{a} vs {b}"));
+        assert_eq!(codes(&err), ["merge-conflict"], "{a} vs {b}");
+    }
+}
+
+// ---------------------------------------------------------------- split
+
+#[test]
+fn split_matches_hand_written_variants() {
+    let input = scope_fixture("split/input.json");
+    let (got, losses) = split_unchecked(&input, &SplitPolicy::default()).expect("splits");
+    assert_eq!(got, scope_fixture("split/expected.json"));
+    let rendered: Vec<String> = losses.iter().map(ToString::to_string).collect();
+    insta::with_settings!({snapshot_path => snapshot_dir("scope")}, {
+        insta::assert_yaml_snapshot!("split_losses", rendered);
+    });
+    // Splitting a split document changes nothing.
+    let (again, more) = split_unchecked(&got, &SplitPolicy::default()).expect("splits");
+    assert_eq!(again, got);
+    assert!(more.is_empty(), "{more:?}");
+}
+
+#[test]
+fn split_wraps_non_object_output_roots_when_asked() {
+    let tool = serde_json::json!({
+        "name": "list", "inputSchema": {"type": "object"},
+        "outputSchema": {"type": "array", "items": {"type": "string"}},
+        "examples": {"two": {"input": {}, "result": {"content": [{"type": "text", "text": "a, b"}], "structuredContent": ["a", "b"]}}}
+    });
+    let scope: RevisionSet = [V2025_06_18, V2025_11_25, V2026_07_28]
+        .into_iter()
+        .collect();
+    let variants = mcpdesc_scope::split_tool_output_root(&tool, scope, &Value::Null);
+    let got: Vec<(String, Value)> = variants
+        .iter()
+        .map(|v| (v.scope.to_string(), v.value.clone()))
+        .collect();
+    insta::with_settings!({snapshot_path => snapshot_dir("scope")}, {
+        insta::assert_json_snapshot!("split_wrap_output_root", got);
+    });
+    assert_eq!(variants.len(), 2);
+    assert_eq!(
+        variants[0].value["outputSchema"]["properties"]["result"]["type"],
+        "array"
+    );
+    assert_eq!(
+        variants[0].value["examples"]["two"]["result"]["structuredContent"],
+        serde_json::json!({"result": ["a", "b"]})
+    );
+    assert_eq!(
+        variants[1].value["examples"]["two"]["result"]["resultType"],
+        "complete"
+    );
+}
+
+// ---------------------------------------------------------------- export
+
+#[test]
+fn export_tools_list_matches_hand_written_results() {
+    let input = scope_fixture("export/input.json");
+    for (rev, file) in [
+        (V2025_06_18, "export/expected-2025-06-18.json"),
+        (V2025_11_25, "export/expected-2025-11-25.json"),
+    ] {
+        assert_eq!(
+            export_tools_list(&input, rev).expect("exports"),
+            scope_fixture(file),
+            "{rev}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- invariants over official fixtures
+
+fn official_valid_documents() -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for dir in [
+        "spec/fixtures/expected-valid",
+        "spec/fixtures/expected-warning",
+        "spec/examples",
+    ] {
+        let mut paths: Vec<_> = std::fs::read_dir(fixture(dir))
+            .expect("fixture dir")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        paths.sort();
+        for p in paths {
+            out.push((
+                p.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                load(&p),
+            ));
+        }
+    }
+    out
+}
+
+fn views(doc: &Value) -> Vec<(ProtocolRevision, Value)> {
+    root_scope(doc)
+        .iter()
+        .map(|r| {
+            (
+                r,
+                project_unchecked(doc, r, ProjectOptions::default()).expect("in root"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn invariants_hold_for_every_valid_official_document() {
+    let docs = official_valid_documents();
+    assert!(docs.len() >= 40, "found {} documents", docs.len());
+    let mut validator_disagrees = Vec::new();
+    for (name, doc) in &docs {
+        let vs = views(doc);
+        let inputs: Vec<MergeInput> = vs
+            .iter()
+            .map(|(r, v)| MergeInput::new(format!("{name}@{r}"), v.clone()))
+            .collect();
+        // merge(project_V(D) for V) ≡ D
+        let merged = merge_unchecked(&inputs).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert!(
+            equivalent(&merged, doc),
+            "{name}: {:?}",
+            mcpdesc_scope::first_difference(&merged, doc)
+        );
+        // P_V(merge(views)) ≡ view_V
+        for (rev, view) in &vs {
+            let back =
+                project_unchecked(&merged, *rev, ProjectOptions::default()).expect("in root");
+            assert_eq!(
+                normalize_view(&back),
+                normalize_view(view),
+                "{name} at {rev}"
+            );
+        }
+        // A valid document needs no split.
+        let (s, losses) = split_unchecked(doc, &SplitPolicy::default()).expect("splits");
+        assert!(
+            losses.is_empty(),
+            "{name}: {:#?}",
+            losses.iter().map(ToString::to_string).collect::<Vec<_>>()
+        );
+        assert_eq!(&s, doc, "{name}");
+        // Every output validates (when the validator accepts the input at all).
+        if validates(doc).is_ok() {
+            validates(&merged).unwrap_or_else(|e| panic!("{name}: merged result invalid:\n{e}"));
+            for (rev, view) in &vs {
+                validates(view).unwrap_or_else(|e| panic!("{name}: view at {rev} invalid:\n{e}"));
+            }
+        } else {
+            validator_disagrees.push(name.clone());
+        }
+    }
+    if !validator_disagrees.is_empty() {
+        eprintln!(
+            "note: the validator rejects these official valid documents: {validator_disagrees:?}"
+        );
+    }
+}
+
+/// Official invalid fixtures whose only problem is a revision-scoped field: split
+/// must turn each into a document the validator accepts.
+#[test]
+fn split_repairs_revision_scoped_invalid_fixtures() {
+    for name in [
+        "non-object-output-schema-before-2026.json",
+        "revision-inapplicable-execution.json",
+        "revision-inapplicable-tool-schema-dialect.json",
+        "revision-inapplicable-mcp-header.json",
+        "revision-incompatible-tool-example.json",
+        "revision-incompatible-client-capability-requirements.json",
+        "elicitation-version-mismatch.json",
+    ] {
+        let doc = load(&fixture(&format!("spec/fixtures/expected-invalid/{name}")));
+        let (out, losses) = split_unchecked(&doc, &SplitPolicy::default())
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert!(!losses.is_empty(), "{name}: nothing reported");
+        assert_ne!(out, doc, "{name}");
+        validates(&out).unwrap_or_else(|e| panic!("{name}: split result invalid:\n{e}"));
+        split(&doc).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    }
+}
+
+#[test]
+fn decl_kinds_cover_the_scoped_collections_of_section_4_10() {
+    let names: Vec<&str> = DeclKind::TOP_LEVEL.iter().map(|k| k.collection()).collect();
+    assert_eq!(
+        names,
+        [
+            "transports",
+            "capabilities",
+            "tools",
+            "resources",
+            "resourceTemplates",
+            "prompts"
+        ]
+    );
+}
