@@ -72,7 +72,7 @@ impl StructuralSchema {
         }
         let mut out = Vec::new();
         for err in self.validator.iter_errors(doc) {
-            map_error(&err, doc, 0, &mut out);
+            map_error(&err, 0, &mut out);
         }
         out.sort_by(|a, b| (&a.pointer, &a.code).cmp(&(&b.pointer, &b.code)));
         out.dedup_by(|a, b| a.pointer == b.pointer && a.code == b.code && a.message == b.message);
@@ -105,7 +105,7 @@ fn expected_types(kind: &TypeKind) -> String {
     }
 }
 
-fn map_error(err: &ValidationError<'_>, doc: &Value, depth: usize, out: &mut Vec<Diagnostic>) {
+fn map_error(err: &ValidationError<'_>, level: usize, out: &mut Vec<Diagnostic>) {
     let ptr = instance_pointer(err);
     let instance = err.instance();
     match err.kind() {
@@ -168,14 +168,16 @@ fn map_error(err: &ValidationError<'_>, doc: &Value, depth: usize, out: &mut Vec
             );
         }
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
-            if depth >= MAX_BRANCH_DEPTH || context.is_empty() {
+            if level >= MAX_BRANCH_DEPTH || context.is_empty() {
                 out.push(
                     Diagnostic::error("schema-shape", "value matches none of the allowed shapes")
                         .at(ptr),
                 );
                 return;
             }
-            let best = best_branch(context);
+            // Depth of the instance the `oneOf`/`anyOf` applies to.
+            let base = depth(err);
+            let best = best_branch(context, base);
             if context[best].is_empty() {
                 out.push(
                     Diagnostic::error("schema-shape", "value matches none of the allowed shapes")
@@ -183,8 +185,15 @@ fn map_error(err: &ValidationError<'_>, doc: &Value, depth: usize, out: &mut Vec
                 );
                 return;
             }
-            for e in &context[best] {
-                map_error(e, doc, depth + 1, out);
+            // When even the best branch is another shape, only its discriminator problem
+            // is worth reporting (not the members that shape would also need).
+            let branch = &context[best];
+            let all_mismatch = branch_key(branch, base).0;
+            for e in branch
+                .iter()
+                .filter(|e| !all_mismatch || is_mismatch(e, base))
+            {
+                map_error(e, level + 1, out);
             }
         }
         ValidationErrorKind::OneOfMultipleValid { .. } => out.push(
@@ -276,11 +285,11 @@ fn kebab(s: &str) -> String {
 /// A branch whose discriminator (`const`/`enum` on a direct member, or the instance's own
 /// type) does not match is a different shape, not a broken instance of it; among the
 /// remaining branches, the one with the fewest errors wins, then the deepest.
-fn best_branch(context: &[Vec<ValidationError<'static>>]) -> usize {
+fn best_branch(context: &[Vec<ValidationError<'static>>], base: usize) -> usize {
     let mut best = 0;
     let mut best_key = (true, usize::MAX, 0usize);
     for (i, errs) in context.iter().enumerate() {
-        let key = branch_key(errs);
+        let key = branch_key(errs, base);
         let better = (key.0, key.1, std::cmp::Reverse(key.2))
             < (best_key.0, best_key.1, std::cmp::Reverse(best_key.2));
         if i == 0 || better {
@@ -291,32 +300,29 @@ fn best_branch(context: &[Vec<ValidationError<'static>>]) -> usize {
     best
 }
 
-fn branch_key(errs: &[ValidationError<'static>]) -> (bool, usize, usize) {
-    let base_depth = errs
-        .iter()
-        .map(|e| e.instance_path().as_str().matches('/').count())
-        .min()
-        .unwrap_or(0);
-    let mismatch = errs.iter().any(|e| {
-        let d = e.instance_path().as_str().matches('/').count();
-        match e.kind() {
-            ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. } => {
-                d <= base_depth + 1
-            }
-            ValidationErrorKind::Type { .. } => d == base_depth,
-            // A Reference Object branch rejecting an inline value, or vice versa.
-            ValidationErrorKind::Required { property } => {
-                property.as_str() == Some("$componentRef")
-            }
-            ValidationErrorKind::Not { .. } => true,
-            _ => false,
+fn depth(e: &ValidationError<'_>) -> usize {
+    e.instance_path().as_str().matches('/').count()
+}
+
+/// Whether an error says "this is another shape" rather than "this shape is broken":
+/// a discriminator (`const`/`enum` on the instance or a direct member), the instance's
+/// own type, a Reference Object vs inline value, or a member the branch forbids.
+fn is_mismatch(e: &ValidationError<'_>, base: usize) -> bool {
+    let d = depth(e);
+    match e.kind() {
+        ValidationErrorKind::Constant { .. } | ValidationErrorKind::Enum { .. } => d <= base + 1,
+        ValidationErrorKind::Type { .. } => d == base,
+        ValidationErrorKind::Required { property } => {
+            d == base && property.as_str() == Some("$componentRef")
         }
-    });
-    let max_depth = errs
-        .iter()
-        .map(|e| e.instance_path().as_str().matches('/').count())
-        .max()
-        .unwrap_or(0);
+        ValidationErrorKind::Not { .. } => d == base,
+        _ => false,
+    }
+}
+
+fn branch_key(errs: &[ValidationError<'static>], base: usize) -> (bool, usize, usize) {
+    let mismatch = errs.iter().any(|e| is_mismatch(e, base));
+    let max_depth = errs.iter().map(depth).max().unwrap_or(0);
     (mismatch, errs.len(), max_depth)
 }
 
@@ -379,6 +385,34 @@ mod tests {
                 "schema-property-name".into(),
                 "/securitySchemes/bad name".into()
             )]
+        );
+    }
+
+    #[test]
+    fn reference_objects_take_no_extensions() {
+        let mut doc = base();
+        doc["components"] = json!({"schemas": {"A": {"type": "object"}}});
+        doc["tools"] = json!([{"name": "t",
+            "inputSchema": {"$componentRef": "#/components/schemas/A", "x-a": 1}}]);
+        assert_eq!(
+            codes(&doc),
+            vec![(
+                "extension-not-allowed".into(),
+                "/tools/0/inputSchema/x-a".into()
+            )]
+        );
+    }
+
+    #[test]
+    fn forbidden_member_of_a_branch_is_pointed_at() {
+        let mut doc = base();
+        doc["tools"] = json!([{"name": "t", "inputSchema": {"type": "object"},
+            "elicitations": [{"name": "e", "mode": "form", "message": "m",
+                              "requestedSchema": {"type": "object", "properties": {}},
+                              "url": "https://x.example/"}]}]);
+        assert_eq!(
+            codes(&doc),
+            vec![("schema-not".into(), "/tools/0/elicitations/0/url".into())]
         );
     }
 

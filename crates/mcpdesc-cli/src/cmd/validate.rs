@@ -1,11 +1,121 @@
-//! `mcpdesc validate` (not implemented yet).
+//! `mcpdesc validate FILE... [--format text|json]`: mcpdesc 0.8.0 conformance (§16.1).
 
-use crate::util::{CmdResult, UsageError};
+use crate::util::{self, CmdResult, Outcome};
+use mcpdesc_core::{Diagnostic, Format, Limits, Severity, decode_bytes};
+use mcpdesc_validate::Validator;
+use serde_json::json;
 
-/// Validate arguments.
+/// Validate MCP Descriptions against mcpdesc 0.8.0: the official JSON Schema plus every
+/// semantic rule (scopes, coverage, security, capabilities, revision applicability,
+/// components, tool schemas, examples, elicitations…).
+///
+/// Each FILE is decoded as JSON or restricted YAML (by extension, else by content).
+/// Exit status: 0 when every file conforms (warnings allowed), 1 when any file has an
+/// error (including a decode error), 2 on usage or I/O errors.
+///
+/// `--format text` (default): diagnostics on stderr as
+/// `FILE:LINE:COL: severity[code]: message (at POINTER)`, one summary line per file on
+/// stdout (`FILE: valid (N warnings)` / `FILE: invalid (N errors, M warnings)`).
+///
+/// `--format json`: one JSON object per file per line on stdout:
+/// `{"file": …, "valid": bool, "diagnostics": [{"severity", "code", "message",
+/// "pointer", "line", "column"}]}`; `line`/`column` are 1-based, `null` when unknown.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(after_help = "Examples:\n  mcpdesc validate server.mcpdesc.yaml\n  \
+mcpdesc validate --format json a.mcpdesc.json b.mcpdesc.yaml\n  \
+cat server.mcpdesc.json | mcpdesc validate -")]
+pub struct Args {
+    /// Files to validate (`-` for standard input).
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+}
 
-pub fn run(_args: Args) -> CmdResult {
-    Err(UsageError("`validate` is not implemented yet".into()))
+/// Report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Human-readable diagnostics on stderr, one summary line per file on stdout.
+    Text,
+    /// One JSON object per file per line on stdout.
+    Json,
+}
+
+/// Decodes and validates one input; diagnostics carry line/column where known.
+fn check(validator: &Validator, path: &str, bytes: &[u8]) -> Vec<Diagnostic> {
+    let sniff = String::from_utf8_lossy(bytes);
+    let format = Format::detect((path != "-").then_some(path), &sniff);
+    match decode_bytes(bytes, format, &Limits::default()) {
+        Err(d) => vec![d],
+        Ok(decoded) => {
+            let mut diags = validator.validate_value(&decoded.value);
+            decoded.annotate(&mut diags);
+            diags
+        }
+    }
+}
+
+fn json_line(file: &str, diags: &[Diagnostic]) -> String {
+    let items: Vec<serde_json::Value> = diags
+        .iter()
+        .map(|d| {
+            json!({
+                "severity": d.severity,
+                "code": d.code,
+                "message": d.message,
+                "pointer": d.pointer,
+                "line": d.line,
+                "column": d.column,
+            })
+        })
+        .collect();
+    json!({"file": file, "valid": !mcpdesc_core::has_errors(diags), "diagnostics": items})
+        .to_string()
+}
+
+fn summary(file: &str, diags: &[Diagnostic]) -> String {
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    let w = if warnings == 1 { "warning" } else { "warnings" };
+    if errors == 0 {
+        format!("{file}: valid ({warnings} {w})")
+    } else {
+        let e = if errors == 1 { "error" } else { "errors" };
+        format!("{file}: invalid ({errors} {e}, {warnings} {w})")
+    }
+}
+
+pub fn run(args: Args) -> CmdResult {
+    let validator = Validator::new();
+    let mut outcome = Outcome::Success;
+    for path in &args.files {
+        let (bytes, name) = match util::read_input(path) {
+            Ok(x) => x,
+            Err(e) => {
+                // Keep going: the other files still get their verdicts.
+                eprintln!("mcpdesc: error: {}", e.0);
+                outcome = Outcome::Usage;
+                continue;
+            }
+        };
+        let diags = check(&validator, path, &bytes);
+        match args.format {
+            OutputFormat::Text => {
+                util::print_diagnostics(&name, &diags);
+                println!("{}", summary(&name, &diags));
+            }
+            OutputFormat::Json => println!("{}", json_line(&name, &diags)),
+        }
+        if util::outcome_of(&diags) == Outcome::Rejected && outcome == Outcome::Success {
+            outcome = Outcome::Rejected;
+        }
+    }
+    Ok(outcome)
 }

@@ -51,8 +51,22 @@ pub fn check_schemes(cx: &mut Ctx<'_>) {
         let Some(scheme) = scheme.as_object() else {
             continue;
         };
-        if scheme.get("type").and_then(Value::as_str) != Some("oauth2") {
-            continue;
+        match scheme.get("type").and_then(Value::as_str) {
+            Some("oauth2") => {}
+            Some("http" | "apiKey" | "openIdConnect") | None => continue,
+            Some(other) => {
+                cx.push(
+                    Diagnostic::error(
+                        "unknown-security-scheme-type",
+                        format!(
+                            "security scheme type `{other}` is not one of http, apiKey, oauth2, \
+                             openIdConnect (§7.2)"
+                        ),
+                    )
+                    .at(ptr(&at, "type")),
+                );
+                continue;
+            }
         }
         let Some(Value::Object(flows)) = scheme.get("flows") else {
             continue;
@@ -287,6 +301,16 @@ mod tests {
         assert_eq!(
             codes_at(&doc, "oauth-flow-missing-url"),
             vec!["/securitySchemes/o/flows/implicit/authorizationUrl"]
+        );
+    }
+
+    #[test]
+    fn unknown_scheme_type() {
+        let mut doc = base(&["2026-07-28"]);
+        doc["securitySchemes"] = json!({"m": {"type": "mutualTLS"}});
+        assert_eq!(
+            codes_at(&doc, "unknown-security-scheme-type"),
+            vec!["/securitySchemes/m/type"]
         );
     }
 

@@ -76,7 +76,17 @@ pub fn check_types(cx: &mut Ctx<'_>) {
                     );
                 }
             }
-            _ => {}
+            Some("stdio") => {}
+            Some(other) => cx.push(
+                Diagnostic::error(
+                    "unknown-transport-type",
+                    format!(
+                        "transport type `{other}` is not one of streamable-http, stdio, sse (§6.2)"
+                    ),
+                )
+                .at(at),
+            ),
+            None => {}
         }
     }
 }
@@ -114,6 +124,29 @@ mod tests {
         let mut doc = base(&["2025-03-26"]);
         doc["transports"] = json!([{"type": "streamable-http", "url": "https://x.example/mcp"}]);
         assert!(codes_at(&doc, "transport-revision-mismatch").is_empty());
+    }
+
+    #[test]
+    fn unknown_transport_type_replaces_the_schema_branch_noise() {
+        let mut doc = base(&["2026-07-28"]);
+        doc["transports"] = json!([{"type": "websocket", "url": "wss://x.example/mcp"}]);
+        let d = crate::validate_value(&doc);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(
+            (d[0].code.as_str(), d[0].pointer.as_str()),
+            ("unknown-transport-type", "/transports/0/type")
+        );
+    }
+
+    #[test]
+    fn transport_property_sets_are_per_type() {
+        let mut doc = base(&["2026-07-28"]);
+        doc["transports"] =
+            json!([{"type": "stdio", "command": "x", "url": "https://x.example/mcp"}]);
+        assert_eq!(
+            codes_at(&doc, "unknown-property"),
+            vec!["/transports/0/url"]
+        );
     }
 
     #[test]
