@@ -12,8 +12,8 @@
 //! legitimately state the same problem (the schema's generic code, or a payload rule's
 //! specific restatement at the same place). A pointer ending in `*` matches by prefix.
 //!
-//! Rows owned by the payload rules (`B`) are reported as PENDING instead of failing while
-//! those rules are being written; the verdicts are always asserted.
+//! Rows are tagged with the rule family that owns them (`A`: schema and document rules,
+//! `B`: payload rules); both must hold.
 
 use mcpdesc_core::{Diagnostic, Format, Limits, Severity};
 use mcpdesc_tests::fixture;
@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 enum Owner {
     /// Structural schema and document-level rules (must hold).
     A,
-    /// Payload rules: tool schemas, examples, elicitations (pending until they land).
+    /// Payload rules: tool schemas, examples, elicitations.
     B,
 }
 use Owner::{A, B};
@@ -423,7 +423,8 @@ fn official_fixtures_verdicts_and_reasons() {
                 }
                 B => {
                     pending += 1;
-                    notes.push(format!("pending {alts:?}"));
+                    failures.push(format!("{dir}/{name}: missing payload finding {alts:?}"));
+                    notes.push(format!("MISSING (payload) {alts:?}"));
                 }
             }
         }
@@ -449,7 +450,7 @@ fn official_fixtures_verdicts_and_reasons() {
     }
     let verdict_ok = all.len() - failures.iter().filter(|f| f.contains("expected ")).count();
     println!(
-        "{table}\nverdicts: {verdict_ok}/{} as expected; payload rows pending: {pending}",
+        "{table}\nverdicts: {verdict_ok}/{} as expected; payload rows missing: {pending}",
         all.len()
     );
     assert!(
