@@ -320,37 +320,34 @@ fn at_2024_11_05_newer_fields_are_dropped_once_per_tool_and_field() {
         .map(|x| (x.diagnostic.code.clone(), x.diagnostic.pointer.clone()))
         .collect();
     dropped.sort();
-    assert_eq!(
-        dropped,
-        [
-            (
-                "field-not-in-revision".to_string(),
-                "/result/tools/0/annotations".to_string()
-            ),
-            (
-                "field-not-in-revision".into(),
-                "/result/tools/0/execution".into()
-            ),
-            (
-                "field-not-in-revision".into(),
-                "/result/tools/0/outputSchema".into()
-            ),
-            (
-                "field-not-in-revision".into(),
-                "/result/tools/0/title".into()
-            ),
-            (
-                "field-not-in-revision".into(),
-                "/result/tools/0/_meta".into()
-            ),
-            (
-                "schema-dialect-not-in-revision".into(),
-                "/result/tools/0/inputSchema/$schema".into()
-            ),
-        ],
-        "{}",
-        render(&d)
-    );
+    let mut expected: Vec<(String, String)> = vec![
+        (
+            "field-not-in-revision".to_string(),
+            "/result/tools/0/annotations".to_string(),
+        ),
+        (
+            "field-not-in-revision".into(),
+            "/result/tools/0/execution".into(),
+        ),
+        (
+            "field-not-in-revision".into(),
+            "/result/tools/0/outputSchema".into(),
+        ),
+        (
+            "field-not-in-revision".into(),
+            "/result/tools/0/title".into(),
+        ),
+        (
+            "field-not-in-revision".into(),
+            "/result/tools/0/_meta".into(),
+        ),
+        (
+            "schema-dialect-not-in-revision".into(),
+            "/result/tools/0/inputSchema/$schema".into(),
+        ),
+    ];
+    expected.sort();
+    assert_eq!(dropped, expected, "{}", render(&d));
     assert_validates(&doc);
     snapshot("import_transcript_2024_11_05", &doc, &d);
 }

@@ -102,6 +102,7 @@ pub struct StdioTransport {
     stdin: Option<ChildStdin>,
     lines: Receiver<Result<Vec<u8>, String>>,
     stderr: Arc<Mutex<Tail>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     program: String,
     grace: Duration,
 }
@@ -164,9 +165,10 @@ impl StdioTransport {
             buf: VecDeque::new(),
             limit: stderr_limit,
         }));
+        let mut stderr_reader = None;
         if let Some(mut err) = stderr_pipe {
             let tail = Arc::clone(&tail);
-            std::thread::spawn(move || {
+            stderr_reader = Some(std::thread::spawn(move || {
                 let mut chunk = [0u8; 4096];
                 while let Ok(n) = err.read(&mut chunk) {
                     if n == 0 {
@@ -178,13 +180,14 @@ impl StdioTransport {
                         t.buf.drain(..excess);
                     }
                 }
-            });
+            }));
         }
         Ok(StdioTransport {
             child: Some(child),
             stdin,
             lines: rx,
             stderr: tail,
+            stderr_reader,
             program: program.to_string(),
             grace,
         })
@@ -198,7 +201,17 @@ impl StdioTransport {
         let until = Instant::now() + Duration::from_millis(500);
         loop {
             match child.try_wait() {
-                Ok(Some(st)) => return describe(st),
+                Ok(Some(st)) => {
+                    // The process is gone: let the stderr reader drain what it wrote
+                    // (bounded wait), so the error message carries it.
+                    if let Some(h) = self.stderr_reader.take() {
+                        let until = Instant::now() + Duration::from_millis(500);
+                        while !h.is_finished() && Instant::now() < until {
+                            std::thread::sleep(Duration::from_millis(10));
+                        }
+                    }
+                    return describe(st);
+                }
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(20)),
                 Ok(None) => return "closed its output but is still running".into(),
                 Err(e) => return e.to_string(),
