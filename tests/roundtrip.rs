@@ -21,7 +21,11 @@ fn spec_examples_and_valid_fixtures_round_trip() {
     let mut paths = files("spec/examples");
     paths.extend(files("spec/fixtures/expected-valid"));
     paths.extend(files("spec/fixtures/expected-warning"));
-    assert!(paths.len() >= 8 + 20 + 15, "vendored fixtures missing: {}", paths.len());
+    assert!(
+        paths.len() >= 8 + 20 + 15,
+        "vendored fixtures missing: {}",
+        paths.len()
+    );
     let mut failures = Vec::new();
     for p in &paths {
         let report = mcpdesc_pipeline::roundtrip(p);
@@ -30,7 +34,11 @@ fn spec_examples_and_valid_fixtures_round_trip() {
             failures.push(report.render());
         }
     }
-    assert!(failures.is_empty(), "round-trip failures:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "round-trip failures:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -43,7 +51,11 @@ fn emitted_yaml_of_spec_examples() {
         // independent oracle: the emitted YAML decodes to the data model of the original
         let again = decode(&yaml, Format::Yaml, &Limits::default()).expect("emitted YAML decodes");
         assert_eq!(again.value, decoded.value, "{}", p.display());
-        let name = p.file_stem().and_then(|s| s.to_str()).unwrap_or("example").to_string();
+        let name = p
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("example")
+            .to_string();
         insta::with_settings!({snapshot_path => snapshot_dir("roundtrip"), prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!(format!("example-{name}"), yaml);
         });
@@ -58,8 +70,12 @@ fn json_and_yaml_of_fixtures_are_the_same_data_model() {
         let d = decode(&text, fmt, &Limits::default()).expect("decodes");
         let yaml = mcpdesc_core::emit::to_yaml(&d.value);
         let json = mcpdesc_core::emit::to_json(&d.value);
-        let from_yaml = decode(&yaml, Format::Yaml, &Limits::default()).expect("yaml decodes").value;
-        let from_json = decode(&json, Format::Json, &Limits::default()).expect("json decodes").value;
+        let from_yaml = decode(&yaml, Format::Yaml, &Limits::default())
+            .expect("yaml decodes")
+            .value;
+        let from_json = decode(&json, Format::Json, &Limits::default())
+            .expect("json decodes")
+            .value;
         assert_eq!(from_yaml, d.value, "{}", p.display());
         assert_eq!(from_json, d.value, "{}", p.display());
     }
@@ -85,12 +101,20 @@ fn significant_empties_survive_and_omissions_stay_omitted() {
         let d = decode(text, Format::Json, &Limits::default()).expect("decodes");
         let doc = Document::from_value(d.value.clone()).expect("typed");
         let out = mcpdesc_core::emit::to_format(&doc.to_value(), fmt);
-        let back = decode(&out, fmt, &Limits::default()).expect("re-decodes").value;
+        let back = decode(&out, fmt, &Limits::default())
+            .expect("re-decodes")
+            .value;
         assert_eq!(back, d.value);
         assert_eq!(back["security"], serde_json::json!([{}]));
         assert_eq!(back["tools"][0]["security"], serde_json::json!([]));
-        assert_eq!(back["tools"][1]["security"], serde_json::json!([{"oauth": []}]));
-        assert!(back["tools"][2].get("security").is_none(), "omitted stays omitted");
+        assert_eq!(
+            back["tools"][1]["security"],
+            serde_json::json!([{"oauth": []}])
+        );
+        assert!(
+            back["tools"][2].get("security").is_none(),
+            "omitted stays omitted"
+        );
         assert!(back.get("resources").is_none() && back.get("tags").is_none());
     }
 }

@@ -26,7 +26,11 @@ pub struct Run {
 /// Runs `mcpdesc ARGS` with the memory cap and deadline; kills it on timeout.
 pub fn run(args: &[&str]) -> Run {
     let bin = mcpdesc_bin();
-    assert!(bin.exists(), "{} missing: run `cargo xtask test` (it builds the CLI first)", bin.display());
+    assert!(
+        bin.exists(),
+        "{} missing: run `cargo xtask test` (it builds the CLI first)",
+        bin.display()
+    );
     let mut script = format!("ulimit -v {MEMORY_KIB}; exec '{}'", bin.display());
     for a in args {
         script.push_str(&format!(" '{}'", a.replace('\'', "'\\''")));
@@ -70,11 +74,17 @@ pub fn assert_rejected(args: &[&str], codes: &[&str]) {
         truncate(&r.stderr)
     );
     assert!(
-        codes.iter().any(|c| r.stderr.contains(&format!("error[{c}]"))),
+        codes
+            .iter()
+            .any(|c| r.stderr.contains(&format!("error[{c}]"))),
         "mcpdesc {args:?}: expected one of {codes:?}\nstderr: {}",
         truncate(&r.stderr)
     );
-    assert!(!r.stderr.contains("panicked"), "panic: {}", truncate(&r.stderr));
+    assert!(
+        !r.stderr.contains("panicked"),
+        "panic: {}",
+        truncate(&r.stderr)
+    );
 }
 
 fn truncate(s: &str) -> &str {
@@ -90,15 +100,43 @@ pub fn description_commands(file: &Path, out_dir: &Path) -> Vec<Vec<String>> {
     let f = file.display().to_string();
     let o = out_dir.display().to_string();
     vec![
-        vec!["convert".into(), f.clone(), "-o".into(), format!("{o}/out.json")],
+        vec![
+            "convert".into(),
+            f.clone(),
+            "-o".into(),
+            format!("{o}/out.json"),
+        ],
         vec!["validate".into(), f.clone()],
         vec!["names".into(), f.clone()],
-        vec!["project".into(), f.clone(), "--protocol-version".into(), "2025-11-25".into()],
+        vec![
+            "project".into(),
+            f.clone(),
+            "--protocol-version".into(),
+            "2025-11-25".into(),
+        ],
         vec!["merge".into(), f.clone()],
         vec!["split".into(), f.clone()],
-        vec!["export".into(), "tools-list".into(), f.clone(), "--protocol-version".into(), "2025-11-25".into()],
-        vec!["generate".into(), "rust".into(), f.clone(), "-o".into(), format!("{o}/rust")],
-        vec!["generate".into(), "typescript".into(), f, "-o".into(), format!("{o}/ts")],
+        vec![
+            "export".into(),
+            "tools-list".into(),
+            f.clone(),
+            "--protocol-version".into(),
+            "2025-11-25".into(),
+        ],
+        vec![
+            "generate".into(),
+            "rust".into(),
+            f.clone(),
+            "-o".into(),
+            format!("{o}/rust"),
+        ],
+        vec![
+            "generate".into(),
+            "typescript".into(),
+            f,
+            "-o".into(),
+            format!("{o}/ts"),
+        ],
     ]
 }
 
@@ -118,7 +156,12 @@ fn reject_everywhere(name: &str, bytes: &[u8], codes: &[&str]) {
         assert_rejected(&args, codes);
     }
     // nothing was written for rejected input
-    assert!(!out.exists() || std::fs::read_dir(&out).map(|mut d| d.next().is_none()).unwrap_or(true));
+    assert!(
+        !out.exists()
+            || std::fs::read_dir(&out)
+                .map(|mut d| d.next().is_none())
+                .unwrap_or(true)
+    );
 }
 
 #[test]
@@ -128,33 +171,61 @@ fn deep_json_nesting_is_a_diagnostic() {
 
 #[test]
 fn deep_yaml_flow_nesting_is_a_diagnostic() {
-    reject_everywhere("deep.yaml", &inputs::deep_yaml_flow(100_000), &["limit-depth"]);
+    reject_everywhere(
+        "deep.yaml",
+        &inputs::deep_yaml_flow(100_000),
+        &["limit-depth"],
+    );
 }
 
 #[test]
 fn deep_yaml_block_nesting_is_a_diagnostic() {
-    reject_everywhere("deep-block.yaml", &inputs::deep_yaml_block(100_000), &["limit-depth"]);
+    reject_everywhere(
+        "deep-block.yaml",
+        &inputs::deep_yaml_block(100_000),
+        &["limit-depth"],
+    );
 }
 
 #[test]
 fn yaml_alias_bomb_is_rejected_without_expansion() {
-    reject_everywhere("bomb.yaml", &inputs::billion_laughs(), &["yaml-anchor", "yaml-alias"]);
+    reject_everywhere(
+        "bomb.yaml",
+        &inputs::billion_laughs(),
+        &["yaml-anchor", "yaml-alias"],
+    );
 }
 
 #[test]
 fn huge_scalar_is_a_diagnostic() {
-    reject_everywhere("huge.json", &inputs::huge_string_json(20 * 1024 * 1024), &["limit-scalar-size"]);
+    reject_everywhere(
+        "huge.json",
+        &inputs::huge_string_json(20 * 1024 * 1024),
+        &["limit-scalar-size"],
+    );
 }
 
 #[test]
 fn gigantic_array_is_a_diagnostic() {
-    reject_everywhere("wide.json", &inputs::wide_array_json(1_500_000), &["limit-collection-size"]);
+    reject_everywhere(
+        "wide.json",
+        &inputs::wide_array_json(1_500_000),
+        &["limit-collection-size"],
+    );
 }
 
 #[test]
 fn binary_garbage_and_invalid_utf8_are_diagnostics() {
-    reject_everywhere("garbage.json", &inputs::garbage(64 * 1024), &["invalid-utf8", "json-syntax"]);
-    reject_everywhere("latin1.yaml", b"mcpdesc: 0.8.0\ninfo: {name: caf\xe9}\n", &["invalid-utf8"]);
+    reject_everywhere(
+        "garbage.json",
+        &inputs::garbage(64 * 1024),
+        &["invalid-utf8", "json-syntax"],
+    );
+    reject_everywhere(
+        "latin1.yaml",
+        b"mcpdesc: 0.8.0\ninfo: {name: caf\xe9}\n",
+        &["invalid-utf8"],
+    );
 }
 
 #[test]
@@ -163,12 +234,29 @@ fn truncated_documents_are_diagnostics() {
     for cut in [1, 10, 40, full.len() - 1] {
         reject_everywhere("cut.json", &full[..cut], &["unexpected-end", "json-syntax"]);
     }
-    reject_everywhere("cut.yaml", b"mcpdesc: \"0.8.0\ninfo:\n  name: [a, b\n", &["yaml-syntax"]);
+    reject_everywhere(
+        "cut.yaml",
+        b"mcpdesc: \"0.8.0\ninfo:\n  name: [a, b\n",
+        &["yaml-syntax"],
+    );
 }
 
 #[test]
 fn empty_and_non_document_inputs_are_diagnostics() {
     reject_everywhere("empty.yaml", b"", &["yaml-no-document"]);
-    reject_everywhere("two.yaml", b"a: 1\n---\nb: 2\n", &["yaml-multiple-documents"]);
-    reject_everywhere("scalar.json", b"42", &["model-shape", "schema", "schema-type", "document-not-object"]);
+    reject_everywhere(
+        "two.yaml",
+        b"a: 1\n---\nb: 2\n",
+        &["yaml-multiple-documents"],
+    );
+    reject_everywhere(
+        "scalar.json",
+        b"42",
+        &[
+            "model-shape",
+            "schema",
+            "schema-type",
+            "document-not-object",
+        ],
+    );
 }

@@ -27,5 +27,7 @@ pub fn mcpdesc_bin() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("target"));
-    target.join("debug").join(format!("mcpdesc{}", std::env::consts::EXE_SUFFIX))
+    target
+        .join("debug")
+        .join(format!("mcpdesc{}", std::env::consts::EXE_SUFFIX))
 }

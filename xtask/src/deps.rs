@@ -9,9 +9,10 @@ use std::process::Command;
 pub fn install(root: &Path) -> Result<(), String> {
     let deps = root.join(".deps");
     let spec_dir = root.join("xtask/deps");
-    let pkg = std::fs::read_to_string(spec_dir.join("package.json")).map_err(|e| format!("package.json: {e}"))?;
-    let reqs =
-        std::fs::read_to_string(spec_dir.join("requirements.txt")).map_err(|e| format!("requirements.txt: {e}"))?;
+    let pkg = std::fs::read_to_string(spec_dir.join("package.json"))
+        .map_err(|e| format!("package.json: {e}"))?;
+    let reqs = std::fs::read_to_string(spec_dir.join("requirements.txt"))
+        .map_err(|e| format!("requirements.txt: {e}"))?;
     let stamp_path = deps.join("stamp");
     let stamp = format!("{pkg}\n--\n{reqs}");
     let node = deps.join("node");
@@ -31,7 +32,13 @@ pub fn install(root: &Path) -> Result<(), String> {
     }
     crate::run(
         Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix"])
+            .args([
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                "--prefix",
+            ])
             .arg(&node),
     )?;
     if !python.exists() {
@@ -39,7 +46,14 @@ pub fn install(root: &Path) -> Result<(), String> {
     }
     crate::run(
         Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "-r",
+            ])
             .arg(spec_dir.join("requirements.txt")),
     )?;
     std::fs::write(&stamp_path, stamp).map_err(|e| e.to_string())?;

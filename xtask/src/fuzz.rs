@@ -25,7 +25,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--time" => {
-                secs = it.next().and_then(|s| s.parse().ok()).ok_or("--time needs a number of seconds")?;
+                secs = it
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or("--time needs a number of seconds")?;
             }
             t if target.is_none() => target = Some(t.to_string()),
             other => return Err(format!("unexpected argument `{other}`")),
@@ -34,7 +37,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let targets: Vec<String> = match target.as_deref() {
         None | Some("all") => TARGETS.iter().map(|s| s.to_string()).collect(),
         Some(t) if TARGETS.contains(&t) => vec![t.to_string()],
-        Some(t) => return Err(format!("unknown fuzz target `{t}` (known: {})", TARGETS.join(", "))),
+        Some(t) => {
+            return Err(format!(
+                "unknown fuzz target `{t}` (known: {})",
+                TARGETS.join(", ")
+            ));
+        }
     };
     for t in targets {
         fuzz_one(&t, secs)?;
@@ -48,7 +56,14 @@ fn cargo_fuzz() -> Result<PathBuf, String> {
     if !bin.exists() {
         crate::run(
             Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .args(["install", "--locked", "--version", CARGO_FUZZ_VERSION, "cargo-fuzz", "--root"])
+                .args([
+                    "install",
+                    "--locked",
+                    "--version",
+                    CARGO_FUZZ_VERSION,
+                    "cargo-fuzz",
+                    "--root",
+                ])
                 .arg(&root),
         )?;
     }
@@ -65,7 +80,14 @@ fn fuzz_one(target: &str, secs: u64) -> Result<(), String> {
     let out = Command::new(cargo_fuzz()?)
         .current_dir(&root)
         .env("RUSTC_BOOTSTRAP", "1")
-        .args(["run", "--fuzz-dir", "xtask/fuzz", "--sanitizer", "none", "--target-dir"])
+        .args([
+            "run",
+            "--fuzz-dir",
+            "xtask/fuzz",
+            "--sanitizer",
+            "none",
+            "--target-dir",
+        ])
         .arg(crate::target_dir().join("fuzz"))
         .arg(target)
         .arg(&scratch)
@@ -83,8 +105,13 @@ fn fuzz_one(target: &str, secs: u64) -> Result<(), String> {
         .map(str::trim)
         .last()
         .unwrap_or("?");
-    let findings = std::fs::read_dir(&artifacts).map(|d| d.count()).unwrap_or(0);
-    println!("fuzz {target}: {secs} s, {execs} executions, {findings} findings in {}", artifacts.display());
+    let findings = std::fs::read_dir(&artifacts)
+        .map(|d| d.count())
+        .unwrap_or(0);
+    println!(
+        "fuzz {target}: {secs} s, {execs} executions, {findings} findings in {}",
+        artifacts.display()
+    );
     if !out.status.success() || findings > 0 {
         let tail: Vec<&str> = log.lines().rev().take(40).collect();
         eprintln!("{}", tail.into_iter().rev().collect::<Vec<_>>().join("\n"));

@@ -50,15 +50,25 @@ const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]
 
 /// The workspace root.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().unwrap_or_else(|_| PathBuf::from("."))
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .unwrap_or_else(|_| PathBuf::from("."))
 }
 
 /// Runs a command in the workspace root, failing on a non-zero exit.
 pub fn run(cmd: &mut Command) -> Result<(), String> {
     let shown = format!("{cmd:?}");
     eprintln!("xtask: $ {shown}");
-    let status = cmd.current_dir(root()).status().map_err(|e| format!("{shown}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{shown} failed: {status}")) }
+    let status = cmd
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("{shown}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed: {status}"))
+    }
 }
 
 fn cargo() -> Command {
@@ -69,7 +79,9 @@ fn cargo() -> Command {
 fn test(rest: &[String]) -> Result<(), String> {
     deps::install(&root())?;
     run(cargo().args(["build", "--package", "mcpdesc-cli"]))?;
-    let bin = target_dir().join("debug").join(format!("mcpdesc{}", std::env::consts::EXE_SUFFIX));
+    let bin = target_dir()
+        .join("debug")
+        .join(format!("mcpdesc{}", std::env::consts::EXE_SUFFIX));
     run(cargo()
         .args(["test", "--workspace", "--no-fail-fast"])
         .args(rest)
@@ -84,5 +96,7 @@ fn test(rest: &[String]) -> Result<(), String> {
 
 /// The cargo target directory in use.
 pub fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"))
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
 }

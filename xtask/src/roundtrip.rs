@@ -7,9 +7,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let mut all_ok = true;
     for dir in args {
-        let report = mcpdesc_pipeline::roundtrip_dir(std::path::Path::new(dir)).map_err(|e| format!("{dir}: {e}"))?;
+        let report = mcpdesc_pipeline::roundtrip_dir(std::path::Path::new(dir))
+            .map_err(|e| format!("{dir}: {e}"))?;
         print!("{}", report.render());
         all_ok &= report.ok();
     }
-    if all_ok { Ok(()) } else { Err("round trip failed".into()) }
+    if all_ok {
+        Ok(())
+    } else {
+        Err("round trip failed".into())
+    }
 }

@@ -11,9 +11,11 @@ use std::process::ExitCode;
 /// Convert, validate, import, name, scope and generate code from MCP Descriptions (mcpdesc 0.8.0).
 #[derive(Debug, Parser)]
 #[command(name = "mcpdesc", version, about, long_about = None, propagate_version = true)]
-#[command(after_help = "Exit codes: 0 success; 1 the input is not acceptable; 2 usage or I/O error.\n\
+#[command(
+    after_help = "Exit codes: 0 success; 1 the input is not acceptable; 2 usage or I/O error.\n\
 Diagnostics go to stderr as FILE:LINE:COL: error[code]: message (at POINTER).\n\n\
-Example:\n  mcpdesc validate server.mcpdesc.yaml")]
+Example:\n  mcpdesc validate server.mcpdesc.yaml"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -49,9 +49,13 @@ pub const MAX_INPUT_BYTES: u64 = 512 * 1024 * 1024;
 pub fn read_input(path: &str) -> Result<(Vec<u8>, String), UsageError> {
     let mut buf = Vec::new();
     if path == "-" {
-        std::io::stdin().take(MAX_INPUT_BYTES + 1).read_to_end(&mut buf)?;
+        std::io::stdin()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut buf)?;
         if buf.len() as u64 > MAX_INPUT_BYTES {
-            return Err(UsageError(format!("<stdin>: input larger than {MAX_INPUT_BYTES} bytes")));
+            return Err(UsageError(format!(
+                "<stdin>: input larger than {MAX_INPUT_BYTES} bytes"
+            )));
         }
         return Ok((buf, "<stdin>".to_string()));
     }
@@ -59,9 +63,13 @@ pub fn read_input(path: &str) -> Result<(Vec<u8>, String), UsageError> {
     if f.metadata().map(|m| m.is_dir()).unwrap_or(false) {
         return Err(UsageError(format!("{path}: is a directory")));
     }
-    f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut buf).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    f.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| UsageError(format!("{path}: {e}")))?;
     if buf.len() as u64 > MAX_INPUT_BYTES {
-        return Err(UsageError(format!("{path}: input larger than {MAX_INPUT_BYTES} bytes")));
+        return Err(UsageError(format!(
+            "{path}: input larger than {MAX_INPUT_BYTES} bytes"
+        )));
     }
     Ok((buf, path.to_string()))
 }
@@ -77,10 +85,19 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), UsageError> {
         .prefix(".mcpdesc-")
         .suffix(".tmp")
         .tempfile_in(&dir)
-        .map_err(|e| UsageError(format!("{}: cannot create a temporary file: {e}", dir.display())))?;
-    tmp.write_all(contents).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
-    tmp.as_file().sync_all().map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
-    tmp.persist(path).map_err(|e| UsageError(format!("{}: {}", path.display(), e.error)))?;
+        .map_err(|e| {
+            UsageError(format!(
+                "{}: cannot create a temporary file: {e}",
+                dir.display()
+            ))
+        })?;
+    tmp.write_all(contents)
+        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    tmp.persist(path)
+        .map_err(|e| UsageError(format!("{}: {}", path.display(), e.error)))?;
     Ok(())
 }
 
@@ -98,7 +115,11 @@ pub fn write_output(output: Option<&Path>, contents: &[u8]) -> Result<(), UsageE
 }
 
 /// Refuses OUTPUT == INPUT unless `in_place`.
-pub fn check_not_same_file(input: &str, output: Option<&Path>, in_place: bool) -> Result<(), UsageError> {
+pub fn check_not_same_file(
+    input: &str,
+    output: Option<&Path>,
+    in_place: bool,
+) -> Result<(), UsageError> {
     let Some(out) = output else { return Ok(()) };
     if in_place || input == "-" {
         return Ok(());

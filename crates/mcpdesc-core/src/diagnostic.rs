@@ -95,7 +95,10 @@ impl Diagnostic {
         if let (Some(l), Some(c)) = (self.line, self.column) {
             s.push_str(&format!(":{l}:{c}"));
         }
-        s.push_str(&format!(": {}[{}]: {}", self.severity, self.code, self.message));
+        s.push_str(&format!(
+            ": {}[{}]: {}",
+            self.severity, self.code, self.message
+        ));
         if !self.pointer.is_empty() {
             s.push_str(&format!(" (at {})", self.pointer));
         }
@@ -137,6 +140,9 @@ pub mod pointer {
         if ptr.is_empty() {
             return Vec::new();
         }
-        ptr.trim_start_matches('/').split('/').map(unescape).collect()
+        ptr.trim_start_matches('/')
+            .split('/')
+            .map(unescape)
+            .collect()
     }
 }

@@ -31,9 +31,16 @@ impl<'a> Lexer<'a> {
             (at, col) if at >= self.line_start && at <= i => (at, col),
             _ => (self.line_start, 0),
         };
-        let col = base + self.text.get(from..i).map_or(i - from, |s| s.chars().count());
+        let col = base
+            + self
+                .text
+                .get(from..i)
+                .map_or(i - from, |s| s.chars().count());
         self.col_cache.set((i, col));
-        Position { line: self.line, column: col as u32 + 1 }
+        Position {
+            line: self.line,
+            column: col as u32 + 1,
+        }
     }
     fn err(&self, code: &str, msg: impl Into<String>) -> Diagnostic {
         let p = self.pos();
@@ -60,7 +67,10 @@ impl<'a> Lexer<'a> {
             self.i += lit.len();
             Ok(())
         } else {
-            Err(self.err("json-syntax", "invalid literal: expected `true`, `false` or `null`"))
+            Err(self.err(
+                "json-syntax",
+                "invalid literal: expected `true`, `false` or `null`",
+            ))
         }
     }
     fn number(&mut self) -> Result<Value, Diagnostic> {
@@ -108,7 +118,10 @@ impl<'a> Lexer<'a> {
             Some(n) => Ok(Value::Number(n)),
             None => {
                 self.i = start;
-                Err(self.err("non-finite-number", format!("number `{text}` is not a finite double")))
+                Err(self.err(
+                    "non-finite-number",
+                    format!("number `{text}` is not a finite double"),
+                ))
             }
         }
     }
@@ -127,7 +140,10 @@ impl<'a> Lexer<'a> {
             }
             out.push_str(&self.text[start..self.i]);
             if out.len() > max {
-                return Err(self.err("limit-scalar-size", format!("string longer than {max} bytes")));
+                return Err(self.err(
+                    "limit-scalar-size",
+                    format!("string longer than {max} bytes"),
+                ));
             }
             match self.peek() {
                 None => return Err(self.err("unexpected-end", "unterminated string")),
@@ -157,7 +173,10 @@ impl<'a> Lexer<'a> {
                                     self.i += 2;
                                     let lo = self.hex4()?;
                                     if !(0xDC00..0xE000).contains(&lo) {
-                                        return Err(self.err("json-syntax", "invalid low surrogate in \\u escape"));
+                                        return Err(self.err(
+                                            "json-syntax",
+                                            "invalid low surrogate in \\u escape",
+                                        ));
                                     }
                                     char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
                                 } else {
@@ -168,7 +187,11 @@ impl<'a> Lexer<'a> {
                             };
                             match c {
                                 Some(c) => out.push(c),
-                                None => return Err(self.err("json-syntax", "lone surrogate in \\u escape")),
+                                None => {
+                                    return Err(
+                                        self.err("json-syntax", "lone surrogate in \\u escape")
+                                    );
+                                }
                             }
                         }
                         _ => {
@@ -177,7 +200,11 @@ impl<'a> Lexer<'a> {
                         }
                     }
                 }
-                Some(_) => return Err(self.err("json-syntax", "control character in string must be escaped")),
+                Some(_) => {
+                    return Err(
+                        self.err("json-syntax", "control character in string must be escaped")
+                    );
+                }
             }
         }
     }
@@ -185,7 +212,8 @@ impl<'a> Lexer<'a> {
         let Some(h) = self.text.get(self.i..self.i + 4) else {
             return Err(self.err("json-syntax", "truncated \\u escape"));
         };
-        let v = u32::from_str_radix(h, 16).map_err(|_| self.err("json-syntax", "invalid \\u escape"))?;
+        let v = u32::from_str_radix(h, 16)
+            .map_err(|_| self.err("json-syntax", "invalid \\u escape"))?;
         if !h.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(self.err("json-syntax", "invalid \\u escape"));
         }
@@ -222,7 +250,11 @@ pub fn parse(text: &str, limits: &Limits) -> Result<(Value, SourceMap), Diagnost
     let mut closers: Vec<u8> = Vec::new();
     let mut expect = Expect::Value;
     let with_ptr = |d: Diagnostic, b: &ValueBuilder| {
-        if d.pointer.is_empty() { d.at(b.current_pointer()) } else { d }
+        if d.pointer.is_empty() {
+            d.at(b.current_pointer())
+        } else {
+            d
+        }
     };
     loop {
         lx.skip_ws();
@@ -231,7 +263,13 @@ pub fn parse(text: &str, limits: &Limits) -> Result<(Value, SourceMap), Diagnost
             if closers.is_empty() && expect == Expect::CommaOrEnd {
                 break;
             }
-            return Err(with_ptr(lx.err("unexpected-end", "input ended before the JSON text was complete"), &b));
+            return Err(with_ptr(
+                lx.err(
+                    "unexpected-end",
+                    "input ended before the JSON text was complete",
+                ),
+                &b,
+            ));
         };
         match expect {
             Expect::Value | Expect::ValueOrEnd => {
@@ -258,7 +296,9 @@ pub fn parse(text: &str, limits: &Limits) -> Result<(Value, SourceMap), Diagnost
                         continue;
                     }
                     b'"' => {
-                        let s = lx.string(limits.max_scalar_bytes).map_err(|d| with_ptr(d, &b))?;
+                        let s = lx
+                            .string(limits.max_scalar_bytes)
+                            .map_err(|d| with_ptr(d, &b))?;
                         b.scalar(Value::String(s), pos)?;
                     }
                     b't' => {
@@ -278,7 +318,13 @@ pub fn parse(text: &str, limits: &Limits) -> Result<(Value, SourceMap), Diagnost
                         b.scalar(n, pos)?;
                     }
                     _ => {
-                        return Err(with_ptr(lx.err("json-syntax", format!("unexpected character `{}`", printable(text, lx.i))), &b));
+                        return Err(with_ptr(
+                            lx.err(
+                                "json-syntax",
+                                format!("unexpected character `{}`", printable(text, lx.i)),
+                            ),
+                            &b,
+                        ));
                     }
                 }
                 expect = Expect::CommaOrEnd;
@@ -294,22 +340,33 @@ pub fn parse(text: &str, limits: &Limits) -> Result<(Value, SourceMap), Diagnost
                 if c != b'"' {
                     return Err(with_ptr(lx.err("json-syntax", "expected a string key"), &b));
                 }
-                let k = lx.string(limits.max_scalar_bytes).map_err(|d| with_ptr(d, &b))?;
+                let k = lx
+                    .string(limits.max_scalar_bytes)
+                    .map_err(|d| with_ptr(d, &b))?;
                 b.key(k, pos)?;
                 lx.skip_ws();
                 if lx.peek() != Some(b':') {
-                    return Err(with_ptr(lx.err("json-syntax", "expected `:` after object key"), &b));
+                    return Err(with_ptr(
+                        lx.err("json-syntax", "expected `:` after object key"),
+                        &b,
+                    ));
                 }
                 lx.i += 1;
                 expect = Expect::Value;
             }
             Expect::CommaOrEnd => {
                 let Some(&closer) = closers.last() else {
-                    return Err(lx.err("trailing-content", "content after the end of the JSON text"));
+                    return Err(
+                        lx.err("trailing-content", "content after the end of the JSON text")
+                    );
                 };
                 if c == b',' {
                     lx.i += 1;
-                    expect = if closer == b'}' { Expect::Key } else { Expect::Value };
+                    expect = if closer == b'}' {
+                        Expect::Key
+                    } else {
+                        Expect::Value
+                    };
                 } else if c == closer {
                     lx.i += 1;
                     closers.pop();
@@ -317,7 +374,10 @@ pub fn parse(text: &str, limits: &Limits) -> Result<(Value, SourceMap), Diagnost
                     expect = Expect::CommaOrEnd;
                 } else {
                     return Err(with_ptr(
-                        lx.err("json-syntax", format!("expected `,` or `{}`", closer as char)),
+                        lx.err(
+                            "json-syntax",
+                            format!("expected `,` or `{}`", closer as char),
+                        ),
                         &b,
                     ));
                 }
@@ -329,7 +389,10 @@ pub fn parse(text: &str, limits: &Limits) -> Result<(Value, SourceMap), Diagnost
 }
 
 fn printable(text: &str, i: usize) -> String {
-    text[i..].chars().next().map_or_else(String::new, |c| c.escape_debug().to_string())
+    text[i..]
+        .chars()
+        .next()
+        .map_or_else(String::new, |c| c.escape_debug().to_string())
 }
 
 #[cfg(test)]
@@ -359,7 +422,10 @@ mod tests {
     #[test]
     fn errors_have_positions_and_codes() {
         let e = p("{\"a\": 1,\n \"a\": 2}").unwrap_err();
-        assert_eq!((e.code.as_str(), e.line, e.column), ("duplicate-key", Some(2), Some(2)));
+        assert_eq!(
+            (e.code.as_str(), e.line, e.column),
+            ("duplicate-key", Some(2), Some(2))
+        );
         let e = p("[1, 2").unwrap_err();
         assert_eq!(e.code, "unexpected-end");
         let e = p("{\"a\": tru}").unwrap_err();
@@ -376,7 +442,10 @@ mod tests {
     fn deep_nesting_is_an_error_not_a_crash() {
         let s = "[".repeat(100_000);
         let e = p(&s).unwrap_err();
-        assert_eq!((e.code.as_str(), e.line, e.column), ("limit-depth", Some(1), Some(257)));
+        assert_eq!(
+            (e.code.as_str(), e.line, e.column),
+            ("limit-depth", Some(1), Some(257))
+        );
     }
 
     #[test]
@@ -399,9 +468,18 @@ mod tests {
 
     #[test]
     fn limits() {
-        let l = Limits { max_collection_len: 2, ..Limits::default() };
-        assert_eq!(parse("[1,2,3]", &l).unwrap_err().code, "limit-collection-size");
-        let l = Limits { max_scalar_bytes: 3, ..Limits::default() };
+        let l = Limits {
+            max_collection_len: 2,
+            ..Limits::default()
+        };
+        assert_eq!(
+            parse("[1,2,3]", &l).unwrap_err().code,
+            "limit-collection-size"
+        );
+        let l = Limits {
+            max_scalar_bytes: 3,
+            ..Limits::default()
+        };
         assert_eq!(parse("\"abcd\"", &l).unwrap_err().code, "limit-scalar-size");
     }
 }

@@ -9,18 +9,18 @@
 pub mod diagnostic;
 pub mod emit;
 pub mod json;
-pub mod refs;
 pub mod limits;
 pub mod model;
+pub mod refs;
 pub mod revision;
 pub mod source;
 pub mod yaml;
 
 pub use diagnostic::{Diagnostic, Severity, has_errors, pointer};
 pub use limits::Limits;
+pub use model::Document;
 pub use revision::{Feature, ObjectKind, ProtocolRevision, RevisionSet};
 pub use source::{Decoded, Format, Position, SourceMap, decode, decode_bytes};
-pub use model::Document;
 
 /// Decodes text and converts it to the typed model, keeping the decoded value (for
 /// positions) alongside. Decode errors and model-shape errors come back with

@@ -323,9 +323,13 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for MaybeRef<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Value::deserialize(d)?;
         if crate::refs::is_reference(&v) {
-            serde_json::from_value(v).map(MaybeRef::Ref).map_err(serde::de::Error::custom)
+            serde_json::from_value(v)
+                .map(MaybeRef::Ref)
+                .map_err(serde::de::Error::custom)
         } else {
-            serde_json::from_value(v).map(MaybeRef::Inline).map_err(serde::de::Error::custom)
+            serde_json::from_value(v)
+                .map(MaybeRef::Inline)
+                .map_err(serde::de::Error::custom)
         }
     }
 }
@@ -677,7 +681,10 @@ pub const SCHEMA_URI: &str = "https://mcpdesc.org/schema/mcp-description/0.8.0.j
 /// Effective scope of a declaration's `protocolVersions` (§4.10).
 pub fn effective_scope(explicit: Option<&Vec<String>>, parent: RevisionSet) -> RevisionSet {
     match explicit {
-        Some(v) => v.iter().filter_map(|s| crate::ProtocolRevision::parse(s)).collect(),
+        Some(v) => v
+            .iter()
+            .filter_map(|s| crate::ProtocolRevision::parse(s))
+            .collect(),
         None => parent,
     }
 }

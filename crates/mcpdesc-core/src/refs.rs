@@ -4,8 +4,13 @@
 use serde_json::Value;
 
 /// The five component namespaces (§17.1).
-pub const NAMESPACES: [&str; 5] =
-    ["schemas", "toolExamples", "resourceExamples", "resourceTemplateExamples", "promptExamples"];
+pub const NAMESPACES: [&str; 5] = [
+    "schemas",
+    "toolExamples",
+    "resourceExamples",
+    "resourceTemplateExamples",
+    "promptExamples",
+];
 
 /// Upper bound on reference chains (§17.7); longer chains are reported as [`RefError::TooDeep`].
 pub const MAX_REF_CHAIN: usize = 64;
@@ -20,8 +25,14 @@ pub enum RefError {
     #[error("$componentRef `{0}` does not resolve: no such component")]
     Missing(String),
     /// The target is in another namespace than the use site permits.
-    #[error("$componentRef `{found}` targets namespace `{found_ns}`, but this use site needs `{expected}`")]
-    WrongNamespace { found: String, found_ns: String, expected: String },
+    #[error(
+        "$componentRef `{found}` targets namespace `{found_ns}`, but this use site needs `{expected}`"
+    )]
+    WrongNamespace {
+        found: String,
+        found_ns: String,
+        expected: String,
+    },
     /// The chain of references loops.
     #[error("$componentRef cycle: {}", .0.join(" -> "))]
     Cycle(Vec<String>),
@@ -54,15 +65,22 @@ pub fn component_ref(v: &Value) -> Option<&str> {
 
 /// Whether `v` is (meant as) a Reference Object: an object with a `$componentRef` key.
 pub fn is_reference(v: &Value) -> bool {
-    v.as_object().is_some_and(|m| m.contains_key("$componentRef"))
+    v.as_object()
+        .is_some_and(|m| m.contains_key("$componentRef"))
 }
 
 /// Parses `#/components/<ns>/<name>` into (namespace, name).
 pub fn parse_ref(r: &str) -> Result<(&str, &str), RefError> {
-    let rest = r.strip_prefix("#/components/").ok_or_else(|| RefError::Malformed(r.to_string()))?;
-    let (ns, name) = rest.split_once('/').ok_or_else(|| RefError::Malformed(r.to_string()))?;
+    let rest = r
+        .strip_prefix("#/components/")
+        .ok_or_else(|| RefError::Malformed(r.to_string()))?;
+    let (ns, name) = rest
+        .split_once('/')
+        .ok_or_else(|| RefError::Malformed(r.to_string()))?;
     let name_ok = !name.is_empty()
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
     if !NAMESPACES.contains(&ns) || !name_ok {
         return Err(RefError::Malformed(r.to_string()));
     }
@@ -84,7 +102,11 @@ pub fn resolve<'a>(
     let mut at = None;
     while let Some(obj) = cur.as_object().filter(|m| m.contains_key("$componentRef")) {
         let Some(r) = obj.get("$componentRef").and_then(Value::as_str) else {
-            return Err(RefError::Malformed(obj.get("$componentRef").map(|v| v.to_string()).unwrap_or_default()));
+            return Err(RefError::Malformed(
+                obj.get("$componentRef")
+                    .map(|v| v.to_string())
+                    .unwrap_or_default(),
+            ));
         };
         if obj.len() != 1 {
             return Err(RefError::Siblings);
@@ -133,16 +155,34 @@ mod tests {
         assert_eq!(v, &json!({"type": "object"}));
         assert_eq!(at.as_deref(), Some("/components/schemas/B"));
         let cyc = json!({"$componentRef": "#/components/schemas/C"});
-        assert!(matches!(resolve(&doc, &cyc, "schemas"), Err(RefError::Cycle(_))));
+        assert!(matches!(
+            resolve(&doc, &cyc, "schemas"),
+            Err(RefError::Cycle(_))
+        ));
         let wrong = json!({"$componentRef": "#/components/toolExamples/E"});
-        assert_eq!(resolve(&doc, &wrong, "schemas").unwrap_err().code(), "component-ref-wrong-namespace");
+        assert_eq!(
+            resolve(&doc, &wrong, "schemas").unwrap_err().code(),
+            "component-ref-wrong-namespace"
+        );
         let missing = json!({"$componentRef": "#/components/schemas/Z"});
-        assert_eq!(resolve(&doc, &missing, "schemas").unwrap_err().code(), "component-ref-missing");
+        assert_eq!(
+            resolve(&doc, &missing, "schemas").unwrap_err().code(),
+            "component-ref-missing"
+        );
         let remote = json!({"$componentRef": "https://x/y.json#/components/schemas/A"});
-        assert_eq!(resolve(&doc, &remote, "schemas").unwrap_err().code(), "component-ref-malformed");
+        assert_eq!(
+            resolve(&doc, &remote, "schemas").unwrap_err().code(),
+            "component-ref-malformed"
+        );
         let sib = json!({"$componentRef": "#/components/schemas/A", "x-a": 1});
-        assert_eq!(resolve(&doc, &sib, "schemas").unwrap_err().code(), "component-ref-siblings");
+        assert_eq!(
+            resolve(&doc, &sib, "schemas").unwrap_err().code(),
+            "component-ref-siblings"
+        );
         let inline = json!({"type": "string"});
-        assert_eq!(resolve(&doc, &inline, "schemas").expect("inline").0, &inline);
+        assert_eq!(
+            resolve(&doc, &inline, "schemas").expect("inline").0,
+            &inline
+        );
     }
 }

@@ -29,8 +29,13 @@ use ProtocolRevision::*;
 
 impl ProtocolRevision {
     /// All revisions, oldest first.
-    pub const ALL: [ProtocolRevision; 5] =
-        [V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25, V2026_07_28];
+    pub const ALL: [ProtocolRevision; 5] = [
+        V2024_11_05,
+        V2025_03_26,
+        V2025_06_18,
+        V2025_11_25,
+        V2026_07_28,
+    ];
 
     /// The newest revision.
     pub const LATEST: ProtocolRevision = V2026_07_28;
@@ -76,7 +81,9 @@ impl fmt::Display for ProtocolRevision {
 
 /// Error for [`ProtocolRevision::from_str`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown MCP protocol revision `{0}` (mcpdesc 0.8.0 knows 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)")]
+#[error(
+    "unknown MCP protocol revision `{0}` (mcpdesc 0.8.0 knows 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)"
+)]
 pub struct UnknownRevision(pub String);
 
 impl FromStr for ProtocolRevision {
@@ -126,7 +133,9 @@ impl RevisionSet {
     }
     /// Members, oldest first.
     pub fn iter(self) -> impl Iterator<Item = ProtocolRevision> {
-        ProtocolRevision::ALL.into_iter().filter(move |r| self.contains(*r))
+        ProtocolRevision::ALL
+            .into_iter()
+            .filter(move |r| self.contains(*r))
     }
     /// Members as wire strings, oldest first.
     pub fn to_strings(self) -> Vec<String> {
@@ -144,7 +153,11 @@ impl RevisionSet {
     /// ignored (the validator reports them).
     pub fn from_json(v: &serde_json::Value) -> Self {
         v.as_array()
-            .map(|a| a.iter().filter_map(|s| s.as_str().and_then(ProtocolRevision::parse)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().and_then(ProtocolRevision::parse))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -285,7 +298,12 @@ pub struct Availability {
 }
 
 const fn since(feature: Feature, since: ProtocolRevision, source: &'static str) -> Availability {
-    Availability { feature, since, until: None, source }
+    Availability {
+        feature,
+        since,
+        until: None,
+        source,
+    }
 }
 const fn only(
     feature: Feature,
@@ -293,12 +311,21 @@ const fn only(
     until: ProtocolRevision,
     source: &'static str,
 ) -> Availability {
-    Availability { feature, since, until: Some(until), source }
+    Availability {
+        feature,
+        since,
+        until: Some(until),
+        source,
+    }
 }
 
 /// THE table of revision facts.
 pub const AVAILABILITY: &[Availability] = &[
-    since(Feature::Title, V2025_06_18, "§9.1, §10.1.1, §10.2.1, §11.1, §11.2"),
+    since(
+        Feature::Title,
+        V2025_06_18,
+        "§9.1, §10.1.1, §10.2.1, §11.1, §11.2",
+    ),
     since(Feature::OutputSchema, V2025_06_18, "§9.1"),
     since(Feature::OutputSchemaAnyRoot, V2026_07_28, "§9.2"),
     since(Feature::ToolAnnotations, V2025_03_26, "§9.1"),
@@ -307,12 +334,28 @@ pub const AVAILABILITY: &[Availability] = &[
     since(Feature::Meta, V2025_06_18, "§3.5, §9.1, §10.4.4"),
     since(Feature::ToolSchemaDialect, V2025_11_25, "§9.2"),
     since(Feature::McpHeader, V2026_07_28, "§9.2"),
-    since(Feature::ResourceAnnotationLastModified, V2025_06_18, "§10.3"),
-    since(Feature::StructuredContent, V2025_06_18, "§9.3; MCP 2025-06-18 CallToolResult"),
+    since(
+        Feature::ResourceAnnotationLastModified,
+        V2025_06_18,
+        "§10.3",
+    ),
+    since(
+        Feature::StructuredContent,
+        V2025_06_18,
+        "§9.3; MCP 2025-06-18 CallToolResult",
+    ),
     since(Feature::ResultType, V2026_07_28, "§9.3, §10.4.4, §11.3"),
     since(Feature::ResourceResultCache, V2026_07_28, "§10.4.4"),
-    since(Feature::ResourceLinkContent, V2025_06_18, "MCP 2025-06-18 ContentBlock"),
-    since(Feature::AudioContent, V2025_03_26, "MCP 2025-03-26 AudioContent"),
+    since(
+        Feature::ResourceLinkContent,
+        V2025_06_18,
+        "MCP 2025-06-18 ContentBlock",
+    ),
+    since(
+        Feature::AudioContent,
+        V2025_03_26,
+        "MCP 2025-03-26 AudioContent",
+    ),
     since(Feature::ServerInfoMeta, V2026_07_28, "§9.3, §10.4.4"),
     since(Feature::StreamableHttp, V2025_03_26, "§6.2.1"),
     only(Feature::SseStandard, V2024_11_05, V2024_11_05, "§6.2.3"),
@@ -320,15 +363,29 @@ pub const AVAILABILITY: &[Availability] = &[
     since(Feature::CompletionContext, V2025_06_18, "§11.4"),
     only(Feature::Tasks, V2025_11_25, V2025_11_25, "§8.2, §8.3"),
     since(Feature::Extensions, V2026_07_28, "§8.2, §8.4"),
-    only(Feature::LoggingUndeprecated, V2024_11_05, V2025_11_25, "§8.4"),
+    only(
+        Feature::LoggingUndeprecated,
+        V2024_11_05,
+        V2025_11_25,
+        "§8.4",
+    ),
     since(Feature::ElicitationForm, V2025_06_18, "§12.5"),
     since(Feature::ElicitationUrl, V2025_11_25, "§12.5"),
     since(Feature::ElicitationRichSchemas, V2025_11_25, "§12.3"),
     since(Feature::ElicitationSubCapabilities, V2025_11_25, "§8.5"),
     only(Feature::RootsListChanged, V2024_11_05, V2025_11_25, "§8.5"),
-    only(Feature::SamplingUndeprecated, V2024_11_05, V2025_11_25, "§8.5"),
+    only(
+        Feature::SamplingUndeprecated,
+        V2024_11_05,
+        V2025_11_25,
+        "§8.5",
+    ),
     since(Feature::SamplingContextTools, V2025_11_25, "§8.5"),
-    since(Feature::CompleteSemanticValidation, V2025_06_18, "§3.5, §12.5, §16.2"),
+    since(
+        Feature::CompleteSemanticValidation,
+        V2025_06_18,
+        "§3.5, §12.5, §16.2",
+    ),
     since(
         Feature::StatelessLifecycle,
         V2026_07_28,
@@ -351,7 +408,10 @@ impl Feature {
     }
     /// All revisions where the feature is defined.
     pub fn revisions(self) -> RevisionSet {
-        ProtocolRevision::ALL.into_iter().filter(|r| self.available_in(*r)).collect()
+        ProtocolRevision::ALL
+            .into_iter()
+            .filter(|r| self.available_in(*r))
+            .collect()
     }
 }
 
@@ -375,7 +435,11 @@ pub struct FieldFact {
 }
 
 const fn field(object: ObjectKind, field: &'static str, feature: Feature) -> FieldFact {
-    FieldFact { object, field, feature }
+    FieldFact {
+        object,
+        field,
+        feature,
+    }
 }
 
 /// Revision-dependent fields of declarations (the same table, by field name).
@@ -476,7 +540,11 @@ mod tests {
             Feature::StatelessLifecycle,
         ];
         for f in all {
-            assert_eq!(AVAILABILITY.iter().filter(|a| a.feature == f).count(), 1, "{f:?}");
+            assert_eq!(
+                AVAILABILITY.iter().filter(|a| a.feature == f).count(),
+                1,
+                "{f:?}"
+            );
         }
         assert_eq!(AVAILABILITY.len(), all.len());
     }
@@ -496,14 +564,21 @@ mod tests {
         assert!(!V2024_11_05.has(Feature::StreamableHttp));
         assert!(V2024_11_05.is_legacy() && V2025_03_26.is_legacy() && !V2025_06_18.is_legacy());
         assert!(!field_available(ObjectKind::Tool, "title", V2024_11_05));
-        assert!(field_available(ObjectKind::Tool, "description", V2024_11_05));
+        assert!(field_available(
+            ObjectKind::Tool,
+            "description",
+            V2024_11_05
+        ));
     }
 
     #[test]
     fn revision_set_ops() {
         let s: RevisionSet = [V2025_06_18, V2026_07_28].into_iter().collect();
         assert_eq!(s.len(), 2);
-        assert_eq!(s.with(Feature::OutputSchemaAnyRoot), RevisionSet::single(V2026_07_28));
+        assert_eq!(
+            s.with(Feature::OutputSchemaAnyRoot),
+            RevisionSet::single(V2026_07_28)
+        );
         assert!(s.is_subset(RevisionSet::ALL));
         assert_eq!(s.to_string(), "[2025-06-18, 2026-07-28]");
         assert_eq!("2025-11-25".parse::<ProtocolRevision>(), Ok(V2025_11_25));

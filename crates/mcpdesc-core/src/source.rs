@@ -31,14 +31,19 @@ impl Format {
     }
     /// Content sniffing: JSON text starts with `{` or `[` after whitespace; anything else is YAML.
     pub fn sniff(text: &str) -> Format {
-        match text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']).as_bytes().first() {
+        match text
+            .trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
+            .as_bytes()
+            .first()
+        {
             Some(b'{') | Some(b'[') => Format::Json,
             _ => Format::Yaml,
         }
     }
     /// Path first, then content.
     pub fn detect(path: Option<&str>, text: &str) -> Format {
-        path.and_then(Format::from_path).unwrap_or_else(|| Format::sniff(text))
+        path.and_then(Format::from_path)
+            .unwrap_or_else(|| Format::sniff(text))
     }
 }
 
@@ -79,7 +84,9 @@ impl SourceMap {
             let mut child = idx + 1;
             let next = match cur {
                 Value::Object(m) => {
-                    let Some(k) = m.keys().position(|key| *key == tok) else { break };
+                    let Some(k) = m.keys().position(|key| *key == tok) else {
+                        break;
+                    };
                     for _ in 0..k {
                         child += self.nodes.get(child)?.size as usize;
                     }
@@ -151,7 +158,11 @@ pub fn decode(text: &str, format: Format, limits: &Limits) -> Result<Decoded, Di
         Format::Json => crate::json::parse(text, limits)?,
         Format::Yaml => crate::yaml::parse(text, limits)?,
     };
-    Ok(Decoded { value, source_map, format })
+    Ok(Decoded {
+        value,
+        source_map,
+        format,
+    })
 }
 
 /// Decodes bytes: rejects invalid UTF-8 with a position, then [`decode`].
@@ -161,16 +172,28 @@ pub fn decode_bytes(bytes: &[u8], format: Format, limits: &Limits) -> Result<Dec
         let line = good.iter().filter(|b| **b == b'\n').count() as u32 + 1;
         let last_nl = good.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
         let col = String::from_utf8_lossy(&good[last_nl..]).chars().count() as u32 + 1;
-        Diagnostic::error("invalid-utf8", format!("input is not valid UTF-8 (byte offset {})", e.valid_up_to()))
-            .with_position(line, col)
+        Diagnostic::error(
+            "invalid-utf8",
+            format!("input is not valid UTF-8 (byte offset {})", e.valid_up_to()),
+        )
+        .with_position(line, col)
     })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     decode(text, format, limits)
 }
 
 enum Frame {
-    Array { items: Vec<Value>, node: usize, ptr: String },
-    Object { map: Map<String, Value>, key: Option<String>, node: usize, ptr: String },
+    Array {
+        items: Vec<Value>,
+        node: usize,
+        ptr: String,
+    },
+    Object {
+        map: Map<String, Value>,
+        key: Option<String>,
+        node: usize,
+        ptr: String,
+    },
 }
 
 /// Builds a [`Value`] and its [`SourceMap`] from a stream of parse events, enforcing
@@ -185,13 +208,18 @@ pub struct ValueBuilder {
 
 impl std::fmt::Debug for ValueBuilder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ValueBuilder").field("depth", &self.stack.len()).finish()
+        f.debug_struct("ValueBuilder")
+            .field("depth", &self.stack.len())
+            .finish()
     }
 }
 
 impl ValueBuilder {
     pub fn new(limits: &Limits) -> Self {
-        ValueBuilder { limits: *limits, ..Default::default() }
+        ValueBuilder {
+            limits: *limits,
+            ..Default::default()
+        }
     }
 
     /// Pointer of the container currently being built (for error messages).
@@ -199,25 +227,36 @@ impl ValueBuilder {
         match self.stack.last() {
             None => String::new(),
             Some(Frame::Array { items, ptr, .. }) => pointer::push(ptr, items.len().to_string()),
-            Some(Frame::Object { key: Some(k), ptr, .. }) => pointer::push(ptr, k),
+            Some(Frame::Object {
+                key: Some(k), ptr, ..
+            }) => pointer::push(ptr, k),
             Some(Frame::Object { ptr, .. }) => ptr.clone(),
         }
     }
 
     fn err(&self, code: &str, msg: String, pos: Position) -> Diagnostic {
-        Diagnostic::error(code, msg).at(self.current_pointer()).with_position(pos.line, pos.column)
+        Diagnostic::error(code, msg)
+            .at(self.current_pointer())
+            .with_position(pos.line, pos.column)
     }
 
     fn new_node(&mut self, pos: Position) -> Result<usize, Diagnostic> {
         if self.nodes.len() >= self.limits.max_total_values {
             return Err(self.err(
                 "limit-total-values",
-                format!("document has more than {} values", self.limits.max_total_values),
+                format!(
+                    "document has more than {} values",
+                    self.limits.max_total_values
+                ),
                 pos,
             ));
         }
         if self.done.is_some() {
-            return Err(self.err("trailing-content", "content after the end of the document".into(), pos));
+            return Err(self.err(
+                "trailing-content",
+                "content after the end of the document".into(),
+                pos,
+            ));
         }
         // an array element or member value: check collection size
         if let Some(f) = self.stack.last() {
@@ -228,7 +267,10 @@ impl ValueBuilder {
             if len >= self.limits.max_collection_len {
                 return Err(self.err(
                     "limit-collection-size",
-                    format!("collection has more than {} entries", self.limits.max_collection_len),
+                    format!(
+                        "collection has more than {} entries",
+                        self.limits.max_collection_len
+                    ),
                     pos,
                 ));
             }
@@ -245,7 +287,10 @@ impl ValueBuilder {
         if len > self.limits.max_scalar_bytes {
             return Err(self.err(
                 "limit-scalar-size",
-                format!("string of {len} bytes is over the limit of {} bytes", self.limits.max_scalar_bytes),
+                format!(
+                    "string of {len} bytes is over the limit of {} bytes",
+                    self.limits.max_scalar_bytes
+                ),
                 pos,
             ));
         }
@@ -257,10 +302,16 @@ impl ValueBuilder {
         self.check_scalar_len(key.len(), pos)?;
         let dup = match self.stack.last() {
             Some(Frame::Object { map, key: None, .. }) => map.contains_key(&key),
-            _ => return Err(self.err("internal-parser-state", "key outside an object".into(), pos)),
+            _ => {
+                return Err(self.err("internal-parser-state", "key outside an object".into(), pos));
+            }
         };
         if dup {
-            return Err(self.err("duplicate-key", format!("duplicate mapping key `{key}`"), pos));
+            return Err(self.err(
+                "duplicate-key",
+                format!("duplicate mapping key `{key}`"),
+                pos,
+            ));
         }
         if self.nodes.len() >= self.limits.max_total_values {
             return Err(self.err("limit-total-values", "too many values".into(), pos));
@@ -286,7 +337,11 @@ impl ValueBuilder {
         self.check_depth(pos)?;
         let node = self.new_node(pos)?;
         let ptr = self.current_pointer();
-        self.stack.push(Frame::Array { items: Vec::new(), node, ptr });
+        self.stack.push(Frame::Array {
+            items: Vec::new(),
+            node,
+            ptr,
+        });
         Ok(())
     }
 
@@ -294,7 +349,12 @@ impl ValueBuilder {
         self.check_depth(pos)?;
         let node = self.new_node(pos)?;
         let ptr = self.current_pointer();
-        self.stack.push(Frame::Object { map: Map::new(), key: None, node, ptr });
+        self.stack.push(Frame::Object {
+            map: Map::new(),
+            key: None,
+            node,
+            ptr,
+        });
         Ok(())
     }
 
@@ -316,7 +376,10 @@ impl ValueBuilder {
             Some(Frame::Array { items, node, .. }) => (Value::Array(items), node),
             Some(Frame::Object { map, node, .. }) => (Value::Object(map), node),
             None => {
-                return Err(Diagnostic::error("internal-parser-state", "unbalanced end of collection"));
+                return Err(Diagnostic::error(
+                    "internal-parser-state",
+                    "unbalanced end of collection",
+                ));
             }
         };
         self.nodes[node].size = (total - node) as u32;
@@ -345,8 +408,11 @@ impl ValueBuilder {
     pub fn finish(self, end: Position) -> Result<(Value, SourceMap), Diagnostic> {
         match self.done {
             Some(v) if self.stack.is_empty() => Ok((v, SourceMap { nodes: self.nodes })),
-            _ => Err(Diagnostic::error("unexpected-end", "input ended before the document was complete")
-                .with_position(end.line, end.column)),
+            _ => Err(Diagnostic::error(
+                "unexpected-end",
+                "input ended before the document was complete",
+            )
+            .with_position(end.line, end.column)),
         }
     }
 }

@@ -17,5 +17,9 @@ fn main() -> ExitCode {
     let files: Vec<PathBuf> = corpus::list_specs(&dir).into_iter().step_by(nth).collect();
     let report = corpus::run_files(files, &ImportOptions::default(), min, true);
     print!("{}", report.render());
-    if report.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    if report.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

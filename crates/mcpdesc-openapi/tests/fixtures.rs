@@ -15,7 +15,10 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn official_schema() -> jsonschema::Validator {
-    let text = std::fs::read_to_string(root().join("tests/fixtures/spec/mcp-description-0.8.0.schema.json")).expect("schema");
+    let text = std::fs::read_to_string(
+        root().join("tests/fixtures/spec/mcp-description-0.8.0.schema.json"),
+    )
+    .expect("schema");
     let schema: Value = serde_json::from_str(&text).expect("schema json");
     jsonschema::draft202012::new(&schema).expect("compile schema")
 }
@@ -28,24 +31,44 @@ fn import(name: &str, opts: &ImportOptions) -> (Value, Vec<mcpdesc_core::Diagnos
 
 fn assert_schema_valid(v: &Value) {
     let s = official_schema();
-    let errors: Vec<String> = s.iter_errors(v).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    let errors: Vec<String> = s
+        .iter_errors(v)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
     assert!(errors.is_empty(), "{errors:#?}");
 }
 
 fn tool<'a>(doc: &'a Value, name: &str) -> Vec<&'a Value> {
-    doc["tools"].as_array().into_iter().flatten().filter(|t| t["name"] == name).collect()
+    doc["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t["name"] == name)
+        .collect()
 }
 
 #[test]
 fn all_fixtures_conform_to_the_official_schema() {
-    for f in ["petstore-3.0.yaml", "petstore-2.0.json", "petstore-3.1.yaml", "escape/spec.yaml"] {
+    for f in [
+        "petstore-3.0.yaml",
+        "petstore-2.0.json",
+        "petstore-3.1.yaml",
+        "escape/spec.yaml",
+    ] {
         let (v, diags) = import(f, &ImportOptions::default());
         assert_schema_valid(&v);
         assert!(!diags.iter().any(|d| d.is_error()), "{f}: {diags:#?}");
         for t in v["tools"].as_array().into_iter().flatten() {
             let n = t["name"].as_str().unwrap_or("");
-            assert!(n.len() <= 64 && n.starts_with(|c: char| c.is_ascii_lowercase()), "{n}");
-            assert!(n.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'), "{n}");
+            assert!(
+                n.len() <= 64 && n.starts_with(|c: char| c.is_ascii_lowercase()),
+                "{n}"
+            );
+            assert!(
+                n.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+                "{n}"
+            );
         }
     }
 }
@@ -55,10 +78,16 @@ fn clash_rule_keeps_body_names_and_suffixes_parameters() {
     let (v, _) = import("petstore-3.0.yaml", &ImportOptions::default());
     let get = tool(&v, "get_pet");
     let props = &get[0]["inputSchema"]["properties"];
-    assert!(props.get("id__path").is_some() && props.get("id__query").is_some(), "{props}");
+    assert!(
+        props.get("id__path").is_some() && props.get("id__query").is_some(),
+        "{props}"
+    );
     let put = tool(&v, "replace_pet");
     let props = &put[0]["inputSchema"]["properties"];
-    assert!(props.get("id").is_some() && props.get("id__path").is_some(), "{props}");
+    assert!(
+        props.get("id").is_some() && props.get("id__path").is_some(),
+        "{props}"
+    );
     // readOnly body property dropped from the input
     assert!(props.get("secret").is_none());
 }
@@ -68,12 +97,24 @@ fn non_object_output_splits_into_variants() {
     let (v, _) = import("petstore-3.0.yaml", &ImportOptions::default());
     let list = tool(&v, "list_pets");
     assert_eq!(list.len(), 2, "{list:#?}");
-    assert_eq!(list[0]["protocolVersions"], serde_json::json!(["2025-06-18", "2025-11-25"]));
+    assert_eq!(
+        list[0]["protocolVersions"],
+        serde_json::json!(["2025-06-18", "2025-11-25"])
+    );
     assert_eq!(list[0]["outputSchema"]["type"], "object");
-    assert_eq!(list[0]["outputSchema"]["required"], serde_json::json!(["result"]));
-    assert_eq!(list[1]["protocolVersions"], serde_json::json!(["2026-07-28"]));
+    assert_eq!(
+        list[0]["outputSchema"]["required"],
+        serde_json::json!(["result"])
+    );
+    assert_eq!(
+        list[1]["protocolVersions"],
+        serde_json::json!(["2026-07-28"])
+    );
     assert_eq!(list[1]["outputSchema"]["type"], "array");
-    let wrapped = ImportOptions { wrap_output: true, ..Default::default() };
+    let wrapped = ImportOptions {
+        wrap_output: true,
+        ..Default::default()
+    };
     let (v, _) = import("petstore-3.0.yaml", &wrapped);
     assert_eq!(tool(&v, "list_pets").len(), 1);
 }
@@ -82,7 +123,11 @@ fn non_object_output_splits_into_variants() {
 fn excluded_operations_are_diagnostics() {
     let (v, diags) = import("petstore-3.0.yaml", &ImportOptions::default());
     assert!(tool(&v, "hidden_op").is_empty());
-    let ex: Vec<&str> = diags.iter().filter(|d| d.code == "openapi-operation-excluded").map(|d| d.pointer.as_str()).collect();
+    let ex: Vec<&str> = diags
+        .iter()
+        .filter(|d| d.code == "openapi-operation-excluded")
+        .map(|d| d.pointer.as_str())
+        .collect();
     assert!(ex.contains(&"/paths/~1hidden/get"), "{ex:?}");
     assert!(ex.contains(&"/paths/~1admin~1users/delete"), "{ex:?}");
     assert!(diags.iter().any(|d| d.code == "openapi-remote-ref"));
@@ -91,7 +136,10 @@ fn excluded_operations_are_diagnostics() {
 #[test]
 fn escaping_file_refs_are_refused() {
     let (_, diags) = import("escape/spec.yaml", &ImportOptions::default());
-    let n = diags.iter().filter(|d| d.code == "openapi-unresolved-ref").count();
+    let n = diags
+        .iter()
+        .filter(|d| d.code == "openapi-unresolved-ref")
+        .count();
     assert_eq!(n, 2, "{diags:#?}");
 }
 
@@ -102,12 +150,17 @@ fn openapiv3_finds_the_same_operations() {
     let mut raw: serde_json::Value = serde_yaml::from_str(&text).expect("yaml");
     // `mutualTLS` is a 3.1 scheme type that the fixture uses to test dropping; the
     // typed 3.0 model rejects the whole document for it, so remove it for the oracle.
-    if let Some(s) = raw.pointer_mut("/components/securitySchemes").and_then(serde_json::Value::as_object_mut) {
+    if let Some(s) = raw
+        .pointer_mut("/components/securitySchemes")
+        .and_then(serde_json::Value::as_object_mut)
+    {
         s.remove("mtls");
     }
-    let typed: openapiv3::OpenAPI = serde_json::from_value(raw).expect("openapiv3 parses the 3.0 fixture");
+    let typed: openapiv3::OpenAPI =
+        serde_json::from_value(raw).expect("openapiv3 parses the 3.0 fixture");
     let ops = typed.operations().count();
-    let out = import_path(&fixture("petstore-3.0.yaml"), &ImportOptions::default()).expect("import");
+    let out =
+        import_path(&fixture("petstore-3.0.yaml"), &ImportOptions::default()).expect("import");
     assert_eq!(out.stats.operations, ops);
     assert_eq!(out.stats.tools + out.stats.excluded, ops);
 }

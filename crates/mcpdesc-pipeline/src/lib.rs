@@ -46,7 +46,14 @@ impl FileReport {
         let name = self.path.display().to_string();
         if self.ok() {
             let w = self.diagnostics.iter().filter(|d| !d.is_error()).count();
-            return format!("ok    {name}{}", if w > 0 { format!(" ({w} warnings)") } else { String::new() });
+            return format!(
+                "ok    {name}{}",
+                if w > 0 {
+                    format!(" ({w} warnings)")
+                } else {
+                    String::new()
+                }
+            );
         }
         let mut s = format!("FAIL  {name}");
         for f in &self.failures {
@@ -74,7 +81,11 @@ impl Report {
             s.push('\n');
         }
         let failed = self.files.iter().filter(|f| !f.ok()).count();
-        s.push_str(&format!("roundtrip: {} passed, {} failed\n", self.files.len() - failed, failed));
+        s.push_str(&format!(
+            "roundtrip: {} passed, {} failed\n",
+            self.files.len() - failed,
+            failed
+        ));
         s
     }
 }
@@ -84,8 +95,15 @@ impl Report {
 /// JSON re-emit decodes to the same model → YAML re-emit decodes to the same model →
 /// JSON→YAML→JSON preserves the data model → projection/merge invariants.
 pub fn roundtrip(path: &Path) -> FileReport {
-    let mut rep = FileReport { path: path.to_path_buf(), format: None, failures: Vec::new(), diagnostics: Vec::new() };
-    let fail = |rep: &mut FileReport, check: &'static str, detail: String| rep.failures.push(Failure { check, detail });
+    let mut rep = FileReport {
+        path: path.to_path_buf(),
+        format: None,
+        failures: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    let fail = |rep: &mut FileReport, check: &'static str, detail: String| {
+        rep.failures.push(Failure { check, detail })
+    };
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
@@ -119,7 +137,11 @@ pub fn roundtrip(path: &Path) -> FileReport {
     rep.diagnostics = diags;
     let model_value = doc.to_value();
     if model_value != decoded.value {
-        fail(&mut rep, "model-reparse", "typed model does not reproduce the decoded data model".into());
+        fail(
+            &mut rep,
+            "model-reparse",
+            "typed model does not reproduce the decoded data model".into(),
+        );
     }
     for (check, fmt) in [("json-reemit", Format::Json), ("yaml-reemit", Format::Yaml)] {
         let out = mcpdesc_core::emit::to_format(&model_value, fmt);
@@ -128,15 +150,31 @@ pub fn roundtrip(path: &Path) -> FileReport {
                 // emitting the re-decoded document again must be byte-identical (stable output)
                 let again = mcpdesc_core::emit::to_format(&v, fmt);
                 if again != out {
-                    fail(&mut rep, check, "emitting twice is not byte-identical".into());
+                    fail(
+                        &mut rep,
+                        check,
+                        "emitting twice is not byte-identical".into(),
+                    );
                 }
                 match Document::from_value(v) {
                     Ok(d2) if d2 == doc => {}
-                    _ => fail(&mut rep, check, "re-decoded document is a different model".into()),
+                    _ => fail(
+                        &mut rep,
+                        check,
+                        "re-decoded document is a different model".into(),
+                    ),
                 }
             }
-            Ok(_) => fail(&mut rep, check, "re-emitted document decodes to a different data model".into()),
-            Err(d) => fail(&mut rep, check, format!("re-emitted document does not decode: {d}")),
+            Ok(_) => fail(
+                &mut rep,
+                check,
+                "re-emitted document decodes to a different data model".into(),
+            ),
+            Err(d) => fail(
+                &mut rep,
+                check,
+                format!("re-emitted document does not decode: {d}"),
+            ),
         }
     }
     let yaml = mcpdesc_core::emit::to_yaml(&decoded.value);
@@ -145,7 +183,11 @@ pub fn roundtrip(path: &Path) -> FileReport {
         .and_then(|j| mcpdesc_core::decode(&j, Format::Json, &limits));
     match back {
         Ok(d) if d.value == decoded.value => {}
-        _ => fail(&mut rep, "json-yaml-json", "JSON→YAML→JSON changed the data model".into()),
+        _ => fail(
+            &mut rep,
+            "json-yaml-json",
+            "JSON→YAML→JSON changed the data model".into(),
+        ),
     }
     if !has_errors(&rep.diagnostics) {
         if let Err(detail) = scope_invariants(&decoded.value) {
@@ -158,20 +200,30 @@ pub fn roundtrip(path: &Path) -> FileReport {
 /// `merge(project_V(D) for V in D) ≡ D`, every projection validates,
 /// and `P_V(merge(views)) ≡ view_V` (§4.12, §4.13).
 fn scope_invariants(doc: &Value) -> Result<(), String> {
-    let flat = |ds: Vec<Diagnostic>| ds.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; ");
+    let flat = |ds: Vec<Diagnostic>| {
+        ds.iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
     let mut views = Vec::new();
     for rev in mcpdesc_scope::root_scope(doc).iter() {
-        let view = mcpdesc_scope::project(doc, rev).map_err(|d| format!("project {rev}: {}", flat(d)))?;
+        let view =
+            mcpdesc_scope::project(doc, rev).map_err(|d| format!("project {rev}: {}", flat(d)))?;
         views.push((rev, view));
     }
-    let merged = mcpdesc_scope::merge_views(views.clone()).map_err(|d| format!("merge of views: {}", flat(d)))?;
+    let merged = mcpdesc_scope::merge_views(views.clone())
+        .map_err(|d| format!("merge of views: {}", flat(d)))?;
     if let Some(diff) = mcpdesc_scope::first_difference(&merged, doc) {
         return Err(format!("merge(project_V(D)) differs from D: {diff}"));
     }
     for (rev, view) in &views {
-        let again = mcpdesc_scope::project(&merged, *rev).map_err(|d| format!("project merged {rev}: {}", flat(d)))?;
+        let again = mcpdesc_scope::project(&merged, *rev)
+            .map_err(|d| format!("project merged {rev}: {}", flat(d)))?;
         if !mcpdesc_scope::views_equivalent(&again, view) {
-            return Err(format!("P_{rev}(merge(views)) differs from the view at {rev}"));
+            return Err(format!(
+                "P_{rev}(merge(views)) differs from the view at {rev}"
+            ));
         }
     }
     Ok(())
@@ -180,7 +232,11 @@ fn scope_invariants(doc: &Value) -> Result<(), String> {
 fn render_all(path: &Path, decoded: &Decoded, mut diags: Vec<Diagnostic>) -> String {
     decoded.annotate(&mut diags);
     let name = path.display().to_string();
-    diags.iter().map(|d| d.render(&name)).collect::<Vec<_>>().join("\n      ")
+    diags
+        .iter()
+        .map(|d| d.render(&name))
+        .collect::<Vec<_>>()
+        .join("\n      ")
 }
 
 /// Description files under `dir` (recursively): `*.json`, `*.yaml`, `*.yml`, sorted.
@@ -204,5 +260,7 @@ pub fn description_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// [`roundtrip`] over every description file under `dir`, in parallel.
 pub fn roundtrip_dir(dir: &Path) -> std::io::Result<Report> {
     let files = description_files(dir)?;
-    Ok(Report { files: files.par_iter().map(|p| roundtrip(p)).collect() })
+    Ok(Report {
+        files: files.par_iter().map(|p| roundtrip(p)).collect(),
+    })
 }

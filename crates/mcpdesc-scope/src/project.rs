@@ -217,7 +217,8 @@ mod tests {
 
     #[test]
     fn rejects_revision_outside_root() {
-        let e = project_unchecked(&doc(), V2024_11_05, ProjectOptions::default()).expect_err("not in root");
+        let e = project_unchecked(&doc(), V2024_11_05, ProjectOptions::default())
+            .expect_err("not in root");
         assert_eq!(e.code, "revision-not-in-document");
     }
 }

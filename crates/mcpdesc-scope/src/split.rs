@@ -497,7 +497,8 @@ impl Cx<'_> {
     }
 
     fn transport(&mut self, d: &Value) -> bool {
-        d.get("type").and_then(Value::as_str) != Some("streamable-http") || self.has(Feature::StreamableHttp)
+        d.get("type").and_then(Value::as_str) != Some("streamable-http")
+            || self.has(Feature::StreamableHttp)
     }
 
     fn capabilities(&mut self, d: &mut Value) {

@@ -11,8 +11,10 @@ use std::path::PathBuf;
 /// YAML in block style; properties in spec-table order, embedded values in their
 /// original order. Nothing is written when the input is not acceptable.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  mcpdesc convert server.mcpdesc.yaml -o server.mcpdesc.json\n  \
-cat server.mcpdesc.json | mcpdesc convert - --to yaml")]
+#[command(
+    after_help = "Examples:\n  mcpdesc convert server.mcpdesc.yaml -o server.mcpdesc.json\n  \
+cat server.mcpdesc.json | mcpdesc convert - --to yaml"
+)]
 pub struct Args {
     /// Input file, or `-` for standard input.
     pub input: String,

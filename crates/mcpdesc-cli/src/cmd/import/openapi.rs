@@ -1,6 +1,8 @@
 //! `mcpdesc import openapi`: a thin wrapper over `mcpdesc_openapi::import_path`.
 
-use crate::util::{CmdResult, Outcome, UsageError, check_not_same_file, print_diagnostics, write_output};
+use crate::util::{
+    CmdResult, Outcome, UsageError, check_not_same_file, print_diagnostics, write_output,
+};
 use mcpdesc_core::{Format, ProtocolRevision, RevisionSet};
 use mcpdesc_openapi::{ImportError, ImportOptions};
 use std::path::PathBuf;
@@ -8,9 +10,11 @@ use std::path::PathBuf;
 /// Import an OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; JSON or YAML) as an
 /// MCP Description with one tool per operation.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Exit codes: 0 a conforming description was written (warnings printed); \
+#[command(
+    after_help = "Exit codes: 0 a conforming description was written (warnings printed); \
 1 the input is unusable; 2 usage or I/O error.\n\n\
-Example:\n  mcpdesc import openapi petstore.yaml -o petstore.mcpdesc.yaml --include-tag pets --name-prefix pets_")]
+Example:\n  mcpdesc import openapi petstore.yaml -o petstore.mcpdesc.yaml --include-tag pets --name-prefix pets_"
+)]
 pub struct Args {
     /// The OpenAPI document (`-` for stdin; relative-file refs then cannot be resolved).
     pub spec: String,
@@ -18,7 +22,11 @@ pub struct Args {
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// MCP protocol revisions of the description, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "2025-06-18,2025-11-25,2026-07-28")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "2025-06-18,2025-11-25,2026-07-28"
+    )]
     pub protocol_versions: Vec<String>,
     /// Wrap every output schema as {"result": …}, also where a non-object root is valid (2026-07-28).
     #[arg(long)]
@@ -66,13 +74,21 @@ pub fn run(args: Args) -> CmdResult {
     }
     let mut versions = RevisionSet::EMPTY;
     for v in &args.protocol_versions {
-        let r: ProtocolRevision = v.trim().parse().map_err(|e| UsageError(format!("--protocol-versions: {e}")))?;
+        let r: ProtocolRevision = v
+            .trim()
+            .parse()
+            .map_err(|e| UsageError(format!("--protocol-versions: {e}")))?;
         versions.insert(r);
     }
     let out_format = match &args.output {
         Some(p) if p.as_os_str() != "-" => match Format::from_path(&p.to_string_lossy()) {
             Some(f) => f,
-            None => return Err(UsageError(format!("{}: unknown output extension (use .json, .yaml or .yml)", p.display()))),
+            None => {
+                return Err(UsageError(format!(
+                    "{}: unknown output extension (use .json, .yaml or .yml)",
+                    p.display()
+                )));
+            }
         },
         _ => Format::Json,
     };
@@ -104,17 +120,22 @@ pub fn run(args: Args) -> CmdResult {
             print_diagnostics(&args.spec, &diags);
             return Ok(Outcome::Rejected);
         }
-        Err(ImportError::Io { path, source }) => return Err(UsageError(format!("{path}: {source}"))),
+        Err(ImportError::Io { path, source }) => {
+            return Err(UsageError(format!("{path}: {source}")));
+        }
         Err(e @ ImportError::Options(_)) => return Err(UsageError(e.to_string())),
     };
     print_diagnostics(&args.spec, &outcome.diagnostics);
     if !outcome.stats.conforming {
-        eprintln!("mcpdesc: error: the imported description does not conform; nothing was written (please report this importer bug)");
+        eprintln!(
+            "mcpdesc: error: the imported description does not conform; nothing was written (please report this importer bug)"
+        );
         return Ok(Outcome::Rejected);
     }
     let text = match out_format {
         Format::Json => {
-            let mut s = serde_json::to_string_pretty(&outcome.document).map_err(|e| UsageError(e.to_string()))?;
+            let mut s = serde_json::to_string_pretty(&outcome.document)
+                .map_err(|e| UsageError(e.to_string()))?;
             s.push('\n');
             s
         }
