@@ -502,15 +502,12 @@ fn parse_transcript(
                 }
             }
             Some("tools/list") | None if is_page(result) => {
-                let request_cursor = match &req {
-                    Some((_, _, params, _)) => Some(
-                        params
-                            .get("cursor")
-                            .and_then(Value::as_str)
-                            .map(str::to_string),
-                    ),
-                    None => None,
-                };
+                let request_cursor = req.as_ref().map(|(_, _, params, _)| {
+                    params
+                        .get("cursor")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                });
                 pages.push(page_at(unit, &rptr, result, request_cursor));
                 if server_info.is_none()
                     && let Some(si) = result.get("_meta").and_then(|mt| mt.get(META_SERVER_INFO))
