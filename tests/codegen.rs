@@ -327,9 +327,9 @@ fn canaries_stay_inert() {
 fn spec_fixtures_generate_without_panics() {
     // Every valid official fixture lowers and renders; the generator never panics and
     // reports only warnings/infos for valid documents.
-    let dir = fixture("spec/expected-valid");
+    let dir = fixture("spec/fixtures/expected-valid");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        return missing("tests/fixtures/spec/expected-valid");
+        return missing("tests/fixtures/spec/fixtures/expected-valid");
     };
     let mut n = 0;
     for e in entries.flatten() {
