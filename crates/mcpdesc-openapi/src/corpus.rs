@@ -180,6 +180,21 @@ pub fn list_specs(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// At most `n` of `files`, spread evenly over the (sorted) list: a deterministic
+/// subset that samples every part of a corpus, not just its first folders.
+pub fn evenly_spaced(files: Vec<PathBuf>, n: usize) -> Vec<PathBuf> {
+    let len = files.len();
+    if n == 0 || n >= len {
+        return files;
+    }
+    files
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| (i * n) % len < n)
+        .map(|(_, p)| p)
+        .collect()
+}
+
 /// Imports one file, catching panics.
 pub fn run_one(path: &Path, opts: &ImportOptions) -> SpecResult {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

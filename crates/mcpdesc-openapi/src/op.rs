@@ -592,7 +592,14 @@ fn param_input(
                 s.insert(k.to_string(), v.clone());
             }
         }
-        if let Some(cf) = p.obj.get("collectionFormat").and_then(Value::as_str) {
+        // 2.0 serializes by `collectionFormat` (default `csv`); provenance states
+        // the equivalent 3.x style/explode for every parameter, as for 3.x.
+        {
+            let cf = p
+                .obj
+                .get("collectionFormat")
+                .and_then(Value::as_str)
+                .unwrap_or("csv");
             prov.insert("collectionFormat".into(), json!(cf));
             let (style, explode) = match (cf, p.loc.as_str()) {
                 ("multi", _) => ("form", true),
@@ -1125,6 +1132,16 @@ fn output_schema(
         };
         let mut p = sptr.clone();
         let mut conv = cx.convert(sdoc, target, &mut p, diags);
+        // 3.1: siblings of a root `$ref` apply too; keep the description the author
+        // put next to it (the inlined target's own description otherwise).
+        if spec.version == SpecVersion::OpenApi31 && !std::ptr::eq(target, schema) {
+            if let (Value::Object(m), Some(d)) = (
+                &mut conv,
+                schema.get("description").filter(|d| d.is_string()),
+            ) {
+                m.insert("description".into(), d.clone());
+            }
+        }
         let object_root = is_object_root(spec, opts, sdoc, &sptr, target, &mut conv);
         if let (Value::Object(m), Some(defs)) = (&mut conv, cx.finish_defs(diags)) {
             m.insert("$defs".into(), Value::Object(defs));

@@ -1,86 +1,97 @@
 //! Final tool objects, split into protocol-scoped variants where the revisions
 //! disagree on what a tool may contain.
 //!
-//! A tool spans the root revisions unless its content is not valid in all of them:
-//! `title` and `outputSchema` exist since 2025-06-18, `annotations` since 2025-03-26,
-//! and a non-object `outputSchema` root only in 2026-07-28 (all read from
-//! `mcpdesc_core::revision`, never hard-coded). For every root revision we compute
-//! the tool's shape in that revision; revisions with the same shape form one variant
-//! with its own `protocolVersions` (omitted when one variant covers them all).
-//! Variants are disjoint by construction (§9.5). Before 2026-07-28 a non-object
-//! output is wrapped as `{"result": …}` (or everywhere with `--wrap-output`), and the
-//! provenance records the wrapper so a runtime can wrap the structured result.
+//! The split is the one of `mcpdesc split` (crate `mcpdesc-scope`,
+//! [`mcpdesc_scope::split::split_tool_output_root`]): it computes, per root revision,
+//! the maximal valid form of the tool (dropping `title`, `annotations`,
+//! `outputSchema`, … where a revision does not define them, wrapping a non-object
+//! output root as `{"result": …}` before 2026-07-28) and groups equal forms into
+//! disjoint variants (§9.5). All revision facts come from `mcpdesc_core::revision`
+//! through that crate.
 //!
-//! This is the importer's own minimal split. `mcpdesc split` (crate
-//! `mcpdesc-scope`) splits arbitrary documents; here the only revision-dependent
-//! parts are the ones listed above, so the shape signature is exact.
+//! The split decides on a *skeleton* of the tool: the schemas are replaced by stubs
+//! with the same root kind (the split's decisions depend on a schema's root only;
+//! the importer never emits `$schema` or `x-mcp-header`, the only schema-internal
+//! things the split looks at). The real schemas are put back into each variant
+//! afterwards. This keeps the split's cost independent of schema size (the GitHub
+//! spec's output schemas are 9 MB) and lets the importer wrap with its own [`wrap`],
+//! which keeps `$defs` at the schema root where the `#/$defs/…` references resolve
+//! (the split's generic wrap nests them under `result`, where a `#/$defs/…`
+//! reference, resolved from the resource root, would not find them).
+//!
+//! A wrapped variant records `resultWrapper: "result"` in its provenance, so a
+//! runtime knows to wrap the structured result. With `--wrap-output` the output is
+//! wrapped before the split, everywhere.
 
 use crate::op::Built;
-use mcpdesc_core::revision::{ObjectKind, field_available};
-use mcpdesc_core::{Feature, RevisionSet};
+use mcpdesc_core::RevisionSet;
+use mcpdesc_scope::split::{LossAction, is_object_root, split_tool_output_root};
 use serde_json::{Map, Value, json};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Shape {
-    title: bool,
-    /// None: no outputSchema; Some(true): wrapped; Some(false): native.
-    output: Option<bool>,
-    annotations: bool,
-}
 
 /// The tool objects for one operation (one, or several disjoint variants).
 pub fn tool_values(b: &Built, name: &str, root: RevisionSet, wrap_output: bool) -> Vec<Value> {
-    let mut groups: Vec<(Shape, RevisionSet)> = Vec::new();
-    for r in root.iter() {
-        let shape = Shape {
-            title: b.title.is_some() && field_available(ObjectKind::Tool, "title", r),
-            output: match &b.output {
-                Some(o) if field_available(ObjectKind::Tool, "outputSchema", r) => {
-                    Some(wrap_output || (!o.object_root && !r.has(Feature::OutputSchemaAnyRoot)))
-                }
-                _ => None,
-            },
-            annotations: field_available(ObjectKind::Tool, "annotations", r),
-        };
-        match groups.iter_mut().find(|(s, _)| *s == shape) {
-            Some((_, set)) => set.insert(r),
-            None => groups.push((shape, RevisionSet::single(r))),
+    // The output schema as the tool declares it before any split.
+    let output = b.output.as_ref().map(|o| {
+        if wrap_output {
+            (wrap(&o.schema), true)
+        } else {
+            (o.schema.clone(), false)
         }
+    });
+    let stub = output.as_ref().map(|(schema, _)| {
+        if is_object_root(schema) {
+            json!({"type": "object"})
+        } else {
+            json!({})
+        }
+    });
+    let skeleton = tool_value(b, name, stub);
+    let variants = split_tool_output_root(&skeleton, root, &Value::Null);
+    let mut out = Vec::with_capacity(variants.len());
+    for v in variants {
+        let mut value = v.value;
+        let Value::Object(t) = &mut value else {
+            continue;
+        };
+        t.insert("inputSchema".into(), b.input_schema.clone());
+        if let (Some(slot), Some((schema, pre_wrapped))) = (t.get_mut("outputSchema"), &output) {
+            let wrapped_here = v
+                .losses
+                .iter()
+                .any(|l| l.action == LossAction::Wrapped && l.pointer == "/outputSchema");
+            *slot = if wrapped_here {
+                wrap(schema)
+            } else {
+                schema.clone()
+            };
+            if wrapped_here || *pre_wrapped {
+                if let Some(Value::Object(p)) = t.get_mut("x-mcpdesc-openapi") {
+                    if let Some(Value::Object(r)) = p.get_mut("response") {
+                        r.insert("resultWrapper".into(), json!("result"));
+                    }
+                }
+            }
+        }
+        out.push(value);
     }
-    let single = groups.len() == 1;
-    groups
-        .into_iter()
-        .map(|(shape, set)| tool_value(b, name, shape, (!single).then_some(set)))
-        .collect()
+    out
 }
 
-fn tool_value(b: &Built, name: &str, shape: Shape, scope: Option<RevisionSet>) -> Value {
+/// The tool with every field (before the split); the schemas are stubs.
+fn tool_value(b: &Built, name: &str, output_stub: Option<Value>) -> Value {
     let mut t = Map::new();
-    if let Some(s) = scope {
-        t.insert("protocolVersions".into(), json!(s.to_strings()));
-    }
     t.insert("name".into(), json!(name));
-    if shape.title {
-        if let Some(title) = &b.title {
-            t.insert("title".into(), json!(title));
-        }
+    if let Some(title) = &b.title {
+        t.insert("title".into(), json!(title));
     }
     if let Some(d) = &b.description {
         t.insert("description".into(), json!(d));
     }
-    t.insert("inputSchema".into(), b.input_schema.clone());
-    let mut prov = b.provenance.clone();
-    if let (Some(wrapped), Some(o)) = (shape.output, &b.output) {
-        if wrapped {
-            t.insert("outputSchema".into(), wrap(&o.schema));
-            if let Some(Value::Object(r)) = prov.get_mut("response") {
-                r.insert("resultWrapper".into(), json!("result"));
-            }
-        } else {
-            t.insert("outputSchema".into(), o.schema.clone());
-        }
+    t.insert("inputSchema".into(), json!({"type": "object"}));
+    if let Some(o) = output_stub {
+        t.insert("outputSchema".into(), o);
     }
-    if shape.annotations && !b.annotations.is_empty() {
+    if !b.annotations.is_empty() {
         t.insert("annotations".into(), Value::Object(b.annotations.clone()));
     }
     if !b.tags.is_empty() {
@@ -92,7 +103,10 @@ fn tool_value(b: &Built, name: &str, shape: Shape, scope: Option<RevisionSet>) -
     if let Some(s) = &b.security {
         t.insert("security".into(), s.clone());
     }
-    t.insert("x-mcpdesc-openapi".into(), Value::Object(prov));
+    t.insert(
+        "x-mcpdesc-openapi".into(),
+        Value::Object(b.provenance.clone()),
+    );
     Value::Object(t)
 }
 
