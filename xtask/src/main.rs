@@ -12,8 +12,10 @@
 //! cargo xtask fuzz TARGET --time N run a cargo-fuzz target for N seconds
 //! ```
 
+mod check_generated;
 mod deps;
 mod fuzz;
+mod regen;
 mod roundtrip;
 
 use std::path::{Path, PathBuf};
@@ -30,6 +32,8 @@ fn main() -> ExitCode {
         "deps" => deps::install(&root()),
         "test" => test(rest),
         "roundtrip" => roundtrip::run(rest),
+        "regen" => regen::run(rest),
+        "check-generated" => check_generated::run(rest),
         "fuzz" => fuzz::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
@@ -78,20 +82,27 @@ fn cargo() -> Command {
 /// `cargo xtask test`: deps, the CLI binary the workspace tests drive, then every test.
 fn test(rest: &[String]) -> Result<(), String> {
     deps::install(&root())?;
-    run(cargo().args(["build", "--package", "mcpdesc-cli"]))?;
-    let bin = target_dir()
-        .join("debug")
-        .join(format!("mcpdesc{}", std::env::consts::EXE_SUFFIX));
+    let bin = build_cli()?;
     run(cargo()
         .args(["test", "--workspace", "--no-fail-fast"])
         .args(rest)
         .env("MCPDESC_REQUIRE_DEPS", "1")
         .env("MCPDESC_BIN", &bin))?;
+    // Committed generated artifacts (example descriptions and clients) are current.
+    regen::run(&["--check".into()])?;
     // a short fuzz smoke run of every target (bounded seconds); longer runs: `cargo xtask fuzz`
     for t in fuzz::TARGETS {
         fuzz::run(&[t.to_string(), "--time".into(), "15".into()])?;
     }
     Ok(())
+}
+
+/// Builds the `mcpdesc` binary (debug profile) and returns its path.
+pub fn build_cli() -> Result<PathBuf, String> {
+    run(cargo().args(["build", "--package", "mcpdesc-cli"]))?;
+    Ok(target_dir()
+        .join("debug")
+        .join(format!("mcpdesc{}", std::env::consts::EXE_SUFFIX)))
 }
 
 /// The cargo target directory in use.
