@@ -122,6 +122,54 @@ fn names_follow_the_issue() {
 }
 
 #[test]
+fn repeated_defs_share_one_type_and_different_ones_do_not() {
+    // Importers make every tool schema self-contained, so one OpenAPI component is
+    // repeated as `$defs/Pet` in many tools. Identical definitions (same name, same
+    // JSON, same reachable definitions) are one type; a same-named definition with
+    // different content is a second type with a collision diagnostic.
+    let pet = serde_json::json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "owner": {"$ref": "#/$defs/Owner"}},
+        "required": ["name"]
+    });
+    let owner = serde_json::json!({"type": "object", "properties": {"id": {"type": "integer"}}});
+    let other_owner =
+        serde_json::json!({"type": "object", "properties": {"id": {"type": "string"}}});
+    let tool = |name: &str, owner: &Value| {
+        serde_json::json!({
+            "name": name,
+            "inputSchema": {"type": "object", "additionalProperties": false},
+            "outputSchema": {
+                "type": "object",
+                "properties": {"pet": {"$ref": "#/$defs/Pet"}},
+                "$defs": {"Pet": pet, "Owner": owner}
+            }
+        })
+    };
+    let doc = serde_json::json!({
+        "mcpdesc": "0.8.0",
+        "info": {"name": "pets", "version": "1.0.0"},
+        "protocolVersions": ["2025-11-25"],
+        "tools": [tool("get_pet", &owner), tool("find_pet", &owner), tool("odd_pet", &other_owner)]
+    });
+    let g = generate_rust(&doc, &RustOptions::default()).expect("generates");
+    let types = file(&g, "src/types.rs");
+    assert_eq!(types.matches("pub struct Pet {").count(), 1, "{types}");
+    assert_eq!(types.matches("pub struct Owner {").count(), 1, "{types}");
+    // get_pet and find_pet share Pet; odd_pet's Pet reaches a different Owner.
+    assert!(types.contains("pub pet: Option<Pet>,"), "{types}");
+    assert!(types.contains("pub struct Pet2 {") && types.contains("pub struct Owner2 {"));
+    assert!(types.contains("pub pet: Option<Pet2>,"), "{types}");
+    assert!(!types.contains("Pet3") && !types.contains("Owner3"), "{types}");
+    let collisions = g
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "codegen-name-collision")
+        .count();
+    assert_eq!(collisions, 2, "{:#?}", g.diagnostics);
+}
+
+#[test]
 fn projection_selects_tools_by_protocol_version() {
     let doc = load("constructs");
     let latest = generate_rust(&doc, &RustOptions::default()).expect("generates");

@@ -111,6 +111,9 @@ struct Lowerer<'a> {
     doc: &'a Value,
     types: Vec<Pending>,
     by_origin: HashMap<String, TypeId>,
+    /// Named definitions by content (see [`Lowerer::identity`]): the same `$defs` entry
+    /// repeated in several self-contained tool schemas is one type, not `Pet`, `Pet2`…
+    by_identity: HashMap<String, TypeId>,
     diags: Vec<Diagnostic>,
 }
 
@@ -212,8 +215,14 @@ impl<'a> Lowerer<'a> {
         if let Some(&id) = self.by_origin.get(abs) {
             return id;
         }
+        let identity = Self::identity(ctx.root, target, &base);
+        if let Some(&id) = self.by_identity.get(&identity) {
+            self.by_origin.insert(abs.to_string(), id);
+            return id;
+        }
         let id = self.new_type(base, abs.to_string(), schema_doc(target));
         self.by_origin.insert(abs.to_string(), id);
+        self.by_identity.insert(identity, id);
         self.define(id, ctx, target, abs, depth + 1);
         id
     }
@@ -408,6 +417,47 @@ impl<'a> Lowerer<'a> {
             })
             && (obj.contains_key("properties")
                 || obj.get("type").and_then(Value::as_str) == Some("object"))
+    }
+
+    /// What makes a referenced definition the same type wherever it appears: its name,
+    /// its own JSON, and every definition it reaches through local `$ref`s, each keyed by
+    /// its pointer. Two definitions with equal identities lower to equal types because
+    /// every reference inside them resolves, by the same pointer, to the same JSON; so
+    /// sharing one type is exact (no silent merging of different same-named types).
+    fn identity(root: &Value, target: &Value, base: &str) -> String {
+        let mut reached: std::collections::BTreeMap<String, &Value> = Default::default();
+        let mut todo = vec![target];
+        while let Some(v) = todo.pop() {
+            let mut stack = vec![v];
+            while let Some(n) = stack.pop() {
+                match n {
+                    Value::Object(m) => {
+                        if let Some(r) = m.get("$ref").and_then(Value::as_str)
+                            && let Some(frag) = r.strip_prefix('#')
+                        {
+                            let p = decode_fragment(frag);
+                            if !reached.contains_key(&p)
+                                && let Some(t) = root.pointer(&p)
+                            {
+                                reached.insert(p, t);
+                                todo.push(t);
+                            }
+                        }
+                        stack.extend(m.values());
+                    }
+                    Value::Array(a) => stack.extend(a),
+                    _ => {}
+                }
+            }
+        }
+        let mut key = format!("{base}\n{target}");
+        for (p, v) in reached {
+            key.push('\n');
+            key.push_str(&p);
+            key.push('=');
+            key.push_str(&v.to_string());
+        }
+        key
     }
 
     fn reference(
@@ -1024,6 +1074,7 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
         doc,
         types: Vec::new(),
         by_origin: HashMap::new(),
+        by_identity: HashMap::new(),
         diags,
     };
     let empty = Vec::new();
