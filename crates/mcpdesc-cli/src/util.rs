@@ -3,7 +3,7 @@
 //! (exit codes, `FILE:LINE:COL: error[code]: message (at POINTER)`, temp-file-then-rename)
 //! hold everywhere.
 
-use mcpdesc_core::{Diagnostic, Severity};
+use mcpdesc_core::{Decoded, Diagnostic, Document, Format, Limits, Severity};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -72,6 +72,38 @@ pub fn read_input(path: &str) -> Result<(Vec<u8>, String), UsageError> {
         )));
     }
     Ok((buf, path.to_string()))
+}
+
+/// Reads and decodes a description (JSON or YAML, by extension or by sniffing the
+/// text; UTF-8 with an optional BOM). When it cannot be decoded, prints the diagnostic
+/// (with its line and column) and returns `None`: the caller exits with "rejected".
+pub fn read_description(path: &str) -> Result<Option<(Decoded, String)>, UsageError> {
+    let (bytes, name) = read_input(path)?;
+    let hint = (path != "-").then_some(path);
+    let format = Format::detect(hint, &String::from_utf8_lossy(&bytes));
+    match mcpdesc_core::decode_bytes(&bytes, format, &Limits::default()) {
+        Ok(d) => Ok(Some((d, name))),
+        Err(d) => {
+            print_diagnostics(&name, &[d]);
+            Ok(None)
+        }
+    }
+}
+
+/// [`read_description`], then the typed model: a document that does not have the shape
+/// of an MCP Description is reported (positions included) and gives `None`.
+pub fn read_document(path: &str) -> Result<Option<(Document, Decoded, String)>, UsageError> {
+    let Some((decoded, name)) = read_description(path)? else {
+        return Ok(None);
+    };
+    match Document::from_value(decoded.value.clone()) {
+        Ok(doc) => Ok(Some((doc, decoded, name))),
+        Err(mut diags) => {
+            decoded.annotate(&mut diags);
+            print_diagnostics(&name, &diags);
+            Ok(None)
+        }
+    }
 }
 
 /// Writes `contents` to `path` atomically: a temp file in the same directory, then

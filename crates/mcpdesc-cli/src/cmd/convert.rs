@@ -1,7 +1,7 @@
 //! `mcpdesc convert INPUT [-o OUTPUT] [--to json|yaml] [--in-place]`: lossless JSON ↔ YAML.
 
 use crate::util::{self, CmdResult, Outcome, UsageError};
-use mcpdesc_core::{Format, Limits, parse_document};
+use mcpdesc_core::Format;
 use std::path::PathBuf;
 
 /// Convert an MCP Description between JSON and YAML (restricted profile, §15.3).
@@ -38,26 +38,8 @@ pub enum OutFormat {
 
 pub fn run(args: Args) -> CmdResult {
     util::check_not_same_file(&args.input, args.output.as_deref(), args.in_place)?;
-    let (bytes, name) = util::read_input(&args.input)?;
-    let text = match std::str::from_utf8(&bytes) {
-        Ok(t) => t.strip_prefix('\u{feff}').unwrap_or(t),
-        Err(_) => {
-            // decode_bytes reports the position of the bad byte
-            let err = mcpdesc_core::decode_bytes(&bytes, Format::Json, &Limits::default())
-                .err()
-                .map(|d| vec![d])
-                .unwrap_or_default();
-            util::print_diagnostics(&name, &err);
-            return Ok(Outcome::Rejected);
-        }
-    };
-    let in_format = Format::detect((args.input != "-").then_some(args.input.as_str()), text);
-    let (doc, _) = match parse_document(text, in_format, &Limits::default()) {
-        Ok(d) => d,
-        Err(diags) => {
-            util::print_diagnostics(&name, &diags);
-            return Ok(Outcome::Rejected);
-        }
+    let Some((doc, _, _)) = util::read_document(&args.input)? else {
+        return Ok(Outcome::Rejected);
     };
     let out_format = match (args.to, args.output.as_deref()) {
         (Some(OutFormat::Json), _) => Format::Json,

@@ -1,6 +1,6 @@
 //! `mcpdesc merge FILE... [-o OUTPUT]`: one description with disjoint protocol-scoped variants (§4.13).
 
-use super::project::{RejectedAtLeast, load, print_unlocated, write};
+use super::project::{RejectedAtLeast, print_unlocated, write};
 use crate::util::{self, CmdResult, Outcome};
 use mcpdesc_scope::MergeInput;
 use std::path::PathBuf;
@@ -30,7 +30,7 @@ pub fn run(args: Args) -> CmdResult {
     let mut format = None;
     for f in &args.files {
         util::check_not_same_file(f, args.output.as_deref(), false)?;
-        let Some((decoded, name)) = load(f)? else {
+        let Some((decoded, name)) = util::read_description(f)? else {
             return Ok(Outcome::Rejected);
         };
         format.get_or_insert(decoded.format);

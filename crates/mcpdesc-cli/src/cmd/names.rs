@@ -2,7 +2,6 @@
 //! tool names that are not host-safe. The logic lives in `mcpdesc-names`.
 
 use crate::util::{self, CmdResult, Outcome, UsageError};
-use mcpdesc_core::{Format, Limits};
 use mcpdesc_names::{DEFAULT_MAX_LEN, NameOptions, check_tool_names, fix_tool_names};
 use std::path::PathBuf;
 
@@ -49,32 +48,11 @@ pub fn run(args: Args) -> CmdResult {
     if args.fix {
         util::check_not_same_file(&args.file, args.output.as_deref(), args.in_place)?;
     }
-    let (bytes, display) = util::read_input(&args.file)?;
-    let Ok(text) = std::str::from_utf8(&bytes) else {
-        // decode_bytes reports the position of the first bad byte.
-        let diags: Vec<_> = mcpdesc_core::decode_bytes(&bytes, Format::Json, &Limits::default())
-            .err()
-            .into_iter()
-            .collect();
-        util::print_diagnostics(&display, &diags);
-        return Ok(Outcome::Rejected);
-    };
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let format = Format::detect((args.file != "-").then_some(args.file.as_str()), text);
-    let decoded = match mcpdesc_core::decode(text, format, &Limits::default()) {
-        Ok(d) => d,
-        Err(d) => {
-            util::print_diagnostics(&display, &[d]);
-            return Ok(Outcome::Rejected);
-        }
-    };
     // Only MCP Descriptions have tool names to check: anything that is not even
     // shaped like one (a scalar, an array, a wrongly typed `tools`) is rejected.
-    if let Err(mut diags) = mcpdesc_core::Document::from_value(decoded.value.clone()) {
-        decoded.annotate(&mut diags);
-        util::print_diagnostics(&display, &diags);
+    let Some((_, decoded, display)) = util::read_document(&args.file)? else {
         return Ok(Outcome::Rejected);
-    }
+    };
 
     if !args.fix {
         let mut diags = check_tool_names(&decoded.value, &opts);

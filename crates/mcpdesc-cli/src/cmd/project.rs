@@ -1,7 +1,7 @@
 //! `mcpdesc project FILE --protocol-version V [-o OUTPUT]`: the Effective Protocol View (§4.12).
 
 use crate::util::{self, CmdResult, Outcome, UsageError};
-use mcpdesc_core::{Decoded, Diagnostic, Format, Limits, ProtocolRevision};
+use mcpdesc_core::{Diagnostic, Format, ProtocolRevision};
 use std::path::{Path, PathBuf};
 
 /// Project a description onto one protocol revision (Effective Protocol View, §4.12).
@@ -27,7 +27,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> CmdResult {
     util::check_not_same_file(&args.file, args.output.as_deref(), false)?;
-    let Some((decoded, name)) = load(&args.file)? else {
+    let Some((decoded, name)) = util::read_description(&args.file)? else {
         return Ok(Outcome::Rejected);
     };
     match mcpdesc_scope::project(&decoded.value, args.protocol_version) {
@@ -39,22 +39,6 @@ pub fn run(args: Args) -> CmdResult {
             decoded.annotate(&mut diags);
             util::print_diagnostics(&name, &diags);
             Ok(util::outcome_of(&diags).max_rejected())
-        }
-    }
-}
-
-/// Reads and decodes a description; prints the decoding diagnostic and returns `None`
-/// when it cannot be decoded.
-pub(crate) fn load(path: &str) -> Result<Option<(Decoded, String)>, UsageError> {
-    let (bytes, name) = util::read_input(path)?;
-    let hint = (path != "-").then_some(path);
-    let text = std::str::from_utf8(&bytes).unwrap_or("");
-    let format = Format::detect(hint, text);
-    match mcpdesc_core::decode_bytes(&bytes, format, &Limits::default()) {
-        Ok(d) => Ok(Some((d, name))),
-        Err(d) => {
-            util::print_diagnostics(&name, &[d]);
-            Ok(None)
         }
     }
 }

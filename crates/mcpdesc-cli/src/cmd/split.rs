@@ -1,6 +1,6 @@
 //! `mcpdesc split FILE [-o OUTPUT]`: protocol-scoped variants that are each valid.
 
-use super::project::{RejectedAtLeast, load, write};
+use super::project::{RejectedAtLeast, write};
 use crate::util::{self, CmdResult, Outcome};
 use std::path::PathBuf;
 
@@ -23,7 +23,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> CmdResult {
     util::check_not_same_file(&args.file, args.output.as_deref(), false)?;
-    let Some((decoded, name)) = load(&args.file)? else {
+    let Some((decoded, name)) = util::read_description(&args.file)? else {
         return Ok(Outcome::Rejected);
     };
     match mcpdesc_scope::split(&decoded.value) {

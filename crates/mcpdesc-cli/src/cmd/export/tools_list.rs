@@ -1,6 +1,6 @@
 //! `mcpdesc export tools-list FILE --protocol-version V [-o OUTPUT]`.
 
-use crate::cmd::project::{RejectedAtLeast, load};
+use crate::cmd::project::RejectedAtLeast;
 use crate::util::{self, CmdResult, Outcome};
 use mcpdesc_core::{Format, ProtocolRevision};
 use std::path::PathBuf;
@@ -28,7 +28,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> CmdResult {
     util::check_not_same_file(&args.file, args.output.as_deref(), false)?;
-    let Some((decoded, name)) = load(&args.file)? else {
+    let Some((decoded, name)) = util::read_description(&args.file)? else {
         return Ok(Outcome::Rejected);
     };
     match mcpdesc_scope::export_tools_list(&decoded.value, args.protocol_version) {

@@ -2,7 +2,6 @@
 
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_codegen::{Generated, RustOptions};
-use mcpdesc_core::{Format, Limits, parse_document};
 use std::path::{Path, PathBuf};
 
 /// Generate a typed Rust client crate (rmcp) for the tools of an MCP Description.
@@ -48,23 +47,8 @@ pub(super) fn generate_into(
     output: &Path,
     generate: impl FnOnce(&serde_json::Value) -> Result<Generated, mcpdesc_codegen::Error>,
 ) -> CmdResult {
-    let (bytes, name) = util::read_input(input)?;
-    let Ok(text) = std::str::from_utf8(&bytes) else {
-        let err = mcpdesc_core::decode_bytes(&bytes, Format::Json, &Limits::default())
-            .err()
-            .map(|d| vec![d])
-            .unwrap_or_default();
-        util::print_diagnostics(&name, &err);
+    let Some((_, decoded, name)) = util::read_document(input)? else {
         return Ok(Outcome::Rejected);
-    };
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let format = Format::detect((input != "-").then_some(input), text);
-    let (_, decoded) = match parse_document(text, format, &Limits::default()) {
-        Ok(d) => d,
-        Err(diags) => {
-            util::print_diagnostics(&name, &diags);
-            return Ok(Outcome::Rejected);
-        }
     };
     let generated = generate(&decoded.value).map_err(|e| UsageError(e.to_string()))?;
     let mut diags = generated.diagnostics;
