@@ -385,6 +385,30 @@ fn hand_written_expectations_2_0_and_options() {
         && d.pointer == "/paths/~1pets~1{id}~1note/patch"));
 }
 
+/// The CLI emits the data model straight from `import_path_value` (no typed copy);
+/// that must be byte-identical to emitting the typed document (spec-table key order).
+#[test]
+fn value_output_is_in_typed_model_order() {
+    for file in [
+        "petstore-3.0.yaml",
+        "petstore-2.0.json",
+        "petstore-3.1.yaml",
+    ] {
+        let out = mcpdesc_openapi::import_path_value(
+            &fixture(&format!("openapi/{file}")),
+            &ImportOptions::default(),
+        )
+        .expect("imports");
+        let direct = mcpdesc_core::emit::to_json(&out.value);
+        let typed = mcpdesc_core::Document::from_value(out.value).expect("typed");
+        assert_eq!(
+            direct,
+            mcpdesc_core::emit::to_json(&typed.to_value()),
+            "{file}"
+        );
+    }
+}
+
 fn deps_dir() -> Option<PathBuf> {
     let d = workspace_root().join(".deps/node/node_modules");
     let ok = d.join("@octokit/openapi").is_dir()

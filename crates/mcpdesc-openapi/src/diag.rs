@@ -4,7 +4,8 @@
 
 use crate::spec::Spec;
 use mcpdesc_core::{Diagnostic, Severity};
-use std::collections::HashSet;
+use mcpdesc_core::{Format, SourceMap};
+use std::collections::{HashMap, HashSet};
 
 /// Collected diagnostics: `(document index, diagnostic)`.
 #[derive(Debug, Default)]
@@ -38,12 +39,22 @@ impl Diags {
     pub fn finish(self, spec: Option<&Spec>) -> Vec<Diagnostic> {
         let mut seen = HashSet::new();
         let mut out = Vec::with_capacity(self.items.len());
+        // JSON documents decoded without positions (the fast path): decode them again
+        // with the located decoder, once, when a diagnostic needs a line.
+        let mut relocated: HashMap<usize, Option<(serde_json::Value, SourceMap)>> = HashMap::new();
         for (doc, mut d) in self.items {
             if let Some(spec) = spec {
                 if let Some(sd) = spec.docs.get(doc) {
-                    if d.line.is_none() {
+                    if d.line.is_none() && !d.pointer.is_empty() {
                         if let Some(sm) = &sd.source_map {
                             if let Some(p) = sm.locate(&sd.value, &d.pointer) {
+                                d.line = Some(p.line);
+                                d.column = Some(p.column);
+                            }
+                        } else if let Some((v, sm)) =
+                            relocated.entry(doc).or_insert_with(|| relocate(sd, spec))
+                        {
+                            if let Some(p) = sm.locate(v, &d.pointer) {
                                 d.line = Some(p.line);
                                 d.column = Some(p.column);
                             }
@@ -60,4 +71,16 @@ impl Diags {
         }
         out
     }
+}
+
+/// Positions for a JSON document that was decoded without them.
+fn relocate(sd: &crate::spec::SourceDoc, _spec: &Spec) -> Option<(serde_json::Value, SourceMap)> {
+    let path = sd.path.as_ref()?;
+    let fmt = Format::detect(path.to_str(), "");
+    if fmt != Format::Json {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    let d = mcpdesc_core::decode_bytes(&bytes, fmt, &mcpdesc_core::Limits::default()).ok()?;
+    Some((d.value, d.source_map))
 }

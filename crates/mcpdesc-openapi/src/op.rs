@@ -215,6 +215,8 @@ pub struct Shared {
     /// 2.0 root `consumes` / `produces`.
     pub consumes: Vec<String>,
     pub produces: Vec<String>,
+    /// Converted component schemas, shared by all operations.
+    pub defs: crate::schema::DefCache,
 }
 
 /// Builds the tool of one operation.
@@ -237,7 +239,7 @@ pub fn build(
     };
 
     // ---- inputs
-    let mut cx = SchemaCx::new(spec, opts, Direction::Input);
+    let mut cx = SchemaCx::new(spec, opts, Direction::Input, &shared.defs);
     let mut inputs: Vec<Input> = Vec::new();
     let mut body_prov: Option<Map<String, Value>> = None;
     let params = merged_params(spec, opts, site, diags);
@@ -331,7 +333,7 @@ pub fn build(
     let mut remote_refs = cx.remote_refs;
 
     // ---- output
-    let mut ocx = SchemaCx::new(spec, opts, Direction::Output);
+    let mut ocx = SchemaCx::new(spec, opts, Direction::Output, &shared.defs);
     let (output, response_prov) = output_schema(spec, opts, shared, site, &mut ocx, diags);
     remote_refs += ocx.remote_refs;
 

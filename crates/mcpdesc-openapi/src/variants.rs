@@ -10,7 +10,8 @@
 //! through that crate.
 //!
 //! The split decides on a *skeleton* of the tool: the schemas are replaced by stubs
-//! with the same root kind (the split's decisions depend on a schema's root only;
+//! with the same root kind, and the description and provenance (free text and an
+//! extension, kept as they are in every revision) by placeholders (the split's decisions depend on a schema's root only;
 //! the importer never emits `$schema` or `x-mcp-header`, the only schema-internal
 //! things the split looks at). The real schemas are put back into each variant
 //! afterwards. This keeps the split's cost independent of schema size (the GitHub
@@ -28,43 +29,81 @@ use mcpdesc_core::RevisionSet;
 use mcpdesc_scope::split::{LossAction, is_object_root, split_tool_output_root};
 use serde_json::{Map, Value, json};
 
-/// The tool objects for one operation (one, or several disjoint variants).
-pub fn tool_values(b: &Built, name: &str, root: RevisionSet, wrap_output: bool) -> Vec<Value> {
+/// The tool objects for one operation (one, or several disjoint variants). Takes the
+/// built tool by value: the schemas move into the last variant (the common case is
+/// one variant, so nothing is copied).
+pub fn tool_values(b: Built, name: &str, root: RevisionSet, wrap_output: bool) -> Vec<Value> {
     // The output schema as the tool declares it before any split.
-    let output = b.output.as_ref().map(|o| {
-        if wrap_output {
-            (wrap(&o.schema), true)
-        } else {
-            (o.schema.clone(), false)
-        }
-    });
-    let stub = output.as_ref().map(|(schema, _)| {
-        if is_object_root(schema) {
+    let pre_wrapped = wrap_output && b.output.is_some();
+    let stub = b.output.as_ref().map(|o| {
+        if wrap_output || is_object_root(&o.schema) {
             json!({"type": "object"})
         } else {
             json!({})
         }
     });
-    let skeleton = tool_value(b, name, stub);
+    let skeleton = tool_value(&b, name, stub);
     let variants = split_tool_output_root(&skeleton, root, &Value::Null);
-    let mut out = Vec::with_capacity(variants.len());
-    for v in variants {
+    drop(skeleton);
+    let Built {
+        input_schema,
+        output,
+        description,
+        provenance,
+        ..
+    } = b;
+    let mut input = Some(input_schema);
+    let mut description = description.map(Value::String);
+    let mut provenance = Some(Value::Object(provenance));
+    let mut output = output.map(|o| {
+        if wrap_output {
+            wrap(o.schema)
+        } else {
+            o.schema
+        }
+    });
+    let n = variants.len();
+    let mut out = Vec::with_capacity(n);
+    for (i, v) in variants.into_iter().enumerate() {
+        let last = i + 1 == n;
         let mut value = v.value;
         let Value::Object(t) = &mut value else {
             continue;
         };
-        t.insert("inputSchema".into(), b.input_schema.clone());
-        if let (Some(slot), Some((schema, pre_wrapped))) = (t.get_mut("outputSchema"), &output) {
+        // `protocolVersions` first, as the typed model orders a Tool (the split puts
+        // it after the name). The schemas are still stubs here: cheap to rebuild.
+        if let Some(pv) = t.shift_remove("protocolVersions") {
+            let mut m = Map::with_capacity(t.len() + 1);
+            m.insert("protocolVersions".into(), pv);
+            m.extend(std::mem::take(t));
+            *t = m;
+        }
+        let take = |slot: &mut Option<Value>| {
+            if last { slot.take() } else { slot.clone() }
+        };
+        if let Some(s) = take(&mut input) {
+            t.insert("inputSchema".into(), s);
+        }
+        if t.contains_key("description") {
+            if let Some(d) = take(&mut description) {
+                t.insert("description".into(), d);
+            }
+        }
+        if let Some(p) = take(&mut provenance) {
+            t.insert("x-mcpdesc-openapi".into(), p);
+        }
+        if t.contains_key("outputSchema") {
             let wrapped_here = v
                 .losses
                 .iter()
                 .any(|l| l.action == LossAction::Wrapped && l.pointer == "/outputSchema");
-            *slot = if wrapped_here {
-                wrap(schema)
-            } else {
-                schema.clone()
-            };
-            if wrapped_here || *pre_wrapped {
+            if let Some(schema) = take(&mut output) {
+                t.insert(
+                    "outputSchema".into(),
+                    if wrapped_here { wrap(schema) } else { schema },
+                );
+            }
+            if wrapped_here || pre_wrapped {
                 if let Some(Value::Object(p)) = t.get_mut("x-mcpdesc-openapi") {
                     if let Some(Value::Object(r)) = p.get_mut("response") {
                         r.insert("resultWrapper".into(), json!("result"));
@@ -84,8 +123,8 @@ fn tool_value(b: &Built, name: &str, output_stub: Option<Value>) -> Value {
     if let Some(title) = &b.title {
         t.insert("title".into(), json!(title));
     }
-    if let Some(d) = &b.description {
-        t.insert("description".into(), json!(d));
+    if b.description.is_some() {
+        t.insert("description".into(), json!("-"));
     }
     t.insert("inputSchema".into(), json!({"type": "object"}));
     if let Some(o) = output_stub {
@@ -103,18 +142,15 @@ fn tool_value(b: &Built, name: &str, output_stub: Option<Value>) -> Value {
     if let Some(s) = &b.security {
         t.insert("security".into(), s.clone());
     }
-    t.insert(
-        "x-mcpdesc-openapi".into(),
-        Value::Object(b.provenance.clone()),
-    );
+    t.insert("x-mcpdesc-openapi".into(), json!({}));
     Value::Object(t)
 }
 
 /// `{"type":"object","properties":{"result": S},"required":["result"]}`, keeping
 /// `$defs` at the root where S's `#/$defs/…` references resolve.
-pub fn wrap(schema: &Value) -> Value {
-    let mut inner = schema.clone();
-    let defs = inner.as_object_mut().and_then(|m| m.remove("$defs"));
+pub fn wrap(schema: Value) -> Value {
+    let mut inner = schema;
+    let defs = inner.as_object_mut().and_then(|m| m.shift_remove("$defs"));
     let mut root = Map::new();
     root.insert("type".into(), json!("object"));
     root.insert("properties".into(), json!({ "result": inner }));
@@ -132,7 +168,7 @@ mod tests {
     #[test]
     fn wrap_keeps_defs_at_root() {
         let s = json!({"type": "array", "items": {"$ref": "#/$defs/A"}, "$defs": {"A": {"type": "string"}}});
-        let w = wrap(&s);
+        let w = wrap(s);
         assert_eq!(w["$defs"]["A"], json!({"type": "string"}));
         assert_eq!(
             w["properties"]["result"]["items"]["$ref"],

@@ -5,7 +5,7 @@ use crate::util::{
 };
 use mcpdesc_core::{Format, ProtocolRevision, RevisionSet};
 use mcpdesc_openapi::{ImportError, ImportOptions};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Import an OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; JSON or YAML) as an
 /// MCP Description with one tool per operation.
@@ -110,9 +110,9 @@ pub fn run(args: Args) -> CmdResult {
     };
     let result = if args.spec == "-" {
         let (bytes, _) = crate::util::read_input("-")?;
-        mcpdesc_openapi::import_bytes(&bytes, None, &opts)
+        mcpdesc_openapi::import_bytes_value(&bytes, None, &opts)
     } else {
-        mcpdesc_openapi::import_path(std::path::Path::new(&args.spec), &opts)
+        mcpdesc_openapi::import_path_value(std::path::Path::new(&args.spec), &opts)
     };
     let outcome = match result {
         Ok(o) => o,
@@ -132,16 +132,57 @@ pub fn run(args: Args) -> CmdResult {
         );
         return Ok(Outcome::Rejected);
     }
-    let text = match out_format {
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&outcome.document)
-                .map_err(|e| UsageError(e.to_string()))?;
-            s.push('\n');
-            s
+    match out_format {
+        // JSON streams straight from the data model into the (temporary, then renamed)
+        // output: no 24 MB string for the GitHub spec, no typed copy of the document.
+        Format::Json => write_json(args.output.as_deref(), &outcome.value)?,
+        Format::Yaml => {
+            let text = mcpdesc_core::emit::to_yaml(&outcome.value);
+            drop(outcome);
+            write_output(args.output.as_deref(), text.as_bytes())?;
         }
-        Format::Yaml => outcome.document.to_yaml_string(),
-    };
-    drop(outcome);
-    write_output(args.output.as_deref(), text.as_bytes())?;
+    }
     Ok(Outcome::Success)
+}
+
+/// Pretty JSON (two spaces, trailing newline, as `mcpdesc_core::emit::to_json`) to
+/// OUTPUT atomically (a temporary file in its folder, then a rename), or to stdout.
+fn write_json(output: Option<&Path>, value: &serde_json::Value) -> Result<(), UsageError> {
+    use std::io::Write as _;
+    let emit = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+        serde_json::to_writer_pretty(&mut w, value)?;
+        w.write_all(b"\n")?;
+        w.flush()
+    };
+    match output {
+        Some(p) if p.as_os_str() != "-" => {
+            let dir = match p.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+                _ => std::path::PathBuf::from("."),
+            };
+            let mut builder = tempfile::Builder::new();
+            builder.prefix(".mcpdesc-").suffix(".tmp");
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt as _;
+                builder.permissions(std::fs::Permissions::from_mode(0o666));
+            }
+            let mut tmp = builder.tempfile_in(&dir).map_err(|e| {
+                UsageError(format!(
+                    "{}: cannot create a temporary file: {e}",
+                    dir.display()
+                ))
+            })?;
+            emit(tmp.as_file_mut()).map_err(|e| UsageError(format!("{}: {e}", p.display())))?;
+            tmp.persist(p)
+                .map_err(|e| UsageError(format!("{}: {}", p.display(), e.error)))?;
+            Ok(())
+        }
+        _ => {
+            let mut out = std::io::stdout().lock();
+            emit(&mut out)?;
+            Ok(())
+        }
+    }
 }
