@@ -6,6 +6,7 @@
 
 use mcpdesc_core::{Diagnostic, ObjectKind, RevisionSet, pointer};
 use serde_json::{Map, Value};
+use std::rc::Rc;
 
 /// The four primitive collections (§9–§11) and what distinguishes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +74,9 @@ pub struct Ctx<'a> {
     /// Root `protocolVersions`, known revisions only.
     pub root_scope: RevisionSet,
     pub out: Vec<Diagnostic>,
+    /// Every primitive declaration, computed once: nine rules walk them, and each walk
+    /// used to rebuild 1,000 pointers for a 1,000-tool document.
+    prims: Rc<[Primitive<'a>]>,
 }
 
 impl<'a> Ctx<'a> {
@@ -81,11 +85,13 @@ impl<'a> Ctx<'a> {
             .get("protocolVersions")
             .map(RevisionSet::from_json)
             .unwrap_or_default();
+        let prims = collect_primitives(root_obj, root_scope).into();
         Ctx {
             root,
             root_obj,
             root_scope,
             out: Vec::new(),
+            prims,
         }
     }
 
@@ -95,32 +101,44 @@ impl<'a> Ctx<'a> {
 
     /// A root array member, if it is an array.
     pub fn root_array(&self, key: &str) -> &'a [Value] {
-        self.root_obj
-            .get(key)
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        root_array(self.root_obj, key)
     }
 
-    /// Every primitive declaration that is an object, in document order per collection.
-    pub fn primitives(&self) -> Vec<Primitive<'a>> {
-        let mut v = Vec::new();
-        for kind in PRIMITIVES {
-            for (index, item) in self.root_array(kind.collection).iter().enumerate() {
-                let Some(obj) = item.as_object() else {
-                    continue;
-                };
-                v.push(Primitive {
-                    kind,
-                    index,
-                    value: obj,
-                    pointer: format!("/{}/{index}", kind.collection),
-                    scope: scope_of(obj, self.root_scope),
-                });
-            }
-        }
-        v
+    /// Every primitive declaration that is an object, in document order per collection
+    /// (shared: cloning the handle is free).
+    pub fn primitives(&self) -> Rc<[Primitive<'a>]> {
+        Rc::clone(&self.prims)
     }
+}
+
+fn root_array<'a>(root_obj: &'a Map<String, Value>, key: &str) -> &'a [Value] {
+    root_obj
+        .get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+}
+
+fn collect_primitives(
+    root_obj: &Map<String, Value>,
+    root_scope: RevisionSet,
+) -> Vec<Primitive<'_>> {
+    let mut v = Vec::new();
+    for kind in PRIMITIVES {
+        for (index, item) in root_array(root_obj, kind.collection).iter().enumerate() {
+            let Some(obj) = item.as_object() else {
+                continue;
+            };
+            v.push(Primitive {
+                kind,
+                index,
+                value: obj,
+                pointer: format!("/{}/{index}", kind.collection),
+                scope: scope_of(obj, root_scope),
+            });
+        }
+    }
+    v
 }
 
 /// Effective scope of a scoped declaration under `parent` (§4.10).

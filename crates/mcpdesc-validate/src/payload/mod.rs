@@ -179,7 +179,7 @@ pub(crate) struct Cx<'a> {
     diags: Vec<Diagnostic>,
     validations: usize,
     limit_reported: bool,
-    pub schemas: schema::Cache,
+    pub schemas: schema::Cache<'a>,
 }
 
 impl std::fmt::Debug for Cx<'_> {

@@ -9,6 +9,7 @@ use mcpdesc_core::revision::{DEFAULT_TOOL_SCHEMA_DIALECT, SUPPORTED_TOOL_SCHEMA_
 use mcpdesc_core::{Feature, RevisionSet, pointer, refs};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 /// Deepest schema nesting walked (§17.7: bounded recursion on untrusted input).
@@ -72,6 +73,11 @@ impl Dialect {
             Dialect::Draft201909 => jsonschema::draft201909::meta::validator(),
             Dialect::Draft202012 => jsonschema::draft202012::meta::validator(),
         };
+        // `is_valid` short-circuits and builds no error paths: several times cheaper
+        // than `iter_errors` on the (usual) valid schema, same verdict.
+        if v.is_valid(schema) {
+            return Vec::new();
+        }
         v.iter_errors(schema)
             .take(MAX_META_ERRORS)
             .map(|e| (e.instance_path().as_str().to_string(), e.to_string()))
@@ -80,7 +86,7 @@ impl Dialect {
 }
 
 /// What a tool schema's `$ref`s look like.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct RefScan {
     /// `(pointer of the $ref member inside the schema, ref)` for unresolved local refs.
     pub unresolved_local: Vec<(String, String)>,
@@ -217,8 +223,9 @@ impl Walker<'_> {
         let base = base_owned.as_deref();
         let resource = resource_owned.as_str();
         for (k, v) in obj {
-            let kp = at(ptr, k);
+            // Only subschema keywords get a pointer (most members are leaves).
             if MAPS.contains(&k.as_str()) {
+                let kp = at(ptr, k);
                 if let Some(m) = v.as_object() {
                     for (name, sub) in m {
                         // A property reached from the root through `properties` alone.
@@ -227,6 +234,7 @@ impl Walker<'_> {
                     }
                 }
             } else if ARRAYS.contains(&k.as_str()) && v.is_array() {
+                let kp = at(ptr, k);
                 if let Some(a) = v.as_array() {
                     for (i, sub) in a.iter().enumerate() {
                         self.walk(
@@ -240,7 +248,7 @@ impl Walker<'_> {
                     }
                 }
             } else if SINGLE.contains(&k.as_str()) {
-                self.walk(v, &kp, depth + 1, base, resource, false);
+                self.walk(v, &at(ptr, k), depth + 1, base, resource, false);
             }
         }
     }
@@ -348,8 +356,6 @@ impl Role {
 #[derive(Debug)]
 pub(crate) struct ToolSchema<'a> {
     pub value: &'a Value,
-    /// Where the schema value is (the component when referenced).
-    pub ptr: String,
     /// Declared supported dialect.
     pub declared: Option<Dialect>,
     /// `$schema` present but unsupported or not a string.
@@ -369,30 +375,165 @@ pub(crate) enum Verdict {
     Incomplete,
 }
 
-/// Compiled validators, shared by every use site of one schema.
+/// Per-document caches of everything derived from a schema's content alone, so that a
+/// schema repeated across tools (common in imported and generated descriptions) is
+/// meta-validated, scanned and compiled once. Keys compare content exactly, member order
+/// included, so a cached result is the one a fresh computation would give.
 #[derive(Default)]
-pub(crate) struct Cache {
+pub(crate) struct Cache<'a> {
+    /// Compiled validators by canonical JSON text of the schema (a content key that does
+    /// not borrow: instances can come from schemas outside the document tree).
     compiled: HashMap<(String, Dialect), Option<Rc<jsonschema::Validator>>>,
+    /// Meta-schema errors per dialect.
+    meta: HashMap<(ByContent<'a>, Dialect), Vec<(String, String)>>,
+    /// `$ref` / `x-mcp-header` scans.
+    scans: HashMap<ByContent<'a>, RefScan>,
 }
 
-impl std::fmt::Debug for Cache {
+impl std::fmt::Debug for Cache<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Cache")
             .field("compiled", &self.compiled.len())
+            .field("meta", &self.meta.len())
+            .field("scans", &self.scans.len())
             .finish()
     }
 }
 
-/// Compiles `schema` (with external `$ref`s removed) under `dialect`, once per
-/// `(key, dialect)`. `None` when it does not compile.
+impl<'a> Cache<'a> {
+    /// [`Dialect::meta_errors`], once per distinct schema content.
+    pub(crate) fn meta_errors(&mut self, d: Dialect, schema: &'a Value) -> Vec<(String, String)> {
+        self.meta
+            .entry((ByContent(schema), d))
+            .or_insert_with(|| d.meta_errors(schema))
+            .clone()
+    }
+
+    /// [`scan`], once per distinct schema content.
+    pub(crate) fn scan(&mut self, schema: &'a Value) -> RefScan {
+        self.scans
+            .entry(ByContent(schema))
+            .or_insert_with(|| scan(schema))
+            .clone()
+    }
+}
+
+/// A JSON value hashed and compared by content, object member order included.
+/// Iterative, so deep untrusted values cannot overflow the stack.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ByContent<'a>(pub &'a Value);
+
+impl PartialEq for ByContent<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        if std::ptr::eq(self.0, other.0) {
+            return true;
+        }
+        let mut stack = vec![(self.0, other.0)];
+        while let Some((a, b)) = stack.pop() {
+            match (a, b) {
+                (Value::Object(x), Value::Object(y)) => {
+                    if x.len() != y.len() {
+                        return false;
+                    }
+                    for ((ka, va), (kb, vb)) in x.iter().zip(y) {
+                        if ka != kb {
+                            return false;
+                        }
+                        stack.push((va, vb));
+                    }
+                }
+                (Value::Array(x), Value::Array(y)) => {
+                    if x.len() != y.len() {
+                        return false;
+                    }
+                    stack.extend(x.iter().zip(y));
+                }
+                (Value::Object(_) | Value::Array(_), _)
+                | (_, Value::Object(_) | Value::Array(_)) => {
+                    return false;
+                }
+                _ => {
+                    if a != b {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+impl Eq for ByContent<'_> {}
+
+/// Nodes of a value that feed its hash. Hashing a whole 100 KB schema costs more than
+/// meta-validating it (measured on the GitHub import), so only a prefix in walk order
+/// is hashed; equal values still hash equally, and `eq` decides the rest.
+const HASHED_NODES: usize = 48;
+/// Leading bytes of each string that feed the hash (with its length).
+const HASHED_STRING_BYTES: usize = 24;
+
+impl Hash for ByContent<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        let mut stack = vec![self.0];
+        let mut budget = HASHED_NODES;
+        while let Some(v) = stack.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            match v {
+                Value::Null => h.write_u8(0),
+                Value::Bool(b) => {
+                    h.write_u8(1);
+                    b.hash(h);
+                }
+                Value::Number(n) => {
+                    h.write_u8(2);
+                    // Equal numbers are the same variant (u64, i64 or f64) with the
+                    // same value, so hashing the variant's value is consistent with `==`.
+                    if let Some(u) = n.as_u64() {
+                        u.hash(h);
+                    } else if let Some(i) = n.as_i64() {
+                        i.hash(h);
+                    } else if let Some(f) = n.as_f64() {
+                        f.to_bits().hash(h);
+                    }
+                }
+                Value::String(s) => {
+                    // Long descriptions dominate schema text; their length and head
+                    // separate distinct schemas well enough.
+                    h.write_u8(3);
+                    h.write_usize(s.len());
+                    h.write(&s.as_bytes()[..s.len().min(HASHED_STRING_BYTES)]);
+                }
+                Value::Array(a) => {
+                    h.write_u8(4);
+                    h.write_usize(a.len());
+                    stack.extend(a.iter().rev());
+                }
+                Value::Object(o) => {
+                    h.write_u8(5);
+                    h.write_usize(o.len());
+                    for (k, _) in o {
+                        k.hash(h);
+                    }
+                    stack.extend(o.values().rev());
+                }
+            }
+        }
+    }
+}
+
+/// Compiles `schema` (with external `$ref`s removed) under `dialect`, once per distinct
+/// `(schema content, dialect)`. `None` when it does not compile.
 pub(crate) fn compiled(
     cx: &mut Cx<'_>,
-    key: &str,
     schema: &Value,
     external: &[(String, String)],
     dialect: Dialect,
 ) -> Option<Rc<jsonschema::Validator>> {
-    let k = (key.to_string(), dialect);
+    // serde_json writes members in stored order: equal text is equal content.
+    let k = (schema.to_string(), dialect);
     if let Some(v) = cx.schemas.compiled.get(&k) {
         return v.clone();
     }
@@ -437,13 +578,12 @@ pub(crate) fn validate(
     dialect: Dialect,
     instance: &Value,
 ) -> Verdict {
-    validate_value(cx, &ts.ptr, ts.value, &ts.scan, dialect, instance)
+    validate_value(cx, ts.value, &ts.scan, dialect, instance)
 }
 
-/// Validates `instance` against any schema value; `key` identifies it in the cache.
+/// Validates `instance` against any schema value (compiled once per distinct content).
 pub(crate) fn validate_value(
     cx: &mut Cx<'_>,
-    key: &str,
     schema: &Value,
     scan: &RefScan,
     dialect: Dialect,
@@ -452,14 +592,17 @@ pub(crate) fn validate_value(
     if !scan.unresolved_local.is_empty() || scan.truncated {
         return Verdict::Incomplete;
     }
-    let Some(v) = compiled(cx, key, schema, &scan.external, dialect) else {
+    let Some(v) = compiled(cx, schema, &scan.external, dialect) else {
         return Verdict::Incomplete;
     };
-    let errors: Vec<(String, String)> = v
-        .iter_errors(instance)
-        .take(MAX_INSTANCE_ERRORS)
-        .map(|e| (e.instance_path().as_str().to_string(), e.to_string()))
-        .collect();
+    let errors: Vec<(String, String)> = if v.is_valid(instance) {
+        Vec::new()
+    } else {
+        v.iter_errors(instance)
+            .take(MAX_INSTANCE_ERRORS)
+            .map(|e| (e.instance_path().as_str().to_string(), e.to_string()))
+            .collect()
+    };
     if errors.is_empty() {
         return if scan.external.is_empty() {
             Verdict::Valid
@@ -555,7 +698,7 @@ pub(crate) fn check_tool_schema<'a>(
     }
     if !dialect_revs.is_empty() && !declared_unsupported {
         let d = declared.unwrap_or_else(Dialect::default_dialect);
-        for (p, m) in d.meta_errors(value) {
+        for (p, m) in cx.schemas.meta_errors(d, value) {
             cx.error(
                 "tool-schema-invalid",
                 format!("{ptr}{p}"),
@@ -572,7 +715,7 @@ pub(crate) fn check_tool_schema<'a>(
         let shape_ok = check_shape(cx, obj, &ptr, role, pre_revs);
         interpretable = [Dialect::Draft7, Dialect::Draft202012]
             .iter()
-            .any(|d| d.meta_errors(value).is_empty());
+            .any(|d| cx.schemas.meta_errors(*d, value).is_empty());
         if shape_ok && !interpretable && declared.is_none() {
             cx.warn(
                 "tool-schema-uninterpretable",
@@ -585,7 +728,7 @@ pub(crate) fn check_tool_schema<'a>(
         }
     }
 
-    let scan = scan(value);
+    let scan = cx.schemas.scan(value);
     for (p, r) in &scan.unresolved_local {
         cx.error(
             "tool-schema-ref-unresolved",
@@ -610,7 +753,6 @@ pub(crate) fn check_tool_schema<'a>(
     check_headers(cx, &scan.headers, &ptr, role, scope);
     Some(ToolSchema {
         value,
-        ptr,
         declared,
         declared_unsupported,
         scan,
@@ -1039,24 +1181,10 @@ mod tests {
             json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
         let sc = scan(&s);
         assert!(matches!(
-            validate_value(
-                &mut cx,
-                "k",
-                &s,
-                &sc,
-                Dialect::Draft202012,
-                &json!({"n": 1})
-            ),
+            validate_value(&mut cx, &s, &sc, Dialect::Draft202012, &json!({"n": 1})),
             Verdict::Valid
         ));
-        match validate_value(
-            &mut cx,
-            "k",
-            &s,
-            &sc,
-            Dialect::Draft202012,
-            &json!({"n": "x"}),
-        ) {
+        match validate_value(&mut cx, &s, &sc, Dialect::Draft202012, &json!({"n": "x"})) {
             Verdict::Invalid(e) => assert_eq!(e[0].0, "/n"),
             v => panic!("expected invalid, got {v:?}"),
         }
@@ -1064,7 +1192,7 @@ mod tests {
         let s = json!({"type": "array", "items": [{"type": "string"}]});
         let sc = scan(&s);
         assert!(matches!(
-            validate_value(&mut cx, "t", &s, &sc, Dialect::Draft7, &json!(["a", 1])),
+            validate_value(&mut cx, &s, &sc, Dialect::Draft7, &json!(["a", 1])),
             Verdict::Valid
         ));
         // External refs: weaker schema, incomplete verdict.
@@ -1072,15 +1200,54 @@ mod tests {
             json!({"type": "object", "properties": {"id": {"$ref": "https://x.invalid/id.json"}}});
         let sc = scan(&s);
         assert!(matches!(
-            validate_value(
-                &mut cx,
-                "e",
-                &s,
-                &sc,
-                Dialect::Draft202012,
-                &json!({"id": 1})
-            ),
+            validate_value(&mut cx, &s, &sc, Dialect::Draft202012, &json!({"id": 1})),
             Verdict::Incomplete
         ));
+    }
+}
+
+#[cfg(test)]
+mod cache_tests {
+    use super::*;
+    use serde_json::json;
+    use std::collections::hash_map::DefaultHasher;
+
+    fn h(v: &Value) -> u64 {
+        let mut s = DefaultHasher::new();
+        ByContent(v).hash(&mut s);
+        s.finish()
+    }
+
+    #[test]
+    fn content_key_is_exact_and_order_sensitive() {
+        let a = json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}});
+        let same =
+            json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}});
+        let reordered =
+            json!({"properties": {"n": {"type": "integer", "minimum": 1}}, "type": "object"});
+        let float =
+            json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": 1.0}}});
+        assert_eq!(ByContent(&a), ByContent(&same));
+        assert_eq!(h(&a), h(&same));
+        // Member order is part of the key: cached findings keep document order.
+        assert_ne!(ByContent(&a), ByContent(&reordered));
+        // 1 and 1.0 are different JSON values to serde_json and to the meta-schema's messages.
+        assert_ne!(ByContent(&a), ByContent(&float));
+        assert_ne!(ByContent(&json!([1, [2]])), ByContent(&json!([[1], 2])));
+    }
+
+    #[test]
+    fn cached_meta_errors_equal_fresh_ones() {
+        let bad = json!({"type": "object", "required": "n", "minProperties": -1});
+        let fresh = Dialect::Draft202012.meta_errors(&bad);
+        assert!(!fresh.is_empty());
+        let mut cache = Cache::default();
+        assert_eq!(cache.meta_errors(Dialect::Draft202012, &bad), fresh);
+        assert_eq!(cache.meta_errors(Dialect::Draft202012, &bad), fresh);
+        assert!(
+            cache
+                .meta_errors(Dialect::Draft7, &json!({"type": "object"}))
+                .is_empty()
+        );
     }
 }

@@ -300,7 +300,6 @@ fn check_step(cx: &mut Cx<'_>, p: &Primitive<'_>, step: &Value, sptr: &str) {
                             .get("requestedSchema")
                             .filter(|_| cx.take_budget(&respp))
                         {
-                            let key = at(&reqp, "requestedSchema");
                             let dialect = rs
                                 .get("$schema")
                                 .and_then(Value::as_str)
@@ -308,7 +307,7 @@ fn check_step(cx: &mut Cx<'_>, p: &Primitive<'_>, step: &Value, sptr: &str) {
                                 .unwrap_or_else(Dialect::default_dialect);
                             let sc = schema::scan(rs);
                             if let schema::Verdict::Invalid(errs) =
-                                schema::validate_value(cx, &key, rs, &sc, dialect, c)
+                                schema::validate_value(cx, rs, &sc, dialect, c)
                             {
                                 let cp = at(&respp, "content");
                                 for (ip, m) in errs {

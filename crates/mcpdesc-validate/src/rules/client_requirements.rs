@@ -258,7 +258,7 @@ fn closed_members_roots(
 
 /// §8.5 on every primitive.
 pub fn check(cx: &mut Ctx<'_>) {
-    for p in cx.primitives() {
+    for p in cx.primitives().iter() {
         let Some(Value::Object(cr)) = p.value.get("clientRequirements") else {
             continue;
         };

@@ -70,7 +70,7 @@ pub fn check(cx: &mut Ctx<'_>) {
             check_in(cx, c, &format!("/capabilities/{i}"), &["extensions"]);
         }
     }
-    for p in cx.primitives() {
+    for p in cx.primitives().iter() {
         check_in(cx, p.value, &p.pointer, &PRIMITIVE);
         if let Some(Value::Object(cr)) = p.value.get("clientRequirements") {
             check_in(

@@ -76,7 +76,7 @@ pub fn check_components(cx: &mut Ctx<'_>) {
 
 /// §17.3, §17.4: every Reference Object at a use site resolves in the right namespace.
 pub fn check_use_sites(cx: &mut Ctx<'_>) {
-    for p in cx.primitives() {
+    for p in cx.primitives().iter() {
         if p.kind.collection == "tools" {
             for field in ["inputSchema", "outputSchema"] {
                 if let Some(v) = p.value.get(field) {

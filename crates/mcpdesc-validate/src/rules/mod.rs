@@ -67,7 +67,7 @@ use crate::meta::{MetaContext, check_meta};
 
 /// `_meta` on primitive declarations (§3.5).
 fn check_declaration_meta(cx: &mut Ctx<'_>) {
-    for p in cx.primitives() {
+    for p in cx.primitives().iter() {
         if let Some(m) = p.value.get("_meta") {
             let d = check_meta(
                 m,

@@ -13,7 +13,7 @@ pub fn check_variants(cx: &mut Ctx<'_>) {
     let prims = cx.primitives();
     // (collection, identity) -> [(index, scope)]
     let mut groups: HashMap<(&str, &str), Vec<(usize, RevisionSet)>> = HashMap::new();
-    for p in &prims {
+    for p in prims.iter() {
         let Some(id) = p.value.get(p.kind.identity).and_then(Value::as_str) else {
             continue;
         };
@@ -76,7 +76,7 @@ fn check_fields(
 
 /// Declaration fields that exist only in some revisions (the revision-facts table).
 pub fn check_field_applicability(cx: &mut Ctx<'_>) {
-    for p in cx.primitives() {
+    for p in cx.primitives().iter() {
         check_fields(
             cx,
             p.value,

@@ -118,7 +118,7 @@ pub fn check_declaration_scopes(cx: &mut Ctx<'_>) {
             }
         }
     }
-    for p in cx.primitives() {
+    for p in cx.primitives().iter() {
         if let Some(pv) = p.value.get("protocolVersions") {
             let at = ptr(&p.pointer, "protocolVersions");
             check_scope_array(

@@ -124,7 +124,7 @@ fn requirement_arrays<'a>(cx: &Ctx<'a>) -> Vec<(String, &'a Vec<Value>)> {
             v.push((format!("/transports/{i}/security"), a));
         }
     }
-    for p in cx.primitives() {
+    for p in cx.primitives().iter() {
         if let Some(Value::Array(a)) = p.value.get("security") {
             v.push((ptr(&p.pointer, "security"), a));
         }

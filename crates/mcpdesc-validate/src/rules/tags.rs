@@ -29,7 +29,7 @@ pub fn check(cx: &mut Ctx<'_>) {
         }
         _ => None,
     };
-    for p in cx.primitives() {
+    for p in cx.primitives().iter() {
         let Some(Value::Array(refs)) = p.value.get("tags") else {
             continue;
         };
