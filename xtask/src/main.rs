@@ -12,6 +12,7 @@
 //! cargo xtask fuzz TARGET --time N run a cargo-fuzz target for N seconds
 //! ```
 
+mod bench;
 mod check_generated;
 mod deps;
 mod fuzz;
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
         "roundtrip" => roundtrip::run(rest),
         "regen" => regen::run(rest),
         "check-generated" => check_generated::run(rest),
+        "bench" => bench::run(rest),
         "fuzz" => fuzz::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");

@@ -1,0 +1,86 @@
+//! One-shot stage timings for profiling (`perf record` this binary, release build):
+//!
+//! ```text
+//! cargo run --release -p mcpdesc-bench --example profile -- [STAGE] [ROUNDS]
+//! ```
+//!
+//! STAGE is `import`, `validate-1k`, `validate-github`, `codegen` or `all` (default).
+use mcpdesc_bench::{github_spec, synthetic_description};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let stage = args.first().map_or("all", String::as_str);
+    let rounds: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(3);
+    let want = |s: &str| stage == "all" || stage == s;
+    let v = mcpdesc_validate::Validator::new();
+    if want("validate-1k") {
+        let doc = synthetic_description(1000);
+        for _ in 0..rounds {
+            let t = Instant::now();
+            let d = v.validate_value(&doc);
+            println!(
+                "validate synthetic 1,000 tools: {:?} ({} diagnostics)",
+                t.elapsed(),
+                d.len()
+            );
+        }
+    }
+    let Some(path) = github_spec() else {
+        eprintln!("profile: GitHub spec not found; only the synthetic stage ran");
+        return;
+    };
+    let opts = mcpdesc_openapi::ImportOptions::default();
+    let mut description = None;
+    for _ in 0..rounds.max(1) {
+        let t = Instant::now();
+        let out = match mcpdesc_openapi::import_path(&path, &opts) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("profile: import failed: {e}");
+                return;
+            }
+        };
+        if want("import") {
+            println!("import GitHub (default options): {:?}", t.elapsed());
+        }
+        description = Some(out.document.to_value());
+        if !want("import") {
+            break;
+        }
+    }
+    let Some(doc) = description else { return };
+    if want("validate-github") {
+        for _ in 0..rounds {
+            let t = Instant::now();
+            let d = v.validate_value(&doc);
+            println!(
+                "validate GitHub description: {:?} ({} diagnostics)",
+                t.elapsed(),
+                d.len()
+            );
+        }
+    }
+    if want("codegen") {
+        for _ in 0..rounds {
+            let t = Instant::now();
+            let lowered = mcpdesc_codegen::lower::lower(&doc, None);
+            let tl = t.elapsed();
+            let Some(ir) = lowered.ir else {
+                eprintln!("profile: lowering failed");
+                return;
+            };
+            let t = Instant::now();
+            let r = mcpdesc_codegen::rust::render(&ir, &Default::default());
+            let tr = t.elapsed();
+            let t = Instant::now();
+            let ts = mcpdesc_codegen::typescript::render(&ir, &Default::default());
+            let tt = t.elapsed();
+            println!(
+                "codegen GitHub: lower {tl:?}, render rust {tr:?} ({} files), render ts {tt:?} ({} files)",
+                r.map_or(0, |f| f.0.len()),
+                ts.map_or(0, |f| f.0.len())
+            );
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! # mcpdesc-bench
+//!
+//! Inputs shared by the criterion benches (`benches/stages.rs`) and `cargo xtask bench`:
+//! a synthetic description of any number of tools, and the GitHub REST spec from npm
+//! `@octokit/openapi` (issue 7's reference input) when `cargo xtask deps` installed it.
+//!
+//! The crate also holds the `baseline` binary: plain serde_json read + parse + write,
+//! the whole-process reference the importer is compared with.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// Environment variable that overrides the GitHub spec location.
+pub const GITHUB_SPEC_ENV: &str = "MCPDESC_GITHUB_SPEC";
+
+/// The workspace root (two levels above this crate).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Where `cargo xtask deps` puts the GitHub REST spec (13 MB, OpenAPI 3.0.3).
+pub fn default_github_spec() -> PathBuf {
+    workspace_root().join(".deps/node/node_modules/@octokit/openapi/generated/api.github.com.json")
+}
+
+/// The GitHub spec path (`$MCPDESC_GITHUB_SPEC` or the `.deps` install), if the file
+/// exists. Benches that need it skip with a message otherwise.
+pub fn github_spec() -> Option<PathBuf> {
+    let p = std::env::var_os(GITHUB_SPEC_ENV)
+        .map(PathBuf::from)
+        .unwrap_or_else(default_github_spec);
+    p.is_file().then_some(p)
+}
+
+/// `(operationId, "METHOD /path")` of every operation in an OpenAPI document, in
+/// document order: the input of the naming stage.
+pub fn operation_ids(spec: &Value) -> Vec<(String, String)> {
+    const METHODS: &[&str] = &[
+        "get", "put", "post", "delete", "options", "head", "patch", "trace",
+    ];
+    let mut out = Vec::new();
+    let Some(paths) = spec.get("paths").and_then(Value::as_object) else {
+        return out;
+    };
+    for (path, item) in paths {
+        let Some(item) = item.as_object() else {
+            continue;
+        };
+        for (method, op) in item {
+            if !METHODS.contains(&method.as_str()) {
+                continue;
+            }
+            if let Some(id) = op.get("operationId").and_then(Value::as_str) {
+                out.push((id.to_string(), format!("{} {path}", method.to_uppercase())));
+            }
+        }
+    }
+    out
+}
+
+/// A conforming description with `n` tools, each with a small input and output schema,
+/// annotations, a tag and a security requirement (the shape of an imported REST API).
+pub fn synthetic_description(n: usize) -> Value {
+    let tools: Vec<Value> = (0..n)
+        .map(|i| {
+            json!({
+                "name": format!("tool_{i}"),
+                "title": format!("Tool {i}"),
+                "description": "Does something useful with the given arguments.",
+                "inputSchema": {"type": "object", "properties": {
+                    "id": {"type": "string", "minLength": 1},
+                    "count": {"type": "integer", "minimum": 0},
+                    "mode": {"type": "string", "enum": ["a", "b", "c"]},
+                    "tags": {"type": "array", "items": {"type": "string"}}
+                }, "required": ["id"], "additionalProperties": false},
+                "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+                "annotations": {"readOnlyHint": i % 2 == 0},
+                "tags": ["t"],
+                "security": [{"oauth": ["read"]}]
+            })
+        })
+        .collect();
+    json!({
+        "mcpdesc": "0.8.0", "info": {"name": "big", "version": "1"},
+        "protocolVersions": ["2025-11-25", "2026-07-28"],
+        "transports": [{"type": "streamable-http", "url": "https://x.example/mcp"}],
+        "securitySchemes": {"oauth": {"type": "oauth2", "flows": {"clientCredentials": {
+            "tokenUrl": "https://x.example/token", "scopes": {"read": "Read"}}}}},
+        "tags": [{"name": "t"}],
+        "tools": tools
+    })
+}
+
+/// Imports the spec at `path` with default options (validation included) and returns
+/// the description as JSON, or a message saying why not.
+pub fn import_description(path: &Path) -> Result<Value, String> {
+    let outcome = mcpdesc_openapi::import_path(path, &mcpdesc_openapi::ImportOptions::default())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(outcome.document.to_value())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn synthetic_description_conforms() {
+        let doc = synthetic_description(25);
+        let diags = mcpdesc_validate::validate_value(&doc);
+        assert!(mcpdesc_validate::conforms(&diags), "{diags:?}");
+        assert_eq!(doc["tools"].as_array().map(Vec::len), Some(25));
+    }
+
+    #[test]
+    fn operation_ids_in_document_order_with_method_and_path() {
+        let spec = json!({"paths": {
+            "/a": {"get": {"operationId": "getA"}, "parameters": [], "post": {"operationId": "postA"}},
+            "/b": {"delete": {}, "put": {"operationId": "putB"}}
+        }});
+        assert_eq!(
+            operation_ids(&spec),
+            [
+                ("getA".to_string(), "GET /a".to_string()),
+                ("postA".to_string(), "POST /a".to_string()),
+                ("putB".to_string(), "PUT /b".to_string()),
+            ]
+        );
+    }
+}
