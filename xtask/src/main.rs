@@ -14,6 +14,7 @@
 
 mod bench;
 mod check_generated;
+mod corpus;
 mod deps;
 mod fuzz;
 mod regen;
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         "deps" => deps::install(&root()),
         "test" => test(rest),
         "roundtrip" => roundtrip::run(rest),
+        "corpus" => corpus::run(rest),
         "regen" => regen::run(rest),
         "check-generated" => check_generated::run(rest),
         "bench" => bench::run(rest),
