@@ -89,21 +89,53 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
-    /// Renders as `FILE:LINE:COL: severity[code]: message (at POINTER)`.
+    /// Renders as `FILE:LINE:COL: severity[code]: message (at POINTER)`, on one line.
+    ///
+    /// Messages and pointers quote input (names, keys); control characters, line and
+    /// paragraph separators and bidi controls in them are shown as `\u{..}` escapes, so
+    /// a hostile document cannot forge further diagnostic lines or reorder the
+    /// terminal's text.
     pub fn render(&self, file: &str) -> String {
-        let mut s = String::from(file);
+        let mut s = inert(file);
         if let (Some(l), Some(c)) = (self.line, self.column) {
             s.push_str(&format!(":{l}:{c}"));
         }
         s.push_str(&format!(
             ": {}[{}]: {}",
-            self.severity, self.code, self.message
+            self.severity,
+            inert(&self.code),
+            inert(&self.message)
         ));
         if !self.pointer.is_empty() {
-            s.push_str(&format!(" (at {})", self.pointer));
+            s.push_str(&format!(" (at {})", inert(&self.pointer)));
         }
         s
     }
+}
+
+/// `text` with control, line-separator and bidi-control characters escaped.
+fn inert(text: &str) -> String {
+    let unsafe_char = |c: char| {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{2028}' | '\u{2029}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+            )
+            || ('\u{202A}'..='\u{202E}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+    };
+    if !text.chars().any(unsafe_char) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 impl fmt::Display for Diagnostic {
@@ -144,5 +176,30 @@ pub mod pointer {
             .split('/')
             .map(unescape)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rendering_keeps_hostile_text_on_one_inert_line() {
+        let d = Diagnostic::warning("x", "name `a\nb.json: valid (0 warnings)`")
+            .at("/tools/0/inputSchema/properties/\u{202E}evil\r");
+        let r = d.render("in\n.json");
+        assert_eq!(r.lines().count(), 1, "{r}");
+        assert!(!r.contains('\u{202E}') && !r.contains('\r'), "{r}");
+        assert_eq!(
+            r,
+            "in\\u{a}.json: warning[x]: name `a\\u{a}b.json: valid (0 warnings)` \
+             (at /tools/0/inputSchema/properties/\\u{202e}evil\\u{d})"
+        );
+        // ordinary text is untouched
+        let plain = Diagnostic::error("c", "tab-free «ünïcode» 😀").at("/a~1b");
+        assert_eq!(
+            plain.render("f"),
+            "f: error[c]: tab-free «ünïcode» 😀 (at /a~1b)"
+        );
     }
 }
