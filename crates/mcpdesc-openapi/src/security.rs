@@ -125,7 +125,19 @@ fn get_str<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
         .filter(|s| !s.trim().is_empty())
 }
 
+/// `u` as an absolute URL (resolved against `base` when relative). The output schema
+/// requires RFC 3986 URIs here (`format: uri`), so a URL that is not one (spaces, quotes,
+/// broken brackets: found by fuzzing) is an error and the scheme is dropped with a
+/// warning instead of making the whole import non-conforming.
 fn abs_url(u: &str, base: Option<&str>) -> Result<String, String> {
+    let url = resolve_url(u, base)?;
+    if fluent_uri::Uri::parse(url.as_str()).is_err() {
+        return Err(format!("URL `{url}` is not a valid URI (RFC 3986)"));
+    }
+    Ok(url)
+}
+
+fn resolve_url(u: &str, base: Option<&str>) -> Result<String, String> {
     if u.starts_with("http://") || u.starts_with("https://") || crate::spec::has_scheme(u) {
         return Ok(u.to_string());
     }
@@ -352,6 +364,10 @@ mod tests {
             Ok("https://api.x.com/v1/token".into())
         );
         assert!(abs_url("/t", None).is_err());
+        // not RFC 3986 URIs (fuzzer finding: the output failed `format: uri`)
+        assert!(abs_url("https://x.example.com/o\"boolean\"orize", None).is_err());
+        assert!(abs_url("https://x.example.com/t k", None).is_err());
+        assert!(abs_url("t k", Some("https://api.x.com/v1")).is_err());
     }
 
     #[test]
