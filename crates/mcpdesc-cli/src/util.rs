@@ -113,18 +113,33 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), UsageError> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".mcpdesc-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(|e| {
-            UsageError(format!(
-                "{}: cannot create a temporary file: {e}",
-                dir.display()
-            ))
-        })?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".mcpdesc-").suffix(".tmp");
+    // tempfile creates 0600 files; the output is an ordinary file, so ask for what a
+    // plain create would give (0666 minus the umask) or keep the replaced file's mode.
+    #[cfg(unix)]
+    let keep_mode = {
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+        std::fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.permissions())
+    };
+    let mut tmp = builder.tempfile_in(&dir).map_err(|e| {
+        UsageError(format!(
+            "{}: cannot create a temporary file: {e}",
+            dir.display()
+        ))
+    })?;
     tmp.write_all(contents)
         .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    #[cfg(unix)]
+    if let Some(perms) = keep_mode {
+        tmp.as_file()
+            .set_permissions(perms)
+            .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    }
     tmp.as_file()
         .sync_all()
         .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;

@@ -145,11 +145,16 @@ pub fn write_files(dir: &Path, files: &[GeneratedFile]) -> Result<(), Error> {
         let target = dir.join(&f.path);
         let parent = target.parent().unwrap_or(dir);
         std::fs::create_dir_all(parent).map_err(io(parent))?;
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".mcpdesc-")
-            .suffix(".tmp")
-            .tempfile_in(parent)
-            .map_err(io(parent))?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".mcpdesc-").suffix(".tmp");
+        // Generated sources are ordinary files: 0666 minus the umask, as a plain create
+        // gives (tempfile's default would be 0600).
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let mut tmp = builder.tempfile_in(parent).map_err(io(parent))?;
         tmp.write_all(f.contents.as_bytes()).map_err(io(&target))?;
         tmp.as_file().sync_all().map_err(io(&target))?;
         tmp.persist(&target).map_err(|e| Error::Io {
