@@ -5,9 +5,15 @@
 //! Each case runs the real `mcpdesc` binary under an address-space limit (`ulimit -v`)
 //! and a wall-clock deadline.
 
+mod component_refs;
+mod injection;
 mod inputs;
+mod openapi_refs;
+mod output_safety;
+mod regressions;
 
 use mcpdesc_tests::mcpdesc_bin;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -17,14 +23,25 @@ use std::time::{Duration, Instant};
 const MEMORY_KIB: u64 = 2 * 1024 * 1024;
 const DEADLINE: Duration = Duration::from_secs(30);
 
+#[derive(Debug)]
 pub struct Run {
     pub code: Option<i32>,
+    pub stdout: String,
     pub stderr: String,
     pub elapsed: Duration,
 }
 
 /// Runs `mcpdesc ARGS` with the memory cap and deadline; kills it on timeout.
 pub fn run(args: &[&str]) -> Run {
+    run_in(None, args)
+}
+
+/// Like [`run`], with the child's working directory set to `cwd`.
+///
+/// stdout and stderr are drained on threads while the child runs: a child that writes
+/// more than a pipe buffer (64 KiB) of diagnostics would otherwise block on the full
+/// pipe and look like a hang.
+pub fn run_in(cwd: Option<&Path>, args: &[&str]) -> Run {
     let bin = mcpdesc_bin();
     assert!(
         bin.exists(),
@@ -36,20 +53,43 @@ pub fn run(args: &[&str]) -> Run {
         script.push_str(&format!(" '{}'", a.replace('\'', "'\\''")));
     }
     let start = Instant::now();
-    let mut child = Command::new("sh")
-        .arg("-c")
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
         .arg(&script)
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn sh");
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    let mut child = cmd.spawn().expect("spawn sh");
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let out = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
     loop {
         if let Some(status) = child.try_wait().expect("wait") {
-            let out = child.wait_with_output().expect("output");
             return Run {
                 code: status.code(),
-                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+                stdout: out.join().expect("stdout reader"),
+                stderr: err.join().expect("stderr reader"),
                 elapsed: start.elapsed(),
             };
         }
@@ -87,7 +127,7 @@ pub fn assert_rejected(args: &[&str], codes: &[&str]) {
     );
 }
 
-fn truncate(s: &str) -> &str {
+pub fn truncate(s: &str) -> &str {
     let mut end = s.len().min(2000);
     while !s.is_char_boundary(end) {
         end -= 1;
@@ -140,7 +180,7 @@ pub fn description_commands(file: &Path, out_dir: &Path) -> Vec<Vec<String>> {
     ]
 }
 
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, bytes).expect("write input");
     p
@@ -259,4 +299,27 @@ fn empty_and_non_document_inputs_are_diagnostics() {
             "document-not-object",
         ],
     );
+}
+
+#[test]
+fn a_child_with_megabytes_of_diagnostics_does_not_stall_the_harness() {
+    // 4,000 tools with names that are not host-safe: `names` reports each one, far more
+    // than one pipe buffer of stderr. The harness must drain it while the child runs.
+    let tools: Vec<String> = (0..4000)
+        .map(|i| format!(r#"{{"name": "Bad Name {i}", "inputSchema": {{"type": "object"}}}}"#))
+        .collect();
+    let doc = format!(
+        r#"{{"mcpdesc": "0.8.0", "info": {{"name": "n", "version": "1"}}, "protocolVersions": ["2025-11-25"], "tools": [{}]}}"#,
+        tools.join(",")
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = write(dir.path(), "many.json", doc.as_bytes());
+    let r = run(&["names", &file.display().to_string()]);
+    assert_eq!(r.code, Some(1), "{}", truncate(&r.stderr));
+    assert!(
+        r.stderr.len() > 64 * 1024,
+        "only {} bytes of stderr",
+        r.stderr.len()
+    );
+    assert!(r.elapsed < Duration::from_secs(20), "took {:?}", r.elapsed);
 }
