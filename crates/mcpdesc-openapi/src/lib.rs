@@ -347,6 +347,7 @@ pub fn import_bytes_value(
         consumes: list("consumes"),
         produces: list("produces"),
         defs: schema::DefCache::default(),
+        schema_budget: schema_budget(kept.len()),
     };
 
     // ---- convert in parallel
@@ -453,6 +454,16 @@ pub fn import_bytes_value(
         diagnostics: out_diags,
         stats,
     })
+}
+
+/// The `$defs` budget of one tool schema, in JSON values: the document as a whole
+/// gets about 6 million (a few hundred MB in memory at most), shared evenly by the
+/// operations, each between 1,000 and 100,000. Deterministic (depends only on the
+/// number of operations). Measured: the GitHub spec's largest closure is 4,309
+/// values and its budget 4,905 (1,223 operations), so it is not affected; Microsoft
+/// Graph (≈ 4,000 operations, every entity reaching every other) is bounded.
+fn schema_budget(operations: usize) -> usize {
+    (6_000_000 / operations.max(1)).clamp(1_000, 100_000)
 }
 
 /// Phase timings on stderr when `MCPDESC_OPENAPI_TIMINGS` is set (profiling aid).

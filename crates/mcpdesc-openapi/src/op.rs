@@ -217,6 +217,8 @@ pub struct Shared {
     pub produces: Vec<String>,
     /// Converted component schemas, shared by all operations.
     pub defs: crate::schema::DefCache,
+    /// Size budget of one tool's `$defs` per direction (JSON values).
+    pub schema_budget: usize,
 }
 
 /// Builds the tool of one operation.
@@ -239,7 +241,8 @@ pub fn build(
     };
 
     // ---- inputs
-    let mut cx = SchemaCx::new(spec, opts, Direction::Input, &shared.defs);
+    let mut cx = SchemaCx::new(spec, opts, Direction::Input, &shared.defs)
+        .with_budget(shared.schema_budget, &site.display_ptr);
     let mut inputs: Vec<Input> = Vec::new();
     let mut body_prov: Option<Map<String, Value>> = None;
     let params = merged_params(spec, opts, site, diags);
@@ -333,7 +336,8 @@ pub fn build(
     let mut remote_refs = cx.remote_refs;
 
     // ---- output
-    let mut ocx = SchemaCx::new(spec, opts, Direction::Output, &shared.defs);
+    let mut ocx = SchemaCx::new(spec, opts, Direction::Output, &shared.defs)
+        .with_budget(shared.schema_budget, &site.display_ptr);
     let (output, response_prov) = output_schema(spec, opts, shared, site, &mut ocx, diags);
     remote_refs += ocx.remote_refs;
 
@@ -852,7 +856,7 @@ fn body_inputs(
                 let mut prov = Map::new();
                 prov.insert("in".into(), json!("body"));
                 prov.insert("name".into(), json!(name));
-                let req = required && shape.required.iter().any(|r| *r == name);
+                let req = required && shape.required.contains(&name);
                 inputs.push(Input {
                     name,
                     loc: "body",
@@ -968,6 +972,15 @@ fn object_shape<'a>(
     any.then_some(shape)
 }
 
+/// The object form of a boolean schema (`true` → `{}`, `false` → `{"not": {}}`).
+fn object_form(v: Value) -> Value {
+    match v {
+        Value::Bool(true) => json!({}),
+        Value::Bool(false) => json!({"not": {}}),
+        other => other,
+    }
+}
+
 /// Resolves name clashes and builds the input root.
 fn assemble_input(
     inputs: Vec<Input>,
@@ -1000,7 +1013,10 @@ fn assemble_input(
         if i.required {
             required.push(json!(name));
         }
-        props.insert(name.clone(), i.schema);
+        // Property schemas must be objects before 2025-11-25 (§9.2): the boolean
+        // forms become their object equivalents.
+        let schema = object_form(i.schema);
+        props.insert(name.clone(), schema);
         arguments.insert(name, Value::Object(i.prov));
     }
     let mut root = Map::new();
@@ -1012,10 +1028,13 @@ fn assemble_input(
         root.insert("required".into(), Value::Array(required));
     }
     root.insert("additionalProperties".into(), json!(false));
-    if let Some(defs) = cx.finish_defs(diags) {
-        root.insert("$defs".into(), Value::Object(defs));
+    let mut root = Value::Object(root);
+    if let Some(defs) = cx.finish_defs(&mut root, diags) {
+        if let Value::Object(m) = &mut root {
+            m.insert("$defs".into(), Value::Object(defs));
+        }
     }
-    (Value::Object(root), arguments)
+    (root, arguments)
 }
 
 fn op_list(op: &Map<String, Value>, k: &str) -> Option<Vec<String>> {
@@ -1144,8 +1163,18 @@ fn output_schema(
                 m.insert("description".into(), d.clone());
             }
         }
+        // Roots and root property schemas must be objects before 2025-11-25 (§9.2).
+        let mut conv = object_form(conv);
+        if let Some(Value::Object(props)) = conv.get_mut("properties") {
+            for v in props.values_mut() {
+                if v.is_boolean() {
+                    *v = object_form(std::mem::take(v));
+                }
+            }
+        }
         let object_root = is_object_root(spec, opts, sdoc, &sptr, target, &mut conv);
-        if let (Value::Object(m), Some(defs)) = (&mut conv, cx.finish_defs(diags)) {
+        let defs = cx.finish_defs(&mut conv, diags);
+        if let (Value::Object(m), Some(defs)) = (&mut conv, defs) {
             m.insert("$defs".into(), Value::Object(defs));
         }
         return (

@@ -69,6 +69,8 @@ pub struct ConvertedDef {
     pub refs: Vec<DefKey>,
     /// Remote references kept in it (stats).
     pub remote_refs: usize,
+    /// Number of JSON values in `value` (for the per-tool budget).
+    pub size: usize,
 }
 
 /// Converted definitions of one import, per direction, shared across threads.
@@ -89,6 +91,8 @@ pub struct SchemaCx<'a> {
     refs: Vec<DefKey>,
     /// Remote refs preserved (for stats).
     pub remote_refs: usize,
+    budget: usize,
+    site_ptr: String,
 }
 
 impl<'a> SchemaCx<'a> {
@@ -105,6 +109,8 @@ impl<'a> SchemaCx<'a> {
             cache,
             refs: Vec::new(),
             remote_refs: 0,
+            budget: usize::MAX,
+            site_ptr: String::new(),
         }
     }
 
@@ -115,30 +121,76 @@ impl<'a> SchemaCx<'a> {
 
     /// The `$defs` map of everything referenced so far (transitively), or None when
     /// no reference was made. Each definition comes from the shared cache.
-    pub fn finish_defs(&mut self, diags: &mut Diags) -> Option<Map<String, Value>> {
-        let mut queue = std::mem::take(&mut self.refs);
+    ///
+    /// Bounded output: definitions are taken breadth-first (closest to the tool
+    /// first) while their total size stays within the tool's budget
+    /// ([`SchemaCx::with_budget`], in JSON values). References to definitions beyond
+    /// it, in `root` and in the included definitions, become `{"$comment": …}`
+    /// (any value) with one warning per tool. Without this, a spec whose operations
+    /// each reach thousands of component schemas (Microsoft Graph: 47 MB, every
+    /// entity reaching every other) needs gigabytes of self-contained output.
+    pub fn finish_defs(
+        &mut self,
+        root: &mut Value,
+        diags: &mut Diags,
+    ) -> Option<Map<String, Value>> {
+        let mut queue: std::collections::VecDeque<DefKey> = std::mem::take(&mut self.refs).into();
         if queue.is_empty() {
             return None;
         }
         let mut seen: HashSet<DefKey> = HashSet::new();
         let mut defs: Vec<Arc<ConvertedDef>> = Vec::new();
-        while let Some(key) = queue.pop() {
-            if seen.contains(&key) {
+        let mut excluded: HashSet<String> = HashSet::new();
+        let mut used = 0usize;
+        while let Some(key) = queue.pop_front() {
+            if !seen.insert(key.clone()) {
                 continue;
             }
             let def = self.converted(&key, diags);
-            seen.insert(key);
+            if used + def.size > self.budget {
+                excluded.insert(def.name.clone());
+                continue;
+            }
+            used += def.size;
             queue.extend(def.refs.iter().filter(|k| !seen.contains(*k)).cloned());
             self.remote_refs += def.remote_refs;
             defs.push(def);
         }
         // Deterministic order: by name.
         defs.sort_by(|a, b| a.name.cmp(&b.name));
-        Some(
-            defs.into_iter()
-                .map(|d| (d.name.clone(), d.value.clone()))
-                .collect(),
-        )
+        let mut out = Map::new();
+        for d in defs {
+            let mut v = d.value.clone();
+            if !excluded.is_empty() {
+                prune_refs(&mut v, &excluded);
+            }
+            out.insert(d.name.clone(), v);
+        }
+        if !excluded.is_empty() {
+            prune_refs(root, &excluded);
+            let mut names: Vec<&String> = excluded.iter().collect();
+            names.sort();
+            diags.warn(
+                0,
+                "openapi-schema-budget",
+                format!(
+                    "{} referenced schema(s) exceed the schema budget of this tool ({} JSON values) and accept any value instead: {}",
+                    names.len(),
+                    self.budget,
+                    names.iter().take(5).map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                ),
+                self.site_ptr.clone(),
+            );
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// Sets the size budget of this tool's `$defs` (JSON values) and the pointer that
+    /// budget warnings name.
+    pub fn with_budget(mut self, budget: usize, site_ptr: &str) -> Self {
+        self.budget = budget;
+        self.site_ptr = site_ptr.to_string();
+        self
     }
 
     /// The converted definition of `key`, from the cache or converted now.
@@ -158,6 +210,7 @@ impl<'a> SchemaCx<'a> {
         };
         let def = Arc::new(ConvertedDef {
             name: self.def_name(key).to_string(),
+            size: count_values(&value),
             value,
             refs: std::mem::replace(&mut self.refs, saved_refs),
             remote_refs: std::mem::replace(&mut self.remote_refs, saved_remote),
@@ -364,7 +417,8 @@ impl<'a> SchemaCx<'a> {
                     }
                     Err(msg) => self.dropped(doc, ptr, diags, &msg),
                 },
-                "properties" | "patternProperties" | "$defs" | "dependentSchemas" => match val {
+                "properties" | "patternProperties" | "$defs" | "definitions"
+                | "dependentSchemas" => match val {
                     Value::Object(map) => {
                         let mut o = Map::new();
                         for (pk, pv) in map {
@@ -632,6 +686,51 @@ fn def_name(spec: &Spec, key: &DefKey) -> String {
         name.push('_');
     }
     name
+}
+
+/// Number of JSON values in `v` (iterative).
+fn count_values(v: &Value) -> usize {
+    let mut n = 0;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        n += 1;
+        match v {
+            Value::Object(m) => stack.extend(m.values()),
+            Value::Array(a) => stack.extend(a.iter()),
+            _ => {}
+        }
+    }
+    n
+}
+
+/// Replaces every `{"$ref": "#/$defs/NAME"}` with NAME in `excluded` by an
+/// unconstrained schema that says why (iterative).
+fn prune_refs(v: &mut Value, excluded: &HashSet<String>) {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                let hit = m
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| r.strip_prefix("#/$defs/"))
+                    .is_some_and(|n| excluded.contains(n));
+                if hit {
+                    if let Some(Value::String(r)) = m.shift_remove("$ref") {
+                        m.insert(
+                            "$comment".into(),
+                            Value::String(format!(
+                                "{r} not expanded: the tool's schema size budget is exhausted"
+                            )),
+                        );
+                    }
+                }
+                stack.extend(m.values_mut());
+            }
+            Value::Array(a) => stack.extend(a.iter_mut()),
+            _ => {}
+        }
+    }
 }
 
 /// Adds `null` to a schema's accepted values.

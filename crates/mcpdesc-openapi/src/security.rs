@@ -168,8 +168,7 @@ fn map_scheme(
 ) -> Result<(Value, bool), String> {
     let ty = get_str(def, "type").ok_or("no `type`")?;
     let mut out = Map::new();
-    let scoped;
-    match (version, ty) {
+    let scoped = match (version, ty) {
         (SpecVersion::Swagger2, "basic") | (_, "http") => {
             let scheme = if ty == "basic" {
                 "basic"
@@ -181,7 +180,7 @@ fn map_scheme(
             if let Some(b) = get_str(def, "bearerFormat") {
                 out.insert("bearerFormat".into(), json!(b));
             }
-            scoped = false;
+            false
         }
         (_, "apiKey") => {
             let name = get_str(def, "name").ok_or("apiKey scheme without `name`")?;
@@ -194,7 +193,7 @@ fn map_scheme(
             out.insert("type".into(), json!("apiKey"));
             out.insert("name".into(), json!(name));
             out.insert("in".into(), json!(loc));
-            scoped = false;
+            false
         }
         (SpecVersion::Swagger2, "oauth2") => {
             let flow = get_str(def, "flow").ok_or("oauth2 scheme without `flow`")?;
@@ -208,7 +207,7 @@ fn map_scheme(
             let f = map_flow(def, needs_auth, needs_token, base)?;
             out.insert("type".into(), json!("oauth2"));
             out.insert("flows".into(), json!({ key: f }));
-            scoped = true;
+            true
         }
         (_, "oauth2") => {
             let Some(Value::Object(flows)) = def.get("flows") else {
@@ -240,17 +239,17 @@ fn map_scheme(
             }
             out.insert("type".into(), json!("oauth2"));
             out.insert("flows".into(), Value::Object(fo));
-            scoped = true;
+            true
         }
         (_, "openIdConnect") => {
             let u = get_str(def, "openIdConnectUrl")
                 .ok_or("openIdConnect scheme without `openIdConnectUrl`")?;
             out.insert("type".into(), json!("openIdConnect"));
             out.insert("openIdConnectUrl".into(), json!(abs_url(u, base)?));
-            scoped = true;
+            true
         }
         (_, other) => return Err(format!("type `{other}` has no mcpdesc equivalent")),
-    }
+    };
     if let Some(d) = get_str(def, "description") {
         out.insert("description".into(), json!(d));
     }
