@@ -107,13 +107,129 @@ struct Pending {
     kind: Kind,
 }
 
+/// A definition's identity (see [`Lowerer::identity`]). It used to be the definitions
+/// serialized into one string; comparing the JSON in place gives the same equality
+/// without serializing every reachable definition once per use site (a third of
+/// lowering time on the GitHub description).
+#[derive(PartialEq, Eq, Hash)]
+struct Identity<'a> {
+    base: String,
+    target: SameJson<'a>,
+    reached: Vec<(String, SameJson<'a>)>,
+}
+
+/// JSON compared as its serialization would be: member order included, numbers by
+/// representation (`1` ≠ `1.0`, `0.0` ≠ `-0.0`). Hash and comparison are iterative, and
+/// the hash reads a bounded prefix (equal values still hash equally; `eq` decides).
+#[derive(Clone, Copy)]
+struct SameJson<'a>(&'a Value);
+
+impl PartialEq for SameJson<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        if std::ptr::eq(self.0, other.0) {
+            return true;
+        }
+        let mut stack = vec![(self.0, other.0)];
+        while let Some((a, b)) = stack.pop() {
+            match (a, b) {
+                (Value::Object(x), Value::Object(y)) => {
+                    if x.len() != y.len() {
+                        return false;
+                    }
+                    for ((ka, va), (kb, vb)) in x.iter().zip(y) {
+                        if ka != kb {
+                            return false;
+                        }
+                        stack.push((va, vb));
+                    }
+                }
+                (Value::Array(x), Value::Array(y)) => {
+                    if x.len() != y.len() {
+                        return false;
+                    }
+                    stack.extend(x.iter().zip(y));
+                }
+                (Value::Number(x), Value::Number(y)) => {
+                    let same = if x.is_f64() || y.is_f64() {
+                        x.is_f64()
+                            && y.is_f64()
+                            && x.as_f64().map(f64::to_bits) == y.as_f64().map(f64::to_bits)
+                    } else {
+                        x == y
+                    };
+                    if !same {
+                        return false;
+                    }
+                }
+                (Value::Object(_) | Value::Array(_) | Value::Number(_), _)
+                | (_, Value::Object(_) | Value::Array(_) | Value::Number(_)) => return false,
+                _ => {
+                    if a != b {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+impl Eq for SameJson<'_> {}
+
+impl std::hash::Hash for SameJson<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        const NODES: usize = 32;
+        const STRING_BYTES: usize = 24;
+        let mut stack = vec![self.0];
+        let mut budget = NODES;
+        while let Some(v) = stack.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            match v {
+                Value::Null => h.write_u8(0),
+                Value::Bool(b) => h.write_u8(if *b { 1 } else { 2 }),
+                Value::Number(n) => {
+                    h.write_u8(3);
+                    if let Some(u) = n.as_u64() {
+                        h.write_u64(u);
+                    } else if let Some(i) = n.as_i64() {
+                        h.write_i64(i);
+                    } else if let Some(f) = n.as_f64() {
+                        h.write_u64(f.to_bits());
+                    }
+                }
+                Value::String(s) => {
+                    h.write_u8(4);
+                    h.write_usize(s.len());
+                    h.write(&s.as_bytes()[..s.len().min(STRING_BYTES)]);
+                }
+                Value::Array(a) => {
+                    h.write_u8(5);
+                    h.write_usize(a.len());
+                    stack.extend(a.iter().rev());
+                }
+                Value::Object(o) => {
+                    h.write_u8(6);
+                    h.write_usize(o.len());
+                    for (k, v) in o.iter().rev() {
+                        stack.push(v);
+                        h.write_usize(k.len());
+                    }
+                }
+            }
+        }
+    }
+}
+
 struct Lowerer<'a> {
     doc: &'a Value,
     types: Vec<Pending>,
     by_origin: HashMap<String, TypeId>,
     /// Named definitions by content (see [`Lowerer::identity`]): the same `$defs` entry
     /// repeated in several self-contained tool schemas is one type, not `Pet`, `Pet2`…
-    by_identity: HashMap<String, TypeId>,
+    by_identity: HashMap<Identity<'a>, TypeId>,
     diags: Vec<Diagnostic>,
 }
 
@@ -126,6 +242,11 @@ fn str_field(v: &Value, k: &str) -> Option<String> {
 }
 
 fn schema_doc(s: &Value) -> Option<String> {
+    s.as_object().and_then(schema_doc_of)
+}
+
+/// [`schema_doc`] of a schema object (no need to wrap, i.e. clone, it into a `Value`).
+fn schema_doc_of(s: &Map<String, Value>) -> Option<String> {
     let title = s
         .get("title")
         .and_then(Value::as_str)
@@ -351,7 +472,7 @@ impl<'a> Lowerer<'a> {
                     }
                 };
                 if nullable {
-                    self.nullable(sh, ptr, hint, s)
+                    self.nullable(sh, ptr, hint, || schema_doc(s))
                 } else {
                     sh
                 }
@@ -377,11 +498,17 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Makes a shape nullable, naming it first when it is a kind.
-    fn nullable(&mut self, sh: Shape, ptr: &str, hint: &str, s: &Value) -> Shape {
+    fn nullable(
+        &mut self,
+        sh: Shape,
+        ptr: &str,
+        hint: &str,
+        doc: impl FnOnce() -> Option<String>,
+    ) -> Shape {
         match sh {
             Shape::Ty(t) => Shape::Ty(t.nullable()),
             Shape::Kind(k) => {
-                let id = self.new_type(hint.to_string(), ptr.to_string(), schema_doc(s));
+                let id = self.new_type(hint.to_string(), ptr.to_string(), doc());
                 self.types[id].kind = k;
                 Shape::Ty(Ty::Named { id }.nullable())
             }
@@ -424,8 +551,8 @@ impl<'a> Lowerer<'a> {
     /// its pointer. Two definitions with equal identities lower to equal types because
     /// every reference inside them resolves, by the same pointer, to the same JSON; so
     /// sharing one type is exact (no silent merging of different same-named types).
-    fn identity(root: &Value, target: &Value, base: &str) -> String {
-        let mut reached: std::collections::BTreeMap<String, &Value> = Default::default();
+    fn identity(root: &'a Value, target: &'a Value, base: &str) -> Identity<'a> {
+        let mut reached: std::collections::BTreeMap<String, &'a Value> = Default::default();
         let mut todo = vec![target];
         while let Some(v) = todo.pop() {
             let mut stack = vec![v];
@@ -450,14 +577,11 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let mut key = format!("{base}\n{target}");
-        for (p, v) in reached {
-            key.push('\n');
-            key.push_str(&p);
-            key.push('=');
-            key.push_str(&v.to_string());
+        Identity {
+            base: base.to_string(),
+            target: SameJson(target),
+            reached: reached.into_iter().map(|(p, v)| (p, SameJson(v))).collect(),
         }
-        key
     }
 
     fn reference(
@@ -902,7 +1026,7 @@ impl<'a> Lowerer<'a> {
             }))
         };
         if nullable {
-            self.nullable(sh, ptr, hint, &Value::Object(obj.clone()))
+            self.nullable(sh, ptr, hint, || schema_doc_of(obj))
         } else {
             sh
         }
@@ -1519,5 +1643,39 @@ fn name_fields(o: &mut Object, origin: &str, diags: &mut Vec<Diagnostic>) {
             rust: r,
             ts: f.wire.clone(),
         };
+    }
+}
+
+#[cfg(test)]
+mod identity_tests {
+    use super::SameJson;
+    use serde_json::json;
+    use std::hash::{BuildHasher, RandomState};
+
+    /// `SameJson` must agree with comparing serializations (the identity it replaced).
+    #[test]
+    fn same_json_is_serialization_equality() {
+        let cases = [
+            (
+                json!({"a": 1, "b": [1, {"c": "x"}]}),
+                json!({"a": 1, "b": [1, {"c": "x"}]}),
+            ),
+            (json!({"a": 1, "b": 2}), json!({"b": 2, "a": 1})),
+            (json!({"m": 1}), json!({"m": 1.0})),
+            (json!({"m": 0.0}), json!({"m": -0.0})),
+            (json!({"m": 2.5}), json!({"m": 2.5})),
+            (json!([1, [2]]), json!([[1], 2])),
+            (json!("x".repeat(40)), json!(format!("{}y", "x".repeat(39)))),
+            (json!(null), json!(false)),
+        ];
+        let s = RandomState::new();
+        for (a, b) in &cases {
+            let (text_a, text_b) = (a.to_string(), b.to_string());
+            let by_text = text_a == text_b;
+            assert_eq!(SameJson(a) == SameJson(b), by_text, "{a} vs {b}");
+            if by_text {
+                assert_eq!(s.hash_one(SameJson(a)), s.hash_one(SameJson(b)));
+            }
+        }
     }
 }

@@ -27,12 +27,27 @@ fn nonempty(s: String, fallback: &str) -> String {
 
 /// `snake_case` base (not keyword-escaped); digits first get a `_` prefix.
 pub fn snake(raw: &str, fallback: &str) -> String {
+    // Fast path for names that are already snake case (most JSON property names):
+    // heck would return them unchanged, without the two allocations per call.
+    if is_plain_snake(raw) {
+        return raw.to_string();
+    }
     let s = nonempty(words(raw).to_snake_case(), fallback);
     if s.starts_with(|c: char| c.is_ascii_digit()) {
         format!("_{s}")
     } else {
         s
     }
+}
+
+/// `[a-z]+(_[a-z]+)*`: words of lowercase ASCII letters joined by single underscores.
+fn is_plain_snake(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    !b.is_empty()
+        && b[0].is_ascii_lowercase()
+        && b[b.len() - 1].is_ascii_lowercase()
+        && b.iter().all(|c| c.is_ascii_lowercase() || *c == b'_')
+        && !raw.contains("__")
 }
 
 /// `PascalCase` base; digits first get a `T` prefix.
@@ -219,6 +234,18 @@ mod tests {
         assert_eq!(snake("2fa", "f"), "_2fa");
         assert_eq!(pascal("名前", "Type"), "Type");
         assert_eq!(snake("userName", "f"), snake("user_name", "f"));
+    }
+
+    /// The fast path answers exactly what heck answers for the names it accepts.
+    #[test]
+    fn plain_snake_fast_path_agrees_with_heck() {
+        for raw in ["id", "user_name", "a_b_c", "x", "node_id", "html_url"] {
+            assert!(is_plain_snake(raw), "{raw}");
+            assert_eq!(nonempty(words(raw).to_snake_case(), "f"), raw);
+        }
+        for raw in ["", "_a", "a_", "a__b", "userName", "a1", "A", "a-b", "é"] {
+            assert!(!is_plain_snake(raw), "{raw}");
+        }
     }
 
     #[test]
