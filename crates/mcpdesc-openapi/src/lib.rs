@@ -619,15 +619,35 @@ fn info(root: &Value, diags: &mut Diags) -> Value {
     Value::Object(out)
 }
 
+/// An absolute http(s) URL that is also an RFC 3986 URI (the output's `format: uri`;
+/// quotes or brackets in a URL made imports non-conforming: fuzzer finding).
 fn is_abs_url(u: &str) -> bool {
     (u.starts_with("https://") || u.starts_with("http://"))
         && !u.contains(char::is_whitespace)
         && u.len() > 8
+        && fluent_uri::Uri::parse(u).is_ok()
 }
 
+/// A plain `local@domain.tld` address (dot-atom local part, LDH domain labels): a
+/// conservative subset of what the output's `format: email` accepts, so an address the
+/// validator would reject (e.g. quotes in the domain: fuzzer finding) is dropped rather
+/// than copied.
 fn looks_like_email(e: &str) -> bool {
-    let mut parts = e.split('@');
-    matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None) if !a.is_empty() && b.contains('.') && !e.contains(char::is_whitespace))
+    let Some((local, domain)) = e.split_once('@') else {
+        return false;
+    };
+    let atext = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+/=?^_`{|}~-".contains(c);
+    let local_ok = !local.is_empty()
+        && local.split('.').all(|p| !p.is_empty() && p.chars().all(atext));
+    let labels: Vec<&str> = domain.split('.').collect();
+    let domain_ok = labels.len() >= 2
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        });
+    local_ok && domain_ok
 }
 
 /// Root tag catalogue: the spec's declared tags (first declaration wins), then tags
