@@ -246,12 +246,21 @@ pub fn import_path_value(
         path: path.display().to_string(),
         source: e,
     })?;
-    import_bytes_value(&bytes, Some(path), opts)
+    // Owned: the bytes are freed right after decoding (13 MB for GitHub).
+    import_impl(std::borrow::Cow::Owned(bytes), Some(path), opts)
 }
 
 /// [`import_bytes`] without building the typed [`Document`].
 pub fn import_bytes_value(
     bytes: &[u8],
+    path: Option<&Path>,
+    opts: &ImportOptions,
+) -> Result<ImportValueOutcome, ImportError> {
+    import_impl(std::borrow::Cow::Borrowed(bytes), path, opts)
+}
+
+fn import_impl(
+    bytes: std::borrow::Cow<'_, [u8]>,
     path: Option<&Path>,
     opts: &ImportOptions,
 ) -> Result<ImportValueOutcome, ImportError> {
@@ -271,8 +280,9 @@ pub fn import_bytes_value(
     let text_head = std::str::from_utf8(&bytes[..bytes.len().min(64)]).unwrap_or("");
     let format = Format::detect(path.and_then(Path::to_str), text_head);
     let mut pre = Vec::new();
-    let (root, sm) = spec::decode_openapi(bytes, format, &opts.limits, &mut pre)
+    let (root, sm) = spec::decode_openapi(&bytes, format, &opts.limits, &mut pre)
         .map_err(|d| ImportError::Unusable(vec![d]))?;
+    drop(bytes);
     phases.mark("decode");
     let mut diags = Diags::default();
     for d in pre {
@@ -365,6 +375,11 @@ pub fn import_bytes_value(
         stats.remote_refs += b.remote_refs;
         built.push(b);
     }
+    // The converted definitions were copied into every tool that uses them.
+    let shared = op::Shared {
+        defs: schema::DefCache::default(),
+        ..shared
+    };
 
     phases.mark("convert operations");
     // ---- names
