@@ -69,8 +69,17 @@
 //! **Conformance**: the document is checked with `mcpdesc-validate` before it is
 //! returned; errors from that check are importer bugs and are reported as such.
 //!
-//! **Performance**: operations are converted in parallel (rayon); each tool converts
-//! only the schemas it uses; nothing clones the input document.
+//! **Performance** (profiled with `perf` and `MCPDESC_OPENAPI_TIMINGS=1`, which prints
+//! the phase times): JSON input is decoded with serde_json and positions are
+//! computed lazily, only when a diagnostic needs one; component schemas are converted
+//! once per direction and shared ([`schema::DefCache`]); operations are converted and
+//! turned into tool objects in parallel (rayon), by move; the protocol split runs on
+//! a skeleton of each tool; the input is dropped before validation; callers that
+//! only emit the result use [`import_path_value`] (no typed copy). On the GitHub
+//! spec (13 MB, 1,223 operations) the phases are roughly decode 0.2 s, conversion
+//! 0.23 s, tool objects 0.15 s, validation 0.28 s, emission 0.2 s (release, shared
+//! 2-core machine). Output size is bounded: each tool's `$defs` gets a budget
+//! derived from a document-wide budget (see `schema_budget`).
 
 pub mod corpus;
 mod diag;
