@@ -8,6 +8,12 @@
 //! AddressSanitizer mostly costs speed. cargo-fuzz itself is installed (pinned) into
 //! `.deps/cargo`.
 //!
+//! All targets are built once (`cargo fuzz build`, one target dir) and the binaries run
+//! directly, one after the other, with one rayon thread (the OpenAPI importer is
+//! parallel; a fuzzer must not take every core of a shared CI box). An input running
+//! longer than 10 s is a finding (a hang). The OpenAPI target also gets a dictionary of
+//! OpenAPI/JSON Schema keywords (`xtask/fuzz/dicts/import_openapi.dict`).
+//!
 //! New corpus entries go to `.deps/fuzz-corpus/TARGET` (scratch); the committed seeds in
 //! `xtask/fuzz/corpus/TARGET` are only read. Crashes land in `target/fuzz-artifacts/TARGET`
 //! and each becomes a regression test in `tests/hostile/`.
@@ -16,7 +22,20 @@ use std::path::PathBuf;
 use std::process::Command;
 
 const CARGO_FUZZ_VERSION: &str = "0.13.1";
-pub const TARGETS: &[&str] = &["decode_json", "decode_yaml"];
+/// Every fuzz target of `xtask/fuzz/` (what `cargo xtask test` smoke-runs).
+pub const TARGETS: &[&str] = &[
+    "decode_json",
+    "decode_yaml",
+    "import_openapi",
+    "import_dump",
+    "lower_schema",
+];
+
+/// Seconds per target of the smoke run in `cargo xtask test`.
+pub const SMOKE_SECS: u64 = 10;
+
+/// Per-input time limit: an input that takes longer is a finding (a hang), not a slow run.
+const INPUT_TIMEOUT_SECS: u64 = 10;
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut target = None;
@@ -44,10 +63,54 @@ pub fn run(args: &[String]) -> Result<(), String> {
             ));
         }
     };
-    for t in targets {
-        fuzz_one(&t, secs)?;
+    // One build of every target, then each built binary runs for `secs`.
+    let cargo_fuzz = cargo_fuzz()?;
+    crate::run(fuzz_command(&cargo_fuzz).arg("build").args(common_flags()))?;
+    let mut failed = Vec::new();
+    for t in &targets {
+        if let Err(e) = fuzz_one(t, secs) {
+            eprintln!("xtask: {e}");
+            failed.push(t.as_str());
+        }
     }
-    Ok(())
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("fuzz targets with findings: {}", failed.join(", ")))
+    }
+}
+
+/// `cargo fuzz` with `RUSTC_BOOTSTRAP=1` (cargo-fuzz passes `-Z` flags; this stays
+/// confined to the fuzz build).
+fn fuzz_command(cargo_fuzz: &PathBuf) -> Command {
+    let mut cmd = Command::new(cargo_fuzz);
+    cmd.current_dir(crate::root()).env("RUSTC_BOOTSTRAP", "1");
+    cmd
+}
+
+/// The host target triple (`cargo fuzz build` builds for it, into `<target-dir>/<triple>`).
+fn host_triple() -> Result<String, String> {
+    let out = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+        .arg("-vV")
+        .output()
+        .map_err(|e| format!("rustc -vV: {e}"))?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .map(str::to_string)
+        .ok_or_else(|| "rustc -vV printed no host triple".to_string())
+}
+
+/// Flags of `cargo fuzz build`.
+fn common_flags() -> Vec<std::ffi::OsString> {
+    vec![
+        "--fuzz-dir".into(),
+        "xtask/fuzz".into(),
+        "--sanitizer".into(),
+        "none".into(),
+        "--target-dir".into(),
+        crate::target_dir().join("fuzz").into_os_string(),
+    ]
 }
 
 fn cargo_fuzz() -> Result<PathBuf, String> {
@@ -77,39 +140,47 @@ fn fuzz_one(target: &str, secs: u64) -> Result<(), String> {
     std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&artifacts).map_err(|e| e.to_string())?;
     let seeds = root.join("xtask/fuzz/corpus").join(target);
-    let out = Command::new(cargo_fuzz()?)
-        .current_dir(&root)
-        .env("RUSTC_BOOTSTRAP", "1")
-        .args([
-            "run",
-            "--fuzz-dir",
-            "xtask/fuzz",
-            "--sanitizer",
-            "none",
-            "--target-dir",
-        ])
-        .arg(crate::target_dir().join("fuzz"))
-        .arg(target)
-        .arg(&scratch)
-        .arg(&seeds)
-        .arg("--")
+    let dict = root.join("xtask/fuzz/dicts").join(format!("{target}.dict"));
+    // The binary `cargo fuzz build` produced: running it directly (rather than through
+    // `cargo fuzz run`) guarantees one build for all targets, even when sources change
+    // between runs.
+    let bin = crate::target_dir()
+        .join("fuzz")
+        .join(host_triple()?)
+        .join("release")
+        .join(target);
+    let mut cmd = Command::new(&bin);
+    cmd.current_dir(&root)
+        .env("RAYON_NUM_THREADS", "1")
         .arg(format!("-max_total_time={secs}"))
+        .arg(format!("-timeout={INPUT_TIMEOUT_SECS}"))
         .arg(format!("-artifact_prefix={}/", artifacts.display()))
-        .arg("-print_final_stats=1")
+        .arg("-print_final_stats=1");
+    if dict.is_file() {
+        cmd.arg(format!("-dict={}", dict.display()));
+    }
+    cmd.arg(&scratch).arg(&seeds);
+    let out = cmd
         .output()
-        .map_err(|e| format!("cargo fuzz: {e}"))?;
+        .map_err(|e| format!("{}: {e}", bin.display()))?;
     let log = String::from_utf8_lossy(&out.stderr);
     let execs = log
         .lines()
         .filter_map(|l| l.strip_prefix("stat::number_of_executed_units:"))
         .map(str::trim)
-        .last()
+        .next_back()
+        .unwrap_or("?");
+    let per_sec = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("stat::average_exec_per_sec:"))
+        .map(str::trim)
+        .next_back()
         .unwrap_or("?");
     let findings = std::fs::read_dir(&artifacts)
         .map(|d| d.count())
         .unwrap_or(0);
     println!(
-        "fuzz {target}: {secs} s, {execs} executions, {findings} findings in {}",
+        "fuzz {target}: {secs} s, {execs} executions ({per_sec}/s), {findings} findings in {}",
         artifacts.display()
     );
     if !out.status.success() || findings > 0 {
