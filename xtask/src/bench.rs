@@ -359,15 +359,16 @@ fn openapi_mcp_generator(bench_deps: &Path) -> Result<PathBuf, String> {
 
 /// The FastMCP measurement: load the spec, build the server with `from_openapi`, list
 /// its tools (what a client sees at start-up).
+///
+/// No HTTP client is passed: FastMCP builds its default one from the spec's `servers`
+/// (4.x ships `httpx2`, earlier versions `httpx`), and nothing is called.
 const FASTMCP_SCRIPT: &str = r#"import asyncio, json, sys
-import httpx
 from fastmcp import FastMCP
 
 async def main():
     with open(sys.argv[1], "rb") as f:
         spec = json.load(f)
-    client = httpx.AsyncClient(base_url="https://api.github.com")
-    mcp = FastMCP.from_openapi(openapi_spec=spec, client=client)
+    mcp = FastMCP.from_openapi(openapi_spec=spec)
     lister = getattr(mcp, "list_tools", None) or getattr(mcp, "get_tools")
     tools = await lister()
     print(len(tools))
