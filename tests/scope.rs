@@ -217,6 +217,42 @@ fn split_wraps_non_object_output_roots_when_asked() {
     );
 }
 
+#[test]
+fn wrapping_keeps_defs_and_local_refs_resolvable() {
+    // A wrapped root keeps `$schema`/`$defs` at the wrapper's root and moves other local
+    // references under `/properties/result`, so every `$ref` still resolves.
+    let tool = serde_json::json!({
+        "name": "list", "inputSchema": {"type": "object"},
+        "outputSchema": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "array",
+            "items": {"$ref": "#/$defs/Pet"},
+            "contains": {"$ref": "#/items"},
+            "$defs": {"Pet": {"type": "object", "properties": {"kids": {"$ref": "#"}}}}
+        }
+    });
+    let scope: RevisionSet = [V2025_11_25, V2026_07_28].into_iter().collect();
+    let variants = mcpdesc_scope::split_tool_output_root(&tool, scope, &Value::Null);
+    assert_eq!(variants.len(), 2);
+    let wrapped = &variants[0].value["outputSchema"];
+    assert_eq!(
+        wrapped,
+        &serde_json::json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$defs": {"Pet": {"type": "object", "properties": {"kids": {"$ref": "#/properties/result"}}}},
+            "type": "object",
+            "properties": {"result": {
+                "type": "array",
+                "items": {"$ref": "#/$defs/Pet"},
+                "contains": {"$ref": "#/properties/result/items"}
+            }},
+            "required": ["result"]
+        })
+    );
+    // The 2026-07-28 variant keeps the native root untouched.
+    assert_eq!(variants[1].value["outputSchema"], tool["outputSchema"]);
+}
+
 // ---------------------------------------------------------------- export
 
 #[test]

@@ -724,12 +724,22 @@ impl Cx<'_> {
             }
             OutputRootStrategy::Wrap => {
                 let mut inner = resolved.clone();
-                let dialect = inner
-                    .as_object_mut()
-                    .and_then(|m| m.shift_remove("$schema"));
                 let mut w = Map::new();
-                if let Some(d) = dialect {
-                    w.insert("$schema".into(), d);
+                // Resource-level keywords stay at the root of the wrapper, so `$schema`
+                // still names the dialect and `#/$defs/…` references still resolve; any
+                // other local reference into the old root moves with it.
+                if let Some(m) = inner.as_object_mut() {
+                    for k in ["$schema", "$id", "$defs", "definitions"] {
+                        if let Some(v) = m.shift_remove(k) {
+                            w.insert(k.into(), v);
+                        }
+                    }
+                }
+                rebase_local_refs(&mut inner);
+                for k in ["$defs", "definitions"] {
+                    if let Some(defs) = w.get_mut(k) {
+                        rebase_local_refs(defs);
+                    }
                 }
                 w.insert("type".into(), json!("object"));
                 w.insert("properties".into(), json!({ "result": inner }));
@@ -1151,5 +1161,35 @@ fn strip_mcp_header(schema: &mut Value, at: &str, removed: &mut Vec<String>, dep
             }
         }
         strip_mcp_header(p, &pat, removed, depth + 1);
+    }
+}
+
+/// After wrapping a schema as `properties.result` of a new root: local references
+/// (`#/…`) into the old root now point under `/properties/result`, except those into
+/// `$defs`/`definitions`, which the wrapper keeps at its root. Iterative (input is
+/// untrusted and may be deep).
+fn rebase_local_refs(v: &mut Value) {
+    let mut stack = vec![v];
+    while let Some(n) = stack.pop() {
+        match n {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get_mut("$ref")
+                    && r == "#"
+                {
+                    *r = "#/properties/result".into();
+                } else if let Some(Value::String(r)) = m.get_mut("$ref")
+                    && let Some(p) = r.strip_prefix("#/")
+                    && !(p == "$defs"
+                        || p.starts_with("$defs/")
+                        || p == "definitions"
+                        || p.starts_with("definitions/"))
+                {
+                    *r = format!("#/properties/result/{p}");
+                }
+                stack.extend(m.values_mut());
+            }
+            Value::Array(a) => stack.extend(a.iter_mut()),
+            _ => {}
+        }
     }
 }
