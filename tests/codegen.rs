@@ -160,7 +160,10 @@ fn repeated_defs_share_one_type_and_different_ones_do_not() {
     assert!(types.contains("pub pet: Option<Pet>,"), "{types}");
     assert!(types.contains("pub struct Pet2 {") && types.contains("pub struct Owner2 {"));
     assert!(types.contains("pub pet: Option<Pet2>,"), "{types}");
-    assert!(!types.contains("Pet3") && !types.contains("Owner3"), "{types}");
+    assert!(
+        !types.contains("Pet3") && !types.contains("Owner3"),
+        "{types}"
+    );
     let collisions = g
         .diagnostics
         .iter()
