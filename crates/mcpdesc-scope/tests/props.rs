@@ -289,4 +289,29 @@ proptest! {
         let errs = validation_errors(&s);
         prop_assert!(errs.is_empty(), "{:?}", errs);
     }
+
+    /// Projection is idempotent, every view of a valid document is itself valid, is
+    /// single-revision (no `protocolVersions` on declarations, root = [V]), and the
+    /// export of a view lists exactly the view's tools.
+    #[test]
+    fn views_are_idempotent_valid_and_flat(g in arb_doc()) {
+        let doc = build(&g, true);
+        prop_assert!(validation_errors(&doc).is_empty(), "{:?}", validation_errors(&doc));
+        for (rev, view) in views(&doc) {
+            let again = project_unchecked(&view, rev, ProjectOptions::default()).expect("in root");
+            prop_assert_eq!(normalize_view(&again), normalize_view(&view));
+            let errs = validation_errors(&view);
+            prop_assert!(errs.is_empty(), "{} view: {:?}", rev, errs);
+            prop_assert_eq!(&view["protocolVersions"], &json!([rev.to_string()]));
+            let tools = view["tools"].as_array().cloned().unwrap_or_default();
+            for t in &tools {
+                prop_assert!(t.get("protocolVersions").is_none(), "{}", t);
+            }
+            let mut names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+            let n = names.len();
+            names.sort_unstable();
+            names.dedup();
+            prop_assert_eq!(names.len(), n, "duplicate tool names in the {} view", rev);
+        }
+    }
 }
