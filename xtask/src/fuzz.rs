@@ -149,6 +149,7 @@ fn fuzz_one(target: &str, secs: u64) -> Result<(), String> {
         .join(host_triple()?)
         .join("release")
         .join(target);
+    let before = artifact_names(&artifacts);
     let mut cmd = Command::new(&bin);
     cmd.current_dir(&root)
         .env("RAYON_NUM_THREADS", "1")
@@ -176,9 +177,9 @@ fn fuzz_one(target: &str, secs: u64) -> Result<(), String> {
         .map(str::trim)
         .next_back()
         .unwrap_or("?");
-    let findings = std::fs::read_dir(&artifacts)
-        .map(|d| d.count())
-        .unwrap_or(0);
+    // Only artifacts of this run count: older ones (already triaged into regression
+    // tests) stay for reference until someone deletes them.
+    let findings = artifact_names(&artifacts).difference(&before).count();
     println!(
         "fuzz {target}: {secs} s, {execs} executions ({per_sec}/s), {findings} findings in {}",
         artifacts.display()
@@ -189,4 +190,10 @@ fn fuzz_one(target: &str, secs: u64) -> Result<(), String> {
         return Err(format!("fuzz target {target} found a failure"));
     }
     Ok(())
+}
+
+fn artifact_names(dir: &std::path::Path) -> std::collections::BTreeSet<std::ffi::OsString> {
+    std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default()
 }
