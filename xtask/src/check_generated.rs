@@ -100,9 +100,10 @@ fn committed_clients(
                 "tests/generated/{}",
                 dir.file_name().and_then(|s| s.to_str()).unwrap_or("?")
             );
-            let copy = cfg
-                .work_dir
-                .join(format!("committed-{}", dir.file_name().unwrap_or_default().to_string_lossy()));
+            let copy = cfg.work_dir.join(format!(
+                "committed-{}",
+                dir.file_name().unwrap_or_default().to_string_lossy()
+            ));
             copy_tree(&dir, &copy)?;
             let steps: Vec<StepReport> = if suffix == "-rust" {
                 check::check_rust(&name, &copy, cfg)

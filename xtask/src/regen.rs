@@ -26,15 +26,27 @@ struct Step {
 
 const STEPS: &[Step] = &[
     Step {
-        args: &["import", "openapi", "tests/fixtures/openapi/petstore-2.0.json"],
+        args: &[
+            "import",
+            "openapi",
+            "tests/fixtures/openapi/petstore-2.0.json",
+        ],
         output: "petstore-2.0.mcpdesc.yaml",
     },
     Step {
-        args: &["import", "openapi", "tests/fixtures/openapi/petstore-3.0.yaml"],
+        args: &[
+            "import",
+            "openapi",
+            "tests/fixtures/openapi/petstore-3.0.yaml",
+        ],
         output: "petstore-3.0.mcpdesc.yaml",
     },
     Step {
-        args: &["import", "openapi", "tests/fixtures/openapi/petstore-3.1.yaml"],
+        args: &[
+            "import",
+            "openapi",
+            "tests/fixtures/openapi/petstore-3.1.yaml",
+        ],
         output: "petstore-3.1.mcpdesc.yaml",
     },
     // Clients are generated from the freshly imported description (a path in the
@@ -193,8 +205,7 @@ fn files(dir: &Path) -> Result<BTreeMap<PathBuf, Vec<u8>>, String> {
                     .strip_prefix(dir)
                     .map_err(|e| e.to_string())?
                     .to_path_buf();
-                let bytes =
-                    std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
                 out.insert(rel, bytes);
             }
         }

@@ -662,7 +662,9 @@ fn looks_like_email(e: &str) -> bool {
     };
     let atext = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+/=?^_`{|}~-".contains(c);
     let local_ok = !local.is_empty()
-        && local.split('.').all(|p| !p.is_empty() && p.chars().all(atext));
+        && local
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(atext));
     let labels: Vec<&str> = domain.split('.').collect();
     let domain_ok = labels.len() >= 2
         && labels.iter().all(|l| {
