@@ -241,15 +241,6 @@ fn remote_refs_are_never_fetched_and_the_operation_is_kept() {
         "{text}"
     );
 
-    // The flag that would fetch is refused outright (exit 2), before any I/O.
-    let r = run(&[
-        "import",
-        "openapi",
-        &spec.display().to_string(),
-        "--allow-remote-refs",
-    ]);
-    assert_eq!(r.code, Some(2), "{}", truncate(&r.stderr));
-
     // Downstream consumers of the preserved remote ref do not fetch it either.
     let o = out.display().to_string();
     for args in [
@@ -280,4 +271,57 @@ fn remote_refs_are_never_fetched_and_the_operation_is_kept() {
         0,
         "something connected to the remote-ref host"
     );
+}
+
+/// A one-document HTTP server on 127.0.0.1: answers every GET with `body` (JSON).
+fn http_server(body: &'static str) -> (u16, Arc<AtomicUsize>) {
+    use std::io::{Read as _, Write as _};
+    let l = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = l.local_addr().expect("addr").port();
+    let hits = Arc::new(AtomicUsize::new(0));
+    let h = hits.clone();
+    std::thread::spawn(move || {
+        for mut s in l.incoming().flatten() {
+            h.fetch_add(1, Ordering::SeqCst);
+            let mut req = [0u8; 4096];
+            let _ = s.read(&mut req);
+            let _ = write!(
+                s,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    (port, hits)
+}
+
+#[test]
+fn remote_refs_are_fetched_only_with_allow_remote_refs() {
+    let (port, hits) = http_server(
+        r#"{"Thing": {"type": "object", "properties": {"fetched_field": {"type": "string"}}}}"#,
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let spec = format!(
+        r#"{{"openapi": "3.1.0", "info": {{"title": "remote", "version": "1"}},
+  "paths": {{"/schema": {{"post": {{"operationId": "remoteSchema",
+    "requestBody": {{"content": {{"application/json": {{"schema": {{"$ref": "http://127.0.0.1:{port}/schema.json#/Thing"}}}}}}}},
+    "responses": {{"204": {{"description": "ok"}}}}}}}}}}}}"#
+    );
+    let spec = write(dir.path(), "remote.json", spec.as_bytes());
+    let out = dir.path().join("out.json");
+    let o = out.display().to_string();
+    let r = run(&[
+        "import",
+        "openapi",
+        &spec.display().to_string(),
+        "--allow-remote-refs",
+        "-o",
+        &o,
+    ]);
+    assert_eq!(r.code, Some(0), "{}", truncate(&r.stderr));
+    assert_eq!(hits.load(Ordering::SeqCst), 1, "fetched exactly once");
+    let doc: Value = serde_json::from_slice(&std::fs::read(&out).expect("output")).expect("json");
+    let props = &doc["tools"][0]["inputSchema"]["properties"];
+    assert_eq!(props["fetched_field"]["type"], "string", "{doc}");
+    assert!(!r.stderr.contains("openapi-remote-ref"), "{}", r.stderr);
 }

@@ -35,10 +35,10 @@
 //! [`ImportOptions::allow_refs_outside_folder`]; at most 256 files and the document
 //! size limit in total) are loaded up front, so the parallel converters share an
 //! immutable set of documents. Remote (`http:`, `https:`, any scheme) refs are never
-//! fetched: the `$ref` is preserved and a warning says the schema is not
-//! self-contained. `--allow-remote-refs` is accepted by the CLI but fetching is not
-//! supported (no HTTP client in this build): the CLI refuses the flag with a clear
-//! error rather than pretend.
+//! fetched unless [`ImportOptions::allow_remote_refs`] (`--allow-remote-refs`) is set:
+//! the `$ref` is preserved and a warning says the schema is not self-contained. With
+//! the flag, `http(s)` documents are fetched once each (30 s timeout, sharing the
+//! size limit of referenced files) and resolved like local files.
 //!
 //! **Schemas** (see [`schema`]): converted to JSON Schema 2020-12 per tool, with
 //! only the used component schemas in local `$defs`; cycles remain `$ref`s.
@@ -122,7 +122,7 @@ pub struct ImportOptions {
     pub name_prefix: String,
     /// Description budget in characters.
     pub description_max: Option<usize>,
-    /// Accepted for the CLI flag; remote fetching is not supported (see crate docs).
+    /// Fetch `http(s)` `$ref` targets (see crate docs); off by default.
     pub allow_remote_refs: bool,
     /// Allow relative-file refs to leave the spec's folder (library only).
     pub allow_refs_outside_folder: bool,

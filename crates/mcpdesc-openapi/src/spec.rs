@@ -57,6 +57,8 @@ pub struct Spec {
     /// `docs[0]` is the root document.
     pub docs: Vec<SourceDoc>,
     by_path: HashMap<PathBuf, usize>,
+    /// Remote documents fetched with `allow_remote_refs` (`usize::MAX`: failed).
+    by_url: HashMap<String, usize>,
 }
 
 /// Where a `$ref` points.
@@ -292,6 +294,7 @@ impl Spec {
                 display: display.to_string(),
             }],
             by_path: HashMap::new(),
+            by_url: HashMap::new(),
         };
         if let Some(p) = path.and_then(|p| p.canonicalize().ok()) {
             spec.by_path.insert(p, 0);
@@ -317,6 +320,10 @@ impl Spec {
             collect_file_refs(&self.docs[next].value, &mut refs);
             for r in refs {
                 let file = r.split('#').next().unwrap_or("");
+                if is_http(file) && opts.allow_remote_refs {
+                    self.load_remote(next, file, opts, &mut total_bytes, diags);
+                    continue;
+                }
                 if file.is_empty() || has_scheme(file) {
                     continue;
                 }
@@ -396,6 +403,59 @@ impl Spec {
         }
     }
 
+    /// Fetches one remote (http/https) document, only ever with `allow_remote_refs`:
+    /// bounded time, bounded size (shared with referenced files), each URL once.
+    fn load_remote(
+        &mut self,
+        from: usize,
+        url: &str,
+        opts: &crate::ImportOptions,
+        total_bytes: &mut usize,
+        diags: &mut Diags,
+    ) {
+        if self.by_url.contains_key(url) {
+            return;
+        }
+        if self.docs.len() >= MAX_REF_FILES {
+            diags.warn(
+                from,
+                "openapi-ref-limit",
+                format!("more than {MAX_REF_FILES} referenced documents; `{url}` is not fetched"),
+                "",
+            );
+            self.by_url.insert(url.to_string(), usize::MAX);
+            return;
+        }
+        let budget = opts.limits.max_document_bytes.saturating_sub(*total_bytes);
+        let fetched = fetch(url, budget).and_then(|bytes| {
+            *total_bytes += bytes.len();
+            let fmt = Format::detect(Some(url), std::str::from_utf8(&bytes).unwrap_or(""));
+            let mut infos = Vec::new();
+            decode_openapi(&bytes, fmt, &opts.limits, &mut infos)
+                .map_err(|e| format!("cannot decode it: [{}] {}", e.code, e.message))
+        });
+        match fetched {
+            Ok((value, source_map)) => {
+                self.by_url.insert(url.to_string(), self.docs.len());
+                self.docs.push(SourceDoc {
+                    value,
+                    source_map,
+                    path: None,
+                    display: url.to_string(),
+                });
+            }
+            Err(e) => {
+                diags.warn(
+                    from,
+                    "openapi-ref-remote-fetch",
+                    format!("cannot fetch `{url}`: {e}"),
+                    "",
+                );
+                self.by_url.insert(url.to_string(), usize::MAX);
+            }
+        }
+    }
+
     /// Absolute path of a relative file reference made in `docs[from]`, or None when
     /// it is not allowed (absolute, escaping the spec's folder, no folder known).
     fn file_path(&self, from: usize, file: &str, opts: &crate::ImportOptions) -> Option<PathBuf> {
@@ -425,10 +485,17 @@ impl Spec {
             Some(i) => (&r[..i], &r[i + 1..]),
             None => (r, ""),
         };
+        let pointer = percent_decode(frag);
         if has_scheme(file) {
+            if opts.allow_remote_refs
+                && let Some(&i) = self.by_url.get(file)
+                && i != usize::MAX
+                && (pointer.is_empty() || pointer.starts_with('/'))
+            {
+                return RefTarget::Local { doc: i, pointer };
+            }
             return RefTarget::Remote(r.to_string());
         }
-        let pointer = percent_decode(frag);
         if !pointer.is_empty() && !pointer.starts_with('/') {
             return RefTarget::Broken(format!("`{r}`: only JSON-pointer fragments are supported"));
         }
@@ -559,6 +626,31 @@ pub fn percent_decode(s: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+fn is_http(file: &str) -> bool {
+    let lower = file.get(..8).unwrap_or(file).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
+/// GET `url` with a 30 s overall timeout, reading at most `max` bytes.
+fn fetch(url: &str, max: usize) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(std::time::Duration::from_secs(30)))
+        .build()
+        .into();
+    let resp = agent.get(url).call().map_err(|e| e.to_string())?;
+    let mut buf = Vec::new();
+    resp.into_body()
+        .as_reader()
+        .take(max as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| e.to_string())?;
+    if buf.len() > max {
+        return Err("the referenced documents exceed the total size limit".into());
+    }
+    Ok(buf)
 }
 
 #[cfg(test)]

@@ -58,20 +58,13 @@ pub struct Args {
     /// Cut tool descriptions to N characters.
     #[arg(long, value_name = "N")]
     pub description_max: Option<usize>,
-    /// Fetch remote (http/https) $refs. Not supported by this build: remote refs are
-    /// always kept as they are, with a warning; passing this flag is an error.
+    /// Fetch remote (http/https) $refs (30 s timeout, size-limited). Without it remote
+    /// refs are never fetched: they are kept as they are, with a warning.
     #[arg(long)]
     pub allow_remote_refs: bool,
 }
 
 pub fn run(args: Args) -> CmdResult {
-    if args.allow_remote_refs {
-        return Err(UsageError(
-            "--allow-remote-refs: fetching remote $refs is not supported by this build (no network client); \
-             without the flag remote refs are kept as they are, with a warning"
-                .into(),
-        ));
-    }
     let mut versions = RevisionSet::EMPTY;
     for v in &args.protocol_versions {
         let r: ProtocolRevision = v
@@ -105,7 +98,7 @@ pub fn run(args: Args) -> CmdResult {
         name_max: args.name_max,
         name_prefix: args.name_prefix,
         description_max: args.description_max,
-        allow_remote_refs: false,
+        allow_remote_refs: args.allow_remote_refs,
         ..ImportOptions::default()
     };
     let result = if args.spec == "-" {
