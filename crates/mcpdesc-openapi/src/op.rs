@@ -142,7 +142,7 @@ pub fn collect_ops<'a>(spec: &'a Spec, opts: &ImportOptions, diags: &mut Diags) 
                 diags.warn(
                     0,
                     "openapi-operation-skipped",
-                    format!("path item cannot be resolved: {e:?}; its operations are skipped"),
+                    format!("path item cannot be resolved: {e}; its operations are skipped"),
                     item_ptr,
                 );
                 continue;
@@ -325,7 +325,7 @@ pub fn build(
                 Err(e) => diags.warn(
                     doc,
                     "openapi-body-skipped",
-                    format!("request body cannot be resolved ({e:?}); it is not part of the input"),
+                    format!("request body cannot be resolved ({e}); it is not part of the input"),
                     ptr,
                 ),
             }
@@ -502,7 +502,7 @@ fn merged_params<'a>(
                     diags.warn(
                         site.item_doc,
                         "openapi-parameter-skipped",
-                        format!("parameter cannot be resolved ({e:?}); skipped"),
+                        format!("parameter cannot be resolved ({e}); skipped"),
                         ptr,
                     );
                     continue;

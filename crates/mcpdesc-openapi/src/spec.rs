@@ -72,6 +72,16 @@ pub enum RefTarget {
     Broken(String),
 }
 
+impl std::fmt::Display for RefTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RefTarget::Local { pointer, .. } => write!(f, "reference to `#{pointer}`"),
+            RefTarget::Remote(r) => write!(f, "remote reference `{r}` is not fetched"),
+            RefTarget::Broken(why) => f.write_str(why),
+        }
+    }
+}
+
 /// Bounds for loading referenced files.
 const MAX_REF_FILES: usize = 256;
 const MAX_REF_CHAIN: usize = 32;
