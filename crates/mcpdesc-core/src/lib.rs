@@ -13,6 +13,7 @@ pub mod limits;
 pub mod model;
 pub mod refs;
 pub mod revision;
+pub mod same_json;
 pub mod source;
 pub mod yaml;
 
@@ -20,6 +21,7 @@ pub use diagnostic::{Diagnostic, Severity, has_errors, pointer};
 pub use limits::Limits;
 pub use model::Document;
 pub use revision::{Feature, ObjectKind, ProtocolRevision, RevisionSet};
+pub use same_json::SameJson;
 pub use source::{Decoded, Format, Position, SourceMap, decode, decode_bytes};
 
 /// Decodes text and converts it to the typed model, keeping the decoded value (for

@@ -9,7 +9,7 @@ use mcpdesc_core::revision::{DEFAULT_TOOL_SCHEMA_DIALECT, SUPPORTED_TOOL_SCHEMA_
 use mcpdesc_core::{Feature, RevisionSet, pointer, refs};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 use std::rc::Rc;
 
 /// Deepest schema nesting walked (§17.7: bounded recursion on untrusted input).
@@ -418,111 +418,8 @@ impl<'a> Cache<'a> {
     }
 }
 
-/// A JSON value hashed and compared by content, object member order included.
-/// Iterative, so deep untrusted values cannot overflow the stack.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ByContent<'a>(pub &'a Value);
-
-impl PartialEq for ByContent<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        if std::ptr::eq(self.0, other.0) {
-            return true;
-        }
-        let mut stack = vec![(self.0, other.0)];
-        while let Some((a, b)) = stack.pop() {
-            match (a, b) {
-                (Value::Object(x), Value::Object(y)) => {
-                    if x.len() != y.len() {
-                        return false;
-                    }
-                    for ((ka, va), (kb, vb)) in x.iter().zip(y) {
-                        if ka != kb {
-                            return false;
-                        }
-                        stack.push((va, vb));
-                    }
-                }
-                (Value::Array(x), Value::Array(y)) => {
-                    if x.len() != y.len() {
-                        return false;
-                    }
-                    stack.extend(x.iter().zip(y));
-                }
-                (Value::Object(_) | Value::Array(_), _)
-                | (_, Value::Object(_) | Value::Array(_)) => {
-                    return false;
-                }
-                _ => {
-                    if a != b {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
-    }
-}
-
-impl Eq for ByContent<'_> {}
-
-/// Nodes of a value that feed its hash. Hashing a whole 100 KB schema costs more than
-/// meta-validating it (measured on the GitHub import), so only a prefix in walk order
-/// is hashed; equal values still hash equally, and `eq` decides the rest.
-const HASHED_NODES: usize = 48;
-/// Leading bytes of each string that feed the hash (with its length).
-const HASHED_STRING_BYTES: usize = 24;
-
-impl Hash for ByContent<'_> {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        let mut stack = vec![self.0];
-        let mut budget = HASHED_NODES;
-        while let Some(v) = stack.pop() {
-            if budget == 0 {
-                break;
-            }
-            budget -= 1;
-            match v {
-                Value::Null => h.write_u8(0),
-                Value::Bool(b) => {
-                    h.write_u8(1);
-                    b.hash(h);
-                }
-                Value::Number(n) => {
-                    h.write_u8(2);
-                    // Equal numbers are the same variant (u64, i64 or f64) with the
-                    // same value, so hashing the variant's value is consistent with `==`.
-                    if let Some(u) = n.as_u64() {
-                        u.hash(h);
-                    } else if let Some(i) = n.as_i64() {
-                        i.hash(h);
-                    } else if let Some(f) = n.as_f64() {
-                        f.to_bits().hash(h);
-                    }
-                }
-                Value::String(s) => {
-                    // Long descriptions dominate schema text; their length and head
-                    // separate distinct schemas well enough.
-                    h.write_u8(3);
-                    h.write_usize(s.len());
-                    h.write(&s.as_bytes()[..s.len().min(HASHED_STRING_BYTES)]);
-                }
-                Value::Array(a) => {
-                    h.write_u8(4);
-                    h.write_usize(a.len());
-                    stack.extend(a.iter().rev());
-                }
-                Value::Object(o) => {
-                    h.write_u8(5);
-                    h.write_usize(o.len());
-                    for (k, _) in o {
-                        k.hash(h);
-                    }
-                    stack.extend(o.values().rev());
-                }
-            }
-        }
-    }
-}
+/// Cache keys: schemas by exact content (the shared identity in `mcpdesc-core`).
+pub(crate) use mcpdesc_core::SameJson as ByContent;
 
 /// Compiles `schema` (with external `$ref`s removed) under `dialect`, once per distinct
 /// `(schema content, dialect)`. `None` when it does not compile.
@@ -1211,6 +1108,7 @@ mod cache_tests {
     use super::*;
     use serde_json::json;
     use std::collections::hash_map::DefaultHasher;
+    use std::hash::Hasher as _;
 
     fn h(v: &Value) -> u64 {
         let mut s = DefaultHasher::new();
