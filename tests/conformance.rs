@@ -513,3 +513,106 @@ fn cli_json_verdicts_match() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Validation in parts (`mcpdesc_validate::ToolParts`, used by the importer to stream
+/// tools) must equal whole-document validation: same diagnostics, same order. The
+/// oracle is `validate_value` on the whole document; the inputs are every official
+/// fixture and spec example plus hand-made documents whose findings cross parts
+/// (same-name tools in different parts, a broken component reached from two parts, a
+/// restated structural error), each cut into parts of 1, 2, 3 and all tools, checked
+/// last part first.
+#[test]
+fn validation_in_parts_equals_whole_document_validation() {
+    use serde_json::{Value, json};
+    let mut docs: Vec<(String, Value)> = Vec::new();
+    let mut files: Vec<PathBuf> = fixtures().into_iter().map(|(_, p)| p).collect();
+    for dir in ["spec/examples", "scope"] {
+        let base = fixture(dir);
+        let mut more: Vec<PathBuf> = std::fs::read_dir(&base)
+            .unwrap_or_else(|e| panic!("{}: {e}", base.display()))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.is_file()
+                    && matches!(
+                        p.extension().and_then(|e| e.to_str()),
+                        Some("json" | "yaml" | "yml")
+                    )
+            })
+            .collect();
+        more.sort();
+        files.extend(more);
+    }
+    files.push(mcpdesc_tests::workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml"));
+    for p in files {
+        let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let text = String::from_utf8_lossy(&bytes);
+        let format = Format::detect(p.to_str(), &text);
+        if let Ok(d) = mcpdesc_core::decode_bytes(&bytes, format, &Limits::default()) {
+            docs.push((file_name(&p), d.value));
+        }
+    }
+    let tool = |name: &str, pv: Option<&[&str]>| {
+        let mut t = json!({"name": name, "inputSchema": {"type": "object"}});
+        if let Some(pv) = pv {
+            t["protocolVersions"] = json!(pv);
+        }
+        t
+    };
+    docs.push((
+        "hand-made: overlaps and shared components across parts".into(),
+        json!({
+            "mcpdesc": "0.8.0",
+            "info": {"name": "n", "version": "1"},
+            "protocolVersions": ["2025-06-18", "2025-11-25"],
+            "components": {"schemas": {"bad": {"type": 17}}},
+            "tools": [
+                tool("a", None),
+                tool("b", Some(&["2025-06-18"])),
+                {"name": "c", "inputSchema": {"$componentRef": "#/components/schemas/bad"}},
+                tool("a", Some(&["2025-11-25"])),
+                {"name": "d", "inputSchema": {"$componentRef": "#/components/schemas/bad"}},
+                tool("b", Some(&["2025-06-18", "2025-11-25"])),
+                {"name": "e"},
+                "not a tool",
+                {"name": "e", "inputSchema": {"type": "object"}, "protocolVersions": ["2025-06-18"]},
+                tool("Not Valid!", None)
+            ],
+            "tags": [{"name": "t"}, {"name": "t"}]
+        }),
+    ));
+    let validator = mcpdesc_validate::Validator::new();
+    let mut compared = 0;
+    for (name, doc) in &docs {
+        let Some(tools) = doc.get("tools").and_then(Value::as_array) else {
+            continue;
+        };
+        let whole = validator.validate_value(doc);
+        for size in [1, 2, 3, tools.len().max(1)] {
+            let mut skeleton = doc.clone();
+            skeleton["tools"] = json!([]);
+            let parts = validator.tool_parts(skeleton).expect("the skeleton is an object");
+            // Checked last part first (any order and any thread may check), finished in
+            // array order.
+            let mut reports: Vec<_> = tools
+                .chunks(size)
+                .rev()
+                .map(|part| {
+                    let (report, back) = parts.check(part.to_vec());
+                    assert_eq!(back, part, "{name}: check gives the tools back");
+                    report
+                })
+                .collect();
+            reports.reverse();
+            let parted = parts.finish(reports);
+            assert_eq!(
+                parted, whole,
+                "{name}: parts of {size} tool(s) differ from the whole document"
+            );
+            compared += 1;
+        }
+    }
+    assert!(
+        compared >= 40,
+        "only {compared} documents with tools were compared"
+    );
+}

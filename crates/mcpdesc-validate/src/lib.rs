@@ -26,12 +26,14 @@
 
 mod ctx;
 pub mod meta;
+pub mod parts;
 pub mod payload;
 mod rules;
 pub mod structural;
 #[cfg(test)]
 mod tests_support;
 
+pub use parts::{PartReport, ToolParts};
 pub use rules::identifiers::{
     CatalogueEntry, EXTENSION_CATALOGUE, EXTENSION_CATALOGUE_DATE, EXTENSION_CATALOGUE_SOURCE,
     Maturity,
@@ -65,23 +67,32 @@ impl Validator {
 
     /// Full check (structural + semantic), deterministically sorted.
     pub fn validate_value(&self, doc: &Value) -> Vec<Diagnostic> {
-        let structural = self.structural(doc);
-        if !doc.is_object() {
-            // Nothing semantic can be said about a document that is not an object.
-            return structural;
-        }
-        let semantic = self.semantic(doc);
+        let (structural, semantic) = self.layers(doc);
         let mut out: Vec<Diagnostic> = structural
             .into_iter()
-            .filter(|s| {
-                !semantic
-                    .iter()
-                    .any(|m| m.is_error() && m.pointer == s.pointer)
-            })
+            .filter(|s| !is_restated(s, semantic.iter()))
             .collect();
         out.extend(semantic);
         sort_diagnostics(doc, &mut out);
         out
+    }
+
+    /// Starts a validation whose `tools` arrive in parts (see [`parts`]); `skeleton`
+    /// is the document without its tools. `None` when it is not an object.
+    pub fn tool_parts(&self, skeleton: Value) -> Option<ToolParts> {
+        ToolParts::new(*self, skeleton)
+    }
+
+    /// Both layers, unsorted and unfiltered. Nothing semantic is said about a document
+    /// that is not an object.
+    fn layers(&self, doc: &Value) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+        let structural = self.structural(doc);
+        let semantic = if doc.is_object() {
+            self.semantic(doc)
+        } else {
+            Vec::new()
+        };
+        (structural, semantic)
     }
 
     /// Full check of a typed document.
@@ -152,19 +163,33 @@ fn order_key(doc: &Value, ptr: &str) -> Vec<usize> {
     key
 }
 
+/// A structural error at the same pointer as a semantic error restates it: the
+/// semantic code is the more specific one.
+fn is_restated<'d>(
+    structural: &Diagnostic,
+    mut semantic: impl Iterator<Item = &'d Diagnostic>,
+) -> bool {
+    semantic.any(|m| m.is_error() && m.pointer == structural.pointer)
+}
+
 /// Sorts by document position of the pointer, then code, then message; drops exact repeats.
 fn sort_diagnostics(doc: &Value, diags: &mut Vec<Diagnostic>) {
-    let mut keyed: Vec<(Vec<usize>, Diagnostic)> = diags
+    let keyed: Vec<(Vec<usize>, Diagnostic)> = diags
         .drain(..)
         .map(|d| (order_key(doc, &d.pointer), d))
         .collect();
+    diags.extend(sort_keyed(keyed));
+}
+
+/// [`sort_diagnostics`] on diagnostics that carry their order keys.
+fn sort_keyed(mut keyed: Vec<(Vec<usize>, Diagnostic)>) -> Vec<Diagnostic> {
     keyed.sort_by(|(ka, a), (kb, b)| {
         ka.cmp(kb)
             .then_with(|| a.code.cmp(&b.code))
             .then_with(|| a.message.cmp(&b.message))
     });
     keyed.dedup_by(|(_, a), (_, b)| a == b);
-    diags.extend(keyed.into_iter().map(|(_, d)| d));
+    keyed.into_iter().map(|(_, d)| d).collect()
 }
 
 #[cfg(test)]
