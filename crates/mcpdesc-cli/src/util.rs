@@ -109,43 +109,71 @@ pub fn read_document(path: &str) -> Result<Option<(Document, Decoded, String)>, 
 /// Writes `contents` to `path` atomically: a temp file in the same directory, then
 /// rename. On any failure the previous file is untouched and no temp file remains.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), UsageError> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".mcpdesc-").suffix(".tmp");
-    // tempfile creates 0600 files; the output is an ordinary file, so ask for what a
-    // plain create would give (0666 minus the umask) or keep the replaced file's mode.
-    #[cfg(unix)]
-    let keep_mode = {
-        use std::os::unix::fs::PermissionsExt as _;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-        std::fs::metadata(path)
+    let mut out = AtomicOutput::create(path)?;
+    out.file()
+        .write_all(contents)
+        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    out.commit()
+}
+
+/// An output file being written: a temporary file in the target's folder that
+/// replaces the target on [`AtomicOutput::commit`]. Dropped without a commit, it is
+/// removed and the target stays as it was.
+pub struct AtomicOutput {
+    path: PathBuf,
+    tmp: tempfile::NamedTempFile,
+    keep: Option<std::fs::Permissions>,
+}
+
+impl AtomicOutput {
+    pub fn create(path: &Path) -> Result<Self, UsageError> {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".mcpdesc-").suffix(".tmp");
+        // tempfile creates 0600 files; the output is an ordinary file, so ask for what a
+        // plain create would give (0666 minus the umask) or keep the replaced file's mode.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let keep = std::fs::metadata(path)
             .ok()
             .filter(|m| m.is_file())
-            .map(|m| m.permissions())
-    };
-    let mut tmp = builder.tempfile_in(&dir).map_err(|e| {
-        UsageError(format!(
-            "{}: cannot create a temporary file: {e}",
-            dir.display()
-        ))
-    })?;
-    tmp.write_all(contents)
-        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
-    #[cfg(unix)]
-    if let Some(perms) = keep_mode {
-        tmp.as_file()
-            .set_permissions(perms)
-            .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+            .map(|m| m.permissions());
+        let tmp = builder.tempfile_in(&dir).map_err(|e| {
+            UsageError(format!(
+                "{}: cannot create a temporary file: {e}",
+                dir.display()
+            ))
+        })?;
+        Ok(AtomicOutput {
+            path: path.to_path_buf(),
+            tmp,
+            keep,
+        })
     }
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
-    tmp.persist(path)
-        .map_err(|e| UsageError(format!("{}: {}", path.display(), e.error)))?;
-    Ok(())
+
+    /// The temporary file, to write the contents to.
+    pub fn file(&mut self) -> &mut std::fs::File {
+        self.tmp.as_file_mut()
+    }
+
+    /// Flushes the contents to disk and puts the file in place.
+    pub fn commit(self) -> Result<(), UsageError> {
+        let at = |e: std::io::Error| UsageError(format!("{}: {e}", self.path.display()));
+        if let Some(perms) = self.keep.clone() {
+            self.tmp.as_file().set_permissions(perms).map_err(at)?;
+        }
+        self.tmp.as_file().sync_all().map_err(at)?;
+        self.tmp
+            .persist(&self.path)
+            .map_err(|e| UsageError(format!("{}: {}", self.path.display(), e.error)))?;
+        Ok(())
+    }
 }
 
 /// Writes to OUTPUT atomically, or to stdout when there is none (or it is `-`).

@@ -5,7 +5,7 @@
 //! candidate whose root has neither `openapi` nor `swagger` (a `package.json`, a
 //! referenced fragment) is counted as skipped, not as a failure.
 
-use crate::{ImportError, ImportOptions, import_bytes};
+use crate::{ImportError, ImportOptions, import_bytes_check};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -206,7 +206,7 @@ pub fn run_one(path: &Path, opts: &ImportOptions) -> SpecResult {
                 };
             }
         };
-        match import_bytes(&bytes, Some(path), opts) {
+        match import_bytes_check(&bytes, Some(path), opts) {
             Ok(o) => {
                 if o.stats.conforming {
                     let mut w: Vec<String> = o

@@ -84,6 +84,8 @@
 pub mod corpus;
 mod diag;
 pub mod op;
+mod ordered;
+mod pretty;
 pub mod schema;
 pub mod security;
 pub mod spec;
@@ -92,8 +94,7 @@ pub mod variants;
 use diag::Diags;
 use mcpdesc_core::model::Document;
 use mcpdesc_core::{Diagnostic, Format, Limits, ProtocolRevision, RevisionSet, Severity};
-use op::{Built, OpSite};
-use rayon::prelude::*;
+use op::OpSite;
 use serde_json::{Map, Value, json};
 use spec::{Spec, SpecVersion};
 use std::path::Path;
@@ -202,6 +203,9 @@ pub enum ImportError {
     /// Invalid options (e.g. a bad glob or name prefix).
     #[error("{0}")]
     Options(String),
+    /// Writing the output failed ([`import_path_json`]).
+    #[error("writing the output: {0}")]
+    Write(std::io::Error),
     /// The input is not a usable OpenAPI document.
     #[error("the input is not a usable OpenAPI document")]
     Unusable(Vec<Diagnostic>),
@@ -244,19 +248,14 @@ pub fn import_bytes(
     import_bytes_value(bytes, path, opts)?.into_outcome()
 }
 
-/// [`import_path`] without building the typed [`Document`]: for callers that only
-/// emit the result (the CLI), this saves a full conversion of the output (on the
-/// GitHub spec, a third of a second and a second copy of 24 MB of schemas).
+/// [`import_path`] without building the typed [`Document`] (the JSON data model).
 pub fn import_path_value(
     path: &Path,
     opts: &ImportOptions,
 ) -> Result<ImportValueOutcome, ImportError> {
-    let bytes = std::fs::read(path).map_err(|e| ImportError::Io {
-        path: path.display().to_string(),
-        source: e,
-    })?;
-    // Owned: the bytes are freed right after decoding (13 MB for GitHub).
-    import_impl(std::borrow::Cow::Owned(bytes), Some(path), opts)
+    let mut sink = Sink::Values(Vec::new());
+    let imported = import_impl(read(path)?, Some(path), opts, &mut sink);
+    value_outcome(imported.map(|i| (i, sink)))
 }
 
 /// [`import_bytes`] without building the typed [`Document`].
@@ -265,14 +264,115 @@ pub fn import_bytes_value(
     path: Option<&Path>,
     opts: &ImportOptions,
 ) -> Result<ImportValueOutcome, ImportError> {
-    import_impl(std::borrow::Cow::Borrowed(bytes), path, opts)
+    let mut sink = Sink::Values(Vec::new());
+    let imported = import_impl(std::borrow::Cow::Borrowed(bytes), path, opts, &mut sink);
+    value_outcome(imported.map(|i| (i, sink)))
+}
+
+/// The result of an import written as JSON (see [`import_path_json`]).
+#[derive(Debug)]
+pub struct ImportReport {
+    pub diagnostics: Vec<Diagnostic>,
+    pub stats: ImportStats,
+}
+
+/// Imports the spec at `path` and writes the description to `out` as pretty JSON
+/// (two-space indent, final newline: the bytes of `serde_json::to_writer_pretty` of
+/// [`import_path_value`]'s value, plus `\n`). The document is never held whole: tools
+/// are converted, validated and written a window at a time, so memory stays near
+/// the size of the decoded spec. The verdict comes after the bytes: when
+/// `stats.conforming` is false, discard what was written (the CLI writes to a
+/// temporary file and renames it only then). `out` should be buffered.
+pub fn import_path_json(
+    path: &Path,
+    opts: &ImportOptions,
+    out: &mut (dyn std::io::Write + Send),
+) -> Result<ImportReport, ImportError> {
+    let imported = import_impl(
+        read(path)?,
+        Some(path),
+        opts,
+        &mut Sink::Json(pretty::PrettyDoc::new(out)),
+    )?;
+    Ok(ImportReport {
+        diagnostics: imported.diagnostics,
+        stats: imported.stats,
+    })
+}
+
+/// [`import_path_json`] from bytes (see [`import_bytes`] for `path`).
+pub fn import_bytes_json(
+    bytes: &[u8],
+    path: Option<&Path>,
+    opts: &ImportOptions,
+    out: &mut (dyn std::io::Write + Send),
+) -> Result<ImportReport, ImportError> {
+    let imported = import_impl(
+        std::borrow::Cow::Borrowed(bytes),
+        path,
+        opts,
+        &mut Sink::Json(pretty::PrettyDoc::new(out)),
+    )?;
+    Ok(ImportReport {
+        diagnostics: imported.diagnostics,
+        stats: imported.stats,
+    })
+}
+
+/// Imports and validates without keeping or writing the description: the diagnostics
+/// and counts only (corpus runs).
+pub fn import_bytes_check(
+    bytes: &[u8],
+    path: Option<&Path>,
+    opts: &ImportOptions,
+) -> Result<ImportReport, ImportError> {
+    let imported = import_impl(
+        std::borrow::Cow::Borrowed(bytes),
+        path,
+        opts,
+        &mut Sink::Discard,
+    )?;
+    Ok(ImportReport {
+        diagnostics: imported.diagnostics,
+        stats: imported.stats,
+    })
+}
+
+/// The spec's bytes, owned: they are freed right after decoding (13 MB for GitHub).
+fn read(path: &Path) -> Result<std::borrow::Cow<'static, [u8]>, ImportError> {
+    std::fs::read(path)
+        .map(std::borrow::Cow::Owned)
+        .map_err(|e| ImportError::Io {
+            path: path.display().to_string(),
+            source: e,
+        })
+}
+
+/// The whole document: the skeleton with the tools the sink kept.
+fn value_outcome(
+    imported: Result<(Imported, Sink<'_>), ImportError>,
+) -> Result<ImportValueOutcome, ImportError> {
+    let (imported, sink) = imported?;
+    let Sink::Values(tools) = sink else {
+        unreachable!("a value import keeps its tools")
+    };
+    let mut doc = imported.skeleton;
+    if let Some(slot) = doc.get_mut("tools") {
+        *slot = Value::Array(tools);
+    }
+    Ok(ImportValueOutcome {
+        value: Value::Object(doc),
+        diagnostics: imported.diagnostics,
+        stats: imported.stats,
+    })
 }
 
 fn import_impl(
     bytes: std::borrow::Cow<'_, [u8]>,
     path: Option<&Path>,
     opts: &ImportOptions,
-) -> Result<ImportValueOutcome, ImportError> {
+    sink: &mut Sink<'_>,
+) -> Result<Imported, ImportError> {
     let start = Instant::now();
     let mut phases = Phases::new(start);
     let names_opts = mcpdesc_names::NameOptions::new(opts.name_max, &opts.name_prefix)
@@ -369,40 +469,12 @@ fn import_impl(
         schema_budget: schema_budget(kept.len()),
     };
 
-    // ---- convert in parallel
-    let results: Vec<(Built, Diags)> = kept
-        .par_iter()
-        .map(|s| {
-            let mut d = Diags::default();
-            let b = op::build(&spec, opts, &shared, s, &mut d);
-            (b, d)
-        })
-        .collect();
-    let mut built = Vec::with_capacity(results.len());
-    for (b, d) in results {
-        diags.extend(d);
-        stats.remote_refs += b.remote_refs;
-        built.push(b);
-    }
-    // The converted definitions were copied into every tool that uses them.
-    let shared = op::Shared {
-        defs: schema::DefCache::default(),
-        ..shared
-    };
-
-    phases.mark("convert operations");
-    // ---- names
-    let names =
-        assign_names(&built, &names_opts).map_err(|e| ImportError::Options(e.to_string()))?;
-    for (b, n) in built.iter_mut().zip(&names) {
-        if b.title.is_none() {
-            b.title = Some(readable(&b.raw_name));
-        }
-        let _ = n;
-    }
-
+    // ---- names (from the operations alone: nothing is converted yet)
+    let raw: Vec<(String, String)> = kept.iter().map(|s| (s.raw_name(), s.key())).collect();
+    let names = assign_names(&raw, &names_opts).map_err(|e| ImportError::Options(e.to_string()))?;
     phases.mark("names");
-    // ---- document
+
+    // ---- the document without its tools
     let mut doc = Map::new();
     doc.insert("$schema".into(), json!(mcpdesc_core::model::SCHEMA_URI));
     doc.insert(
@@ -424,21 +496,12 @@ fn import_impl(
             doc.insert("security".into(), v);
         }
     }
-    // The tag catalogue follows `tools` (spec-table order, as the typed model emits).
-    let tags = tag_catalogue(root, &built, &mut diags);
-    stats.tools = built.len();
-    let per_op: Vec<Vec<Value>> = built
-        .into_par_iter()
-        .zip(names.par_iter())
-        .map(|(b, n)| variants::tool_values(b, n, opts.protocol_versions, opts.wrap_output))
-        .collect();
-    let tools: Vec<Value> = per_op.into_iter().flatten().collect();
-    stats.tool_objects = tools.len();
-    phases.mark("tool objects");
-    if !tools.is_empty() {
-        doc.insert("tools".into(), Value::Array(tools));
+    // Every operation gives at least one tool object; the tools go here, the tag
+    // catalogue after them (spec-table order, as the typed model emits).
+    if !kept.is_empty() {
+        doc.insert("tools".into(), Value::Array(Vec::new()));
     }
-    if let Some(t) = tags {
+    if let Some(t) = tag_catalogue(root, &kept, &mut diags) {
         doc.insert("tags".into(), t);
     }
     let mut src = Map::new();
@@ -447,14 +510,62 @@ fn import_impl(
         src.insert("servers".into(), json!(root_servers));
     }
     doc.insert("x-mcpdesc-openapi".into(), Value::Object(src));
-    let value = Value::Object(doc);
+    stats.tools = kept.len();
 
-    phases.mark("names + document");
+    // ---- tools: converted, split and validated in parallel (`ordered`), handed to
+    // the sink in order and dropped, so the output never exists whole (the GitHub
+    // spec's tools are 24 MB of JSON; Microsoft Graph's 700 MB).
+    let parts = if opts.validate && !kept.is_empty() {
+        mcpdesc_validate::Validator::new().tool_parts(Value::Object(doc.clone()))
+    } else {
+        None
+    };
+    let mut reports = Vec::with_capacity(kept.len());
+    let kind = sink.kind();
+    sink.head(&doc)?;
+    let convert = |i: usize| -> Done {
+        let mut d = Diags::default();
+        let mut b = op::build(&spec, opts, &shared, kept[i], &mut d);
+        if b.title.is_none() {
+            b.title = Some(readable(&b.raw_name));
+        }
+        let remote_refs = b.remote_refs;
+        let tools = variants::tool_values(b, &names[i], opts.protocol_versions, opts.wrap_output);
+        let (report, tools) = match &parts {
+            Some(p) => {
+                let (r, t) = p.check(tools);
+                (Some(r), t)
+            }
+            None => (None, tools),
+        };
+        (kind.prepare(tools), report, d, remote_refs)
+    };
+    let deliver = |(prepared, report, d, remote_refs): Done| -> Result<(), ImportError> {
+        diags.extend(d);
+        stats.remote_refs += remote_refs;
+        stats.tool_objects += sink.accept(prepared)?;
+        reports.extend(report);
+        Ok(())
+    };
+    ordered::run(
+        kept.len(),
+        rayon::current_num_threads(),
+        LOOKAHEAD,
+        convert,
+        deliver,
+    )?;
+    sink.tail(&doc)?;
+    phases.mark("tools");
+
     // ---- validate
     let mut out_diags = diags.finish(Some(&spec));
     drop(spec);
     if opts.validate {
-        for mut d in mcpdesc_validate::validate_value(&value) {
+        let found = match parts {
+            Some(p) => p.finish(reports),
+            None => mcpdesc_validate::validate_value(&Value::Object(doc.clone())),
+        };
+        for mut d in found {
             if d.severity == Severity::Error {
                 d.message = format!(
                     "importer produced a non-conforming description (a bug): {} (output pointer {})",
@@ -473,11 +584,110 @@ fn import_impl(
     stats.conforming = !out_diags.iter().any(Diagnostic::is_error);
     phases.mark("validate");
     stats.elapsed = start.elapsed();
-    Ok(ImportValueOutcome {
-        value,
+    Ok(Imported {
+        skeleton: doc,
         diagnostics: out_diags,
         stats,
     })
+}
+
+/// How far (in operations) conversion may run ahead of the sink: enough to keep the
+/// cores busy past a slow operation, few enough that the pending tools stay small next
+/// to the spec (Microsoft Graph's largest tools are megabytes each).
+const LOOKAHEAD: usize = 32;
+
+/// One converted operation: its tools for the sink, its part of the validation, its
+/// import diagnostics and remote-ref count.
+type Done = (Prepared, Option<mcpdesc_validate::PartReport>, Diags, usize);
+
+/// What an import produced besides its tools (which went to the sink).
+struct Imported {
+    /// The document without its tools (an empty `tools` array where they go).
+    skeleton: Map<String, Value>,
+    diagnostics: Vec<Diagnostic>,
+    stats: ImportStats,
+}
+
+/// Where the tool objects of an import go.
+enum Sink<'w> {
+    /// Kept as values, for the whole document.
+    Values(Vec<Value>),
+    /// Written as pretty JSON, the skeleton around them.
+    Json(pretty::PrettyDoc<'w>),
+    /// Counted only (corpus runs: the verdict is what counts).
+    Discard,
+}
+
+/// What a sink wants of the tools (shared with the parallel workers).
+#[derive(Clone, Copy)]
+enum SinkKind {
+    Values,
+    Json,
+    Discard,
+}
+
+impl SinkKind {
+    fn prepare(self, tools: Vec<Value>) -> Prepared {
+        match self {
+            SinkKind::Values => Prepared::Values(tools),
+            SinkKind::Json => Prepared::Json(tools.iter().map(pretty::tool_fragment).collect()),
+            SinkKind::Discard => Prepared::Count(tools.len()),
+        }
+    }
+}
+
+/// A tool object on its way to the sink (prepared in parallel).
+enum Prepared {
+    Values(Vec<Value>),
+    Json(Vec<Vec<u8>>),
+    Count(usize),
+}
+
+impl Sink<'_> {
+    fn head(&mut self, skeleton: &Map<String, Value>) -> Result<(), ImportError> {
+        match self {
+            Sink::Json(w) => w.head(skeleton).map_err(write_error),
+            _ => Ok(()),
+        }
+    }
+    fn kind(&self) -> SinkKind {
+        match self {
+            Sink::Values(_) => SinkKind::Values,
+            Sink::Json(_) => SinkKind::Json,
+            Sink::Discard => SinkKind::Discard,
+        }
+    }
+    /// Takes one operation's tools; returns how many tool objects they are.
+    fn accept(&mut self, p: Prepared) -> Result<usize, ImportError> {
+        match (self, p) {
+            (Sink::Values(all), Prepared::Values(tools)) => {
+                let n = tools.len();
+                all.extend(tools);
+                Ok(n)
+            }
+            (Sink::Json(w), Prepared::Json(fragments)) => {
+                for f in &fragments {
+                    w.tool(f).map_err(write_error)?;
+                }
+                Ok(fragments.len())
+            }
+            (_, Prepared::Count(n)) => Ok(n),
+            _ => unreachable!("prepared by the same sink"),
+        }
+    }
+    fn tail(&mut self, skeleton: &Map<String, Value>) -> Result<(), ImportError> {
+        match std::mem::replace(self, Sink::Discard) {
+            Sink::Json(w) => w.tail(skeleton).map_err(write_error),
+            other => {
+                *self = other;
+                Ok(())
+            }
+        }
+    }
+}
+
+fn write_error(e: std::io::Error) -> ImportError {
+    ImportError::Write(e)
 }
 
 /// The `$defs` budget of one tool schema, in JSON values: the document as a whole
@@ -506,9 +716,20 @@ impl Phases {
     fn mark(&mut self, what: &str) {
         if self.on {
             let now = Instant::now();
+            let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+            let mem = |k: &str| {
+                status
+                    .lines()
+                    .find(|l| l.starts_with(k))
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .map_or(0, |kb| kb / 1024)
+            };
             eprintln!(
-                "mcpdesc-openapi: {what:<20} {:>8.1} ms",
-                (now - self.last).as_secs_f64() * 1000.0
+                "mcpdesc-openapi: {what:<20} {:>8.1} ms  rss {:>4} MiB  peak {:>4} MiB",
+                (now - self.last).as_secs_f64() * 1000.0,
+                mem("VmRSS:"),
+                mem("VmHWM:")
             );
             self.last = now;
         }
@@ -516,17 +737,17 @@ impl Phases {
 }
 
 fn assign_names(
-    built: &[Built],
+    raw: &[(String, String)],
     opts: &mcpdesc_names::NameOptions,
 ) -> Result<Vec<String>, mcpdesc_names::NameError> {
     let mut alloc = mcpdesc_names::NameAllocator::new(opts.clone());
-    for b in built {
-        alloc.request(b.raw_name.as_str(), b.key.as_str());
+    for (name, key) in raw {
+        alloc.request(name.as_str(), key.as_str());
     }
     let a = alloc.assign()?;
-    Ok(built
+    Ok(raw
         .iter()
-        .map(|b| a.get(&b.raw_name, &b.key).unwrap_or_default().to_string())
+        .map(|(name, key)| a.get(name, key).unwrap_or_default().to_string())
         .collect())
 }
 
@@ -678,7 +899,7 @@ fn looks_like_email(e: &str) -> bool {
 
 /// Root tag catalogue: the spec's declared tags (first declaration wins), then tags
 /// used by tools but not declared (a catalogue must declare every reference, §13.3).
-fn tag_catalogue(root: &Value, built: &[Built], diags: &mut Diags) -> Option<Value> {
+fn tag_catalogue(root: &Value, ops: &[&OpSite<'_>], diags: &mut Diags) -> Option<Value> {
     let mut out: Vec<Value> = Vec::new();
     let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
     if let Some(Value::Array(tags)) = root.get("tags") {
@@ -707,8 +928,8 @@ fn tag_catalogue(root: &Value, built: &[Built], diags: &mut Diags) -> Option<Val
             out.push(Value::Object(m));
         }
     }
-    for b in built {
-        for t in &b.tags {
+    for op in ops {
+        for t in op.tags() {
             if names.insert(t.clone()) {
                 out.push(json!({ "name": t }));
             }

@@ -78,6 +78,18 @@ impl OpSite<'_> {
     pub fn key(&self) -> String {
         format!("{} {}", self.method.to_ascii_uppercase(), self.path)
     }
+    /// Name source: `x-mcp.name`, operationId, or method + path.
+    pub fn raw_name(&self) -> String {
+        self.op
+            .get("x-mcp")
+            .and_then(|m| m.get("name"))
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .or_else(|| self.operation_id().map(String::from))
+            .unwrap_or_else(|| format!("{} {}", self.method, self.path))
+    }
 }
 
 /// A tool built from one operation, before naming.
@@ -373,9 +385,7 @@ pub fn build(
         Some(max) => truncate_description(&d, max),
         None => d,
     });
-    let raw_name = str_of(x_mcp, "name")
-        .or_else(|| site.operation_id().map(String::from))
-        .unwrap_or_else(|| format!("{} {}", site.method, site.path));
+    let raw_name = site.raw_name();
 
     // ---- security
     let security = op.get("security").map(|s| {

@@ -1,10 +1,12 @@
 //! `mcpdesc import openapi`: a thin wrapper over `mcpdesc_openapi::import_path`.
 
 use crate::util::{
-    CmdResult, Outcome, UsageError, check_not_same_file, print_diagnostics, write_output,
+    AtomicOutput, CmdResult, Outcome, UsageError, check_not_same_file, print_diagnostics,
+    write_output,
 };
-use mcpdesc_core::{Format, ProtocolRevision, RevisionSet};
-use mcpdesc_openapi::{ImportError, ImportOptions};
+use mcpdesc_core::{Diagnostic, Format, ProtocolRevision, RevisionSet};
+use mcpdesc_openapi::{ImportError, ImportOptions, ImportStats};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Import an OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; JSON or YAML) as an
@@ -101,81 +103,95 @@ pub fn run(args: Args) -> CmdResult {
         allow_remote_refs: args.allow_remote_refs,
         ..ImportOptions::default()
     };
-    let result = if args.spec == "-" {
-        let (bytes, _) = crate::util::read_input("-")?;
-        mcpdesc_openapi::import_bytes_value(&bytes, None, &opts)
+    let spec = args.spec.as_str();
+    let stdin = if spec == "-" {
+        Some(crate::util::read_input("-")?.0)
     } else {
-        mcpdesc_openapi::import_path_value(std::path::Path::new(&args.spec), &opts)
+        None
     };
-    let outcome = match result {
-        Ok(o) => o,
-        Err(ImportError::Unusable(diags)) => {
-            print_diagnostics(&args.spec, &diags);
-            return Ok(Outcome::Rejected);
-        }
-        Err(ImportError::Io { path, source }) => {
-            return Err(UsageError(format!("{path}: {source}")));
-        }
-        Err(e @ ImportError::Options(_)) => return Err(UsageError(e.to_string())),
+    let path = Path::new(spec);
+    let json = |out: &mut (dyn std::io::Write + Send)| match &stdin {
+        Some(bytes) => mcpdesc_openapi::import_bytes_json(bytes, None, &opts, out),
+        None => mcpdesc_openapi::import_path_json(path, &opts, out),
     };
-    print_diagnostics(&args.spec, &outcome.diagnostics);
-    if !outcome.stats.conforming {
-        eprintln!(
-            "mcpdesc: error: the imported description does not conform; nothing was written (please report this importer bug)"
-        );
-        return Ok(Outcome::Rejected);
-    }
-    match out_format {
-        // JSON streams straight from the data model into the (temporary, then renamed)
-        // output: no 24 MB string for the GitHub spec, no typed copy of the document.
-        Format::Json => write_json(args.output.as_deref(), &outcome.value)?,
-        Format::Yaml => {
+    match (
+        out_format,
+        args.output.as_deref().filter(|p| p.as_os_str() != "-"),
+    ) {
+        // JSON streams: tools are converted, validated and written a window at a time
+        // into the temporary file, which replaces OUTPUT only if the whole description
+        // conforms. The document never exists whole in memory.
+        (Format::Json, Some(out)) => {
+            let mut file = AtomicOutput::create(out)?;
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, file.file());
+            let report = json(&mut w).map_err(|e| match e {
+                ImportError::Write(source) => ImportError::Io {
+                    path: out.display().to_string(),
+                    source,
+                },
+                e => e,
+            });
+            if !verdict(spec, report.as_ref().map(|r| (&r.diagnostics, &r.stats)))? {
+                return Ok(Outcome::Rejected);
+            }
+            w.flush()
+                .map_err(|e| UsageError(format!("{}: {e}", out.display())))?;
+            drop(w);
+            file.commit()?;
+        }
+        // Standard output gets nothing unless the description conforms.
+        (Format::Json, None) => {
+            let mut text = Vec::new();
+            let report = json(&mut text);
+            if !verdict(spec, report.as_ref().map(|r| (&r.diagnostics, &r.stats)))? {
+                return Ok(Outcome::Rejected);
+            }
+            write_output(None, &text)?;
+        }
+        (Format::Yaml, out) => {
+            let outcome = match &stdin {
+                Some(bytes) => mcpdesc_openapi::import_bytes_value(bytes, None, &opts),
+                None => mcpdesc_openapi::import_path_value(path, &opts),
+            };
+            if !verdict(spec, outcome.as_ref().map(|o| (&o.diagnostics, &o.stats)))? {
+                return Ok(Outcome::Rejected);
+            }
+            let Ok(outcome) = outcome else {
+                unreachable!("an error is no verdict to write")
+            };
             let text = mcpdesc_core::emit::to_yaml(&outcome.value);
             drop(outcome);
-            write_output(args.output.as_deref(), text.as_bytes())?;
+            write_output(out, text.as_bytes())?;
         }
     }
     Ok(Outcome::Success)
 }
 
-/// Pretty JSON (two spaces, trailing newline, as `mcpdesc_core::emit::to_json`) to
-/// OUTPUT atomically (a temporary file in its folder, then a rename), or to stdout.
-fn write_json(output: Option<&Path>, value: &serde_json::Value) -> Result<(), UsageError> {
-    use std::io::Write as _;
-    let emit = |w: &mut dyn std::io::Write| -> std::io::Result<()> {
-        let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
-        serde_json::to_writer_pretty(&mut w, value)?;
-        w.write_all(b"\n")?;
-        w.flush()
+/// Prints the import's diagnostics; true when the description conforms and may be
+/// written.
+fn verdict(
+    spec: &str,
+    result: Result<(&Vec<Diagnostic>, &ImportStats), &ImportError>,
+) -> Result<bool, UsageError> {
+    let (diagnostics, stats) = match result {
+        Ok(r) => r,
+        Err(ImportError::Unusable(diags)) => {
+            print_diagnostics(spec, diags);
+            return Ok(false);
+        }
+        Err(ImportError::Io { path, source }) => {
+            return Err(UsageError(format!("{path}: {source}")));
+        }
+        Err(e @ (ImportError::Options(_) | ImportError::Write(_))) => {
+            return Err(UsageError(e.to_string()));
+        }
     };
-    match output {
-        Some(p) if p.as_os_str() != "-" => {
-            let dir = match p.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-                _ => std::path::PathBuf::from("."),
-            };
-            let mut builder = tempfile::Builder::new();
-            builder.prefix(".mcpdesc-").suffix(".tmp");
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt as _;
-                builder.permissions(std::fs::Permissions::from_mode(0o666));
-            }
-            let mut tmp = builder.tempfile_in(&dir).map_err(|e| {
-                UsageError(format!(
-                    "{}: cannot create a temporary file: {e}",
-                    dir.display()
-                ))
-            })?;
-            emit(tmp.as_file_mut()).map_err(|e| UsageError(format!("{}: {e}", p.display())))?;
-            tmp.persist(p)
-                .map_err(|e| UsageError(format!("{}: {}", p.display(), e.error)))?;
-            Ok(())
-        }
-        _ => {
-            let mut out = std::io::stdout().lock();
-            emit(&mut out)?;
-            Ok(())
-        }
+    print_diagnostics(spec, diagnostics);
+    if !stats.conforming {
+        eprintln!(
+            "mcpdesc: error: the imported description does not conform; nothing was written (please report this importer bug)"
+        );
+        return Ok(false);
     }
+    Ok(true)
 }
