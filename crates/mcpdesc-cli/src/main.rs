@@ -8,6 +8,12 @@ mod util;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// mimalloc instead of the system allocator: the importer and the generators build and
+/// drop millions of small JSON values on two threads, and glibc's malloc spent about a
+/// quarter of `mcpdesc import openapi` on the GitHub spec (perf; see PERFORMANCE.md).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Convert, validate, import, name, scope and generate code from MCP Descriptions (mcpdesc 0.8.0).
 #[derive(Debug, Parser)]
 #[command(name = "mcpdesc", version, about, long_about = None, propagate_version = true)]
