@@ -158,8 +158,7 @@ fn codegen(c: &mut Criterion) {
         // The target (< 1 s): both clients from the description, end to end.
         g.bench_function("github/generate-rust+typescript", |b| {
             b.iter(|| {
-                let r = mcpdesc_codegen::generate_rust(black_box(doc), &rust);
-                let t = mcpdesc_codegen::generate_typescript(black_box(doc), &ts);
+                let (r, t) = mcpdesc_codegen::generate_clients(black_box(doc), &rust, &ts);
                 (r.map(|g| g.files.len()), t.map(|g| g.files.len()))
             })
         });

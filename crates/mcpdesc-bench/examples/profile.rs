@@ -81,6 +81,14 @@ fn main() {
                 r.map_or(0, |f| f.0.len()),
                 ts.map_or(0, |f| f.0.len())
             );
+            let t = Instant::now();
+            let both =
+                mcpdesc_codegen::generate_clients(&doc, &Default::default(), &Default::default());
+            println!(
+                "codegen GitHub: generate_clients (Rust + TypeScript) {:?} (ok: {})",
+                t.elapsed(),
+                both.0.is_ok() && both.1.is_ok()
+            );
         }
     }
 }

@@ -266,7 +266,7 @@ pub fn samples(doc: &Value, ir: &crate::ir::Ir) -> Vec<Sample> {
                 out.push(Sample {
                     rust_type: ty(t.input),
                     value: input.clone(),
-                    schema: t.input_schema.clone(),
+                    schema: t.input_schema.resolve(doc),
                     origin: format!("{at}/input"),
                 });
             }
@@ -278,7 +278,7 @@ pub fn samples(doc: &Value, ir: &crate::ir::Ir) -> Vec<Sample> {
                 out.push(Sample {
                     rust_type: ty(t.output),
                     value: sc.clone(),
-                    schema: schema.clone(),
+                    schema: schema.resolve(doc),
                     origin: format!("{at}/result/structuredContent"),
                 });
             }

@@ -61,12 +61,32 @@ pub struct Tool {
     pub output: TypeId,
     /// Whether the output is typed structured content.
     pub structured_output: bool,
-    /// The resolved inputSchema (for round-trip checks; not part of snapshots).
+    /// Where the resolved inputSchema is (for round-trip checks; not part of
+    /// snapshots). A pointer, not a copy: the GitHub description's schemas are 24 MB.
     #[serde(skip)]
-    pub input_schema: Value,
-    /// The resolved outputSchema, if any.
+    pub input_schema: SchemaAt,
+    /// Where the resolved outputSchema is, if the tool has one in this revision.
     #[serde(skip)]
-    pub output_schema: Option<Value>,
+    pub output_schema: Option<SchemaAt>,
+}
+
+/// Where a tool's resolved schema is in the description.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SchemaAt {
+    /// At this JSON pointer (the tool's own schema, or the component it references).
+    Pointer(String),
+    /// Missing or unresolvable: any JSON value (`true`).
+    Any,
+}
+
+impl SchemaAt {
+    /// The schema in `doc` (the description the IR was lowered from).
+    pub fn resolve(&self, doc: &Value) -> Value {
+        match self {
+            SchemaAt::Pointer(p) => doc.pointer(p).cloned().unwrap_or(Value::Bool(true)),
+            SchemaAt::Any => Value::Bool(true),
+        }
+    }
 }
 
 /// A named type.

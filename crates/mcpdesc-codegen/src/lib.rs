@@ -123,6 +123,49 @@ pub fn generate_typescript(doc: &Value, opts: &TsOptions) -> Result<Generated, E
     })
 }
 
+/// Both clients at once: the Rust crate and the TypeScript package. When both
+/// target the same protocol revision (the default: the newest in the document), the
+/// description is lowered once and the two renderers run in parallel; otherwise the
+/// two generations run in parallel. Same results as [`generate_rust`] and
+/// [`generate_typescript`] called one after the other.
+pub fn generate_clients(
+    doc: &Value,
+    rust: &RustOptions,
+    ts: &TsOptions,
+) -> (Result<Generated, Error>, Result<Generated, Error>) {
+    if rust.protocol_version != ts.protocol_version {
+        return rayon::join(|| generate_rust(doc, rust), || generate_typescript(doc, ts));
+    }
+    let lowered = lower::lower(doc, rust.protocol_version.as_deref());
+    let diagnostics = lowered.diagnostics;
+    let Some(ir) = lowered.ir else {
+        let none = || {
+            Ok(Generated {
+                ir: None,
+                files: vec![],
+                diagnostics: diagnostics.clone(),
+            })
+        };
+        return (none(), none());
+    };
+    let finish = |rendered: Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error>, ir: ir::Ir| {
+        let (files, more) = rendered?;
+        let mut d = diagnostics.clone();
+        d.extend(more);
+        Ok(Generated {
+            ir: Some(ir),
+            files,
+            diagnostics: d,
+        })
+    };
+    if mcpdesc_core::has_errors(&diagnostics) {
+        let r = finish(Ok((vec![], vec![])), ir.clone());
+        return (r, finish(Ok((vec![], vec![])), ir));
+    }
+    let (r, t) = rayon::join(|| rust::render(&ir, rust), || typescript::render(&ir, ts));
+    (finish(r, ir.clone()), finish(t, ir))
+}
+
 /// Whether a generated relative path stays inside its output directory.
 fn safe_relative(p: &str) -> bool {
     let path = Path::new(p);

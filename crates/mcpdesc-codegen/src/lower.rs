@@ -1180,13 +1180,13 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
                         base: base.clone(),
                     };
                     lw.define(inp, &ctx, schema, &base, 0);
-                    schema.clone()
+                    SchemaAt::Pointer(base)
                 }
                 Err(e) => {
                     lw.diags.push(
                         Diagnostic::error(e.code(), e.to_string()).at(format!("{at}/inputSchema")),
                     );
-                    Value::Bool(true)
+                    SchemaAt::Any
                 }
             },
             None => {
@@ -1197,7 +1197,7 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
                     )
                     .at(&at),
                 );
-                Value::Bool(true)
+                SchemaAt::Any
             }
         };
         // Tool inputs are JSON objects on the wire: anything else becomes an open map.
@@ -1228,11 +1228,11 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
                     lw.by_origin.insert(base.clone(), out);
                     let ctx = Ctx { root: schema, base: base.clone() };
                     lw.define(out, &ctx, schema, &base, 0);
-                    output_schema = Some(schema.clone());
+                    output_schema = Some(SchemaAt::Pointer(base));
                 }
                 Err(e) => {
                     lw.diags.push(Diagnostic::error(e.code(), e.to_string()).at(format!("{at}/outputSchema")));
-                    output_schema = Some(Value::Bool(true));
+                    output_schema = Some(SchemaAt::Any);
                 }
             },
             Some(_) => lw.diags.push(Diagnostic::info("codegen-output-schema-ignored", format!("`outputSchema` is not defined in protocol version {v}; the tool returns content blocks")).at(format!("{at}/outputSchema"))),
