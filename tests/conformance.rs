@@ -590,7 +590,9 @@ fn validation_in_parts_equals_whole_document_validation() {
         for size in [1, 2, 3, tools.len().max(1)] {
             let mut skeleton = doc.clone();
             skeleton["tools"] = json!([]);
-            let parts = validator.tool_parts(skeleton).expect("the skeleton is an object");
+            let parts = validator
+                .tool_parts(skeleton)
+                .expect("the skeleton is an object");
             // Checked last part first (any order and any thread may check), finished in
             // array order.
             let mut reports: Vec<_> = tools

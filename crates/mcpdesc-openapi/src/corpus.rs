@@ -291,17 +291,29 @@ pub fn run_files(
     // Quiet the default panic hook while running: panics are collected and reported.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let results: Vec<(PathBuf, SpecResult)> = files
-        .into_par_iter()
-        .map(|p| {
+    // Largest files first, each taken by the next free thread (`par_bridge` pulls in
+    // order): the few huge specs (Microsoft Graph beta, 47 MB, ~20 s) start at once
+    // instead of ending the run alone on one core; results return to the given order.
+    let mut order: Vec<(u64, usize, PathBuf)> = files
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| (std::fs::metadata(&p).map_or(0, |m| m.len()), i, p))
+        .collect();
+    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut results: Vec<(usize, PathBuf, SpecResult)> = order
+        .into_iter()
+        .par_bridge()
+        .map(|(_, i, p)| {
             let r = run_one(&p, opts);
             done.fetch_add(1, Ordering::Relaxed);
             if let Some(b) = &bar {
                 b.inc(1);
             }
-            (p, r)
+            (i, p, r)
         })
         .collect();
+    results.sort_by_key(|r| r.0);
+    let results: Vec<(PathBuf, SpecResult)> = results.into_iter().map(|(_, p, r)| (p, r)).collect();
     std::panic::set_hook(hook);
     if let Some(b) = bar {
         b.finish_and_clear();

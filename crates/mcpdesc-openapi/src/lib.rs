@@ -594,7 +594,7 @@ fn import_impl(
 /// How far (in operations) conversion may run ahead of the sink: enough to keep the
 /// cores busy past a slow operation, few enough that the pending tools stay small next
 /// to the spec (Microsoft Graph's largest tools are megabytes each).
-const LOOKAHEAD: usize = 32;
+const LOOKAHEAD: usize = 8;
 
 /// One converted operation: its tools for the sink, its part of the validation, its
 /// import diagnostics and remote-ref count.

@@ -610,7 +610,14 @@ pub(crate) fn check_tool_schema<'a>(
     let mut interpretable = true;
     if !pre_revs.is_empty() {
         let shape_ok = check_shape(cx, obj, &ptr, role, pre_revs);
-        interpretable = [Dialect::Draft7, Dialect::Draft202012]
+        // Valid under either dialect. The one just checked above for the dialect
+        // revisions (usually 2020-12) goes first: it is cached, and when it holds the
+        // other is never computed. Same verdict in any order.
+        let mut dialects = [Dialect::Draft7, Dialect::Draft202012];
+        if declared.unwrap_or_else(Dialect::default_dialect) == Dialect::Draft202012 {
+            dialects.reverse();
+        }
+        interpretable = dialects
             .iter()
             .any(|d| cx.schemas.meta_errors(*d, value).is_empty());
         if shape_ok && !interpretable && declared.is_none() {
