@@ -13,7 +13,7 @@
 //! and wait on itself.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, TryLockError};
+use std::sync::{Condvar, Mutex, TryLockError};
 
 /// Calls `process(i)` for `i in 0..n` on up to `threads` threads and `deliver` on the
 /// results in order of `i`. Stops at the first error of `deliver` (items not yet
@@ -44,6 +44,8 @@ where
     let stop = AtomicBool::new(false);
     let slots: Vec<Mutex<Option<T>>> = (0..n).map(|_| Mutex::new(None)).collect();
     let writer: Mutex<(_, Option<E>)> = Mutex::new((deliver, None));
+    // Wakes workers waiting for the delivery to catch up.
+    let progress = (Mutex::new(()), Condvar::new());
 
     let take = |k: usize| match slots[k].lock() {
         Ok(mut s) => s.take(),
@@ -71,6 +73,7 @@ where
                 }
                 k += 1;
                 delivered.store(k, Ordering::SeqCst);
+                progress.1.notify_all();
             }
             drop(w);
             // An item stored while the lock was held: its thread could not deliver.
@@ -99,7 +102,13 @@ where
                         if stop.load(Ordering::SeqCst) {
                             return;
                         }
-                        std::thread::sleep(std::time::Duration::from_micros(100));
+                        // Notified on every delivery; the timeout only bounds a wake-up
+                        // that raced with the check above.
+                        if let Ok(g) = progress.0.lock() {
+                            let _ = progress
+                                .1
+                                .wait_timeout(g, std::time::Duration::from_millis(1));
+                        }
                     }
                     let item = process(i);
                     if let Ok(mut slot) = slots[i].lock() {
