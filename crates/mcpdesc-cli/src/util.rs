@@ -96,7 +96,7 @@ pub fn read_document(path: &str) -> Result<Option<(Document, Decoded, String)>, 
     let Some((decoded, name)) = read_description(path)? else {
         return Ok(None);
     };
-    match Document::from_value(decoded.value.clone()) {
+    match Document::from_value_ref(&decoded.value) {
         Ok(doc) => Ok(Some((doc, decoded, name))),
         Err(mut diags) => {
             decoded.annotate(&mut diags);

@@ -40,7 +40,7 @@ pub fn parse_document(
     limits: &Limits,
 ) -> Result<(Document, Decoded), Vec<Diagnostic>> {
     let decoded = decode(text, format, limits).map_err(|d| vec![d])?;
-    match Document::from_value(decoded.value.clone()) {
+    match Document::from_value_ref(&decoded.value) {
         Ok(doc) => Ok((doc, decoded)),
         Err(mut diags) => {
             decoded.annotate(&mut diags);

@@ -647,6 +647,15 @@ impl Document {
         })
     }
 
+    /// [`Document::from_value`] from a borrowed value: same result, without first
+    /// copying the whole data model (24 MB of schemas for the GitHub description).
+    pub fn from_value_ref(value: &Value) -> Result<Document, Vec<Diagnostic>> {
+        serde_path_to_error::deserialize::<_, Document>(value).map_err(|e| {
+            let ptr = path_to_pointer(e.path());
+            vec![Diagnostic::error("model-shape", e.inner().to_string()).at(ptr)]
+        })
+    }
+
     /// Converts back into the data model (fields in spec-table order).
     pub fn to_value(&self) -> Value {
         // Serialization of these types into a Value cannot fail: all keys are strings

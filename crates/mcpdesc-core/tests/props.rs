@@ -249,6 +249,10 @@ fn document() -> impl Strategy<Value = Value> {
 fn round_trip(value: &Value) -> Result<(), TestCaseError> {
     let doc = Document::from_value(value.clone())
         .map_err(|e| TestCaseError::fail(format!("generated document rejected: {e:?}")))?;
+    // Reading from a borrowed value (the CLI's path) gives the same document.
+    let borrowed = Document::from_value_ref(value)
+        .map_err(|e| TestCaseError::fail(format!("from_value_ref rejected it: {e:?}")))?;
+    prop_assert_eq!(&borrowed, &doc, "from_value_ref differs from from_value");
     let model_value = doc.to_value();
     prop_assert_eq!(&model_value, value, "the typed model lost or changed data");
     for fmt in [Format::Json, Format::Yaml] {
@@ -369,6 +373,11 @@ proptest! {
         replace_strings(&mut v, None, &pool, &mut i);
         // A replaced string can make the fixture unparseable by the model (e.g. a
         // URL-shaped or enum-like field): only the documents the model accepts count.
+        // Both readers agree on rejection too (same pointer and message).
+        prop_assert_eq!(
+            Document::from_value_ref(&v).err(),
+            Document::from_value(v.clone()).err()
+        );
         if Document::from_value(v.clone()).is_ok() {
             round_trip(&v)?;
         }

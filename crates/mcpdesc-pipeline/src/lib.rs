@@ -122,7 +122,7 @@ pub fn roundtrip(path: &Path) -> FileReport {
             return rep;
         }
     };
-    let doc = match Document::from_value(decoded.value.clone()) {
+    let doc = match Document::from_value_ref(&decoded.value) {
         Ok(d) => d,
         Err(ds) => {
             fail(&mut rep, "model", render_all(path, &decoded, ds));
