@@ -15,7 +15,7 @@
 
 use mcpdesc_codegen::check::{self, CheckConfig};
 use mcpdesc_codegen::{RustOptions, TsOptions, generate_rust, generate_typescript};
-use mcpdesc_tests::{fixture, snapshot_dir, workspace_root};
+use mcpdesc_tests::{code_only, fixture, snapshot_dir, workspace_root};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -332,49 +332,12 @@ fn hostile_names_are_escaped_and_reported() {
     );
 }
 
-/// Strips comments and string/char literals from Rust or TS source so that what is left
-/// is code. Template literals are stripped too (the generated TS uses only fixed ones).
-fn code_only(src: &str) -> String {
-    let b: Vec<char> = src.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let next = b.get(i + 1).copied();
-        if c == '/' && next == Some('/') {
-            while i < b.len() && b[i] != '\n' {
-                i += 1;
-            }
-        } else if c == '/' && next == Some('*') {
-            i += 2;
-            while i + 1 < b.len() && !(b[i] == '*' && b[i + 1] == '/') {
-                i += 1;
-            }
-            i += 2;
-        } else if c == '"' || c == '`' {
-            i += 1;
-            while i < b.len() && b[i] != c {
-                if b[i] == '\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i += 1;
-            out.push_str("\"\"");
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    out
-}
-
 #[test]
 fn canaries_stay_inert() {
     let doc = load("hostile");
     let rs = generate_rust(&doc, &RustOptions::default()).expect("generates");
     for f in &rs.files {
-        let code = code_only(&f.contents);
+        let code = code_only(&f.contents, false);
         for bad in ["exit(42)", "fn main", "#[test]", "fn injected", "build.rs"] {
             assert!(!code.contains(bad), "{}: `{bad}` escaped into code", f.path);
         }
@@ -400,7 +363,7 @@ fn canaries_stay_inert() {
     );
     let ts = generate_typescript(&doc, &TsOptions::default()).expect("generates");
     for f in &ts.files {
-        let code = code_only(&f.contents);
+        let code = code_only(&f.contents, true);
         for bad in ["exit(42)", "process.exit"] {
             assert!(!code.contains(bad), "{}: `{bad}` escaped into code", f.path);
         }

@@ -20,7 +20,7 @@
 
 use crate::{run, truncate};
 use mcpdesc_codegen::check::{self, CheckConfig, StepReport};
-use mcpdesc_tests::{fixture, workspace_root};
+use mcpdesc_tests::{code_only, fixture, workspace_root};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -61,44 +61,6 @@ fn check_config() -> CheckConfig {
         cfg.cargo_target_dir = PathBuf::from(t);
     }
     cfg
-}
-
-/// Source with comments and string/char/template literals removed. `ts` also strips
-/// single-quoted strings (in Rust a `'` starts a lifetime or char, and the generated
-/// Rust uses no char literals).
-fn code_only(src: &str, ts: bool) -> String {
-    let b: Vec<char> = src.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let next = b.get(i + 1).copied();
-        if c == '/' && next == Some('/') {
-            while i < b.len() && b[i] != '\n' {
-                i += 1;
-            }
-        } else if c == '/' && next == Some('*') {
-            i += 2;
-            while i + 1 < b.len() && !(b[i] == '*' && b[i + 1] == '/') {
-                i += 1;
-            }
-            i += 2;
-        } else if c == '"' || (ts && (c == '`' || c == '\'')) {
-            i += 1;
-            while i < b.len() && b[i] != c {
-                if b[i] == '\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i += 1;
-            out.push_str("\"\"");
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    out
 }
 
 fn files_under(dir: &Path) -> Vec<PathBuf> {

@@ -31,3 +31,42 @@ pub fn mcpdesc_bin() -> PathBuf {
         .join("debug")
         .join(format!("mcpdesc{}", std::env::consts::EXE_SUFFIX))
 }
+
+/// Generated source with comments and string/char/template literals removed, for
+/// asserting that hostile text from a description never lands in code. `ts` also strips
+/// single-quoted strings (in Rust a `'` starts a lifetime or char, and the generated
+/// Rust uses no char literals).
+pub fn code_only(src: &str, ts: bool) -> String {
+    let b: Vec<char> = src.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < b.len() && b[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == '*' && b[i + 1] == '/') {
+                i += 1;
+            }
+            i += 2;
+        } else if c == '"' || (ts && (c == '`' || c == '\'')) {
+            i += 1;
+            while i < b.len() && b[i] != c {
+                if b[i] == '\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}

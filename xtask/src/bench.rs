@@ -393,20 +393,8 @@ fn fastmcp(bench_deps: &Path, work: &Path) -> Result<(PathBuf, PathBuf), String>
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     if probe(&python).as_deref() != Some(FASTMCP_VERSION) {
-        if !python.exists() {
-            crate::run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
-        }
-        crate::run(
-            Command::new(&python)
-                .args([
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                ])
-                .arg(format!("fastmcp=={FASTMCP_VERSION}")),
-        )?;
+        let pin = format!("fastmcp=={FASTMCP_VERSION}");
+        crate::deps::venv_install(&venv, &[pin.as_ref()])?;
     }
     let script = work.join("fastmcp_bench.py");
     std::fs::write(&script, FASTMCP_SCRIPT).map_err(|e| format!("{}: {e}", script.display()))?;

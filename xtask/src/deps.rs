@@ -3,7 +3,7 @@
 //! versions) and `.deps/venv` from `xtask/deps/requirements.txt`. Idempotent: a stamp
 //! with the manifests' contents skips reinstalling when nothing changed.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub fn install(root: &Path) -> Result<(), String> {
@@ -41,8 +41,18 @@ pub fn install(root: &Path) -> Result<(), String> {
             ])
             .arg(&node),
     )?;
+    let reqs = spec_dir.join("requirements.txt");
+    venv_install(&venv, &["-r".as_ref(), reqs.as_os_str()])?;
+    std::fs::write(&stamp_path, stamp).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Creates the virtualenv `venv` if it is missing and `pip install`s `what` into it
+/// (requirement arguments, e.g. `-r FILE` or `pkg==1.2`). Returns its python.
+pub fn venv_install(venv: &Path, what: &[&std::ffi::OsStr]) -> Result<PathBuf, String> {
+    let python = venv.join("bin/python");
     if !python.exists() {
-        crate::run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+        crate::run(Command::new("python3").args(["-m", "venv"]).arg(venv))?;
     }
     crate::run(
         Command::new(&python)
@@ -52,10 +62,8 @@ pub fn install(root: &Path) -> Result<(), String> {
                 "install",
                 "--quiet",
                 "--disable-pip-version-check",
-                "-r",
             ])
-            .arg(spec_dir.join("requirements.txt")),
+            .args(what),
     )?;
-    std::fs::write(&stamp_path, stamp).map_err(|e| e.to_string())?;
-    Ok(())
+    Ok(python)
 }
