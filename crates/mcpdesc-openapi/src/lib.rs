@@ -293,16 +293,13 @@ pub fn import_path_json(
     opts: &ImportOptions,
     out: &mut (dyn std::io::Write + Send),
 ) -> Result<ImportReport, ImportError> {
-    let imported = import_impl(
+    import_impl(
         read(path)?,
         Some(path),
         opts,
         &mut Sink::Json(pretty::PrettyDoc::new(out)),
-    )?;
-    Ok(ImportReport {
-        diagnostics: imported.diagnostics,
-        stats: imported.stats,
-    })
+    )
+    .map(ImportReport::from)
 }
 
 /// [`import_path_json`] from bytes (see [`import_bytes`] for `path`).
@@ -312,16 +309,13 @@ pub fn import_bytes_json(
     opts: &ImportOptions,
     out: &mut (dyn std::io::Write + Send),
 ) -> Result<ImportReport, ImportError> {
-    let imported = import_impl(
+    import_impl(
         std::borrow::Cow::Borrowed(bytes),
         path,
         opts,
         &mut Sink::Json(pretty::PrettyDoc::new(out)),
-    )?;
-    Ok(ImportReport {
-        diagnostics: imported.diagnostics,
-        stats: imported.stats,
-    })
+    )
+    .map(ImportReport::from)
 }
 
 /// Imports and validates without keeping or writing the description: the diagnostics
@@ -331,16 +325,13 @@ pub fn import_bytes_check(
     path: Option<&Path>,
     opts: &ImportOptions,
 ) -> Result<ImportReport, ImportError> {
-    let imported = import_impl(
+    import_impl(
         std::borrow::Cow::Borrowed(bytes),
         path,
         opts,
         &mut Sink::Discard,
-    )?;
-    Ok(ImportReport {
-        diagnostics: imported.diagnostics,
-        stats: imported.stats,
-    })
+    )
+    .map(ImportReport::from)
 }
 
 /// The spec's bytes, owned: they are freed right after decoding (13 MB for GitHub).
@@ -604,6 +595,15 @@ const LOOKAHEAD: usize = 32;
 /// One converted operation: its tools for the sink, its part of the validation, its
 /// import diagnostics and remote-ref count.
 type Done = (Prepared, Option<mcpdesc_validate::PartReport>, Diags, usize);
+
+impl From<Imported> for ImportReport {
+    fn from(i: Imported) -> Self {
+        ImportReport {
+            diagnostics: i.diagnostics,
+            stats: i.stats,
+        }
+    }
+}
 
 /// What an import produced besides its tools (which went to the sink).
 struct Imported {
