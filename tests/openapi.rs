@@ -409,6 +409,53 @@ fn value_output_is_in_typed_model_order() {
     }
 }
 
+/// The streaming JSON import (what `mcpdesc import openapi -o X.json` runs: tools
+/// converted, validated and written one by one) writes exactly the pretty JSON of the
+/// whole-document import, with the same diagnostics and counts. Every fixture, with the
+/// default options and with `--wrap-output` and one revision (other variant splits).
+#[test]
+fn streamed_json_equals_the_whole_document() {
+    let one_revision = ImportOptions {
+        protocol_versions: [mcpdesc_core::ProtocolRevision::V2025_06_18]
+            .into_iter()
+            .collect(),
+        wrap_output: true,
+        ..ImportOptions::default()
+    };
+    for file in [
+        "petstore-3.0.yaml",
+        "petstore-2.0.json",
+        "petstore-3.1.yaml",
+    ] {
+        for opts in [&ImportOptions::default(), &one_revision] {
+            let path = fixture(&format!("openapi/{file}"));
+            let whole = mcpdesc_openapi::import_path_value(&path, opts).expect("imports");
+            let mut streamed = Vec::new();
+            let report =
+                mcpdesc_openapi::import_path_json(&path, opts, &mut streamed).expect("imports");
+            assert_eq!(
+                String::from_utf8(streamed).expect("UTF-8"),
+                mcpdesc_core::emit::to_json(&whole.value),
+                "{file}: streamed JSON differs"
+            );
+            assert_eq!(report.diagnostics, whole.diagnostics, "{file}");
+            assert_eq!(
+                (
+                    report.stats.tools,
+                    report.stats.tool_objects,
+                    report.stats.conforming
+                ),
+                (
+                    whole.stats.tools,
+                    whole.stats.tool_objects,
+                    whole.stats.conforming
+                ),
+                "{file}"
+            );
+        }
+    }
+}
+
 fn deps_dir() -> Option<PathBuf> {
     let d = workspace_root().join(".deps/node/node_modules");
     let ok = d.join("@octokit/openapi").is_dir()
