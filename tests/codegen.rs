@@ -15,7 +15,7 @@
 
 use mcpdesc_codegen::check::{self, CheckConfig};
 use mcpdesc_codegen::{RustOptions, TsOptions, generate_rust, generate_typescript};
-use mcpdesc_tests::{code_only, fixture, snapshot_dir, workspace_root};
+use mcpdesc_tests::{check_config, code_only, fixture, missing, snapshot_dir, workspace_root};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,19 +40,6 @@ fn file<'a>(g: &'a mcpdesc_codegen::Generated, path: &str) -> &'a str {
         .find(|f| f.path == path)
         .unwrap_or_else(|| panic!("no {path}"))
         .contents
-}
-
-fn require_deps() -> bool {
-    std::env::var("MCPDESC_REQUIRE_DEPS").is_ok_and(|v| v == "1")
-}
-
-/// Skips (loudly) or fails when a dependency is missing.
-fn missing(what: &str) {
-    assert!(
-        !require_deps(),
-        "MCPDESC_REQUIRE_DEPS=1 but {what} is missing"
-    );
-    eprintln!("\n*** SKIPPED: {what} is missing (install with `cargo xtask deps`) ***\n");
 }
 
 #[test]
@@ -404,15 +391,6 @@ fn spec_fixtures_generate_without_panics() {
         n += 1;
     }
     assert!(n > 10, "only {n} spec fixtures found");
-}
-
-fn check_config() -> CheckConfig {
-    let root = workspace_root();
-    let mut cfg = CheckConfig::for_workspace(&root);
-    if let Some(t) = std::env::var_os("MCPDESC_GENERATED_TARGET_DIR") {
-        cfg.cargo_target_dir = PathBuf::from(t);
-    }
-    cfg
 }
 
 fn report(reports: &[check::FixtureReport]) -> String {

@@ -19,8 +19,8 @@
 //! edge cases: keywords, collisions, `__proto__`, `../` in the server name).
 
 use crate::{run, truncate};
-use mcpdesc_codegen::check::{self, CheckConfig, StepReport};
-use mcpdesc_tests::{code_only, fixture, workspace_root};
+use mcpdesc_codegen::check::{self, StepReport};
+use mcpdesc_tests::{check_config, code_only, fixture, missing};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -42,26 +42,6 @@ const CANARIES: &[&str] = &[
     "</script>",
     "import(",
 ];
-
-fn require_deps() -> bool {
-    std::env::var("MCPDESC_REQUIRE_DEPS").is_ok_and(|v| v == "1")
-}
-
-fn missing(what: &str) {
-    assert!(
-        !require_deps(),
-        "MCPDESC_REQUIRE_DEPS=1 but {what} is missing"
-    );
-    eprintln!("\n*** SKIPPED: {what} is missing (install with `cargo xtask deps`) ***\n");
-}
-
-fn check_config() -> CheckConfig {
-    let mut cfg = CheckConfig::for_workspace(&workspace_root());
-    if let Some(t) = std::env::var_os("MCPDESC_GENERATED_TARGET_DIR") {
-        cfg.cargo_target_dir = PathBuf::from(t);
-    }
-    cfg
-}
 
 fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -70,3 +70,28 @@ pub fn code_only(src: &str, ts: bool) -> String {
     }
     out
 }
+
+/// `MCPDESC_REQUIRE_DEPS=1` (set by `cargo xtask test`): tests needing `.deps` fail
+/// instead of skipping when something is missing.
+pub fn require_deps() -> bool {
+    std::env::var("MCPDESC_REQUIRE_DEPS").is_ok_and(|v| v == "1")
+}
+
+/// Skips (loudly) when a dependency is missing, or fails under `MCPDESC_REQUIRE_DEPS=1`.
+pub fn missing(what: &str) {
+    assert!(
+        !require_deps(),
+        "MCPDESC_REQUIRE_DEPS=1 but {what} is missing"
+    );
+    eprintln!("\n*** SKIPPED: {what} is missing (install with `cargo xtask deps`) ***\n");
+}
+
+/// Compile-check settings for generated clients in this workspace
+/// (`MCPDESC_GENERATED_TARGET_DIR` overrides their shared target folder).
+pub fn check_config() -> mcpdesc_codegen::check::CheckConfig {
+    let mut cfg = mcpdesc_codegen::check::CheckConfig::for_workspace(&workspace_root());
+    if let Some(t) = std::env::var_os("MCPDESC_GENERATED_TARGET_DIR") {
+        cfg.cargo_target_dir = PathBuf::from(t);
+    }
+    cfg
+}

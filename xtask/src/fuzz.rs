@@ -165,18 +165,20 @@ fn fuzz_one(target: &str, secs: u64) -> Result<(), String> {
         .output()
         .map_err(|e| format!("{}: {e}", bin.display()))?;
     let log = String::from_utf8_lossy(&out.stderr);
-    let execs = log
-        .lines()
-        .filter_map(|l| l.strip_prefix("stat::number_of_executed_units:"))
-        .map(str::trim)
-        .next_back()
-        .unwrap_or("?");
-    let per_sec = log
-        .lines()
-        .filter_map(|l| l.strip_prefix("stat::average_exec_per_sec:"))
-        .map(str::trim)
-        .next_back()
-        .unwrap_or("?");
+    // libFuzzer's final `stat::NAME: VALUE` lines (`-print_final_stats=1`).
+    let stat = |name: &str| {
+        log.lines()
+            .filter_map(|l| {
+                l.strip_prefix("stat::")?
+                    .strip_prefix(name)?
+                    .strip_prefix(':')
+            })
+            .map(str::trim)
+            .next_back()
+            .unwrap_or("?")
+    };
+    let execs = stat("number_of_executed_units");
+    let per_sec = stat("average_exec_per_sec");
     // Only artifacts of this run count: older ones (already triaged into regression
     // tests) stay for reference until someone deletes them.
     let findings = artifact_names(&artifacts).difference(&before).count();

@@ -284,8 +284,9 @@ pub struct ImportReport {
 /// Imports the spec at `path` and writes the description to `out` as pretty JSON
 /// (two-space indent, final newline: the bytes of `serde_json::to_writer_pretty` of
 /// [`import_path_value`]'s value, plus `\n`). The document is never held whole: tools
-/// are converted, validated and written a window at a time, so memory stays near
-/// the size of the decoded spec. The verdict comes after the bytes: when
+/// are converted and validated in parallel and written in order as they are ready
+/// (a few dozen operations ahead at most), so memory stays near the size of the
+/// decoded spec. The verdict comes after the bytes: when
 /// `stats.conforming` is false, discard what was written (the CLI writes to a
 /// temporary file and renames it only then). `out` should be buffered.
 pub fn import_path_json(
@@ -681,12 +682,9 @@ impl Sink<'_> {
         }
     }
     fn tail(&mut self, skeleton: &Map<String, Value>) -> Result<(), ImportError> {
-        match std::mem::replace(self, Sink::Discard) {
+        match self {
             Sink::Json(w) => w.tail(skeleton).map_err(write_error),
-            other => {
-                *self = other;
-                Ok(())
-            }
+            _ => Ok(()),
         }
     }
 }

@@ -97,7 +97,6 @@ impl OpSite<'_> {
 pub struct Built {
     /// Name source: `x-mcp.name`, operationId, or method + path.
     pub raw_name: String,
-    pub key: String,
     pub title: Option<String>,
     pub description: Option<String>,
     pub input_schema: Value,
@@ -419,7 +418,6 @@ pub fn build(
 
     Built {
         raw_name,
-        key: site.key(),
         title,
         description,
         input_schema,

@@ -144,7 +144,7 @@ impl<'w> PrettyDoc<'w> {
 
     /// Closes the tools (if the skeleton has them), writes the members after them and
     /// closes the document with a final newline.
-    pub fn tail(mut self, skeleton: &Map<String, Value>) -> io::Result<()> {
+    pub fn tail(&mut self, skeleton: &Map<String, Value>) -> io::Result<()> {
         if let Some(at) = skeleton.keys().position(|k| k == "tools") {
             self.out
                 .write_all(if self.tools == 0 { b"]" } else { b"\n  ]" })?;
