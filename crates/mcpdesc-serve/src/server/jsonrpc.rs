@@ -49,8 +49,11 @@ impl RpcError {
         Self::new(INVALID_PARAMS, message)
     }
     pub fn method_not_found(method: &str, why: impl Into<String>) -> Self {
-        Self::new(METHOD_NOT_FOUND, format!("Method not found: {}", why.into()))
-            .with_data(json!({ "method": method }))
+        Self::new(
+            METHOD_NOT_FOUND,
+            format!("Method not found: {}", why.into()),
+        )
+        .with_data(json!({ "method": method }))
     }
     /// The error object as JSON.
     pub fn to_value(&self) -> Value {
@@ -107,7 +110,13 @@ pub enum Message {
 
 /// Classifies one decoded JSON-RPC message (not a batch). The error carries the id
 /// when one could be read, so the answer can name it.
-pub fn classify(v: Value) -> Result<Message, (Option<RequestId>, RpcError)> {
+pub fn classify(v: Value) -> Result<Message, Box<(Option<RequestId>, RpcError)>> {
+    classify_inner(v).map_err(Box::new)
+}
+
+// Boxed once by `classify`; inside, a tuple keeps the early returns short.
+#[allow(clippy::result_large_err)]
+fn classify_inner(v: Value) -> Result<Message, (Option<RequestId>, RpcError)> {
     let Value::Object(mut m) = v else {
         return Err((
             None,
@@ -122,7 +131,10 @@ pub fn classify(v: Value) -> Result<Message, (Option<RequestId>, RpcError)> {
     if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err((
             id,
-            RpcError::new(INVALID_REQUEST, "Invalid Request: `jsonrpc` must be \"2.0\""),
+            RpcError::new(
+                INVALID_REQUEST,
+                "Invalid Request: `jsonrpc` must be \"2.0\"",
+            ),
         ));
     }
     let method = match m.remove("method") {
@@ -130,7 +142,10 @@ pub fn classify(v: Value) -> Result<Message, (Option<RequestId>, RpcError)> {
         Some(_) => {
             return Err((
                 id,
-                RpcError::new(INVALID_REQUEST, "Invalid Request: `method` must be a string"),
+                RpcError::new(
+                    INVALID_REQUEST,
+                    "Invalid Request: `method` must be a string",
+                ),
             ));
         }
         None => {
@@ -164,7 +179,9 @@ pub fn classify(v: Value) -> Result<Message, (Option<RequestId>, RpcError)> {
                 None,
                 RpcError::new(
                     INVALID_REQUEST,
-                    format!("Invalid Request: an MCP request id is a string or an integer, not {raw}"),
+                    format!(
+                        "Invalid Request: an MCP request id is a string or an integer, not {raw}"
+                    ),
                 ),
             )),
         },
@@ -217,19 +234,25 @@ mod tests {
             classify(json!({"jsonrpc": "2.0", "id": "a", "result": {}})),
             Ok(Message::Response)
         );
-        let (id, e) = classify(json!({"jsonrpc": "2.0", "id": null, "method": "x"}))
-            .expect_err("null id");
+        let (id, e) =
+            *classify(json!({"jsonrpc": "2.0", "id": null, "method": "x"})).expect_err("null id");
         assert_eq!((id, e.code), (None, INVALID_REQUEST));
-        let (id, e) = classify(json!({"jsonrpc": "2.0", "id": 1.5, "method": "x"}))
+        let (id, e) = *classify(json!({"jsonrpc": "2.0", "id": 1.5, "method": "x"}))
             .expect_err("fractional id");
         assert_eq!((id, e.code), (None, INVALID_REQUEST));
         let (id, e) =
-            classify(json!({"jsonrpc": "1.0", "id": "x", "method": "x"})).expect_err("version");
-        assert_eq!((id, e.code), (Some(RequestId::Text("x".into())), INVALID_REQUEST));
-        let (_, e) = classify(json!({"jsonrpc": "2.0", "id": 1, "method": "x", "params": [1]}))
+            *classify(json!({"jsonrpc": "1.0", "id": "x", "method": "x"})).expect_err("version");
+        assert_eq!(
+            (id, e.code),
+            (Some(RequestId::Text("x".into())), INVALID_REQUEST)
+        );
+        let (_, e) = *classify(json!({"jsonrpc": "2.0", "id": 1, "method": "x", "params": [1]}))
             .expect_err("positional params");
         assert_eq!(e.code, INVALID_REQUEST);
-        assert_eq!(classify(json!("ping")).expect_err("not an object").1.code, INVALID_REQUEST);
+        assert_eq!(
+            classify(json!("ping")).expect_err("not an object").1.code,
+            INVALID_REQUEST
+        );
     }
 
     #[test]
