@@ -55,6 +55,8 @@ enum Command {
     /// Generate a typed client (Rust or TypeScript).
     #[command(subcommand)]
     Generate(cmd::generate::GenerateCommand),
+    /// Run a description as an MCP server: a REST gateway from its OpenAPI provenance, or a mock.
+    Serve(Box<cmd::serve::Args>),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
         Command::Split(a) => cmd::split::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Generate(a) => cmd::generate::run(a),
+        Command::Serve(a) => cmd::serve::run(*a),
     };
     match result {
         Ok(o) => o.into(),

@@ -8,5 +8,6 @@ pub mod import;
 pub mod merge;
 pub mod names;
 pub mod project;
+pub mod serve;
 pub mod split;
 pub mod validate;
