@@ -178,8 +178,12 @@ fn is_env_name(s: &str) -> bool {
 fn env_secret(var: &str, flag: &str) -> Result<String, UsageError> {
     match std::env::var(var) {
         Ok(v) if !v.is_empty() => Ok(v),
-        Ok(_) => Err(UsageError(format!("{flag}: environment variable `{var}` is empty"))),
-        Err(_) => Err(UsageError(format!("{flag}: environment variable `{var}` is not set"))),
+        Ok(_) => Err(UsageError(format!(
+            "{flag}: environment variable `{var}` is empty"
+        ))),
+        Err(_) => Err(UsageError(format!(
+            "{flag}: environment variable `{var}` is not set"
+        ))),
     }
 }
 
