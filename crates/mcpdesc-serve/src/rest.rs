@@ -30,8 +30,9 @@
 //! Percent-encoding (RFC 3986 §2): every byte outside *unreserved*
 //! (`A-Z a-z 0-9 - . _ ~`) is encoded as `%XX` of its UTF-8 bytes, in names and values.
 //! - Path: a value can never add a segment, a query or a fragment (`/`, `?`, `#` are
-//!   encoded), and a segment that a value makes `.` or `..` is sent as `%2E` / `%2E%2E`,
-//!   so it is never a dot-segment.
+//!   encoded), and a value that would make a whole segment `.` or `..` is a tool error
+//!   (a dot-segment changes the addressed resource, and `%2E%2E` is no way out: WHATWG
+//!   URL parsing, which reqwest's `url` implements, reads it as `..` as well).
 //! - Query with `allowReserved: true`: RFC 3986 reserved characters pass unencoded,
 //!   except `[`, `]`, `#` (not allowed in a query) and `&`, `=`, `+` (form meaning), as
 //!   3.1.1 directs; `%XX` triples are kept. `allowReserved` applies to query only.

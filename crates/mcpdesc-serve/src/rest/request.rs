@@ -254,11 +254,13 @@ pub fn build(
             }
         }
         if has_var && matches!(&url[start..], "." | "..") {
-            let dots = url[start..].len();
-            url.truncate(start);
-            for _ in 0..dots {
-                url.push_str("%2E");
-            }
+            // A dot-segment would move the request elsewhere, and `%2E` is no escape:
+            // URL parsers (WHATWG, as reqwest's `url` implements it) read `%2E%2E` as
+            // `..` too. So such a value is refused.
+            return Err(format!(
+                "the path segment would be `{}`, a dot-segment that changes which resource is addressed; path values cannot be `.` or `..`",
+                &url[start..]
+            ));
         }
     }
     if plan.segments.is_empty() {

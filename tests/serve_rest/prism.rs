@@ -1,0 +1,1 @@
+//! Proof 2 (Prism): see below.
