@@ -102,7 +102,7 @@ async fn ignored_headers_and_absent_arguments() {
     // Absent arguments send nothing; OpenAPI: header parameters Accept, Content-Type,
     // Authorization SHALL be ignored; Accept comes from the recorded response.
     assert_eq!(r.target, "/x");
-    assert_eq!(r.headers_named("accept"), ["application/json"]);
+    assert_eq!(r.headers_named("accept"), ["application/json, */*;q=0.1"]);
     assert!(r.header("authorization").is_none());
     assert!(r.header("content-type").is_none());
 }

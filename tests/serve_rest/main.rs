@@ -12,6 +12,7 @@
 //! Descriptions are written by hand with provenance, so nothing here depends on the
 //! importer's output except the Prism runs over imported specs.
 
+mod arguments;
 mod auth;
 mod exact;
 mod faults;

@@ -39,9 +39,6 @@ impl Recorded {
     pub fn path(&self) -> &str {
         self.target.split('?').next().unwrap_or("")
     }
-    pub fn query(&self) -> Option<&str> {
-        self.target.split_once('?').map(|(_, q)| q)
-    }
     pub fn body_text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }

@@ -104,6 +104,7 @@
 //! - Redirects: same origin only, at most 5; anything else is a tool error (so
 //!   credentials never follow a cross-origin hop).
 //! - `--timeout` bounds a whole exchange, `--max-response-bytes` what is read.
+//! - `Accept` is the recorded response media type, then `*/*;q=0.1`.
 //! - Nothing from the inbound request is sent upstream except `--forward-header`
 //!   headers; hop-by-hop headers are never forwarded.
 //! - Secrets (credentials, tokens, API-key query values, `Authorization`) never appear

@@ -323,7 +323,8 @@ pub fn build(
             .iter()
             .any(|(n, _)| n.eq_ignore_ascii_case("accept"))
         {
-            headers.push(("Accept".into(), accept.clone()));
+            // The recorded response type first; anything else still maps to a result.
+            headers.push(("Accept".into(), format!("{accept}, */*;q=0.1")));
         }
     }
     let mut log_url = url.clone();
