@@ -30,8 +30,9 @@
 //! Percent-encoding (RFC 3986 §2): every byte outside *unreserved*
 //! (`A-Z a-z 0-9 - . _ ~`) is encoded as `%XX` of its UTF-8 bytes, in names and values.
 //! - Path: a value can never add a segment, a query or a fragment (`/`, `?`, `#` are
-//!   encoded), and a segment that a value makes `.` or `..` is sent as `%2E` / `%2E%2E`,
-//!   so it is never a dot-segment.
+//!   encoded), and a value that would make a whole segment `.` or `..` is a tool error
+//!   (a dot-segment changes the addressed resource, and `%2E%2E` is no way out: WHATWG
+//!   URL parsing, which reqwest's `url` implements, reads it as `..` as well).
 //! - Query with `allowReserved: true`: RFC 3986 reserved characters pass unencoded,
 //!   except `[`, `]`, `#` (not allowed in a query) and `&`, `=`, `+` (form meaning), as
 //!   3.1.1 directs; `%XX` triples are kept. `allowReserved` applies to query only.
@@ -103,6 +104,7 @@
 //! - Redirects: same origin only, at most 5; anything else is a tool error (so
 //!   credentials never follow a cross-origin hop).
 //! - `--timeout` bounds a whole exchange, `--max-response-bytes` what is read.
+//! - `Accept` is the recorded response media type, then `*/*;q=0.1`.
 //! - Nothing from the inbound request is sent upstream except `--forward-header`
 //!   headers; hop-by-hop headers are never forwarded.
 //! - Secrets (credentials, tokens, API-key query values, `Authorization`) never appear
@@ -126,16 +128,17 @@
 pub mod auth;
 pub mod body;
 pub mod client;
+pub mod output;
 pub mod plan;
 pub mod request;
 pub mod response;
 pub mod serialize;
 
-use crate::call::{CallOutcome, ToolCall};
+use crate::call::{CallLog, CallOutcome, ToolCall, UpstreamLog};
 use mcpdesc_core::Diagnostic;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub use plan::Plans;
 
@@ -281,24 +284,64 @@ pub struct RestBackend {
     plans: Plans,
     client: client::Upstream,
     tokens: auth::TokenCache,
+    credentials: BTreeMap<String, Secret>,
+    static_headers: Vec<(String, Secret)>,
     validate_output: ValidateOutput,
 }
 
 impl RestBackend {
     /// Reads every tool's provenance and the security schemes once. A description whose
-    /// provenance is malformed (or options that cannot work: a bad `--base-url`, a
-    /// forbidden `--header`) is refused with located diagnostics. Tools without
-    /// provenance are kept: calling them is a tool error. Findings that do not stop the
-    /// gateway are in [`RestBackend::warnings`].
+    /// provenance is malformed (or options that cannot work: a bad `--base-url`,
+    /// `--allow-host` or credential, a hop-by-hop or malformed `--header`) is refused
+    /// with located diagnostics. Tools without provenance are kept: calling them is a
+    /// tool error. Findings that do not stop the gateway are in
+    /// [`RestBackend::warnings`].
     pub fn new(doc: &serde_json::Value, opts: RestOptions) -> Result<RestBackend, Vec<Diagnostic>> {
-        let plans = Plans::new(doc, &opts)?;
-        let client = client::Upstream::new(&plans, &opts).map_err(|d| vec![d])?;
-        Ok(RestBackend {
-            plans,
-            client,
-            tokens: auth::TokenCache::default(),
-            validate_output: opts.validate_output,
-        })
+        let mut errors = Vec::new();
+        for (n, v) in &opts.static_headers {
+            if !plan::is_token(n) {
+                errors.push(Diagnostic::error(
+                    "serve-header-invalid",
+                    format!("--header `{n}`: not a valid header name"),
+                ));
+            } else if request::is_hop_by_hop(n) {
+                errors.push(Diagnostic::error(
+                    "serve-header-invalid",
+                    format!("--header `{n}`: hop-by-hop and framing headers cannot be set"),
+                ));
+            } else if let Err(e) = request::check_header_value(&format!("--header {n}"), v.expose())
+            {
+                errors.push(Diagnostic::error("serve-header-invalid", e));
+            }
+        }
+        let plans = match Plans::new(doc, &opts) {
+            Ok(p) => Some(p),
+            Err(d) => {
+                errors.extend(d);
+                None
+            }
+        };
+        let client = match &plans {
+            Some(p) => match client::Upstream::new(p, &opts) {
+                Ok(c) => Some(c),
+                Err(d) => {
+                    errors.push(d);
+                    None
+                }
+            },
+            None => None,
+        };
+        match (plans, client) {
+            (Some(plans), Some(client)) if errors.is_empty() => Ok(RestBackend {
+                plans,
+                client,
+                tokens: auth::TokenCache::default(),
+                credentials: opts.credentials,
+                static_headers: opts.static_headers,
+                validate_output: opts.validate_output,
+            }),
+            _ => Err(errors),
+        }
     }
 
     /// Warnings found by [`RestBackend::new`] (e.g. a tool with no usable server), for
@@ -307,23 +350,105 @@ impl RestBackend {
         self.plans.warnings()
     }
 
+    /// The plans (for tests and tools that inspect what the gateway will do).
+    pub fn plans(&self) -> &Plans {
+        &self.plans
+    }
+
+    /// The request a call would send, without sending it (no OAuth token yet: those are
+    /// fetched when sending). Errors are the tool-error texts [`RestBackend::call`]
+    /// would answer with.
+    pub fn build_request(&self, call: &ToolCall<'_>) -> Result<request::HttpRequest, String> {
+        let plan = self.plan(call)?;
+        request::build(
+            plan,
+            call.arguments,
+            request::Context {
+                credentials: &self.credentials,
+                static_headers: &self.static_headers,
+                forwarded: call.forwarded_headers,
+            },
+        )
+    }
+
+    fn plan(&self, call: &ToolCall<'_>) -> Result<&plan::ToolPlan, String> {
+        self.plans.find(call.tool_name(), call.revision).ok_or_else(|| {
+            format!(
+                "tool `{}` has no x-mcpdesc-openapi provenance at MCP {}: the gateway cannot call an API for it (serve it with --mock)",
+                call.tool_name(),
+                call.revision
+            )
+        })
+    }
+
     /// One `tools/call`. `call.tool` is the Tool object of the negotiated revision's
     /// Effective Protocol View (its `outputSchema` and provenance are that revision's);
     /// its arguments are already validated against its `inputSchema`. Always answers
     /// with a Tool Result: failures are tool errors (`isError: true`). Dropping the
     /// future aborts the upstream request (cancellation).
     pub async fn call(&self, call: ToolCall<'_>) -> CallOutcome {
-        let Some(plan) = self.plans.find(call.tool_name(), call.revision) else {
-            return CallOutcome::tool_error(
-                call.revision,
-                format!(
-                    "tool `{}` has no x-mcpdesc-openapi provenance at MCP {}: the gateway cannot call an API for it (serve it with --mock)",
-                    call.tool_name(),
-                    call.revision
-                ),
-            );
+        let rev = call.revision;
+        let (plan, req) = match self
+            .plan(&call)
+            .and_then(|p| self.build_request(&call).map(|r| (p, r)))
+        {
+            Ok(x) => x,
+            Err(e) => return CallOutcome::tool_error(rev, e),
         };
-        let _ = (&self.client, &self.tokens, self.validate_output, plan);
-        CallOutcome::tool_error(call.revision, "not implemented yet")
+        let started = Instant::now();
+        let mut log = UpstreamLog {
+            method: req.method.as_str().to_string(),
+            url: req.log_url.clone(),
+            status: None,
+            latency: Duration::ZERO,
+            attempts: 0,
+        };
+        let mut refresh = false;
+        let outcome = loop {
+            let token = match req.oauth.first() {
+                Some(need) => match self
+                    .tokens
+                    .token(need, refresh, || self.client.fetch_token(need))
+                    .await
+                {
+                    Ok(t) => Some(t),
+                    Err(e) => break Err(e),
+                },
+                None => None,
+            };
+            log.attempts += 1;
+            match self
+                .client
+                .send(&req, token.as_ref().map(Secret::expose))
+                .await
+            {
+                Ok(r) if r.status == 401 && token.is_some() && !refresh => {
+                    refresh = true;
+                }
+                Ok(r) => break Ok(r),
+                Err(e) => break Err(e.0),
+            }
+        };
+        log.latency = started.elapsed();
+        match outcome {
+            Ok(resp) => {
+                log.status = Some(resp.status);
+                let m = response::map(plan, rev, &resp, &req.log_url, self.validate_output);
+                CallOutcome {
+                    result: m.result,
+                    log: CallLog {
+                        upstream: Some(log),
+                        is_error: m.is_error,
+                        error: m.error,
+                        warnings: m.warnings,
+                    },
+                }
+            }
+            Err(e) => {
+                let mut o = CallOutcome::tool_error(rev, e);
+                o.log.upstream = Some(log);
+                o
+            }
+        }
     }
 }
