@@ -77,10 +77,27 @@ pub fn mock() -> BackendOptions {
     BackendOptions::Mock(MockOptions::default())
 }
 
-pub fn rest(base_url: Option<String>) -> BackendOptions {
+/// The REST gateway at `base_url`, with a made-up credential for every security
+/// scheme (`user:pass` for http basic, a bearer token for OAuth, a plain value else).
+pub fn rest(base_url: Option<String>, doc: &Value) -> BackendOptions {
+    let mut credentials = std::collections::BTreeMap::new();
+    for (name, s) in doc
+        .get("securitySchemes")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let v = match (s["type"].as_str(), s["scheme"].as_str()) {
+            (Some("http"), Some(sc)) if sc.eq_ignore_ascii_case("basic") => "user:pass",
+            (Some("oauth2" | "openIdConnect"), _) => "token:test-token",
+            _ => "test-credential",
+        };
+        credentials.insert(name.clone(), mcpdesc_serve::rest::Secret::new(v));
+    }
     BackendOptions::Rest(RestOptions {
         base_url,
-        timeout: Duration::from_secs(10),
+        credentials,
+        timeout: Duration::from_secs(60),
         ..RestOptions::default()
     })
 }
@@ -111,6 +128,21 @@ impl Conn {
             next: 1,
             task,
         }
+    }
+
+    /// Closes the client's side of the pipe (the server reads end of input) and waits
+    /// for the server to end; its result.
+    pub fn close_input(self) -> Option<std::io::Result<()>> {
+        let Conn {
+            rt, mut w, task, ..
+        } = self;
+        rt.block_on(async move {
+            let _ = w.shutdown().await;
+            match tokio::time::timeout(TIMEOUT, task).await {
+                Ok(Ok(r)) => Some(r),
+                _ => None,
+            }
+        })
     }
 
     /// Writes raw bytes (a line is not added).
@@ -398,7 +430,7 @@ fn dechunk(mut b: &[u8]) -> Vec<u8> {
 /// gateway drops before the answer is counted in `dropped`.
 pub struct Upstream {
     pub addr: SocketAddr,
-    pub requests: Arc<Mutex<Vec<String>>>,
+    pub requests: Arc<Mutex<Vec<Vec<String>>>>,
     pub dropped: Arc<std::sync::atomic::AtomicUsize>,
 }
 
@@ -426,7 +458,16 @@ impl Upstream {
         format!("http://{}", self.addr)
     }
 
+    /// The request line of every request received.
     pub fn request_lines(&self) -> Vec<String> {
+        self.request_heads()
+            .into_iter()
+            .map(|h| h.first().cloned().unwrap_or_default())
+            .collect()
+    }
+
+    /// Every request's head (request line, then header lines).
+    pub fn request_heads(&self) -> Vec<Vec<String>> {
         self.requests.lock().map(|v| v.clone()).unwrap_or_default()
     }
 }
@@ -436,7 +477,7 @@ fn serve_one(
     status: u16,
     body: &str,
     delay: Duration,
-    requests: &Mutex<Vec<String>>,
+    requests: &Mutex<Vec<Vec<String>>>,
     dropped: &std::sync::atomic::AtomicUsize,
 ) {
     let mut r = BufReader::new(match stream.try_clone() {
@@ -469,7 +510,7 @@ fn serve_one(
             return;
         }
         if let Ok(mut v) = requests.lock() {
-            v.push(head.first().cloned().unwrap_or_default());
+            v.push(head.clone());
         }
         // Wait, but notice a hang-up meanwhile.
         let until = std::time::Instant::now() + delay;

@@ -12,5 +12,8 @@
 //! Tests that need `.deps` skip loudly without them and fail under
 //! `MCPDESC_REQUIRE_DEPS=1`.
 
+mod faults;
 mod harness;
+mod http;
+mod mock;
 mod protocol;

@@ -502,7 +502,7 @@ fn arguments_are_validated_first_and_nothing_is_sent() {
     );
     let doc =
         load(&mcpdesc_tests::workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml"));
-    let (server, log) = server_with(&doc, rest(Some(up.base_url())), None, 100);
+    let (server, log) = server_with(&doc, rest(Some(up.base_url()), &doc), None, 100);
     let mut oracle = ShapeOracle::default();
     for rev in revisions_of(&doc).iter() {
         let mut c = Conn::open(&rt, &server);
