@@ -604,3 +604,90 @@ pub fn venv_python() -> PathBuf {
 pub fn node_modules() -> PathBuf {
     workspace_root().join(".deps/node/node_modules")
 }
+
+/// `mcpdesc serve … --http 127.0.0.1:0` as a child process; the URL comes from its
+/// start-up line. Killed (and reaped) when dropped; its stderr is kept.
+pub struct ServeHttp {
+    child: std::process::Child,
+    pub url: String,
+    pub stderr: Arc<Mutex<Vec<String>>>,
+}
+
+impl ServeHttp {
+    pub fn spawn(args: &[String]) -> ServeHttp {
+        let mut child = std::process::Command::new(mcpdesc_tests::mcpdesc_bin())
+            .arg("serve")
+            .args(args)
+            .args(["--http", "127.0.0.1:0"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn mcpdesc serve --http");
+        let err = child.stderr.take().expect("stderr");
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let (tx, rx) = std::sync::mpsc::channel::<String>();
+        let keep = Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                let _ = tx.send(line.clone());
+                if let Ok(mut v) = keep.lock() {
+                    v.push(line);
+                }
+            }
+        });
+        let until = std::time::Instant::now() + TIMEOUT;
+        loop {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) => {
+                    if let Some(url) = line
+                        .split_whitespace()
+                        .find(|u| u.starts_with("http://") && u.ends_with("/mcp"))
+                    {
+                        return ServeHttp {
+                            child,
+                            url: url.to_string(),
+                            stderr,
+                        };
+                    }
+                }
+                Err(_) => {
+                    let _ = child.kill();
+                    let log = stderr.lock().map(|v| v.join("\n")).unwrap_or_default();
+                    panic!("mcpdesc serve --http did not start:\n{log}");
+                }
+            }
+        }
+    }
+
+    pub fn log(&self) -> String {
+        self.stderr.lock().map(|v| v.join("\n")).unwrap_or_default()
+    }
+}
+
+impl Drop for ServeHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The fields the MCP SDKs' typed Tool keeps: Tool Annotations reduced to the five
+/// defined hints (§9.6; SDK clients parse annotations into a closed type).
+pub fn as_sdk_parses(tool: &Value) -> Value {
+    let mut t = tool.clone();
+    if let Some(a) = t.get_mut("annotations").and_then(Value::as_object_mut) {
+        a.retain(|k, _| {
+            [
+                "title",
+                "readOnlyHint",
+                "destructiveHint",
+                "idempotentHint",
+                "openWorldHint",
+            ]
+            .contains(&k.as_str())
+        });
+    }
+    t
+}

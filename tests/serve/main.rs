@@ -12,6 +12,7 @@
 //! Tests that need `.deps` skip loudly without them and fail under
 //! `MCPDESC_REQUIRE_DEPS=1`.
 
+mod clients;
 mod faults;
 mod harness;
 mod http;

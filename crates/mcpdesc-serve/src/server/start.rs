@@ -137,7 +137,7 @@ impl Prepared {
     pub async fn serve_async(self) -> Result<(), StartError> {
         let s = &self.server;
         let what = format!(
-            "{} ({}): {} tools at {}",
+            "{} ({}): {} tools, MCP {}",
             s.catalog()
                 .server_info
                 .get("name")
