@@ -18,3 +18,4 @@ mod harness;
 mod http;
 mod mock;
 mod protocol;
+mod roundtrip;
