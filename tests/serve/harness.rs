@@ -615,10 +615,15 @@ pub struct ServeHttp {
 
 impl ServeHttp {
     pub fn spawn(args: &[String]) -> ServeHttp {
+        Self::spawn_with_env(args, &[])
+    }
+
+    pub fn spawn_with_env(args: &[String], env: &[(String, String)]) -> ServeHttp {
         let mut child = std::process::Command::new(mcpdesc_tests::mcpdesc_bin())
             .arg("serve")
             .args(args)
             .args(["--http", "127.0.0.1:0"])
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())

@@ -17,5 +17,6 @@ mod faults;
 mod harness;
 mod http;
 mod mock;
+mod prism;
 mod protocol;
 mod roundtrip;
