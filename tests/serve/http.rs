@@ -502,3 +502,153 @@ fn only_named_headers_are_forwarded() {
         assert!(!head.contains(leak), "`{leak}` leaked upstream: {head}");
     }
 }
+
+fn serve_cli(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(mcpdesc_tests::mcpdesc_bin())
+        .arg("serve")
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A gateway holding credentials is never open to whoever can reach it: the CLI refuses
+/// to start (exit 2) on a non-loopback address without a gate, with a gate that would
+/// leak, or with a forwarding gate while holding credentials of its own.
+#[test]
+fn cli_refuses_open_gateways() {
+    if !mcpdesc_tests::mcpdesc_bin().is_file() {
+        return mcpdesc_tests::missing("the mcpdesc binary");
+    }
+    let pet = mcpdesc_tests::workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml");
+    let pet = pet.display().to_string();
+    let fx = mcp_fixture("every-revision.mcpdesc.yaml")
+        .display()
+        .to_string();
+    for (args, env, needle) in [
+        (
+            vec![pet.as_str(), "--http", "0.0.0.0:0"],
+            vec![],
+            "--inbound-token-env VAR",
+        ),
+        (
+            vec![
+                pet.as_str(),
+                "--http",
+                "0.0.0.0:0",
+                "--inbound-token-env",
+                "MCPDESC_TEST_UNSET_TOKEN_VAR",
+            ],
+            vec![],
+            "is not set",
+        ),
+        (
+            vec![
+                pet.as_str(),
+                "--http",
+                "127.0.0.1:0",
+                "--inbound-token-env",
+                "T",
+                "--forward-header",
+                "Authorization",
+            ],
+            vec![("T", "s3cr3t-value-9")],
+            "both use the Authorization header",
+        ),
+        (
+            vec![
+                pet.as_str(),
+                "--http",
+                "0.0.0.0:0",
+                "--forward-header",
+                "authorization",
+            ],
+            vec![("MCPDESC_CREDENTIAL_API_KEY", "s3cr3t-value-9")],
+            "no credentials of its own",
+        ),
+        (
+            vec![
+                pet.as_str(),
+                "--http",
+                "0.0.0.0:0",
+                "--forward-header",
+                "Authorization",
+                "--header",
+                "X-Key:v",
+            ],
+            vec![],
+            "no credentials of its own",
+        ),
+        (
+            vec![
+                fx.as_str(),
+                "--mock",
+                "--http",
+                "127.0.0.1:0",
+                "--protocol-versions",
+                "2024-11-05",
+            ],
+            vec![],
+            "no Streamable HTTP",
+        ),
+        (
+            vec![
+                fx.as_str(),
+                "--mock",
+                "--protocol-versions",
+                "2025-06-18,2099-01-01",
+            ],
+            vec![],
+            "unknown MCP protocol revision",
+        ),
+        (
+            vec![pet.as_str(), "--protocol-versions", "2024-11-05"],
+            vec![],
+            "not a subset",
+        ),
+        (vec!["-"], vec![], "standard input in stdio mode"),
+        (
+            vec![pet.as_str(), "--inbound-token-env", "T"],
+            vec![("T", "x")],
+            "--http",
+        ),
+        (
+            vec![
+                pet.as_str(),
+                "--credential",
+                "api_key=MCPDESC_TEST_UNSET_KEY_VAR",
+            ],
+            vec![],
+            "is not set",
+        ),
+        (vec![pet.as_str(), "--page-size", "0"], vec![], "positive"),
+    ] {
+        let (code, err) = serve_cli(&args, &env);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(needle),
+            "{args:?}: expected `{needle}` in: {err}"
+        );
+        assert!(
+            !err.contains("s3cr3t-value-9"),
+            "no secret in messages: {err}"
+        );
+    }
+    // An invalid description is refused with its diagnostics (exit 1), before serving.
+    let bad = mcp_fixture("../../spec/fixtures/expected-invalid");
+    let first = std::fs::read_dir(&bad)
+        .expect("fixtures")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .min()
+        .expect("an invalid fixture");
+    let (code, err) = serve_cli(&[&first.display().to_string(), "--mock"], &[]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("error["), "{err}");
+}
