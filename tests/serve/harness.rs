@@ -58,7 +58,7 @@ pub fn server_with(
 ) -> (Arc<Server>, Arc<Mutex<Vec<String>>>) {
     let (log, buf) = Log::buffer();
     let p = prepare(
-        doc,
+        Arc::new(doc.clone()),
         Options {
             serve: ServeOptions {
                 revisions,

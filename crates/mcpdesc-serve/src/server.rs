@@ -55,7 +55,7 @@ use catalog::{Catalog, ToolEntry, View};
 use jsonrpc::{Message, RequestId, RpcError};
 use log::Log;
 use mcpdesc_core::meta::{CLIENT_CAPABILITIES, PROTOCOL_VERSION, SERVER_INFO};
-use mcpdesc_core::{DeclKind, Diagnostic, Feature, ProtocolRevision, RevisionSet};
+use mcpdesc_core::{DeclKind, Feature, ProtocolRevision, RevisionSet};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -106,31 +106,26 @@ pub struct Server {
     log: Log,
 }
 
-/// Why a server could not be built.
-#[derive(Debug)]
-pub enum BuildError {
-    /// The description (or the backend's reading of it) is not acceptable (exit 1).
-    Rejected(Vec<Diagnostic>),
-    /// The options do not fit the description (exit 2).
-    Usage(String),
-}
-
 impl Server {
     /// Builds the server for a description that the caller has validated (see
     /// [`crate::prepare`], which does). The revisions served are `opts.revisions` or
     /// every revision of the description.
-    pub fn new(doc: &Value, backend: Backend, opts: &ServeOptions) -> Result<Server, BuildError> {
-        let root = mcpdesc_core::decl::root_scope(doc);
+    pub fn new(
+        doc: Arc<Value>,
+        backend: Backend,
+        opts: &ServeOptions,
+    ) -> Result<Server, String> {
+        let root = mcpdesc_core::decl::root_scope(&doc);
         let revisions = match opts.revisions {
             None => root,
             Some(asked) if asked.is_subset(root) && !asked.is_empty() => asked,
             Some(asked) => {
-                return Err(BuildError::Usage(format!(
+                return Err(format!(
                     "--protocol-versions {asked} is not a subset of the description's protocolVersions {root}"
-                )));
+                ));
             }
         };
-        let catalog = Catalog::new(doc, revisions, opts.page_size).map_err(BuildError::Rejected)?;
+        let catalog = Catalog::new(doc, revisions, opts.page_size);
         Ok(Server {
             catalog,
             backend,
@@ -479,7 +474,7 @@ impl Server {
         let started = Instant::now();
         let tool = &job.tool;
         let mut note = None;
-        let outcome = match tool.validator(self.catalog.components()) {
+        let outcome = match tool.validator() {
             Ok(v) => {
                 let violations = v.check(&job.arguments);
                 if violations.is_empty() {
@@ -502,7 +497,7 @@ impl Server {
             Some(o) => (o, None),
             None => {
                 let call = ToolCall {
-                    tool: &tool.decl,
+                    tool: tool.decl(),
                     revision: job.revision,
                     arguments: &job.arguments,
                     forwarded_headers: &job.forwarded_headers,

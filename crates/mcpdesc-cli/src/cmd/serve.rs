@@ -15,6 +15,7 @@ use mcpdesc_serve::server::{
 };
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Default `--concurrency`.
@@ -234,10 +235,13 @@ pub fn run(args: Args) -> CmdResult {
             "--timeout must be a positive number of seconds".into(),
         ));
     }
-    let Some((decoded, name)) = util::read_description(&args.description)? else {
+    let Some((mut decoded, name)) = util::read_description(&args.description)? else {
         return Ok(Outcome::Rejected);
     };
-    let doc = &decoded.value;
+    // The server keeps the document (its views point into it): move it there, and keep
+    // only what positions diagnostics until the server starts.
+    let doc = Arc::new(std::mem::take(&mut decoded.value));
+    let positions = decoded.source_map;
     let backend = if args.mock {
         BackendOptions::Mock(MockOptions {
             selections: args.mock_examples.iter().cloned().collect(),
@@ -249,7 +253,7 @@ pub fn run(args: Args) -> CmdResult {
         }
         BackendOptions::Rest(RestOptions {
             base_url: args.base_url.clone(),
-            credentials: credentials(doc, &args.credentials)?,
+            credentials: credentials(&doc, &args.credentials)?,
             static_headers,
             allow_hosts: args.allow_hosts.clone(),
             timeout: Duration::from_secs_f64(args.timeout),
@@ -283,27 +287,28 @@ pub fn run(args: Args) -> CmdResult {
         backend,
         transport,
     };
-    let prepared = match mcpdesc_serve::server::prepare(doc, opts) {
-        Ok(p) => p,
-        Err(e) => return finish(e, &decoded, &name),
+    let located = |mut diags: Vec<mcpdesc_core::Diagnostic>| {
+        positions.annotate(&doc, &mut diags);
+        diags
     };
-    let mut warnings = prepared.warnings.clone();
-    decoded.annotate(&mut warnings);
-    util::print_diagnostics(&name, &warnings);
-    match prepared.serve() {
-        Ok(()) => Ok(Outcome::Success),
-        Err(e) => finish(e, &decoded, &name),
-    }
+    let prepared = match mcpdesc_serve::server::prepare(Arc::clone(&doc), opts) {
+        Ok(p) => p,
+        Err(StartError::Rejected(diags)) => {
+            util::print_diagnostics(&name, &located(diags));
+            return Ok(Outcome::Rejected);
+        }
+        Err(e) => return Err(usage(e)),
+    };
+    util::print_diagnostics(&name, &located(prepared.warnings.clone()));
+    // From here on only the server holds the document.
+    drop(positions);
+    drop(doc);
+    prepared.serve().map(|()| Outcome::Success).map_err(usage)
 }
 
-fn finish(e: StartError, decoded: &mcpdesc_core::Decoded, name: &str) -> CmdResult {
+fn usage(e: StartError) -> UsageError {
     match e {
-        StartError::Rejected(mut diags) => {
-            decoded.annotate(&mut diags);
-            util::print_diagnostics(name, &diags);
-            Ok(Outcome::Rejected)
-        }
-        StartError::Usage(m) => Err(UsageError(m)),
-        StartError::Io(e) => Err(UsageError(e.to_string())),
+        StartError::Usage(m) => UsageError(m),
+        other => UsageError(other.to_string()),
     }
 }

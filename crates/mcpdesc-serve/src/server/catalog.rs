@@ -14,7 +14,7 @@
 use super::args::ArgsValidator;
 use super::jsonrpc::RpcError;
 use mcpdesc_core::decl::{decl_scope, root_scope};
-use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, RevisionSet, refs};
+use mcpdesc_core::{DeclKind, ProtocolRevision, RevisionSet, refs};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -31,38 +31,51 @@ const LISTED: [DeclKind; 4] = [
     DeclKind::Prompt,
 ];
 
-/// One tool of a revision's view.
-pub struct ToolEntry {
-    /// The tool's `name`.
+/// One declaration (tool, resource, resource template or prompt) of a view.
+///
+/// Held as a reference into the shared source document when its projection is the
+/// declaration itself (no `protocolVersions`, no nested Elicitation Declarations: §4.12
+/// changes nothing then), else as its own projected copy.
+pub struct Entry {
+    doc: Arc<Value>,
+    kind: DeclKind,
+    index: usize,
+    projected: Option<Value>,
+    /// The declaration's `name`.
     pub name: String,
-    /// The projected Tool declaration (the Effective Protocol View's Tool object).
-    pub decl: Value,
     /// The JSON pointer of the declaration in the source document.
     pub pointer: String,
     validator: OnceLock<Result<ArgsValidator, String>>,
 }
 
-impl std::fmt::Debug for ToolEntry {
+/// A tool of a view.
+pub type ToolEntry = Entry;
+
+impl std::fmt::Debug for Entry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ToolEntry")
+        f.debug_struct("Entry")
             .field("name", &self.name)
             .field("pointer", &self.pointer)
+            .field("projected", &self.projected.is_some())
             .finish_non_exhaustive()
     }
 }
 
-/// One declaration (of any listed kind) of a view.
-#[derive(Debug)]
-struct Entry {
-    decl: Value,
-    pointer: String,
+impl Entry {
+    /// The declaration as the revision's Effective Protocol View has it.
+    pub fn decl(&self) -> &Value {
+        match &self.projected {
+            Some(p) => p,
+            None => &self.doc[self.kind.collection()][self.index],
+        }
+    }
 }
 
 /// One served revision's view.
 #[derive(Debug)]
 pub struct View {
     pub revision: ProtocolRevision,
-    tools: Vec<Arc<ToolEntry>>,
+    tools: Vec<Arc<Entry>>,
     tool_index: HashMap<String, usize>,
     /// Resources, resource templates, prompts.
     others: [Vec<Arc<Entry>>; 3],
@@ -76,8 +89,8 @@ pub struct Catalog {
     /// `serverInfo` ([`mcpdesc_scope::server_info`]).
     pub server_info: Value,
     pub instructions: Option<String>,
-    /// `{"components": …}` of the source: what `$componentRef`s resolve against.
-    components: Value,
+    /// The source document: what entries point into and `$componentRef`s resolve in.
+    doc: Arc<Value>,
     page_size: usize,
     /// Keys the cursor tags: random per process, so cursors are opaque and cannot be
     /// forged or carried over from another run.
@@ -96,35 +109,28 @@ impl std::fmt::Debug for Catalog {
 
 impl Catalog {
     /// Builds the views of `revisions` (each in the document's root `protocolVersions`)
-    /// from a document the caller has validated.
-    pub fn new(
-        doc: &Value,
-        revisions: RevisionSet,
-        page_size: usize,
-    ) -> Result<Catalog, Vec<Diagnostic>> {
-        let root = root_scope(doc);
-        let components =
-            json!({"components": doc.get("components").cloned().unwrap_or(Value::Null)});
+    /// from a document the caller has validated (so every `$componentRef` resolves and
+    /// every list value can be built).
+    pub fn new(doc: Arc<Value>, revisions: RevisionSet, page_size: usize) -> Catalog {
+        let root = root_scope(&doc);
         let mut views: Vec<View> = Vec::new();
-        let mut errs = Vec::new();
+        // Entries whose projection is the source declaration, by (kind, index): one
+        // entry for every revision that lists it.
+        let mut same: HashMap<(usize, usize), Arc<Entry>> = HashMap::new();
         for rev in revisions.iter() {
-            // The previous revision's entries by source pointer, to share equal ones.
-            let prev_tools: HashMap<&str, &Arc<ToolEntry>> = views
-                .last()
-                .map(|p| p.tools.iter().map(|t| (t.pointer.as_str(), t)).collect())
-                .unwrap_or_default();
-            let prev_others: HashMap<&str, &Arc<Entry>> = views
+            // The previous revision's projected entries by pointer, to share equal ones.
+            let prev: HashMap<&str, &Arc<Entry>> = views
                 .last()
                 .map(|p| {
-                    p.others
+                    p.tools
                         .iter()
-                        .flatten()
+                        .chain(p.others.iter().flatten())
+                        .filter(|e| e.projected.is_some())
                         .map(|e| (e.pointer.as_str(), e))
                         .collect()
                 })
                 .unwrap_or_default();
-            let mut tools: Vec<Arc<ToolEntry>> = Vec::new();
-            let mut others: [Vec<Arc<Entry>>; 3] = Default::default();
+            let mut lists: [Vec<Arc<Entry>>; 4] = Default::default();
             for (k, kind) in LISTED.into_iter().enumerate() {
                 for (i, decl) in doc
                     .get(kind.collection())
@@ -136,56 +142,55 @@ impl Catalog {
                     if !decl_scope(decl, root).contains(rev) {
                         continue;
                     }
+                    let name = decl
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
                     let pointer = format!("/{}/{i}", kind.collection());
-                    if let Some(projected) =
-                        mcpdesc_scope::project_declaration(kind, decl, root, rev)
-                    {
-                        // The list value must be buildable (it is, for a valid document:
-                        // this only surfaces a broken reference as a located error once).
-                        if let Err(mut e) =
-                            mcpdesc_scope::wire_value(kind, &components, &projected, &pointer)
-                        {
-                            errs.append(&mut e);
+                    let needs_projection = decl.get("protocolVersions").is_some()
+                        || decl.get("elicitations").is_some();
+                    let entry = if needs_projection {
+                        let Some(projected) =
+                            mcpdesc_scope::project_declaration(kind, decl, root, rev)
+                        else {
                             continue;
+                        };
+                        match prev.get(pointer.as_str()) {
+                            Some(e) if e.projected.as_ref() == Some(&projected) => Arc::clone(e),
+                            _ => Arc::new(Entry {
+                                doc: Arc::clone(&doc),
+                                kind,
+                                index: i,
+                                projected: Some(projected),
+                                name,
+                                pointer,
+                                validator: OnceLock::new(),
+                            }),
                         }
-                        if kind == DeclKind::Tool {
-                            let shared = prev_tools
-                                .get(pointer.as_str())
-                                .filter(|t| t.decl == projected)
-                                .map(|t| Arc::clone(t));
-                            tools.push(shared.unwrap_or_else(|| {
-                                Arc::new(ToolEntry {
-                                    name: projected
-                                        .get("name")
-                                        .and_then(Value::as_str)
-                                        .unwrap_or_default()
-                                        .to_string(),
-                                    decl: projected,
-                                    pointer,
-                                    validator: OnceLock::new(),
-                                })
-                            }));
-                        } else {
-                            let slot = k - 1;
-                            let shared = prev_others
-                                .get(pointer.as_str())
-                                .filter(|e| e.decl == projected)
-                                .map(|e| Arc::clone(e));
-                            others[slot].push(shared.unwrap_or_else(|| {
-                                Arc::new(Entry {
-                                    decl: projected,
-                                    pointer,
-                                })
-                            }));
-                        }
-                    }
+                    } else {
+                        Arc::clone(same.entry((k, i)).or_insert_with(|| {
+                            Arc::new(Entry {
+                                doc: Arc::clone(&doc),
+                                kind,
+                                index: i,
+                                projected: None,
+                                name,
+                                pointer,
+                                validator: OnceLock::new(),
+                            })
+                        }))
+                    };
+                    lists[k].push(entry);
                 }
             }
+            let [tools, resources, templates, prompts] = lists;
             let tool_index = tools
                 .iter()
                 .enumerate()
                 .map(|(i, t)| (t.name.clone(), i))
                 .collect();
+            let others = [resources, templates, prompts];
             let capabilities = capabilities(&tools, &others);
             views.push(View {
                 revision: rev,
@@ -195,21 +200,18 @@ impl Catalog {
                 capabilities,
             });
         }
-        if !errs.is_empty() {
-            return Err(errs);
-        }
-        Ok(Catalog {
+        Catalog {
             revisions,
             views,
-            server_info: mcpdesc_scope::server_info(doc),
+            server_info: mcpdesc_scope::server_info(&doc),
             instructions: doc
                 .get("instructions")
                 .and_then(Value::as_str)
                 .map(str::to_string),
-            components,
+            doc,
             page_size: page_size.max(1),
             cursor_key: Default::default(),
-        })
+        }
     }
 
     /// The view of a served revision.
@@ -217,9 +219,9 @@ impl Catalog {
         self.views.iter().find(|v| v.revision == rev)
     }
 
-    /// What `$componentRef`s resolve against (`{"components": …}`).
+    /// What `$componentRef`s resolve against (the source document).
     pub fn components(&self) -> &Value {
-        &self.components
+        &self.doc
     }
 
     /// Tools of the largest view (for start-up messages).
@@ -260,10 +262,17 @@ impl Catalog {
         let end = (start + self.page_size).min(len);
         let mut items = Vec::with_capacity(end.saturating_sub(start));
         for i in start..end {
-            let (decl, pointer) = view.item(kind, i);
-            // Validated at start: a list value can always be built.
-            if let Ok(Some(v)) = mcpdesc_scope::wire_value(kind, &self.components, decl, pointer) {
-                items.push(v);
+            let e = view.item(kind, i);
+            match mcpdesc_scope::wire_value(kind, &self.doc, e.decl(), &e.pointer) {
+                Ok(Some(v)) => items.push(v),
+                // A validated document always resolves; a value that cannot be built is
+                // an internal error, not a silently shorter list.
+                _ => {
+                    return Err(RpcError::new(
+                        super::jsonrpc::INTERNAL_ERROR,
+                        format!("cannot list {}", e.pointer),
+                    ));
+                }
             }
         }
         let mut out = Map::new();
@@ -308,11 +317,11 @@ impl Catalog {
 
 impl View {
     /// The tool named `name`.
-    pub fn tool(&self, name: &str) -> Option<&Arc<ToolEntry>> {
+    pub fn tool(&self, name: &str) -> Option<&Arc<Entry>> {
         self.tool_index.get(name).map(|&i| &self.tools[i])
     }
 
-    pub fn tools(&self) -> &[Arc<ToolEntry>] {
+    pub fn tools(&self) -> &[Arc<Entry>] {
         &self.tools
     }
 
@@ -331,23 +340,24 @@ impl View {
         }
     }
 
-    fn item(&self, kind: DeclKind, i: usize) -> (&Value, &str) {
+    fn item(&self, kind: DeclKind, i: usize) -> &Entry {
         match kind {
-            DeclKind::Tool => (&self.tools[i].decl, &self.tools[i].pointer),
-            DeclKind::Resource => (&self.others[0][i].decl, &self.others[0][i].pointer),
-            DeclKind::ResourceTemplate => (&self.others[1][i].decl, &self.others[1][i].pointer),
-            _ => (&self.others[2][i].decl, &self.others[2][i].pointer),
+            DeclKind::Tool => &self.tools[i],
+            DeclKind::Resource => &self.others[0][i],
+            DeclKind::ResourceTemplate => &self.others[1][i],
+            _ => &self.others[2][i],
         }
     }
 }
 
-impl ToolEntry {
-    /// The compiled `inputSchema` (compiled on first use, then shared by every revision
-    /// whose view has this same declaration); the error says why it does not compile.
-    pub fn validator(&self, components: &Value) -> &Result<ArgsValidator, String> {
+impl Entry {
+    /// A tool's compiled `inputSchema` (compiled on first use, then shared by every
+    /// revision whose view has this same declaration); the error says why it does not
+    /// compile.
+    pub fn validator(&self) -> &Result<ArgsValidator, String> {
         self.validator.get_or_init(|| {
-            let schema = self.decl.get("inputSchema").unwrap_or(&Value::Null);
-            match refs::resolve(components, schema, "schemas") {
+            let schema = self.decl().get("inputSchema").unwrap_or(&Value::Null);
+            match refs::resolve(&self.doc, schema, "schemas") {
                 Ok((s, _)) => ArgsValidator::compile(s),
                 Err(e) => Err(e.to_string()),
             }
@@ -359,7 +369,7 @@ impl ToolEntry {
 /// the view lists any. No `listChanged` (lists never change while serving), no
 /// `subscribe`, `logging` or `completions` (not provided). The description's own
 /// `capabilities` describe the original server, not this one.
-fn capabilities(tools: &[Arc<ToolEntry>], others: &[Vec<Arc<Entry>>; 3]) -> Value {
+fn capabilities(tools: &[Arc<Entry>], others: &[Vec<Arc<Entry>>; 3]) -> Value {
     let mut caps = Map::new();
     if !tools.is_empty() {
         caps.insert("tools".into(), json!({}));

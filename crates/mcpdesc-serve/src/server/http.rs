@@ -419,7 +419,7 @@ impl State {
             && let Some(name) = params.get("name").and_then(Value::as_str)
             && let Some(tool) = view.tool(name)
         {
-            let schema = tool.decl.get("inputSchema").unwrap_or(&Value::Null);
+            let schema = tool.decl().get("inputSchema").unwrap_or(&Value::Null);
             if let Ok((schema, _)) =
                 mcpdesc_core::refs::resolve(self.server.catalog().components(), schema, "schemas")
             {

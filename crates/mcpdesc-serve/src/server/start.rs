@@ -2,7 +2,7 @@
 //! transport's rules, then serve. What the CLI calls.
 
 use super::http::{self, HttpOptions};
-use super::{Backend, BuildError, ServeOptions, Server};
+use super::{Backend, ServeOptions, Server};
 use crate::mock::{MockBackend, MockOptions};
 use crate::rest::{RestBackend, RestOptions};
 use mcpdesc_core::{Diagnostic, Feature};
@@ -74,9 +74,10 @@ pub struct Prepared {
 /// Validates `doc` (refusing it with its diagnostics when it does not conform), builds
 /// the backend and the server, and checks the transport's rules: `--http` needs a
 /// served revision with Streamable HTTP, and a non-loopback address needs a gate
-/// ([`http::check_exposure`]).
-pub fn prepare(doc: &Value, opts: Options) -> Result<Prepared, StartError> {
-    let diags = mcpdesc_validate::validate_value(doc);
+/// ([`http::check_exposure`]). The server keeps the document (shared, not copied):
+/// its views point into it.
+pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
+    let diags = mcpdesc_validate::validate_value(&doc);
     if mcpdesc_core::has_errors(&diags) {
         return Err(StartError::Rejected(diags));
     }
@@ -84,20 +85,17 @@ pub fn prepare(doc: &Value, opts: Options) -> Result<Prepared, StartError> {
     let (backend, holds_credentials, mode) = match opts.backend {
         BackendOptions::Rest(r) => {
             let holds = !r.credentials.is_empty() || !r.static_headers.is_empty();
-            let b = RestBackend::new(doc, r).map_err(StartError::Rejected)?;
+            let b = RestBackend::new(&doc, r).map_err(StartError::Rejected)?;
             warnings.extend(b.warnings().iter().cloned());
             (Backend::Rest(b), holds, "REST gateway")
         }
         BackendOptions::Mock(m) => (
-            Backend::Mock(MockBackend::new(doc, m).map_err(StartError::Rejected)?),
+            Backend::Mock(MockBackend::new(&doc, m).map_err(StartError::Rejected)?),
             false,
             "mock (named examples)",
         ),
     };
-    let server = Server::new(doc, backend, &opts.serve).map_err(|e| match e {
-        BuildError::Rejected(d) => StartError::Rejected(d),
-        BuildError::Usage(m) => StartError::Usage(m),
-    })?;
+    let server = Server::new(doc, backend, &opts.serve).map_err(StartError::Usage)?;
     if let Transport::Http { addr, opts: h } = &opts.transport {
         let over_http = server.revisions().with(Feature::StreamableHttp);
         if over_http.is_empty() {
