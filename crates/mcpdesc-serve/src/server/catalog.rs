@@ -409,7 +409,7 @@ mod tests {
     fn pages_cover_the_list_once_in_order() {
         let d = doc(5);
         let c =
-            Catalog::new(&d, RevisionSet::from_json(&d["protocolVersions"]), 2).expect("builds");
+            Catalog::new(Arc::new(d.clone()), RevisionSet::from_json(&d["protocolVersions"]), 2);
         let v = c.view(V2025_06_18).expect("served");
         let mut names = Vec::new();
         let mut cursor: Option<Value> = None;
@@ -434,7 +434,7 @@ mod tests {
     fn cursors_are_bound_to_list_revision_and_range() {
         let d = doc(5);
         let c =
-            Catalog::new(&d, RevisionSet::from_json(&d["protocolVersions"]), 2).expect("builds");
+            Catalog::new(Arc::new(d.clone()), RevisionSet::from_json(&d["protocolVersions"]), 2);
         let v1 = c.view(V2025_06_18).expect("served");
         let v2 = c.view(V2025_11_25).expect("served");
         let next = c.page(v1, DeclKind::Tool, None).expect("first")["nextCursor"].clone();
@@ -460,7 +460,7 @@ mod tests {
     fn equal_declarations_are_shared_across_revisions() {
         let d = doc(3);
         let c =
-            Catalog::new(&d, RevisionSet::from_json(&d["protocolVersions"]), 100).expect("builds");
+            Catalog::new(Arc::new(d.clone()), RevisionSet::from_json(&d["protocolVersions"]), 100);
         let a = c.view(V2025_06_18).expect("served").tool("t1").expect("t1");
         let b = c.view(V2025_11_25).expect("served").tool("t1").expect("t1");
         assert!(Arc::ptr_eq(a, b));
