@@ -186,7 +186,13 @@ fn prism_rejection(result_text: &str) -> Option<String> {
                     .iter()
                     .all(|x| x.pointer("/location/0") == Some(&json!("response")))
         });
-    (!response_only).then(|| json.to_string())
+    // Prism accepted the request but cannot write the mocked body (e.g. "Cannot find
+    // serializer for application/x-turtle").
+    let unserializable = ty.ends_with("#UNKNOWN")
+        && v.get("title")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.starts_with("Cannot find serializer"));
+    (!response_only && !unserializable).then(|| json.to_string())
 }
 
 /// A running `prism mock --errors` on a free loopback port; killed (its whole process
@@ -337,7 +343,10 @@ struct Tally {
     called: usize,
     excluded: Vec<String>,
     skipped: Vec<String>,
-    /// Prism answered 500 because its own mock response violated the spec.
+    /// Prism's mocked body is outside the imported outputSchema (why).
+    output_mismatches: Vec<String>,
+    /// Prism accepted the request but answered 500 because its own mock response
+    /// violated the spec or could not be serialized.
     prism_response_gaps: Vec<String>,
     failures: Vec<String>,
 }
@@ -376,7 +385,9 @@ async fn run_spec(spec: &Path, tally: &mut Tally) {
     let opts = RestOptions {
         base_url: Some(prism.base()),
         credentials: credentials(&imported),
-        validate_output: ValidateOutput::Warn,
+        // strict: a mocked body outside the imported outputSchema becomes a tool error
+        // (listed below), so every result validates.
+        validate_output: ValidateOutput::Strict,
         timeout: Duration::from_secs(10),
         ..RestOptions::default()
     };
@@ -444,7 +455,17 @@ async fn run_spec(spec: &Path, tally: &mut Tally) {
                 ));
                 continue;
             }
-            if txt.contains("stoplight.io/prism/errors#VIOLATIONS") {
+            if let Some(e) = out
+                .log
+                .error
+                .as_deref()
+                .filter(|e| e.contains("outputSchema"))
+            {
+                tally
+                    .output_mismatches
+                    .push(format!("{label} {name} at {rev}: {e}"));
+            }
+            if txt.contains("stoplight.io/prism/errors#") {
                 tally
                     .prism_response_gaps
                     .push(format!("{label} {name} at {rev}"));
@@ -502,12 +523,16 @@ fn prism_installed() -> bool {
 
 fn report(what: &str, t: &Tally) {
     eprintln!(
-        "{what}: {} calls, {} excluded (Prism gaps), {} skipped (no valid arguments), {} answered with Prism's own response violations",
+        "{what}: {} calls, {} excluded (Prism gaps), {} skipped (no valid arguments), {} answered with Prism's own response failures, {} mocked bodies outside the outputSchema",
         t.called,
         t.excluded.len(),
         t.skipped.len(),
-        t.prism_response_gaps.len()
+        t.prism_response_gaps.len(),
+        t.output_mismatches.len()
     );
+    for m in &t.output_mismatches {
+        eprintln!("  mocked body outside the outputSchema: {m}");
+    }
     for g in &t.prism_response_gaps {
         eprintln!("  prism mock response invalid: {g}");
     }

@@ -297,11 +297,13 @@ impl Upstream {
     /// Words a transport failure (no URL: it may carry a query secret).
     fn describe(&self, e: &reqwest::Error, origin: &Origin) -> SendError {
         let mut cause = String::new();
+        let mut tls = false;
         let mut src: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
         while let Some(s) = src {
             if let Some(r) = s.downcast_ref::<RedirectRefused>() {
                 return SendError(r.0.clone());
             }
+            tls |= s.downcast_ref::<rustls::Error>().is_some();
             cause = s.to_string();
             src = s.source();
         }
@@ -312,13 +314,10 @@ impl Upstream {
             ));
         }
         if e.is_connect() {
-            let what = if cause.contains("dns") || cause.contains("lookup") {
-                "could not resolve"
-            } else if cause.contains("certificate")
-                || cause.contains("tls")
-                || cause.contains("TLS")
-            {
+            let what = if tls || cause.contains("certificate") {
                 "TLS handshake failed with"
+            } else if cause.contains("dns error") || cause.contains("lookup address") {
+                "could not resolve"
             } else {
                 "could not connect to"
             };
