@@ -314,7 +314,8 @@ impl Upstream {
             ));
         }
         if e.is_connect() {
-            let what = if tls || cause.contains("certificate") {
+            let lower = cause.to_ascii_lowercase();
+            let what = if tls || lower.contains("tls") || lower.contains("certificate") {
                 "TLS handshake failed with"
             } else if cause.contains("dns error") || cause.contains("lookup address") {
                 "could not resolve"
