@@ -451,7 +451,7 @@ async fn run_spec(spec: &Path, tally: &mut Tally) {
                         .as_ref()
                         .map(|u| u.url.as_str())
                         .unwrap_or("?"),
-                    &problem[..problem.len().min(1500)]
+                    problem.chars().take(1500).collect::<String>()
                 ));
                 continue;
             }

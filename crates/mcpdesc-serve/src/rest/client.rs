@@ -13,7 +13,7 @@ use mcpdesc_core::Diagnostic;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// An origin (RFC 6454): scheme, host (lower-case), port.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -344,7 +344,6 @@ async fn read(
     limit: usize,
     success: bool,
 ) -> Result<Result<HttpResponse, String>, reqwest::Error> {
-    let started = Instant::now();
     let status = resp.status();
     let content_type = resp
         .headers()
@@ -366,7 +365,6 @@ async fn read(
         }
         body.extend_from_slice(&chunk);
     }
-    let _ = started;
     Ok(Ok(HttpResponse {
         status: status.as_u16(),
         reason: status.canonical_reason().map(String::from),
