@@ -963,6 +963,158 @@ fn round_trip_python() {
     ]);
 }
 
+// ------------------------------------------------------------------ server-only transcripts
+
+/// Five files of what the Python server wrote to its stdout, one session per revision
+/// (no requests: `tests/fixtures/live/dumps/server-stdout/make.py`).
+fn py_stdout_dumps() -> Vec<String> {
+    ProtocolRevision::ALL
+        .iter()
+        .map(|r| format!("server-stdout/py-{r}.jsonl"))
+        .collect()
+}
+
+#[test]
+fn server_stdout_transcripts_import_without_flags() {
+    // Each alone: the revision and the server come from the initialize result (the
+    // server/discover result for the stateless 2026-07-28 session), recognized by shape.
+    for (name, rev) in py_stdout_dumps().iter().zip(ProtocolRevision::ALL) {
+        let (doc, d) = import_ok(&[name.as_str()], &opts(None, None));
+        assert_eq!(doc["protocolVersions"], json!([rev.as_str()]), "{name}");
+        assert_eq!(
+            doc["info"],
+            json!({"name": "mcpdesc-live-test", "title": "mcpdesc live test server", "version": "1.2.3"}),
+            "{name}"
+        );
+        assert!(codes(&d, Severity::Error).is_empty(), "{}", render(&d));
+        assert_validates(&doc);
+    }
+    // All five at once: five revisions, which no single --protocol-version could say.
+    let names = py_stdout_dumps();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (doc, d) = import_ok(&names, &opts(None, None));
+    assert_eq!(
+        doc["protocolVersions"],
+        json!([
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+            "2026-07-28"
+        ])
+    );
+    assert!(
+        decl(&doc, "get_weather", V2024_11_05)
+            .get("title")
+            .is_none()
+    );
+    assert_eq!(
+        decl(&doc, "get_weather", V2025_06_18)["title"],
+        "Get Weather"
+    );
+    assert_eq!(
+        decl(&doc, "notes.append", V2026_07_28)["icons"][0]["src"],
+        "https://example.com/note.png"
+    );
+    assert!(
+        !codes(&d, Severity::Warning).contains(&"protocol-version-flag-ignored".to_string()),
+        "{}",
+        render(&d)
+    );
+    assert_validates(&doc);
+    snapshot("import_server_stdout_five_revisions", &doc, &d);
+
+    // server-everything answers server/discover with an error, then negotiates
+    // 2025-11-25 when asked for 2026-07-28: two files of one revision, which agree.
+    let names: Vec<String> = ProtocolRevision::ALL
+        .iter()
+        .map(|r| format!("server-stdout/everything-{r}.jsonl"))
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (doc, d) = import_ok(&names, &opts(None, None));
+    assert_eq!(
+        doc["protocolVersions"],
+        json!(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+    );
+    assert_eq!(doc["info"]["name"], "mcp-servers/everything");
+    assert!(codes(&d, Severity::Error).is_empty(), "{}", render(&d));
+    assert_validates(&doc);
+}
+
+/// Runs `make.py` (a small independent client in Python) against a live server: what
+/// the server writes to stdout, per revision, into `dir`.
+fn save_server_stdout(dir: &Path, prefix: &str, server: &[String]) -> Vec<(String, Vec<u8>)> {
+    let o = Command::new(venv_python())
+        .arg(fixture("live/dumps/server-stdout/make.py"))
+        .arg(dir.join(prefix))
+        .args(server)
+        .output()
+        .expect("run make.py");
+    assert!(
+        o.status.success(),
+        "make.py failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    ProtocolRevision::ALL
+        .iter()
+        .map(|r| {
+            let name = format!("{prefix}-{r}.jsonl");
+            let bytes = std::fs::read(dir.join(&name)).expect("saved stdout");
+            (name, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn live_server_stdout_imports_as_the_capture_does() {
+    if !have(
+        "npm server-everything and the PyPI mcp server",
+        &[everything_js(), venv_python()],
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let servers = [
+        (
+            "py",
+            vec![
+                venv_python().display().to_string(),
+                py_server().display().to_string(),
+                "stdio".to_string(),
+            ],
+            py_target(),
+        ),
+        (
+            "everything",
+            vec![
+                "node".to_string(),
+                everything_js().display().to_string(),
+                "stdio".to_string(),
+            ],
+            everything_target(),
+        ),
+    ];
+    for (prefix, cmd, target) in servers {
+        let inputs = save_server_stdout(dir.path(), prefix, &cmd);
+        for (name, bytes) in &inputs {
+            let text = String::from_utf8_lossy(bytes);
+            assert!(
+                !text.contains("\"method\":\"initialize\"")
+                    && !text.contains("\"method\":\"tools/list\""),
+                "{name} holds client requests"
+            );
+        }
+        let imported = import_dumps(&inputs, &opts(None, None))
+            .unwrap_or_else(|d| panic!("{prefix}: {}", render(&d)));
+        let captured = capture(&target, &cap_opts()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            imported.document.to_value(),
+            captured.import.document.to_value(),
+            "{prefix}: the server's stdout alone and a full capture differ"
+        );
+    }
+}
+
 // ------------------------------------------------------------------ credentials
 
 /// A secret no output may contain (unique per run).
