@@ -1159,3 +1159,50 @@ fn openapi_3_undeclared_path_variables_and_ignored_headers() {
         provenance_problems(&doc)
     );
 }
+
+/// `import openapi -` sniffs JSON from YAML on a character boundary: JSON on stdin whose
+/// 64th byte is the first byte of `é` is still JSON. This one also holds a surrogate
+/// pair escape (`\ud83d\ude00`), which is JSON but no YAML: read as YAML, the import
+/// failed with `yaml-syntax`. The result equals the import of the same bytes as a file.
+#[test]
+fn json_on_stdin_split_at_byte_64_is_json() {
+    use std::io::Write as _;
+    let bin = mcpdesc_tests::mcpdesc_bin();
+    if !bin.exists() {
+        mcpdesc_tests::missing("the mcpdesc binary (cargo build -p mcpdesc-cli)");
+        return;
+    }
+    let head = r#"{"openapi": "3.0.3", "info": {"title": ""#;
+    let spec = format!(
+        "{head}{}é \\ud83d\\ude00\", \"version\": \"1\"}}, \"paths\": {{\"/a\": {{\"get\": {{\"operationId\": \"getA\", \"responses\": {{\"200\": {{\"description\": \"ok\"}}}}}}}}}}}}\n",
+        "x".repeat(63 - head.len())
+    );
+    assert_eq!(spec.as_bytes()[63], 0xC3, "the 64th byte starts `é`");
+    let mut child = std::process::Command::new(&bin)
+        .args(["import", "openapi", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run mcpdesc");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(spec.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("mcpdesc");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("yaml"), "{stderr}");
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    assert_eq!(
+        doc["info"]["title"],
+        format!("{}é 😀", "x".repeat(63 - head.len()))
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("spec.json");
+    std::fs::write(&file, &spec).expect("write spec");
+    let from_file = import_path(&file, &ImportOptions::default()).expect("imports");
+    assert_eq!(doc, from_file.document.to_value());
+}
