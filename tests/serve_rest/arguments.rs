@@ -116,13 +116,25 @@ impl<'a> Gen<'a> {
         }
         for k in ["oneOf", "anyOf"] {
             if let Some(Value::Array(alts)) = m.get(k) {
+                // The first alternative whose value the whole `oneOf`/`anyOf` accepts
+                // (for `oneOf`: exactly one branch).
+                let mut probe = Map::new();
+                if let Some(defs) = self.root.get("$defs") {
+                    probe.insert("$defs".into(), defs.clone());
+                }
+                probe.insert(k.into(), Value::Array(alts.clone()));
+                let check = jsonschema::options()
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .build(&Value::Object(probe))
+                    .ok();
                 let mut last = String::from("no alternative");
                 for a in alts {
                     if self.deref(a, depth)?.get("type").and_then(Value::as_str) == Some("null") {
                         continue;
                     }
                     match self.value(a, depth + 1) {
-                        Ok(v) => return Ok(v),
+                        Ok(v) if check.as_ref().is_none_or(|c| c.is_valid(&v)) => return Ok(v),
+                        Ok(_) => last = format!("no `{k}` alternative is matched alone"),
                         Err(e) => last = e,
                     }
                 }
@@ -196,6 +208,23 @@ impl<'a> Gen<'a> {
                 for r in required {
                     if !out.contains_key(r) {
                         out.insert(r.to_string(), json!("x"));
+                    }
+                }
+                let min = m.get("minProperties").and_then(Value::as_u64).unwrap_or(0) as usize;
+                let extra = match m.get("additionalProperties") {
+                    Some(Value::Bool(false)) => None,
+                    Some(s @ Value::Object(_)) => Some(s),
+                    _ => Some(&Value::Bool(true)),
+                };
+                if let Some(extra) = extra {
+                    let mut i = 0;
+                    while out.len() < min {
+                        i += 1;
+                        let v = match extra {
+                            Value::Object(_) => self.value(extra, depth + 1)?,
+                            _ => json!("x"),
+                        };
+                        out.insert(format!("key{i}"), v);
                     }
                 }
                 Ok(Value::Object(out))

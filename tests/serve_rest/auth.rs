@@ -288,3 +288,22 @@ async fn oauth_token_endpoint_failure_is_a_tool_error() {
     assert!(!t.contains("wrong"), "{t}");
     assert!(api.requests().is_empty());
 }
+
+/// An `http` scheme other than basic/bearer: `Authorization: <scheme> <credential>`.
+#[tokio::test]
+async fn other_http_schemes() {
+    let rec = Recorder::always(Reply::json(200, "{}"));
+    let d = doc(
+        vec![secured("t", json!([{"tok": []}]))],
+        json!({"securitySchemes": {"tok": {"type": "http", "scheme": "Token"}}}),
+    );
+    let b = gateway(
+        &d,
+        RestOptions {
+            credentials: creds(&[("tok", "abc123")]),
+            ..at(&rec.base())
+        },
+    );
+    call(&b, &d, "t", json!({}), LATEST).await;
+    assert_eq!(rec.one().header("Authorization"), Some("Token abc123"));
+}

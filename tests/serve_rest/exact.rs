@@ -459,3 +459,104 @@ async fn swagger_2_form_data_equals_its_3x_equivalent() {
     assert_eq!(parts[1].1, b"x,y");
     assert_eq!(parts[4].1, [0, 1], "the file part is the decoded bytes");
 }
+
+/// Swagger 2.0 `collectionFormat` on query, path and header parameters sends what
+/// the OpenAPI 3.x style the importer records beside it sends (`tsv` has no 3.x
+/// style: tab-joined, `%09`).
+#[tokio::test]
+async fn swagger_2_collection_formats() {
+    let rec = ok_json();
+    let v2 = |cf: &str, style: &str, explode: bool| json!({"in": "query", "name": "tags", "collectionFormat": cf, "style": style, "explode": explode});
+    let v3 = |style: &str, explode: bool| json!({"in": "query", "name": "tags", "style": style, "explode": explode});
+    let cases = [
+        (
+            "csv",
+            v2("csv", "form", false),
+            Some(v3("form", false)),
+            "tags=a,b%20c",
+        ),
+        (
+            "ssv",
+            v2("ssv", "spaceDelimited", false),
+            Some(v3("spaceDelimited", false)),
+            "tags=a%20b%20c",
+        ),
+        ("tsv", v2("tsv", "form", false), None, "tags=a%09b%20c"),
+        (
+            "pipes",
+            v2("pipes", "pipeDelimited", false),
+            Some(v3("pipeDelimited", false)),
+            "tags=a%7Cb%20c",
+        ),
+        (
+            "multi",
+            v2("multi", "form", true),
+            Some(v3("form", true)),
+            "tags=a&tags=b%20c",
+        ),
+    ];
+    let input = json!({"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}}});
+    let mut tools = Vec::new();
+    for (cf, a2, a3, _) in &cases {
+        tools.push(tool(
+            &format!("v2_{cf}"),
+            input.clone(),
+            json!({"method": "GET", "path": "/q", "arguments": {"tags": a2}}),
+        ));
+        if let Some(a3) = a3 {
+            tools.push(tool(
+                &format!("v3_{cf}"),
+                input.clone(),
+                json!({"method": "GET", "path": "/q", "arguments": {"tags": a3}}),
+            ));
+        }
+    }
+    tools.push(tool(
+        "v2_path_header",
+        json!({"type": "object", "properties": {
+            "ids": {"type": "array", "items": {"type": "integer"}},
+            "h": {"type": "array", "items": {"type": "string"}}
+        }}),
+        json!({"method": "GET", "path": "/p/{ids}", "arguments": {
+            "ids": {"in": "path", "name": "ids", "collectionFormat": "csv", "style": "simple", "explode": false},
+            "h": {"in": "header", "name": "X-H", "collectionFormat": "pipes", "style": "simple", "explode": false}
+        }}),
+    ));
+    let d = doc(tools, json!({}));
+    let b = gateway(&d, at(&rec.base()));
+    for (cf, _, a3, want) in &cases {
+        call(
+            &b,
+            &d,
+            &format!("v2_{cf}"),
+            json!({"tags": ["a", "b c"]}),
+            LATEST,
+        )
+        .await;
+        let got = rec.requests().last().map(|r| r.target.clone());
+        assert_eq!(got, Some(format!("/q?{want}")), "collectionFormat {cf}");
+        if a3.is_some() {
+            call(
+                &b,
+                &d,
+                &format!("v3_{cf}"),
+                json!({"tags": ["a", "b c"]}),
+                LATEST,
+            )
+            .await;
+            let v3 = rec.requests().last().map(|r| r.target.clone());
+            assert_eq!(v3, got, "3.x equivalent of {cf}");
+        }
+    }
+    call(
+        &b,
+        &d,
+        "v2_path_header",
+        json!({"ids": [1, 2], "h": ["x", "y"]}),
+        LATEST,
+    )
+    .await;
+    let r = rec.requests().pop().expect("request");
+    assert_eq!(r.target, "/p/1,2");
+    assert_eq!(r.header("X-H"), Some("x|y"));
+}

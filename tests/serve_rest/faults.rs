@@ -44,6 +44,21 @@ async fn upstream_down() {
 }
 
 #[tokio::test]
+async fn tls_failure() {
+    // An https base URL at a plain-HTTP listener: the handshake fails.
+    let rec = Recorder::always(Reply::json(200, "{}"));
+    let d = d();
+    let b = gateway(&d, at(&format!("https://127.0.0.1:{}", rec.port)));
+    let out = call(&b, &d, "get", json!({"id": "1"}), LATEST).await;
+    assert_eq!(out.result["isError"], true);
+    let t = text(&out.result);
+    assert!(
+        t.starts_with("TLS handshake failed with https://127.0.0.1:"),
+        "{t}"
+    );
+}
+
+#[tokio::test]
 async fn slow_past_the_timeout() {
     let rec = Recorder::start(|_, _| Reply {
         delay: Duration::from_secs(5),

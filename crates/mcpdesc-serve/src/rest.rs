@@ -89,6 +89,9 @@
 //! - A forwarded inbound header (`--forward-header`) that is the scheme's own
 //!   location (`Authorization` for http/oauth2/openIdConnect, the header of a header
 //!   `apiKey`) satisfies a scheme that has no configured credential.
+//! - Header precedence, later replacing earlier of the same name: header parameters,
+//!   `--header`, forwarded headers, credentials. Cookies from parameters and API keys
+//!   are appended to a forwarded `Cookie`.
 //!
 //! Credentials come from the CLI as a map from security scheme name to secret
 //! ([`RestOptions::credentials`]): `--credential SCHEME=ENV_VAR`, else the variable

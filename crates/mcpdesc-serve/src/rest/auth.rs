@@ -175,23 +175,22 @@ pub fn check_credentials(schemes: &Schemes, creds: &BTreeMap<String, Secret>) ->
             continue;
         }
         match schemes.get(name) {
-            Some(Scheme::Http { scheme }) if scheme.eq_ignore_ascii_case("basic") => {
-                if !v.contains(':') {
-                    out.push(bad("must be `user:password` (http basic)".into()));
-                }
+            Some(Scheme::Http { scheme })
+                if scheme.eq_ignore_ascii_case("basic") && !v.contains(':') =>
+            {
+                out.push(bad("must be `user:password` (http basic)".into()));
             }
-            Some(Scheme::OAuth2 { token_url }) => {
-                if !v.starts_with(TOKEN_PREFIX) {
-                    if token_url.is_none() {
-                        out.push(bad(format!(
-                            "must be `{TOKEN_PREFIX}ACCESS_TOKEN`: the scheme declares no clientCredentials flow to fetch a token with"
-                        )));
-                    } else if !v.contains(':') {
-                        out.push(bad(format!(
-                            "must be `client_id:client_secret` (clientCredentials flow) or `{TOKEN_PREFIX}ACCESS_TOKEN`"
-                        )));
-                    }
-                }
+            Some(Scheme::OAuth2 { token_url: None }) if !v.starts_with(TOKEN_PREFIX) => {
+                out.push(bad(format!(
+                    "must be `{TOKEN_PREFIX}ACCESS_TOKEN`: the scheme declares no clientCredentials flow to fetch a token with"
+                )));
+            }
+            Some(Scheme::OAuth2 { token_url: Some(_) })
+                if !v.starts_with(TOKEN_PREFIX) && !v.contains(':') =>
+            {
+                out.push(bad(format!(
+                    "must be `client_id:client_secret` (clientCredentials flow) or `{TOKEN_PREFIX}ACCESS_TOKEN`"
+                )));
             }
             _ => {}
         }

@@ -13,7 +13,7 @@ use mcpdesc_core::Diagnostic;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// An origin (RFC 6454): scheme, host (lower-case), port.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -297,11 +297,13 @@ impl Upstream {
     /// Words a transport failure (no URL: it may carry a query secret).
     fn describe(&self, e: &reqwest::Error, origin: &Origin) -> SendError {
         let mut cause = String::new();
+        let mut tls = false;
         let mut src: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
         while let Some(s) = src {
             if let Some(r) = s.downcast_ref::<RedirectRefused>() {
                 return SendError(r.0.clone());
             }
+            tls |= s.downcast_ref::<rustls::Error>().is_some();
             cause = s.to_string();
             src = s.source();
         }
@@ -312,13 +314,11 @@ impl Upstream {
             ));
         }
         if e.is_connect() {
-            let what = if cause.contains("dns") || cause.contains("lookup") {
-                "could not resolve"
-            } else if cause.contains("certificate")
-                || cause.contains("tls")
-                || cause.contains("TLS")
-            {
+            let lower = cause.to_ascii_lowercase();
+            let what = if tls || lower.contains("tls") || lower.contains("certificate") {
                 "TLS handshake failed with"
+            } else if cause.contains("dns error") || cause.contains("lookup address") {
+                "could not resolve"
             } else {
                 "could not connect to"
             };
@@ -344,7 +344,6 @@ async fn read(
     limit: usize,
     success: bool,
 ) -> Result<Result<HttpResponse, String>, reqwest::Error> {
-    let started = Instant::now();
     let status = resp.status();
     let content_type = resp
         .headers()
@@ -366,7 +365,6 @@ async fn read(
         }
         body.extend_from_slice(&chunk);
     }
-    let _ = started;
     Ok(Ok(HttpResponse {
         status: status.as_u16(),
         reason: status.canonical_reason().map(String::from),

@@ -615,10 +615,8 @@ fn encode_literal(s: &str) -> Result<String, String> {
         if pchar {
             out.push(char::from(c));
         } else {
-            out.push_str(&super::serialize::encode(
-                &s[i..i + 1],
-                super::serialize::Encoding::Unreserved,
-            ));
+            // Byte by byte: a non-ASCII character is several `%XX`.
+            super::serialize::push_pct(&mut out, c);
         }
         i += 1;
     }
@@ -754,6 +752,14 @@ mod tests {
         assert!(parse_path("/a/{b", &params).is_err());
         assert!(parse_path("a", &params).is_err());
         assert!(parse_path("/a}", &params).is_err());
+        // Non-ASCII template text is percent-encoded as UTF-8 (no slicing inside a char).
+        assert_eq!(
+            parse_path("/café/ü", &params).expect("ok"),
+            vec![
+                vec![Piece::Literal("caf%C3%A9".into())],
+                vec![Piece::Literal("%C3%BC".into())]
+            ]
+        );
     }
 
     #[test]

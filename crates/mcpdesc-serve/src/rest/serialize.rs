@@ -140,7 +140,8 @@ fn is_reserved_allowed_in_query(b: u8) -> bool {
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
-fn push_pct(out: &mut String, b: u8) {
+/// Appends `%XX` for one byte.
+pub fn push_pct(out: &mut String, b: u8) {
     out.push('%');
     out.push(char::from(HEX[usize::from(b >> 4)]));
     out.push(char::from(HEX[usize::from(b & 15)]));
