@@ -271,6 +271,7 @@ fn memory_stays_bounded_under_a_flood() {
     let mut t = StdioTransport::spawn(
         &bin.display().to_string(),
         &args,
+        &[],
         64 * 1024,
         Duration::from_secs(2),
     )

@@ -173,6 +173,7 @@ fn spawn_cli(args: &[&str]) -> StdioTransport {
     StdioTransport::spawn(
         &mcpdesc_bin().display().to_string(),
         &a,
+        &[],
         64 * 1024,
         Duration::from_secs(2),
     )
