@@ -300,10 +300,6 @@ impl HttpServer {
             _rt: Arc::clone(rt),
         }
     }
-
-    pub fn url(&self) -> String {
-        format!("http://{}/mcp", self.addr)
-    }
 }
 
 impl Drop for HttpServer {
@@ -557,10 +553,6 @@ impl ShapeOracle {
             self.records
                 .push(json!({"method": method, "version": rev.as_str(), "result": result}));
         }
-    }
-
-    pub fn len(&self) -> usize {
-        self.records.len()
     }
 
     /// Runs the Python check; skips (loudly) when the venv is missing.

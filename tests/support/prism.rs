@@ -157,12 +157,15 @@ pub fn offline_copy(spec: &Path, dir: &Path) -> Result<PathBuf, String> {
     let mut files = Vec::new();
     local_files(&v, &mut files);
     strip(&mut v);
+    // The original file name and extension stay: the importer picks the format by it
+    // (JSON is YAML, so a JSON text under a .yaml name reads the same).
     let out = dir.join(&name);
-    std::fs::write(
-        &out,
-        serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?,
-    )
-    .map_err(|e| e.to_string())?;
+    let text = if name.ends_with(".json") {
+        serde_json::to_string(&v)
+    } else {
+        serde_json::to_string_pretty(&v)
+    };
+    std::fs::write(&out, text.map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
     let base = spec.parent().ok_or("no folder")?;
     for f in files {
         let mut fv = read(&base.join(&f))?;
@@ -181,8 +184,10 @@ pub fn offline_copy(spec: &Path, dir: &Path) -> Result<PathBuf, String> {
 }
 
 /// Whether a tool result's text is Prism refusing the *request*: a Prism problem
-/// document (`https://stoplight.io/prism/errors#…`) that is not only about Prism's own
-/// generated response. `Some(problem)` when it is.
+/// document (`https://stoplight.io/prism/errors#…`) that is neither only about Prism's
+/// own generated response (its mock of a recursive schema can miss required members)
+/// nor Prism unable to write its mocked body ("Cannot find serializer for …"): those
+/// are Prism gaps, not request faults. `Some(problem)` when it is.
 pub fn rejection(result_text: &str) -> Option<String> {
     let start = result_text.find('{')?;
     let v: Value = serde_json::from_str(&result_text[start..]).ok()?;
@@ -199,5 +204,9 @@ pub fn rejection(result_text: &str) -> Option<String> {
                         .iter()
                         .all(|x| x.pointer("/location/0") == Some(&json!("response")))
             });
-    (!response_only).then(|| v.to_string())
+    let unserializable = ty.ends_with("#UNKNOWN")
+        && v.get("title")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.starts_with("Cannot find serializer"));
+    (!response_only && !unserializable).then(|| v.to_string())
 }
