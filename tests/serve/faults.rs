@@ -319,3 +319,42 @@ fn memory_stays_bounded_under_a_flood() {
         peak - baseline
     );
 }
+
+/// Start-up builds the backend and the server while the validator runs, so the
+/// builders see descriptions the validator will refuse: every `expected-invalid`
+/// conformance fixture (the official classification, not ours) is refused with its
+/// errors by both backends, and nothing panics on the way.
+#[test]
+fn invalid_descriptions_are_refused_while_building_beside_validation() {
+    use mcpdesc_serve::server::{Options, ServeOptions, StartError, Transport, prepare};
+    let dir = workspace_root().join("tests/fixtures/spec/fixtures/expected-invalid");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 50, "{} fixtures", files.len());
+    for f in &files {
+        let doc = load(f);
+        for backend in [mock(), rest(None, &doc)] {
+            let r = prepare(
+                Arc::new(doc.clone()),
+                Options {
+                    serve: ServeOptions::default(),
+                    backend,
+                    transport: Transport::Stdio,
+                },
+            );
+            match r {
+                Err(StartError::Rejected(d)) => assert!(
+                    mcpdesc_core::has_errors(&d),
+                    "{}: refused without an error: {d:?}",
+                    f.display()
+                ),
+                other => panic!("{}: not refused: {other:?}", f.display()),
+            }
+        }
+    }
+}

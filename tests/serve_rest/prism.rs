@@ -92,7 +92,10 @@ fn sanitized(spec: &Path) -> Result<PathBuf, String> {
         .ok_or("no file name")?
         .to_string_lossy()
         .replace('.', "_");
-    prism::offline_copy(spec, &workspace_root().join("target/serve-prism").join(name))
+    prism::offline_copy(
+        spec,
+        &workspace_root().join("target/serve-prism").join(name),
+    )
 }
 
 /// Operations kept out of the Prism runs because of Prism 5.16's own gaps, with the

@@ -61,13 +61,20 @@ impl Drop for Reap {
 }
 
 /// Starts `cmd` and returns it with the first line of `stream` that contains `needle`.
-fn start_until(mut cmd: Command, from_stderr: bool, needle: &str) -> Result<(Reap, String), String> {
+fn start_until(
+    mut cmd: Command,
+    from_stderr: bool,
+    needle: &str,
+) -> Result<(Reap, String), String> {
     if from_stderr {
         cmd.stderr(Stdio::piped()).stdout(Stdio::null());
     } else {
         cmd.stdout(Stdio::piped()).stderr(Stdio::null());
     }
-    let mut child = cmd.stdin(Stdio::null()).spawn().map_err(|e| format!("{cmd:?}: {e}"))?;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{cmd:?}: {e}"))?;
     let out: Box<dyn std::io::Read + Send> = if from_stderr {
         Box::new(child.stderr.take().ok_or("no stderr")?)
     } else {
@@ -109,9 +116,15 @@ struct Load {
 }
 
 fn load(driver: &Path, args: &[String]) -> Result<Load, String> {
-    let out = Command::new(driver).args(args).output().map_err(|e| e.to_string())?;
+    let out = Command::new(driver)
+        .args(args)
+        .output()
+        .map_err(|e| e.to_string())?;
     if !out.status.success() {
-        return Err(format!("serve_load {args:?}: {}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "serve_load {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
     let f = |k: &str| v.get(k).and_then(serde_json::Value::as_f64).unwrap_or(0.0);
@@ -119,7 +132,10 @@ fn load(driver: &Path, args: &[String]) -> Result<Load, String> {
         calls_per_s: f("calls_per_s"),
         p50_ms: f("p50_ms"),
         p99_ms: f("p99_ms"),
-        errors: v.get("errors").and_then(serde_json::Value::as_u64).unwrap_or(0),
+        errors: v
+            .get("errors")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0),
     })
 }
 
@@ -181,18 +197,41 @@ pub fn run(opts: &Opts, release: &Path, root: &Path, work: &Path) -> Result<(), 
     let direct = format!("{up}/items/42");
     let mut rows: Vec<(String, usize, Result<Load, String>)> = Vec::new();
     for c in LEVELS {
-        rows.push(("upstream directly (floor)".into(), c, load(&driver, &["http".into(), direct.clone(), c.to_string(), secs.into()])));
+        rows.push((
+            "upstream directly (floor)".into(),
+            c,
+            load(
+                &driver,
+                &["http".into(), direct.clone(), c.to_string(), secs.into()],
+            ),
+        ));
     }
     {
         let mut cmd = Command::new(exe("mcpdesc"));
-        cmd.arg("serve").arg(&desc).args(["--http", "127.0.0.1:0", "--concurrency", "64"]);
+        cmd.arg("serve")
+            .arg(&desc)
+            .args(["--http", "127.0.0.1:0", "--concurrency", "64"]);
         let (_serve, line) = start_until(cmd, true, "serving")?;
         let url = url_in(&line).ok_or("no serve URL")?;
         // The imported tool's name and arguments come from the description.
         let tool = tool_name(&desc)?;
         let args = tool_args(&desc, args_json)?;
         for c in LEVELS {
-            rows.push(("mcpdesc serve".into(), c, load(&driver, &["mcp".into(), url.clone(), c.to_string(), secs.into(), tool.clone(), args.clone()])));
+            rows.push((
+                "mcpdesc serve".into(),
+                c,
+                load(
+                    &driver,
+                    &[
+                        "mcp".into(),
+                        url.clone(),
+                        c.to_string(),
+                        secs.into(),
+                        tool.clone(),
+                        args.clone(),
+                    ],
+                ),
+            ));
         }
     }
     if opts.peers {
@@ -202,7 +241,10 @@ pub fn run(opts: &Opts, release: &Path, root: &Path, work: &Path) -> Result<(), 
                 std::fs::write(&script, FASTMCP_SERVER).map_err(|e| e.to_string())?;
                 let port = free_port()?;
                 let mut cmd = Command::new(&python);
-                cmd.arg(&script).arg(&spec_path).arg(&up).arg(port.to_string());
+                cmd.arg(&script)
+                    .arg(&spec_path)
+                    .arg(&up)
+                    .arg(port.to_string());
                 match start_until(cmd, false, "fastmcp ready") {
                     Ok((_fm, _)) if wait_port(port) => {
                         let url = format!("http://127.0.0.1:{port}/mcp");
@@ -210,7 +252,17 @@ pub fn run(opts: &Opts, release: &Path, root: &Path, work: &Path) -> Result<(), 
                             rows.push((
                                 format!("FastMCP {} from_openapi", super::FASTMCP_VERSION),
                                 c,
-                                load(&driver, &["mcp".into(), url.clone(), c.to_string(), secs.into(), "getItem".into(), r#"{"id":42}"#.into()]),
+                                load(
+                                    &driver,
+                                    &[
+                                        "mcp".into(),
+                                        url.clone(),
+                                        c.to_string(),
+                                        secs.into(),
+                                        "getItem".into(),
+                                        r#"{"id":42}"#.into(),
+                                    ],
+                                ),
                             ));
                         }
                     }
@@ -227,7 +279,9 @@ pub fn run(opts: &Opts, release: &Path, root: &Path, work: &Path) -> Result<(), 
         Err(e) => eprintln!("xtask bench: GitHub start-up skipped: {e}"),
     }
     if misses > 0 {
-        eprintln!("\n!!! xtask bench: `mcpdesc serve` MISSES {misses} issue-13 target(s) (see FAIL above). Benchmarks are not tests: exiting 0.");
+        eprintln!(
+            "\n!!! xtask bench: `mcpdesc serve` MISSES {misses} issue-13 target(s) (see FAIL above). Benchmarks are not tests: exiting 0."
+        );
     }
     Ok(())
 }
@@ -235,12 +289,19 @@ pub fn run(opts: &Opts, release: &Path, root: &Path, work: &Path) -> Result<(), 
 /// The one tool of the bench description and its arguments (the path parameter's
 /// input name is the importer's choice).
 fn tool_name(desc: &Path) -> Result<String, String> {
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(desc).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-    v.pointer("/tools/0/name").and_then(serde_json::Value::as_str).map(str::to_string).ok_or("no tool".into())
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(desc).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+    v.pointer("/tools/0/name")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_string)
+        .ok_or("no tool".into())
 }
 
 fn tool_args(desc: &Path, fallback: &str) -> Result<String, String> {
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(desc).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(desc).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
     let prop = v
         .pointer("/tools/0/inputSchema/properties")
         .and_then(serde_json::Value::as_object)
@@ -263,16 +324,29 @@ fn print_overhead(rows: &[(String, usize, Result<Load, String>)]) -> usize {
             .and_then(|(_, _, l)| l.as_ref().ok().cloned())
     };
     let mut misses = 0;
-    println!("\nServe overhead (Streamable HTTP, one keep-alive connection per worker, GET /items/42 through the gateway):\n");
-    println!("| server | concurrency | calls/s | p50 | p99 | added p50 | added p99 | errors | issue-13 target |");
+    println!(
+        "\nServe overhead (Streamable HTTP, one keep-alive connection per worker, GET /items/42 through the gateway):\n"
+    );
+    println!(
+        "| server | concurrency | calls/s | p50 | p99 | added p50 | added p99 | errors | issue-13 target |"
+    );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---|");
     for (name, c, l) in rows {
         let Ok(l) = l else {
-            println!("| {name} | {c} | failed | | | | | | {} |", l.as_ref().err().map(|e| e.replace('|', "/")).unwrap_or_default());
+            println!(
+                "| {name} | {c} | failed | | | | | | {} |",
+                l.as_ref()
+                    .err()
+                    .map(|e| e.replace('|', "/"))
+                    .unwrap_or_default()
+            );
             continue;
         };
         let (ap50, ap99) = match floor(*c) {
-            Some(f) if !name.starts_with("upstream") => (format!("{:.3} ms", l.p50_ms - f.p50_ms), format!("{:.3} ms", l.p99_ms - f.p99_ms)),
+            Some(f) if !name.starts_with("upstream") => (
+                format!("{:.3} ms", l.p50_ms - f.p50_ms),
+                format!("{:.3} ms", l.p99_ms - f.p99_ms),
+            ),
             _ => (String::new(), String::new()),
         };
         let mut target = String::new();
@@ -282,7 +356,10 @@ fn print_overhead(rows: &[(String, usize, Result<Load, String>)]) -> usize {
             {
                 let ok = l.p50_ms - f.p50_ms <= ADDED_P50_TARGET_MS;
                 misses += usize::from(!ok);
-                target = format!("added p50 ≤ {ADDED_P50_TARGET_MS} ms: {}", if ok { "PASS" } else { "FAIL" });
+                target = format!(
+                    "added p50 ≤ {ADDED_P50_TARGET_MS} ms: {}",
+                    if ok { "PASS" } else { "FAIL" }
+                );
             }
             if *c == 32 {
                 match fastmcp(32) {
@@ -290,7 +367,10 @@ fn print_overhead(rows: &[(String, usize, Result<Load, String>)]) -> usize {
                         let ratio = l.calls_per_s / fm.calls_per_s;
                         let ok = ratio >= FASTMCP_RATIO_TARGET;
                         misses += usize::from(!ok);
-                        target = format!("{ratio:.1}× FastMCP (≥ {FASTMCP_RATIO_TARGET}×): {}", if ok { "PASS" } else { "FAIL" });
+                        target = format!(
+                            "{ratio:.1}× FastMCP (≥ {FASTMCP_RATIO_TARGET}×): {}",
+                            if ok { "PASS" } else { "FAIL" }
+                        );
                     }
                     _ => target = "FastMCP not measured".into(),
                 }
@@ -309,15 +389,28 @@ fn print_overhead(rows: &[(String, usize, Result<Load, String>)]) -> usize {
 fn github_startup(opts: &Opts, mcpdesc: &Path, work: &Path) -> Result<usize, String> {
     let spec = std::env::var_os("MCPDESC_GITHUB_SPEC")
         .map(PathBuf::from)
-        .unwrap_or_else(|| crate::root().join(".deps/node/node_modules/@octokit/openapi/generated/api.github.com.json"));
+        .unwrap_or_else(|| {
+            crate::root()
+                .join(".deps/node/node_modules/@octokit/openapi/generated/api.github.com.json")
+        });
     if !spec.is_file() {
-        return Err(format!("{} not found (run `cargo xtask deps`)", spec.display()));
+        return Err(format!(
+            "{} not found (run `cargo xtask deps`)",
+            spec.display()
+        ));
     }
     let desc = work.join("github.mcpdesc.json");
-    crate::run(Command::new(mcpdesc).args(["import", "openapi"]).arg(&spec).arg("-o").arg(&desc))?;
+    crate::run(
+        Command::new(mcpdesc)
+            .args(["import", "openapi"])
+            .arg(&spec)
+            .arg("-o")
+            .arg(&desc),
+    )?;
     let time_bin = Path::new("/usr/bin/time");
     let runs = opts.runs;
-    let (mut v_wall, mut v_rss, mut s_wall, mut s_hwm, mut s_rss) = (vec![], vec![], vec![], vec![], vec![]);
+    let (mut v_wall, mut v_rss, mut s_wall, mut s_hwm, mut s_rss) =
+        (vec![], vec![], vec![], vec![], vec![]);
     for round in 0..=runs {
         // validate: wall time and peak RSS (GNU time %M).
         let rss_file = work.join("validate-rss.txt");
@@ -328,11 +421,16 @@ fn github_startup(opts: &Opts, mcpdesc: &Path, work: &Path) -> Result<usize, Str
         } else {
             Command::new(mcpdesc)
         };
-        cmd.arg("validate").arg(&desc).stdout(Stdio::null()).stderr(Stdio::null());
+        cmd.arg("validate")
+            .arg(&desc)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
         let t0 = Instant::now();
         cmd.status().map_err(|e| e.to_string())?;
         let vw = t0.elapsed().as_secs_f64();
-        let vr = std::fs::read_to_string(&rss_file).ok().and_then(|s| s.lines().last().and_then(|l| l.trim().parse::<f64>().ok()));
+        let vr = std::fs::read_to_string(&rss_file)
+            .ok()
+            .and_then(|s| s.lines().last().and_then(|l| l.trim().parse::<f64>().ok()));
         // serve: spawn, ask tools/list at once, time the first answer, read /proc.
         let t0 = Instant::now();
         let mut child = Command::new(mcpdesc)
@@ -347,8 +445,16 @@ fn github_startup(opts: &Opts, mcpdesc: &Path, work: &Path) -> Result<usize, Str
         let mut stdin = child.stdin.take().ok_or("stdin")?;
         let out = child.stdout.take().ok_or("stdout")?;
         writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"bench","version":"1"}}}}}}"#).map_err(|e| e.to_string())?;
-        writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).map_err(|e| e.to_string())?;
-        writeln!(stdin, r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{}}}}"#).map_err(|e| e.to_string())?;
+        writeln!(
+            stdin,
+            r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+        )
+        .map_err(|e| e.to_string())?;
+        writeln!(
+            stdin,
+            r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{}}}}"#
+        )
+        .map_err(|e| e.to_string())?;
         let mut r = BufReader::new(out);
         let mut answered = false;
         let mut line = String::new();
@@ -361,7 +467,13 @@ fn github_startup(opts: &Opts, mcpdesc: &Path, work: &Path) -> Result<usize, Str
         }
         let sw = t0.elapsed().as_secs_f64();
         let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-        let kib = |k: &str| status.lines().find_map(|l| l.strip_prefix(k)).and_then(|v| v.split_whitespace().next()).and_then(|n| n.parse::<f64>().ok());
+        let kib = |k: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(k))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|n| n.parse::<f64>().ok())
+        };
         let (hwm, rss) = (kib("VmHWM:"), kib("VmRSS:"));
         drop(stdin);
         let _ = child.wait();
@@ -378,7 +490,8 @@ fn github_startup(opts: &Opts, mcpdesc: &Path, work: &Path) -> Result<usize, Str
     }
     let (vw, sw) = (median(v_wall), median(s_wall));
     let (vr, sh, sr) = (median(v_rss), median(s_hwm), median(s_rss));
-    let ratio = |a: Option<f64>, b: Option<f64>| a.zip(b).filter(|(_, b)| *b > 0.0).map(|(a, b)| a / b);
+    let ratio =
+        |a: Option<f64>, b: Option<f64>| a.zip(b).filter(|(_, b)| *b > 0.0).map(|(a, b)| a / b);
     let wall_ratio = ratio(sw, vw);
     let rss_ratio = ratio(sh, vr);
     let mib = |k: Option<f64>| k.map_or("n/a".into(), |k| format!("{:.0} MiB", k / 1024.0));
@@ -391,7 +504,11 @@ fn github_startup(opts: &Opts, mcpdesc: &Path, work: &Path) -> Result<usize, Str
         }
         None => "n/a".into(),
     };
-    println!("\nGitHub description ({} runs each after a warm-up; {}):\n", runs, desc.display());
+    println!(
+        "\nGitHub description ({} runs each after a warm-up; {}):\n",
+        runs,
+        desc.display()
+    );
     println!("| measure | mcpdesc validate | mcpdesc serve (stdio) | ratio, issue-13 target |");
     println!("|---|---:|---:|---|");
     println!(
@@ -406,6 +523,10 @@ fn github_startup(opts: &Opts, mcpdesc: &Path, work: &Path) -> Result<usize, Str
         mib(sh),
         verdict(rss_ratio, STARTUP_RSS_TARGET, &mut misses)
     );
-    println!("| serve RSS while serving (VmRSS after the answer) | | {} | {} |", mib(sr), ratio(sr, vr).map_or("n/a".into(), |r| format!("{r:.2}× validate's peak")));
+    println!(
+        "| serve RSS while serving (VmRSS after the answer) | | {} | {} |",
+        mib(sr),
+        ratio(sr, vr).map_or("n/a".into(), |r| format!("{r:.2}× validate's peak"))
+    );
     Ok(misses)
 }

@@ -26,10 +26,13 @@ const WARMUP: Duration = Duration::from_millis(1500);
 fn main() -> ExitCode {
     let a: Vec<String> = std::env::args().skip(1).collect();
     let usage = || {
-        eprintln!("usage: serve_load http URL CONCURRENCY SECONDS | serve_load mcp URL CONCURRENCY SECONDS TOOL ARGS");
+        eprintln!(
+            "usage: serve_load http URL CONCURRENCY SECONDS | serve_load mcp URL CONCURRENCY SECONDS TOOL ARGS"
+        );
         ExitCode::from(2)
     };
-    let (Some(mode), Some(url), Some(c), Some(secs)) = (a.first(), a.get(1), a.get(2), a.get(3)) else {
+    let (Some(mode), Some(url), Some(c), Some(secs)) = (a.first(), a.get(1), a.get(2), a.get(3))
+    else {
         return usage();
     };
     let (Ok(concurrency), Ok(secs)) = (c.parse::<usize>(), secs.parse::<f64>()) else {
@@ -141,8 +144,18 @@ impl Conn {
         })
     }
 
-    fn send(&mut self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Result<Answer, String> {
-        let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n", self.authority, body.len());
+    fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Result<Answer, String> {
+        let mut req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n",
+            self.authority,
+            body.len()
+        );
         for (n, v) in headers {
             req.push_str(&format!("{n}: {v}\r\n"));
         }
@@ -209,21 +222,40 @@ fn message(a: &Answer) -> Option<Value> {
         .find(|m| m.get("id").is_some())
 }
 
-fn worker(t: &Target, call: Option<&(String, Value)>, start: &Barrier, measure: Duration) -> Result<(Vec<u32>, usize), String> {
+fn worker(
+    t: &Target,
+    call: Option<&(String, Value)>,
+    start: &Barrier,
+    measure: Duration,
+) -> Result<(Vec<u32>, usize), String> {
     let mut c = Conn::open(t)?;
     let mut session: Option<String> = None;
-    const JSON: [(&str, &str); 2] = [("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream")];
+    const JSON: [(&str, &str); 2] = [
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
     if call.is_some() {
         let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
             "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "serve_load", "version": "1"}}});
         let a = c.send("POST", &t.path, &JSON, init.to_string().as_bytes())?;
-        session = a.headers.iter().find(|(k, _)| k == "mcp-session-id").map(|(_, v)| v.clone());
-        message(&a).filter(|m| m.get("result").is_some()).ok_or("initialize failed")?;
+        session = a
+            .headers
+            .iter()
+            .find(|(k, _)| k == "mcp-session-id")
+            .map(|(_, v)| v.clone());
+        message(&a)
+            .filter(|m| m.get("result").is_some())
+            .ok_or("initialize failed")?;
         let mut h = JSON.to_vec();
         if let Some(s) = &session {
             h.push(("Mcp-Session-Id", s));
         }
-        c.send("POST", &t.path, &h, br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)?;
+        c.send(
+            "POST",
+            &t.path,
+            &h,
+            br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        )?;
     }
     start.wait();
     let began = Instant::now();
@@ -243,7 +275,10 @@ fn worker(t: &Target, call: Option<&(String, Value)>, start: &Barrier, measure: 
                     h.push(("Mcp-Session-Id", s));
                 }
                 let a = c.send("POST", &t.path, &h, msg.to_string().as_bytes())?;
-                message(&a).is_some_and(|m| m.get("result").is_some_and(|r| r.get("isError") != Some(&json!(true))))
+                message(&a).is_some_and(|m| {
+                    m.get("result")
+                        .is_some_and(|r| r.get("isError") != Some(&json!(true)))
+                })
             }
         };
         let us = t0.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;

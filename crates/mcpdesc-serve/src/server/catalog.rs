@@ -408,8 +408,11 @@ mod tests {
     #[test]
     fn pages_cover_the_list_once_in_order() {
         let d = doc(5);
-        let c =
-            Catalog::new(Arc::new(d.clone()), RevisionSet::from_json(&d["protocolVersions"]), 2);
+        let c = Catalog::new(
+            Arc::new(d.clone()),
+            RevisionSet::from_json(&d["protocolVersions"]),
+            2,
+        );
         let v = c.view(V2025_06_18).expect("served");
         let mut names = Vec::new();
         let mut cursor: Option<Value> = None;
@@ -433,8 +436,11 @@ mod tests {
     #[test]
     fn cursors_are_bound_to_list_revision_and_range() {
         let d = doc(5);
-        let c =
-            Catalog::new(Arc::new(d.clone()), RevisionSet::from_json(&d["protocolVersions"]), 2);
+        let c = Catalog::new(
+            Arc::new(d.clone()),
+            RevisionSet::from_json(&d["protocolVersions"]),
+            2,
+        );
         let v1 = c.view(V2025_06_18).expect("served");
         let v2 = c.view(V2025_11_25).expect("served");
         let next = c.page(v1, DeclKind::Tool, None).expect("first")["nextCursor"].clone();
@@ -459,8 +465,11 @@ mod tests {
     #[test]
     fn equal_declarations_are_shared_across_revisions() {
         let d = doc(3);
-        let c =
-            Catalog::new(Arc::new(d.clone()), RevisionSet::from_json(&d["protocolVersions"]), 100);
+        let c = Catalog::new(
+            Arc::new(d.clone()),
+            RevisionSet::from_json(&d["protocolVersions"]),
+            100,
+        );
         let a = c.view(V2025_06_18).expect("served").tool("t1").expect("t1");
         let b = c.view(V2025_11_25).expect("served").tool("t1").expect("t1");
         assert!(Arc::ptr_eq(a, b));

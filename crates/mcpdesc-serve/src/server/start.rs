@@ -77,25 +77,25 @@ pub struct Prepared {
 /// ([`http::check_exposure`]). The server keeps the document (shared, not copied):
 /// its views point into it.
 pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
-    let diags = mcpdesc_validate::validate_value(&doc);
+    // Validation and building the backend and the server are independent reads of the
+    // document: run them side by side (start-up on a large description is most of what
+    // a client waits for). The builders read the document as untrusted input, so
+    // building from a description the validator then refuses is harmless; the refusal
+    // comes first.
+    let (diags, built) = std::thread::scope(|scope| {
+        let validation = scope.spawn(|| mcpdesc_validate::validate_value(&doc));
+        let built = build(&doc, opts.backend, &opts.serve);
+        let diags = validation
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (diags, built)
+    });
     if mcpdesc_core::has_errors(&diags) {
         return Err(StartError::Rejected(diags));
     }
     let mut warnings = diags;
-    let (backend, holds_credentials, mode) = match opts.backend {
-        BackendOptions::Rest(r) => {
-            let holds = !r.credentials.is_empty() || !r.static_headers.is_empty();
-            let b = RestBackend::new(&doc, r).map_err(StartError::Rejected)?;
-            warnings.extend(b.warnings().iter().cloned());
-            (Backend::Rest(b), holds, "REST gateway")
-        }
-        BackendOptions::Mock(m) => (
-            Backend::Mock(MockBackend::new(&doc, m).map_err(StartError::Rejected)?),
-            false,
-            "mock (named examples)",
-        ),
-    };
-    let server = Server::new(doc, backend, &opts.serve).map_err(StartError::Usage)?;
+    let (server, backend_warnings, holds_credentials, mode) = built?;
+    warnings.extend(backend_warnings);
     if let Transport::Http { addr, opts: h } = &opts.transport {
         let over_http = server.revisions().with(Feature::StreamableHttp);
         if over_http.is_empty() {
@@ -113,6 +113,31 @@ pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
         warnings,
         mode,
     })
+}
+
+/// The backend and the server [`prepare`] serves (with the backend's warnings, whether
+/// it holds credentials of its own, and what it is, for the start-up line).
+fn build(
+    doc: &Arc<Value>,
+    backend: BackendOptions,
+    serve: &ServeOptions,
+) -> Result<(Server, Vec<Diagnostic>, bool, &'static str), StartError> {
+    let (backend, warnings, holds_credentials, mode) = match backend {
+        BackendOptions::Rest(r) => {
+            let holds = !r.credentials.is_empty() || !r.static_headers.is_empty();
+            let b = RestBackend::new(doc, r).map_err(StartError::Rejected)?;
+            let warnings = b.warnings().to_vec();
+            (Backend::Rest(b), warnings, holds, "REST gateway")
+        }
+        BackendOptions::Mock(m) => (
+            Backend::Mock(MockBackend::new(doc, m).map_err(StartError::Rejected)?),
+            Vec::new(),
+            false,
+            "mock (named examples)",
+        ),
+    };
+    let server = Server::new(Arc::clone(doc), backend, serve).map_err(StartError::Usage)?;
+    Ok((server, warnings, holds_credentials, mode))
 }
 
 impl Prepared {
