@@ -321,11 +321,17 @@ impl Verdict {
     }
 }
 
-/// Every fixture: (directory, path), sorted.
+/// Every official fixture: (directory, path), sorted.
 fn fixtures() -> Vec<(&'static str, PathBuf)> {
+    fixtures_in("spec/fixtures")
+}
+
+/// Every fixture under `root` (a folder of `tests/fixtures` with the three verdict
+/// directories): (directory, path), sorted.
+fn fixtures_in(root: &str) -> Vec<(&'static str, PathBuf)> {
     let mut v = Vec::new();
     for dir in ["expected-invalid", "expected-warning", "expected-valid"] {
-        let base = fixture("spec/fixtures").join(dir);
+        let base = fixture(root).join(dir);
         let mut files: Vec<PathBuf> = std::fs::read_dir(&base)
             .unwrap_or_else(|e| panic!("{}: {e}", base.display()))
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -370,10 +376,16 @@ fn official_fixtures_verdicts_and_reasons() {
         94,
         "the vendored official fixture set has 94 files"
     );
+    check_verdicts(&all, EXPECTATIONS);
+}
+
+/// Each fixture gets its directory's verdict, and every row of `expectations` for it
+/// is present with the severity the directory is about.
+fn check_verdicts(all: &[(&'static str, PathBuf)], expectations: &[(&str, &[Row])]) {
     let mut failures = Vec::new();
     let mut pending = 0usize;
     let mut table = String::new();
-    for (dir, path) in &all {
+    for (dir, path) in all {
         let name = file_name(path);
         let expected = Verdict::of_dir(dir);
         let diags = diagnose(path);
@@ -396,7 +408,7 @@ fn official_fixtures_verdicts_and_reasons() {
                 "{dir}/{name}: expected {expected:?}, got {got:?}: {shown:?}"
             ));
         }
-        let rows = EXPECTATIONS
+        let rows = expectations
             .iter()
             .find(|(f, _)| *f == name)
             .map(|(_, r)| *r);
@@ -443,7 +455,7 @@ fn official_fixtures_verdicts_and_reasons() {
         ));
     }
     // Every row must name a real fixture (catches typos in the table).
-    for (name, _) in EXPECTATIONS {
+    for (name, _) in expectations {
         if !all.iter().any(|(_, p)| file_name(p) == *name) {
             failures.push(format!("expectation for unknown fixture {name}"));
         }
@@ -458,6 +470,18 @@ fn official_fixtures_verdicts_and_reasons() {
         "{} problem(s):\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+/// The validator crate vendors the official schema so that it packages on its own; it
+/// must stay byte for byte the workspace's vendored official file.
+#[test]
+fn vendored_schema_is_the_official_file() {
+    let official = std::fs::read_to_string(fixture("spec/mcp-description-0.8.0.schema.json"))
+        .expect("tests/fixtures/spec schema");
+    assert!(
+        mcpdesc_validate::structural::SCHEMA_TEXT == official,
+        "crates/mcpdesc-validate/schema/ differs from tests/fixtures/spec/"
     );
 }
 

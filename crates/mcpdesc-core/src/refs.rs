@@ -58,6 +58,15 @@ impl RefError {
     }
 }
 
+/// The local-name grammar `^[A-Za-z0-9._-]+$` of component names (§17.1), security
+/// scheme names (§7.1), named-example and scenario names (§9.3, §10.4.1) and
+/// Elicitation Declaration names (§12.2).
+pub fn is_local_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
 /// The `$componentRef` string of a Reference Object, if `v` is one.
 pub fn component_ref(v: &Value) -> Option<&str> {
     v.as_object()?.get("$componentRef")?.as_str()
@@ -77,11 +86,7 @@ pub fn parse_ref(r: &str) -> Result<(&str, &str), RefError> {
     let (ns, name) = rest
         .split_once('/')
         .ok_or_else(|| RefError::Malformed(r.to_string()))?;
-    let name_ok = !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
-    if !NAMESPACES.contains(&ns) || !name_ok {
+    if !NAMESPACES.contains(&ns) || !is_local_name(name) {
         return Err(RefError::Malformed(r.to_string()));
     }
     Ok((ns, name))

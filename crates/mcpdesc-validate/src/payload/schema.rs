@@ -4,9 +4,10 @@
 //! reported as a warning, and left out of the schema copy that instances are
 //! validated against (so validation is knowingly incomplete, never silently wrong).
 
-use super::{Cx, at};
+use super::at;
+use crate::ctx::Ctx;
 use mcpdesc_core::revision::{DEFAULT_TOOL_SCHEMA_DIALECT, SUPPORTED_TOOL_SCHEMA_DIALECTS};
-use mcpdesc_core::{Feature, RevisionSet, pointer, refs};
+use mcpdesc_core::{Feature, RevisionSet, pointer};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -48,7 +49,7 @@ impl Dialect {
             None
         }
     }
-    /// The default dialect where tool schemas have one (2025-11-25 on).
+    /// The default dialect where tool schemas have one ([`Feature::ToolSchemaDialect`]).
     pub(crate) fn default_dialect() -> Self {
         Self::identify(DEFAULT_TOOL_SCHEMA_DIALECT).unwrap_or(Dialect::Draft202012)
     }
@@ -164,7 +165,7 @@ pub(crate) fn scan(schema: &Value) -> RefScan {
     w.walk(schema, "", 0, None, "", true);
     let refs = std::mem::take(&mut w.refs);
     for (ptr, r, base, resource) in refs {
-        w.classify(ptr, r, base.as_deref(), &resource);
+        w.classify(&ptr, r, base.as_deref(), &resource);
     }
     w.scan
 }
@@ -253,48 +254,58 @@ impl Walker<'_> {
         }
     }
 
-    fn classify(&mut self, ptr: String, r: String, base: Option<&str>, resource: &str) {
+    /// Sorts one `$ref` into unresolved-local or external; returns the pointer of its
+    /// target inside the schema when it resolves locally.
+    fn classify(
+        &mut self,
+        ptr: &str,
+        r: String,
+        base: Option<&str>,
+        resource: &str,
+    ) -> Option<String> {
         if let Some(frag) = r.strip_prefix('#') {
-            let resource_root = self.root.pointer(resource);
-            if !self.fragment_resolves(frag, resource_root) {
-                self.scan.unresolved_local.push((ptr, r));
+            let target = self.local_target(frag, resource);
+            if target.is_none() {
+                self.scan.unresolved_local.push((ptr.to_string(), r));
             }
-            return;
+            return target;
         }
         let Some(abs) = resolve_uri(&r, base) else {
             // A relative reference with no base URI: a relative file, never read.
-            self.scan.external.push((ptr, r));
-            return;
+            self.scan.external.push((ptr.to_string(), r));
+            return None;
         };
         let doc = strip_fragment(&abs);
         let frag = abs.split_once('#').map(|(_, f)| f).unwrap_or("");
         if let Some(res_ptr) = self.ids.get(doc).cloned() {
-            let resource_root = self.root.pointer(&res_ptr);
-            if !self.fragment_resolves(frag, resource_root) {
-                self.scan.unresolved_local.push((ptr, r));
+            let target = self.local_target(frag, &res_ptr);
+            if target.is_none() {
+                self.scan.unresolved_local.push((ptr.to_string(), r));
             }
-            return;
+            return target;
         }
         let known_meta = SUPPORTED_TOOL_SCHEMA_DIALECTS
             .iter()
             .any(|d| strip_fragment(d) == doc);
         if !known_meta {
-            self.scan.external.push((ptr, r));
+            self.scan.external.push((ptr.to_string(), r));
         }
+        None
     }
 
-    fn fragment_resolves(&self, frag: &str, resource_root: Option<&Value>) -> bool {
-        let Some(root) = resource_root else {
-            return false;
-        };
+    /// The pointer (inside the whole schema) a fragment names in the resource at
+    /// `resource`: empty = the resource, `/…` = a JSON pointer into it, else an anchor.
+    fn local_target(&self, frag: &str, resource: &str) -> Option<String> {
+        self.root.pointer(resource)?;
         let frag = mcpdesc_core::pointer::percent_decode(frag);
         if frag.is_empty() {
-            return true;
+            return Some(resource.to_string());
         }
         if frag.starts_with('/') {
-            return root.pointer(&frag).is_some();
+            let target = format!("{resource}{frag}");
+            return self.root.pointer(&target).map(|_| target);
         }
-        self.anchors.contains_key(&frag)
+        self.anchors.get(&frag).cloned()
     }
 }
 
@@ -403,7 +414,7 @@ pub(crate) use mcpdesc_core::SameJson as ByContent;
 /// Compiles `schema` (with external `$ref`s removed) under `dialect`, once per distinct
 /// `(schema content, dialect)`. `None` when it does not compile.
 pub(crate) fn compiled(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     schema: &Value,
     external: &[(String, String)],
     dialect: Dialect,
@@ -449,7 +460,7 @@ fn build(
 
 /// Validates `instance` against `schema` under `dialect`.
 pub(crate) fn validate(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     ts: &ToolSchema<'_>,
     dialect: Dialect,
     instance: &Value,
@@ -459,7 +470,7 @@ pub(crate) fn validate(
 
 /// Validates `instance` against any schema value (compiled once per distinct content).
 pub(crate) fn validate_value(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     schema: &Value,
     scan: &RefScan,
     dialect: Dialect,
@@ -497,7 +508,7 @@ pub(crate) fn validate_value(
 /// Checks the Tool's `inputSchema` or `outputSchema` at `tool_ptr` and returns it for
 /// example validation. `None` when absent, unresolvable or not an object.
 pub(crate) fn check_tool_schema<'a>(
-    cx: &mut Cx<'a>,
+    cx: &mut Ctx<'a>,
     tool: &'a serde_json::Map<String, Value>,
     tool_ptr: &str,
     role: Role,
@@ -505,9 +516,8 @@ pub(crate) fn check_tool_schema<'a>(
 ) -> Option<ToolSchema<'a>> {
     let raw = tool.get(role.field())?;
     let use_ptr = at(tool_ptr, role.field());
-    let root = cx.root;
     // Resolution errors are reported by the reference rules.
-    let (value, comp) = refs::resolve(root, raw, "schemas").ok()?;
+    let (value, comp) = cx.resolve(raw, "schemas").ok()?;
     let ptr = comp.unwrap_or(use_ptr);
     let Some(obj) = value.as_object() else {
         let code = match role {
@@ -534,7 +544,7 @@ pub(crate) fn check_tool_schema<'a>(
                 cx.error(
                     "tool-output-schema-not-object",
                     type_ptr(&ptr, obj),
-                    format!("before MCP 2026-07-28 `outputSchema` must declare an object root; this Tool applies to {revs} (§9.2)"),
+                    format!("before MCP {} `outputSchema` must declare an object root; this Tool applies to {revs} (§9.2)", Feature::OutputSchemaAnyRoot.since()),
                 );
             }
         }
@@ -552,7 +562,7 @@ pub(crate) fn check_tool_schema<'a>(
             cx.error(
                 "tool-schema-dialect-inapplicable",
                 &sp,
-                format!("`$schema` in a tool schema is defined only from MCP 2025-11-25; this Tool applies to {pre_revs} (§9.2)"),
+                format!("`$schema` in a tool schema is defined only {}; this Tool applies to {pre_revs} (§9.2)", Feature::ToolSchemaDialect.phrase()),
             );
         }
         match s.as_str().and_then(Dialect::from_uri) {
@@ -654,7 +664,7 @@ fn type_ptr(ptr: &str, obj: &serde_json::Map<String, Value>) -> String {
 /// Pre-dialect shape rules (§9.2): `properties` an object of objects, `required` an
 /// array of strings. Returns whether the shape holds.
 fn check_shape(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     obj: &serde_json::Map<String, Value>,
     ptr: &str,
     role: Role,
@@ -744,7 +754,7 @@ pub(crate) fn is_http_token(s: &str) -> bool {
 
 /// `x-mcp-header` rules (§9.2).
 fn check_headers(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     headers: &[HeaderUse],
     ptr: &str,
     role: Role,
@@ -758,7 +768,10 @@ fn check_headers(
             cx.error(
                 "mcp-header-inapplicable",
                 &hp,
-                format!("`x-mcp-header` is defined only from MCP 2026-07-28; this Tool applies to {inapplicable} (§9.2)"),
+                format!(
+                    "`x-mcp-header` is defined only {}; this Tool applies to {inapplicable} (§9.2)",
+                    Feature::McpHeader.phrase()
+                ),
             );
         }
         match h.value.as_str() {
@@ -1059,7 +1072,11 @@ mod tests {
 
     #[test]
     fn validates_instances_with_the_declared_dialect() {
-        let mut cx = Cx::new(&Value::Null);
+        let root = json!({});
+        let Some(obj) = root.as_object() else {
+            unreachable!()
+        };
+        let mut cx = Ctx::new(&root, obj);
         let s =
             json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
         let sc = scan(&s);

@@ -6,8 +6,9 @@
 //! `mcpdesc_core::revision` (the client `elicitation` capability appears together with
 //! form-mode elicitation in 2025-06-18, so [`Feature::ElicitationForm`] marks it).
 
-use crate::ctx::{Ctx, is_extension, ptr, revs};
+use crate::ctx::{Ctx, Primitive, ptr, revs};
 use crate::rules::capabilities::check_extension_map;
+use mcpdesc_core::decl::is_extension;
 use mcpdesc_core::{Diagnostic, Feature, RevisionSet};
 use serde_json::{Map, Value};
 
@@ -256,12 +257,9 @@ fn closed_members_roots(
     }
 }
 
-/// §8.5 on every primitive.
-pub fn check(cx: &mut Ctx<'_>) {
-    for p in cx.primitives().iter() {
-        let Some(Value::Object(cr)) = p.value.get("clientRequirements") else {
-            continue;
-        };
+/// §8.5 on one primitive.
+pub fn check(cx: &mut Ctx<'_>, p: &Primitive<'_>) {
+    if let Some(Value::Object(cr)) = p.value.get("clientRequirements") {
         let at = ptr(&p.pointer, "clientRequirements");
         check_one(cx, cr, &at, p.scope);
     }

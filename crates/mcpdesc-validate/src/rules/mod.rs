@@ -1,6 +1,8 @@
 //! Document-level semantic rules (everything but embedded payloads, see [`crate::payload`]).
 //!
-//! Each submodule owns the rules of one spec area; [`run`] applies them in a fixed order.
+//! Each submodule owns the rules of one spec area: functions of the document
+//! (`fn(&mut Ctx)`) and of one primitive declaration (`fn(&mut Ctx, &Primitive)`), which
+//! the crate's one walk (`walk.rs`) calls in a fixed order.
 //!
 //! # Diagnostic codes
 //!
@@ -62,41 +64,18 @@ pub mod security;
 pub mod tags;
 pub mod transports;
 
-use crate::ctx::{Ctx, ptr};
+use crate::ctx::{Ctx, Primitive, ptr};
 use crate::meta::{MetaContext, check_meta};
 
-/// `_meta` on primitive declarations (§3.5).
-fn check_declaration_meta(cx: &mut Ctx<'_>) {
-    for p in cx.primitives().iter() {
-        if let Some(m) = p.value.get("_meta") {
-            let d = check_meta(
-                m,
-                &ptr(&p.pointer, "_meta"),
-                MetaContext::Declaration,
-                p.scope,
-            );
-            cx.out.extend(d);
-        }
+/// `_meta` on a primitive declaration (§3.5).
+pub fn check_declaration_meta(cx: &mut Ctx<'_>, p: &Primitive<'_>) {
+    if let Some(m) = p.value.get("_meta") {
+        let d = check_meta(
+            m,
+            &ptr(&p.pointer, "_meta"),
+            MetaContext::Declaration,
+            p.scope,
+        );
+        cx.extend(d);
     }
-}
-
-/// Runs every document-level rule.
-pub fn run(cx: &mut Ctx<'_>) {
-    scopes::check_mcpdesc_version(cx);
-    scopes::check_root_scope(cx);
-    scopes::check_declaration_scopes(cx);
-    transports::check_coverage(cx);
-    transports::check_types(cx);
-    security::check_schemes(cx);
-    security::check_requirements(cx);
-    capabilities::check_disjoint(cx);
-    capabilities::check_members(cx);
-    client_requirements::check(cx);
-    primitives::check_variants(cx);
-    primitives::check_field_applicability(cx);
-    check_declaration_meta(cx);
-    tags::check(cx);
-    components::check_components(cx);
-    components::check_use_sites(cx);
-    collections::check(cx);
 }

@@ -1,6 +1,6 @@
 //! `mcpdesc` version (§4.1, §4.8), root coverage (§4.9) and protocol scopes (§4.10).
 
-use crate::ctx::{Ctx, ptr, revs};
+use crate::ctx::{Ctx, Primitive, ptr, revs};
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet};
 use serde_json::Value;
 
@@ -53,8 +53,8 @@ fn check_scope_array(
                 Diagnostic::error(
                     "unknown-protocol-revision",
                     format!(
-                        "`{s}` is not an MCP revision covered by mcpdesc 0.8.0 \
-                         (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28) (§4.9)"
+                        "`{s}` is not an MCP revision covered by mcpdesc 0.8.0 ({}) (§4.9)",
+                        revs(RevisionSet::ALL)
                     ),
                 )
                 .at(here),
@@ -97,10 +97,9 @@ pub fn check_root_scope(cx: &mut Ctx<'_>) {
     }
 }
 
-/// §4.10: every explicit scope of a top-level declaration is a non-empty subset of the
-/// root scope. (Nested Elicitation Declaration scopes, §12.5, are checked by the payload
-/// rules as `elicitation-scope-outside-parent`.)
-pub fn check_declaration_scopes(cx: &mut Ctx<'_>) {
+/// §4.10: every explicit scope of a transport or Capabilities Object is a non-empty
+/// subset of the root scope.
+pub fn check_root_declaration_scopes(cx: &mut Ctx<'_>) {
     let root = cx.root_scope;
     for key in ["transports", "capabilities"] {
         for (i, item) in cx.root_array(key).iter().enumerate() {
@@ -118,16 +117,20 @@ pub fn check_declaration_scopes(cx: &mut Ctx<'_>) {
             }
         }
     }
-    for p in cx.primitives().iter() {
-        if let Some(pv) = p.value.get("protocolVersions") {
-            let at = ptr(&p.pointer, "protocolVersions");
-            check_scope_array(
-                cx,
-                pv,
-                &at,
-                Some((root, "document (root `protocolVersions`)")),
-            );
-        }
+}
+
+/// §4.10 for a primitive declaration. (Nested Elicitation Declaration scopes, §12.5,
+/// are checked by the payload rules as `elicitation-scope-outside-parent`.)
+pub fn check_primitive_scope(cx: &mut Ctx<'_>, p: &Primitive<'_>) {
+    if let Some(pv) = p.value.get("protocolVersions") {
+        let at = ptr(&p.pointer, "protocolVersions");
+        let root = cx.root_scope;
+        check_scope_array(
+            cx,
+            pv,
+            &at,
+            Some((root, "document (root `protocolVersions`)")),
+        );
     }
 }
 
