@@ -59,6 +59,7 @@ pub(crate) struct Ctx<'a> {
     /// Instance validations spent (see [`MAX_INSTANCE_VALIDATIONS`]).
     validations: usize,
     limit_reported: bool,
+    ref_limit_reported: bool,
     /// Meta-validation, scan and compile caches for embedded schemas.
     pub schemas: schema::Cache<'a>,
 }
@@ -87,6 +88,7 @@ impl<'a> Ctx<'a> {
             tag_catalogue: None,
             validations: 0,
             limit_reported: false,
+            ref_limit_reported: false,
             schemas: schema::Cache::default(),
         }
     }
@@ -135,13 +137,31 @@ impl<'a> Ctx<'a> {
         false
     }
 
-    /// Resolves a `$componentRef` use site (§17.4) in this document.
+    /// Resolves a `$componentRef` use site (§17.4). A chain longer than
+    /// [`refs::MAX_REF_CHAIN`] is a limit of this validator, not a document error: it is
+    /// reported once per document, as a warning at `/components` (the same place from
+    /// every use site, so validation in parts reports it once too), and the use sites
+    /// it reaches are not validated. Other failures are returned for the caller.
     pub fn resolve(
         &mut self,
         value: &'a Value,
         namespace: &str,
     ) -> Result<(&'a Value, Option<String>), refs::RefError> {
-        refs::resolve(self.root, value, namespace)
+        let r = refs::resolve(self.root, value, namespace);
+        if matches!(r, Err(refs::RefError::TooDeep)) && !self.ref_limit_reported {
+            self.ref_limit_reported = true;
+            self.warn(
+                refs::RefError::TooDeep.code(),
+                "/components",
+                format!(
+                    "a `$componentRef` chain is longer than {} references, this validator's \
+                     processing limit (§17.7); it was not followed, so the declarations that \
+                     use it were not validated: validation is incomplete",
+                    refs::MAX_REF_CHAIN
+                ),
+            );
+        }
+        r
     }
 
     /// The diagnostics, each exact repeat once (one referenced component seen from

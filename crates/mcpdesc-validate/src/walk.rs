@@ -23,6 +23,7 @@ use crate::rules::{
 pub(crate) fn run(cx: &mut Ctx<'_>) {
     scopes::check_mcpdesc_version(cx);
     scopes::check_root_scope(cx);
+    scopes::check_legacy_coverage(cx);
     scopes::check_root_declaration_scopes(cx);
     transports::check_coverage(cx);
     transports::check_types(cx);

@@ -22,7 +22,8 @@
 //! | `tool-schema-invalid` | error | the schema is invalid under its declared or default dialect's meta-schema |
 //! | `tool-schema-shape` | error | pre-dialect shape: `properties` not an object of objects, `required` not an array of strings |
 //! | `tool-schema-uninterpretable` | warning | pre-dialect schema valid under no supported dialect: its constraints cannot be interpreted |
-//! | `tool-schema-ref-unresolved` | error | a local `$ref` in a tool schema does not resolve |
+//! | `tool-schema-ref-unresolved` | error; warning where only pre-dialect revisions apply | a local `$ref` in a tool schema does not resolve (§9.2: before `ToolSchemaDialect` other keywords are preserved, not rejected) |
+//! | `tool-schema-ref-cycle` | warning | `$ref`s (with in-place applicators) loop back with no instance step; undefined (JSON Schema 2020-12 §9.4.1), instances not validated |
 //! | `tool-schema-ref-external` | warning | an external `$ref` is preserved, never fetched: validation is incomplete |
 //! | `mcp-header-inapplicable` | error | `x-mcp-header` in a revision without `McpHeader` |
 //! | `mcp-header-invalid-value` | error | `x-mcp-header` is not a non-empty HTTP field-name token |

@@ -99,6 +99,10 @@ pub(crate) struct RefScan {
     pub truncated: bool,
     /// `x-mcp-header` occurrences.
     pub headers: Vec<HeaderUse>,
+    /// A loop of `$ref`s (and in-place applicators) that returns to a schema without
+    /// consuming any part of the instance: `(pointer of a $ref member on it, the loop
+    /// for messages)`. See [`find_ref_cycle`].
+    pub ref_cycle: Option<(String, String)>,
 }
 
 /// One `x-mcp-header` annotation.
@@ -164,10 +168,146 @@ pub(crate) fn scan(schema: &Value) -> RefScan {
     };
     w.walk(schema, "", 0, None, "", true);
     let refs = std::mem::take(&mut w.refs);
+    // Schema pointer -> pointer of its local `$ref` target.
+    let mut targets = HashMap::new();
     for (ptr, r, base, resource) in refs {
-        w.classify(&ptr, r, base.as_deref(), &resource);
+        if let Some(t) = w.classify(&ptr, r, base.as_deref(), &resource) {
+            if let Some(node) = ptr.strip_suffix("/$ref") {
+                targets.insert(node.to_string(), t);
+            }
+        }
+    }
+    if !targets.is_empty() {
+        w.scan.ref_cycle = find_ref_cycle(schema, &targets);
     }
     w.scan
+}
+
+/// Keywords that apply their subschemas to the *same* instance location (JSON Schema
+/// 2020-12 §10.2: in-place applicators; draft-07 `dependencies` with a schema value).
+const IN_PLACE_ONE: &[&str] = &["not", "if", "then", "else"];
+const IN_PLACE_MANY: &[&str] = &["allOf", "anyOf", "oneOf"];
+const IN_PLACE_MAP: &[&str] = &["dependentSchemas", "dependencies"];
+
+/// One step of evaluation that stays at the same instance location.
+#[derive(Debug, Clone)]
+struct Step {
+    /// Pointer of the next schema inside the tool schema.
+    to: String,
+    /// Taken through `$ref` (else through an in-place applicator).
+    via_ref: bool,
+}
+
+/// Schemas evaluated at the same instance location right after the one at `node`: its
+/// local `$ref` target and its in-place applicator subschemas.
+fn in_place_steps(schema: &Value, node: &str, targets: &HashMap<String, String>) -> Vec<Step> {
+    let mut next = Vec::new();
+    if let Some(t) = targets.get(node) {
+        next.push(Step {
+            to: t.clone(),
+            via_ref: true,
+        });
+    }
+    let Some(obj) = schema.pointer(node).and_then(Value::as_object) else {
+        return next;
+    };
+    let mut sub = |to: String| next.push(Step { to, via_ref: false });
+    for (k, v) in obj {
+        let k = k.as_str();
+        if IN_PLACE_ONE.contains(&k) && v.is_object() {
+            sub(at(node, k));
+        } else if IN_PLACE_MANY.contains(&k) {
+            for (i, s) in v.as_array().into_iter().flatten().enumerate() {
+                if s.is_object() {
+                    sub(at(&at(node, k), &i.to_string()));
+                }
+            }
+        } else if IN_PLACE_MAP.contains(&k) {
+            for (name, s) in v.as_object().into_iter().flatten() {
+                if s.is_object() {
+                    sub(at(&at(node, k), name));
+                }
+            }
+        }
+    }
+    next
+}
+
+/// A schema on the depth-first search path, with the steps out of it still to try.
+struct Frame {
+    node: String,
+    steps: Vec<Step>,
+    /// Steps taken so far; the last one taken leads to the next frame.
+    taken: usize,
+}
+
+/// Finds a `$ref` loop with no instance step: following `$ref`s and in-place applicators
+/// from some schema leads back to it while the instance location stays the same (`A → A`,
+/// `A → B → A`, or through `allOf`). Evaluating such a schema does not terminate; JSON
+/// Schema 2020-12 §9.4.1 leaves the behaviour undefined, and validators differ (some
+/// recurse without end, the `jsonschema` crate here answers "valid"). A recursive schema
+/// that steps into the instance on the way (`properties`, `items`, …) is fine and not
+/// reported. Returns `(pointer of a $ref member on the loop, the loop for messages)`.
+///
+/// Iterative depth-first search over the schemas reachable from a `$ref`; every schema
+/// is finished once, so the work is linear in the schema.
+pub(crate) fn find_ref_cycle(
+    schema: &Value,
+    targets: &HashMap<String, String>,
+) -> Option<(String, String)> {
+    // `false` while a schema is on the search path, `true` once finished.
+    let mut done: HashMap<String, bool> = HashMap::new();
+    let mut starts: Vec<&String> = targets.keys().collect();
+    starts.sort(); // deterministic: the same loop is reported on every run
+    for start in starts {
+        if done.contains_key(start.as_str()) {
+            continue;
+        }
+        done.insert(start.clone(), false);
+        let mut path = vec![Frame {
+            node: start.clone(),
+            steps: in_place_steps(schema, start, targets),
+            taken: 0,
+        }];
+        while let Some(top) = path.last_mut() {
+            let Some(step) = top.steps.get(top.taken).cloned() else {
+                done.insert(top.node.clone(), true);
+                path.pop();
+                continue;
+            };
+            top.taken += 1;
+            match done.get(step.to.as_str()) {
+                Some(true) => {}
+                Some(false) => {
+                    // `step.to` is on the path: the loop runs from it to the top.
+                    let from = path.iter().position(|f| f.node == step.to).unwrap_or(0);
+                    let looped = &path[from..];
+                    // Applicators alone only go down the tree: a `$ref` is on the loop.
+                    let via_ref = looped
+                        .iter()
+                        .find(|f| f.taken > 0 && f.steps[f.taken - 1].via_ref)
+                        .map_or_else(|| at(&step.to, "$ref"), |f| at(&f.node, "$ref"));
+                    let shown: Vec<String> = looped
+                        .iter()
+                        .map(|f| f.node.as_str())
+                        .chain(std::iter::once(step.to.as_str()))
+                        .map(|n| format!("#{n}"))
+                        .collect();
+                    return Some((via_ref, shown.join(" → ")));
+                }
+                None => {
+                    done.insert(step.to.clone(), false);
+                    let steps = in_place_steps(schema, &step.to, targets);
+                    path.push(Frame {
+                        node: step.to,
+                        steps,
+                        taken: 0,
+                    });
+                }
+            }
+        }
+    }
+    None
 }
 
 impl Walker<'_> {
@@ -476,7 +616,8 @@ pub(crate) fn validate_value(
     dialect: Dialect,
     instance: &Value,
 ) -> Verdict {
-    if !scan.unresolved_local.is_empty() || scan.truncated {
+    // A looping schema is never compiled or run: validators recurse forever on it.
+    if !scan.unresolved_local.is_empty() || scan.truncated || scan.ref_cycle.is_some() {
         return Verdict::Incomplete;
     }
     let Some(v) = compiled(cx, schema, &scan.external, dialect) else {
@@ -623,10 +764,29 @@ pub(crate) fn check_tool_schema<'a>(
 
     let scan = cx.schemas.scan(value);
     for (p, r) in &scan.unresolved_local {
-        cx.error(
-            "tool-schema-ref-unresolved",
+        let at = format!("{ptr}{p}");
+        if dialect_revs.is_empty() {
+            // §9.2: before a dialect is defined only the shape is enforced, and other
+            // keywords (`$ref` among them) MUST NOT be rejected by an inferred
+            // meta-schema. Like `tool-schema-uninterpretable`, a warning.
+            cx.warn(
+                "tool-schema-ref-unresolved",
+                at,
+                format!("local `$ref` `{r}` does not resolve inside the schema; MCP {pre_revs} define no dialect for tool schemas, so it is preserved, but the schema cannot be evaluated and validation is incomplete (§9.2)"),
+            );
+        } else {
+            cx.error(
+                "tool-schema-ref-unresolved",
+                at,
+                format!("local `$ref` `{r}` does not resolve inside the schema (required to be valid for MCP {dialect_revs}) (§9.2)"),
+            );
+        }
+    }
+    if let Some((p, path)) = &scan.ref_cycle {
+        cx.warn(
+            "tool-schema-ref-cycle",
             format!("{ptr}{p}"),
-            format!("local `$ref` `{r}` does not resolve inside the schema (§9.2)"),
+            format!("`{}` loops back to itself without consuming any part of the instance ({path}); JSON Schema 2020-12 §9.4.1 leaves such schemas undefined and common validators fail on them, so instances were not validated against it (§9.2)", role.field()),
         );
     }
     for (p, r) in &scan.external {
@@ -1068,6 +1228,48 @@ mod tests {
         ));
         assert!(!is_http_token(""));
         assert!(is_http_token("X-Api_Key.v2"));
+    }
+
+    /// Loops with no instance step (JSON Schema 2020-12 §9.4.1), written by hand: through
+    /// `$ref` alone, through in-place applicators, through an anchor; recursion that steps
+    /// into the instance is not one.
+    #[test]
+    fn ref_loops_without_an_instance_step() {
+        let cycle = |s: Value| scan(&s).ref_cycle.map(|(p, _)| p);
+        assert_eq!(cycle(json!({"$ref": "#"})), Some("/$ref".into()));
+        assert_eq!(
+            cycle(json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}})),
+            Some("/$defs/A/$ref".into())
+        );
+        assert_eq!(
+            cycle(json!({"$ref": "#/$defs/A", "$defs": {"A": {"not": {"$ref": "#"}}}})),
+            Some("/$ref".into())
+        );
+        assert_eq!(
+            cycle(
+                json!({"$defs": {"A": {"$anchor": "a", "anyOf": [{"type": "null"}, {"$ref": "#a"}]}}})
+            ),
+            Some("/$defs/A/anyOf/1/$ref".into())
+        );
+        assert_eq!(
+            cycle(json!({"$defs": {"A": {"if": {"$ref": "#/$defs/A"}}}})),
+            Some("/$defs/A/if/$ref".into())
+        );
+        // Steps into the instance: properties, items, additionalProperties.
+        for fine in [
+            json!({"type": "object", "properties": {"next": {"$ref": "#"}}}),
+            json!({"$defs": {"L": {"type": "array", "items": {"$ref": "#/$defs/L"}}}, "$ref": "#/$defs/L"}),
+            json!({"additionalProperties": {"allOf": [{"$ref": "#"}]}}),
+            json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": "string"}}, "$ref": "#/$defs/A"}),
+        ] {
+            assert_eq!(cycle(fine.clone()), None, "{fine}");
+        }
+        // The message names the loop.
+        let (_, shown) =
+            scan(&json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}))
+                .ref_cycle
+                .unwrap_or_default();
+        assert_eq!(shown, "#/$defs/A → #/$defs/B → #/$defs/A");
     }
 
     #[test]

@@ -11,6 +11,8 @@ fn report(cx: &mut Ctx<'_>, at: &str, err: RefError) {
     let at = match err {
         // The schema reports the sibling members themselves (closed Reference Object).
         RefError::Siblings => return,
+        // A processing limit, not a document error: `Ctx::resolve` said so once.
+        RefError::TooDeep => return,
         RefError::Malformed(_) => ptr(at, "$componentRef"),
         _ => at.to_string(),
     };

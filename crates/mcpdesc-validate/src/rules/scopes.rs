@@ -1,7 +1,7 @@
 //! `mcpdesc` version (§4.1, §4.8), root coverage (§4.9) and protocol scopes (§4.10).
 
 use crate::ctx::{Ctx, Primitive, ptr, revs};
-use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet};
+use mcpdesc_core::{Diagnostic, Feature, ProtocolRevision, RevisionSet};
 use serde_json::Value;
 
 /// The only `mcpdesc` version this validator recognizes.
@@ -95,6 +95,32 @@ pub fn check_root_scope(cx: &mut Ctx<'_>) {
     if let Some(v) = cx.root_obj.get("protocolVersions") {
         check_scope_array(cx, v, "/protocolVersions", None);
     }
+}
+
+/// §16.2 (last paragraph), §3.5, §8.5, §12.5: legacy compatibility revisions in root
+/// coverage get only structural and selected checks, and validators SHOULD warn that
+/// validation is incomplete and MUST NOT report it as complete. One warning for the
+/// document; the declaration-level warnings (`legacy-payload-validation-incomplete`,
+/// `incomplete-validation`, `elicitation-validation-incomplete`) still say where.
+pub fn check_legacy_coverage(cx: &mut Ctx<'_>) {
+    let legacy: RevisionSet = cx.root_scope.iter().filter(|r| r.is_legacy()).collect();
+    if legacy.is_empty() {
+        return;
+    }
+    cx.push(
+        Diagnostic::warning(
+            "legacy-validation-incomplete",
+            format!(
+                "the document covers the legacy compatibility revision(s) MCP {}: complete \
+                 revision-specific semantic validation is defined {}, so for these revisions \
+                 only structural and selected checks were applied and this validation is \
+                 incomplete (§3.5, §16.2)",
+                revs(legacy),
+                Feature::CompleteSemanticValidation.phrase()
+            ),
+        )
+        .at("/protocolVersions"),
+    );
 }
 
 /// §4.10: every explicit scope of a transport or Capabilities Object is a non-empty
