@@ -605,6 +605,22 @@ fn component_ref_chains_past_the_limit_warn_once() {
         "{}",
         d[0].message
     );
+    // In parts (one tool each, checked last first), still once: the pointer is the same
+    // from every use site.
+    let validator = mcpdesc_validate::Validator::new();
+    let mut doc = chain(limit + 50, 3);
+    let tools = doc["tools"].take();
+    doc["tools"] = json!([]);
+    let parts = validator.tool_parts(doc).expect("an object");
+    let mut reports: Vec<_> = tools
+        .as_array()
+        .into_iter()
+        .flatten()
+        .rev()
+        .map(|t| parts.check(vec![t.clone()]).0)
+        .collect();
+    reports.reverse();
+    assert_eq!(parts.finish(reports), d);
 }
 
 /// YAML `.inf` in a plain scalar is rejected with its line and column (counted by hand
