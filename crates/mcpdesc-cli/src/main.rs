@@ -2,7 +2,7 @@
 //! flags, calls one library function, prints diagnostics and maps the outcome to an
 //! exit code: 0 success, 1 unacceptable input, 2 usage or I/O error.
 
-// Used by `capture --header/--env` and `serve --header` (being wired in).
+// `HeaderArg`/`EnvArg` are for `capture --header/--env` and `serve --header` (being wired in).
 #[allow(dead_code)]
 mod args;
 mod cmd;
@@ -19,7 +19,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Convert, validate, import, name, scope and generate code from MCP Descriptions (mcpdesc 0.8.0).
 #[derive(Debug, Parser)]
-#[command(name = "mcpdesc", version, about, long_about = None, propagate_version = true)]
+#[command(name = "mcpdesc", version, long_about = None, propagate_version = true)]
 #[command(
     after_help = "Exit codes: 0 success; 1 the input is not acceptable; 2 usage or I/O error.\n\
 Diagnostics go to stderr as FILE:LINE:COL: error[code]: message (at POINTER).\n\n\
@@ -30,24 +30,20 @@ struct Cli {
     command: Command,
 }
 
+// A subcommand's help (`--help`, its man page) is the doc comment of its `Args`: its
+// first paragraph is the one-line summary, the rest the long description. A doc
+// comment on a variant here would replace both with one line.
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Convert an MCP Description between JSON and YAML (lossless).
     Convert(cmd::convert::Args),
-    /// Validate MCP Descriptions against mcpdesc 0.8.0 (schema and semantic rules).
     Validate(cmd::validate::Args),
     /// Import tools from OpenAPI documents or tools/list dumps.
     #[command(subcommand)]
     Import(cmd::import::ImportCommand),
-    /// Capture tools/list from a live MCP server, one session per protocol revision.
     Capture(cmd::capture::Args),
-    /// Report (and fix) tool names that are not host-safe.
     Names(cmd::names::Args),
-    /// Project a description onto one protocol revision (Effective Protocol View, §4.12).
     Project(cmd::project::Args),
-    /// Merge descriptions into one with disjoint protocol-scoped variants (§4.13).
     Merge(cmd::merge::Args),
-    /// Split declarations into protocol-scoped variants that are each valid.
     Split(cmd::split::Args),
     /// Export what a conforming server would send (e.g. a tools/list result).
     #[command(subcommand)]

@@ -1,13 +1,15 @@
 //! `mcpdesc validate FILE... [--format text|json]`: mcpdesc 0.8.0 conformance (§16.1).
 
 use crate::util::{self, CmdResult, Outcome};
-use mcpdesc_core::{Diagnostic, Format, Limits, Severity, decode_bytes};
+use mcpdesc_core::{Diagnostic, Severity};
 use mcpdesc_validate::Validator;
 use serde_json::json;
 
-/// Validate MCP Descriptions against mcpdesc 0.8.0: the official JSON Schema plus every
-/// semantic rule (scopes, coverage, security, capabilities, revision applicability,
-/// components, tool schemas, examples, elicitations…).
+/// Validate MCP Descriptions against mcpdesc 0.8.0 (schema and semantic rules).
+///
+/// The official JSON Schema plus every semantic rule: scopes, coverage, security,
+/// capabilities, revision applicability, components, tool schemas, examples,
+/// elicitations…
 ///
 /// Each FILE is decoded as JSON or restricted YAML (by extension, else by content).
 /// Exit status: 0 when every file conforms (warnings allowed), 1 when any file has an
@@ -44,9 +46,7 @@ pub enum OutputFormat {
 
 /// Decodes and validates one input; diagnostics carry line/column where known.
 fn check(validator: &Validator, path: &str, bytes: &[u8]) -> Vec<Diagnostic> {
-    let sniff = String::from_utf8_lossy(bytes);
-    let format = Format::detect((path != "-").then_some(path), &sniff);
-    match decode_bytes(bytes, format, &Limits::default()) {
+    match util::decode_input(path, bytes) {
         Err(d) => vec![d],
         Ok(decoded) => {
             let mut diags = validator.validate_value(&decoded.value);
