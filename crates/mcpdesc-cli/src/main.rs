@@ -8,7 +8,7 @@ mod args;
 mod cmd;
 mod util;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// mimalloc instead of the system allocator: the importer and the generators build and
@@ -51,6 +51,8 @@ enum Command {
     /// Generate a typed client (Rust or TypeScript).
     #[command(subcommand)]
     Generate(cmd::generate::GenerateCommand),
+    Completions(cmd::completions::Args),
+    Man(cmd::man::Args),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +74,8 @@ fn main() -> ExitCode {
         Command::Split(a) => cmd::split::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Generate(a) => cmd::generate::run(a),
+        Command::Completions(a) => cmd::completions::run(a, Cli::command()),
+        Command::Man(a) => cmd::man::run(a, Cli::command()),
     };
     match result {
         Ok(o) => o.into(),
