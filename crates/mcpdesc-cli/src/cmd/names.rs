@@ -7,7 +7,7 @@ use mcpdesc_names::{DEFAULT_MAX_LEN, NameOptions, check_tool_names, fix_tool_nam
 
 /// Report tool names that are not host-safe, and optionally rewrite them.
 ///
-/// Host-safe: matches ^[a-z][a-z0-9_]*$, at most --max characters (prefix included),
+/// Host-safe: matches `^[a-z][a-z0-9_]*$`, at most --max characters (prefix included),
 /// starts with --name-prefix when one is given, and is not reused by another tool with
 /// an overlapping protocol scope (same-name tools with disjoint protocolVersions are
 /// protocol variants of one tool). Without --fix: prints one diagnostic per problem and
@@ -27,7 +27,7 @@ pub struct Args {
     /// Longest allowed name in characters, prefix included.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_LEN)]
     pub max: usize,
-    /// Literal prefix every tool name must start with (must match ^[a-z][a-z0-9_]*$;
+    /// Literal prefix every tool name must start with (must match `^[a-z][a-z0-9_]*$`;
     /// counted in --max). --fix prepends it.
     #[arg(long, value_name = "P", default_value = "")]
     pub name_prefix: String,

@@ -55,7 +55,7 @@ pub struct Args {
     /// Maximum tool name length, prefix included.
     #[arg(long, default_value_t = 64, value_name = "N")]
     pub name_max: usize,
-    /// Literal prefix of every tool name (must match ^[a-z][a-z0-9_]*$; counted in --name-max).
+    /// Literal prefix of every tool name (must match `^[a-z][a-z0-9_]*$`; counted in --name-max).
     #[arg(long, default_value = "", value_name = "P")]
     pub name_prefix: String,
     /// Cut tool descriptions to N characters.
