@@ -102,11 +102,11 @@ fn test(rest: &[String]) -> Result<(), String> {
     doc(&[])?;
     // Committed generated artifacts (example descriptions and clients) are current.
     regen::run(&["--check".into()])?;
-    // Every publishable crate packages with the files its build reads.
-    package::run(&[])?;
     // A short fuzz smoke run of every target (one build, 10 s each: bounded for CI);
     // longer runs: `cargo xtask fuzz TARGET --time N`.
-    fuzz::run(&["all".into(), "--time".into(), fuzz::SMOKE_SECS.to_string()])
+    fuzz::run(&["all".into(), "--time".into(), fuzz::SMOKE_SECS.to_string()])?;
+    // Every publishable crate packages with the files its build reads.
+    package::run(&[])
 }
 
 /// `cargo xtask doc`: the workspace's own docs, warnings as errors (broken or ambiguous
