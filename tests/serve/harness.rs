@@ -651,6 +651,7 @@ impl ServeHttp {
                 }
                 Err(_) => {
                     let _ = child.kill();
+                    let _ = child.wait();
                     let log = stderr.lock().map(|v| v.join("\n")).unwrap_or_default();
                     panic!("mcpdesc serve --http did not start:\n{log}");
                 }

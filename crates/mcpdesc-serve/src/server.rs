@@ -71,7 +71,7 @@ pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 #[derive(Debug)]
 pub enum Backend {
     /// The REST gateway (from `x-mcpdesc-openapi`).
-    Rest(RestBackend),
+    Rest(Box<RestBackend>),
     /// Named examples (`--mock`).
     Mock(MockBackend),
 }

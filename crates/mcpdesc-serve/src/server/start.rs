@@ -127,7 +127,7 @@ fn build(
             let holds = !r.credentials.is_empty() || !r.static_headers.is_empty();
             let b = RestBackend::new(doc, r).map_err(StartError::Rejected)?;
             let warnings = b.warnings().to_vec();
-            (Backend::Rest(b), warnings, holds, "REST gateway")
+            (Backend::Rest(Box::new(b)), warnings, holds, "REST gateway")
         }
         BackendOptions::Mock(m) => (
             Backend::Mock(MockBackend::new(doc, m).map_err(StartError::Rejected)?),
