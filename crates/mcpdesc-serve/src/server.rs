@@ -108,7 +108,7 @@ pub struct Server {
 
 impl Server {
     /// Builds the server for a description that the caller has validated (see
-    /// [`crate::prepare`], which does). The revisions served are `opts.revisions` or
+    /// [`prepare`], which does). The revisions served are `opts.revisions` or
     /// every revision of the description.
     pub fn new(doc: Arc<Value>, backend: Backend, opts: &ServeOptions) -> Result<Server, String> {
         let root = mcpdesc_core::decl::root_scope(&doc);

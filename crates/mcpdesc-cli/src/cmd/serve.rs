@@ -47,7 +47,7 @@ const DEFAULT_CONCURRENCY: usize = 64;
 /// gateway's own. Browser `Origin`s other than loopback ones are refused (403).
 ///
 /// Credentials: --credential SCHEME=ENV_VAR names the environment variable holding the
-/// secret of security scheme SCHEME; otherwise MCPDESC_CREDENTIAL_<SCHEME> is read
+/// secret of security scheme SCHEME; otherwise `MCPDESC_CREDENTIAL_<SCHEME>` is read
 /// (SCHEME upper-cased, characters outside A-Z0-9 as `_`). http basic: `user:password`;
 /// oauth2: `client_id:client_secret` (client-credentials flow) or `token:ACCESS_TOKEN`;
 /// openIdConnect: an access token. Secrets never appear in logs or results.
@@ -74,7 +74,7 @@ pub struct Args {
     #[arg(long, value_name = "V,V")]
     pub protocol_versions: Option<RevisionSet>,
     /// SCHEME=ENV_VAR: the environment variable holding the credential of security
-    /// scheme SCHEME (one per scheme; default: MCPDESC_CREDENTIAL_<SCHEME>).
+    /// scheme SCHEME (one per scheme; default: `MCPDESC_CREDENTIAL_<SCHEME>`).
     #[arg(long = "credential", value_name = "SCHEME=ENV", value_parser = parse_credential)]
     pub credentials: Vec<(String, String)>,
     /// NAME:VALUE header sent on every upstream request (VALUE `${VAR}` is read from
@@ -85,8 +85,9 @@ pub struct Args {
     /// Authorization for per-user auth). Nothing else from the inbound request is sent.
     #[arg(long = "forward-header", value_name = "NAME", value_parser = parse_header_name)]
     pub forward_headers: Vec<String>,
-    /// Also allow upstream requests to HOST (HOST, HOST:PORT or http(s)://HOST[:PORT]);
-    /// by default only the description's servers and --base-url are reachable.
+    /// Also allow upstream requests to HOST (HOST, HOST:PORT, or an origin such as
+    /// https://HOST:PORT); by default only the description's servers and --base-url are
+    /// reachable.
     #[arg(long = "allow-host", value_name = "HOST")]
     pub allow_hosts: Vec<String>,
     /// Seconds one upstream exchange may take (redirects and token fetch included).

@@ -8,7 +8,7 @@
 //! which aborts its upstream request, and no response is sent). At most
 //! [`MAX_PENDING_CALLS`] calls are pending per connection; beyond that the server stops
 //! reading until one finishes (backpressure, bounded memory). A line longer than
-//! [`MAX_MESSAGE_BYTES`](super::MAX_MESSAGE_BYTES) is skipped with a parse error.
+//! [`MAX_MESSAGE_BYTES`] is skipped with a parse error.
 //! End of input aborts every pending call and ends the server.
 
 use super::jsonrpc::{self, RequestId, RpcError};
