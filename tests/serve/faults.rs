@@ -196,6 +196,8 @@ fn two_hundred_concurrent_calls() {
         assert_eq!(status, 200, "{v}");
         assert_eq!(v["id"], i);
         assert_eq!(v["result"]["resultType"], "complete");
+        assert_eq!(v["result"]["isError"], Value::Null, "{v}");
+        assert_eq!(v["result"]["structuredContent"]["name"], "Rex", "{v}");
     }
     assert_eq!(up.request_lines().len(), 400);
 }

@@ -528,6 +528,9 @@ fn serve_one(
                 }
             }
         }
+        // The timeout is the socket's (the reader's clone shares it): an idle keep-alive
+        // connection must not be closed after 20 ms, or a pooled client races it.
+        let _ = stream.set_read_timeout(None);
         let reason = if status < 300 { "OK" } else { "Error" };
         let resp = format!(
             "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
