@@ -5,7 +5,7 @@
 //! - hand-written expectations (names from the issue, escaping canaries) checked against
 //!   the output with a small lexer that strips comments and string literals;
 //! - compile proofs (`cargo check` + clippy, `tsc --noEmit`) and semantic round trips,
-//!   through `mcpdesc_codegen::check` (the same code `cargo xtask check-generated` runs);
+//!   through `mcpdesc_codegen_check` (the same code `cargo xtask check-generated` runs);
 //! - end to end: generated clients call the npm `server-everything` and the Python test
 //!   server.
 //!
@@ -13,7 +13,7 @@
 //! skip with a loud message when the dependencies are missing, unless
 //! `MCPDESC_REQUIRE_DEPS=1`.
 
-use mcpdesc_codegen::check::{self, CheckConfig};
+use mcpdesc_codegen_check::{self as check, CheckConfig};
 use mcpdesc_codegen::{RustOptions, TsOptions, generate_rust, generate_typescript};
 use mcpdesc_tests::{check_config, code_only, fixture, missing, snapshot_dir, workspace_root};
 use serde_json::Value;

@@ -20,7 +20,6 @@
 //! assert!(lib.contains("pub async fn echo(&self, input: EchoInput) -> Result<EchoOutput, Error>"));
 //! ```
 
-pub mod check;
 pub mod escape;
 pub mod ir;
 pub mod lower;
