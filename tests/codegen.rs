@@ -13,8 +13,9 @@
 //! skip with a loud message when the dependencies are missing, unless
 //! `MCPDESC_REQUIRE_DEPS=1`.
 
-use mcpdesc_codegen_check::{self as check, CheckConfig};
 use mcpdesc_codegen::{RustOptions, TsOptions, generate_rust, generate_typescript};
+use mcpdesc_codegen_check::{self as check, CheckConfig};
+use mcpdesc_core::ProtocolRevision;
 use mcpdesc_tests::{check_config, code_only, fixture, missing, snapshot_dir, workspace_root};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -179,14 +180,16 @@ fn generate_clients_equals_the_two_generators() {
             (None, None),
             (Some("2025-11-25"), Some("2025-11-25")),
             (Some("2025-11-25"), None),
+            (Some("2026-07-28"), None),
             (Some("2025-03-26"), Some("2025-03-26")),
         ] {
+            let rev = |v: Option<&str>| v.map(|s| s.parse::<ProtocolRevision>().expect("known"));
             let rust = RustOptions {
-                protocol_version: rv.map(String::from),
+                protocol_version: rev(rv),
                 ..Default::default()
             };
             let ts = TsOptions {
-                protocol_version: tv.map(String::from),
+                protocol_version: rev(tv),
                 ..Default::default()
             };
             let (r, t) = mcpdesc_codegen::generate_clients(&doc, &rust, &ts);
@@ -204,12 +207,12 @@ fn projection_selects_tools_by_protocol_version() {
     let doc = load("constructs");
     let latest = generate_rust(&doc, &RustOptions::default()).expect("generates");
     let ir = latest.ir.expect("ir");
-    assert_eq!(ir.protocol_version, "2026-07-28");
+    assert_eq!(ir.protocol_version, ProtocolRevision::V2026_07_28);
     assert!(!ir.tools.iter().any(|t| t.wire_name == "old-only"));
     let old = generate_rust(
         &doc,
         &RustOptions {
-            protocol_version: Some("2025-11-25".into()),
+            protocol_version: Some(ProtocolRevision::V2025_11_25),
             ..Default::default()
         },
     )
@@ -225,16 +228,70 @@ fn projection_selects_tools_by_protocol_version() {
     let bad = generate_rust(
         &doc,
         &RustOptions {
-            protocol_version: Some("2025-03-26".into()),
+            protocol_version: Some(ProtocolRevision::V2025_03_26),
             ..Default::default()
         },
     )
     .expect("runs");
     assert!(bad.files.is_empty());
-    assert_eq!(
-        bad.diagnostics[0].code,
-        "codegen-protocol-version-not-in-document"
-    );
+    assert!(bad.ir.is_none());
+    assert_eq!(bad.diagnostics[0].code, "revision-not-in-document");
+}
+
+/// Codegen consumes the validated Effective Protocol View: an invalid description is
+/// refused with the validator's diagnostics (here §9.1: `title` does not exist at
+/// 2025-03-26), and nothing is generated.
+#[test]
+fn invalid_descriptions_are_refused_with_their_diagnostics() {
+    let doc = serde_json::json!({
+        "mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"},
+        "protocolVersions": ["2025-03-26"],
+        "tools": [{"name": "t", "title": "T", "inputSchema": {"type": "object"}}]
+    });
+    let expected = mcpdesc_validate::validate_value(&doc);
+    assert!(expected.iter().any(|d| d.is_error()), "{expected:#?}");
+    let (r, t) = mcpdesc_codegen::generate_clients(&doc, &Default::default(), &Default::default());
+    for g in [r.expect("rust"), t.expect("typescript")] {
+        assert!(g.ir.is_none() && g.files.is_empty());
+        let codes: Vec<(&str, &str)> = g
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.as_str(), d.pointer.as_str()))
+            .collect();
+        assert_eq!(codes, [("field-revision-mismatch", "/tools/0/title")]);
+    }
+    // Without validation (the caller vouches), the revision table still decides what
+    // the view has: no `title` at 2025-03-26.
+    let views = mcpdesc_codegen::lower::Views::unchecked(&doc, None).expect("declared");
+    let ir = mcpdesc_codegen::lower::lower(&views).ir;
+    assert_eq!(ir.tools[0].title, None);
+    assert_eq!(ir.tools[0].doc, "Calls the MCP tool `t`.");
+}
+
+/// The IR and the diagnostics point into the description as given, not into the view
+/// (which drops the tools of other revisions, so its `/tools/N` differ).
+#[test]
+fn pointers_are_into_the_source_document() {
+    let doc = serde_json::json!({
+        "mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"},
+        "protocolVersions": ["2025-11-25", "2026-07-28"],
+        "tools": [
+            {"name": "old", "protocolVersions": ["2025-11-25"], "inputSchema": {"type": "object"}},
+            {"name": "new", "inputSchema": {"type": "object",
+                "properties": {"when": {"if": {"type": "string"}}}}}
+        ]
+    });
+    let g = generate_rust(&doc, &RustOptions::default()).expect("generates");
+    let ir = g.ir.expect("ir");
+    assert_eq!(ir.tools.len(), 1);
+    assert_eq!(ir.tools[0].origin, "/tools/1");
+    let unsupported: Vec<&str> = g
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "codegen-unsupported-keyword")
+        .map(|d| d.pointer.as_str())
+        .collect();
+    assert_eq!(unsupported, ["/tools/1/inputSchema/properties/when/if"]);
 }
 
 #[test]

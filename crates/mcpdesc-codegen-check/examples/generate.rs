@@ -17,8 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if let Some(t) = std::env::var_os("MCPDESC_GENERATED_TARGET_DIR") {
                 cfg.cargo_target_dir = t.into();
             }
-            let reports =
-                mcpdesc_codegen_check::check_generated(&[file.into()], &cfg, true, true)?;
+            let reports = mcpdesc_codegen_check::check_generated(&[file.into()], &cfg, true, true)?;
             for r in &reports {
                 for s in &r.steps {
                     println!(

@@ -4,6 +4,7 @@
 //! description (wire names, docs, enum values, defaults) is kept raw here; escaping
 //! happens once, in [`crate::escape`], when a renderer turns the IR into code.
 
+use mcpdesc_core::ProtocolRevision;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -14,8 +15,12 @@ pub type TypeId = usize;
 /// type their schemas need.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Ir {
-    /// The revision the description was projected to.
-    pub protocol_version: String,
+    /// The revision the description was projected to: the types are its view's.
+    pub protocol_version: ProtocolRevision,
+    /// One line saying what the generated client is (package descriptions).
+    pub summary: String,
+    /// The generated client's header documentation.
+    pub doc: String,
     /// Server identity from the Info Object.
     pub server: Server,
     /// Tools in declaration order.
@@ -31,6 +36,13 @@ pub struct Server {
     pub version: String,
     pub title: Option<String>,
     pub description: Option<String>,
+}
+
+impl Server {
+    /// How documentation names the server: its title, else its name.
+    pub fn label(&self) -> &str {
+        self.title.as_deref().unwrap_or(&self.name)
+    }
 }
 
 /// A name per target language. Identifiers are already sanitized and unique in their
@@ -49,8 +61,11 @@ pub struct Tool {
     pub wire_name: String,
     /// Method names: Rust `snake_case`, TS `camelCase`.
     pub names: Names,
+    /// `title`, where the revision defines it.
     pub title: Option<String>,
     pub description: Option<String>,
+    /// The method's documentation: title, description and wire name.
+    pub doc: String,
     pub deprecated: bool,
     /// JSON pointer of the Tool Object.
     pub origin: String,

@@ -9,6 +9,7 @@ use mcpdesc_core::pointer;
 use serde_json::{Map, Value};
 
 impl<'a> Lowerer<'a> {
+    /// `oneOf`/`anyOf` whose alternatives only add constraints (`required`, …) to the
     /// enclosing schema: ignoring them is looser, so the enclosing schema is lowered alone.
     pub(super) fn constraint_only_arms(&self, obj: &Map<String, Value>) -> bool {
         ["oneOf", "anyOf"]

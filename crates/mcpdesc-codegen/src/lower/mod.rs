@@ -25,8 +25,10 @@ mod identity;
 mod naming;
 mod shape;
 mod tools;
+mod views;
 
 pub use tools::lower;
+pub use views::Views;
 
 use crate::ir::*;
 use mcpdesc_core::Diagnostic;
@@ -41,8 +43,7 @@ pub const MAX_SCHEMA_DEPTH: usize = 40;
 /// The result of lowering a description.
 #[derive(Debug, Clone)]
 pub struct Lowered {
-    /// `None` when lowering could not start (e.g. unknown protocol version).
-    pub ir: Option<Ir>,
+    pub ir: Ir,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -66,7 +67,6 @@ struct Pending {
 }
 
 struct Lowerer<'a> {
-    doc: &'a Value,
     types: Vec<Pending>,
     by_origin: HashMap<String, TypeId>,
     /// Named definitions by content (see [`Lowerer::identity`]): the same `$defs` entry
@@ -106,6 +106,15 @@ fn schema_doc_of(s: &Map<String, Value>) -> Option<String> {
 }
 
 impl<'a> Lowerer<'a> {
+    fn new() -> Lowerer<'a> {
+        Lowerer {
+            types: Vec::new(),
+            by_origin: HashMap::new(),
+            by_identity: HashMap::new(),
+            diags: Vec::new(),
+        }
+    }
+
     fn new_type(&mut self, base: String, origin: String, doc: Option<String>) -> TypeId {
         self.types.push(Pending {
             base,

@@ -239,8 +239,6 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// `oneOf`/`anyOf` whose alternatives only add constraints (`required`, …) to the
-
     fn enumeration(&mut self, e: &Value, ptr: &str, hint: &str) -> Shape {
         let at = pointer::push(ptr, "enum");
         let Some(vals) = e.as_array().filter(|a| !a.is_empty()) else {

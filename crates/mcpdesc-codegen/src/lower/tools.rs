@@ -4,225 +4,97 @@
 use super::compose::sort_untagged;
 use super::cycles::break_alias_cycles;
 use super::naming::assign_names;
-use super::{Ctx, Lowered, Lowerer, str_field, warn};
+use super::{Ctx, Lowered, Lowerer, Views, str_field, warn};
 use crate::ir::*;
 use crate::names::{self, Allocator};
-use mcpdesc_core::{Diagnostic, Feature, ProtocolRevision, RevisionSet, refs};
+use mcpdesc_core::revision::{ObjectKind, field_available};
+use mcpdesc_core::{Diagnostic, ProtocolRevision, refs};
 use serde_json::Value;
-use std::collections::HashMap;
 
-/// Lowers the tools of `doc` (a description as JSON) in the effective protocol view of
-/// `version` (default: the newest revision in root `protocolVersions`).
-pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
-    let mut diags = Vec::new();
-    let root_set = RevisionSet::from_json(doc.get("protocolVersions").unwrap_or(&Value::Null));
-    let v = match version {
-        Some(s) => match ProtocolRevision::parse(s) {
-            Some(v) if root_set.contains(v) => v,
-            Some(_) => {
-                diags.push(Diagnostic::error("codegen-protocol-version-not-in-document", format!("protocol version `{s}` is not in the document's root `protocolVersions` ({root_set})")).at("/protocolVersions"));
-                return Lowered {
-                    ir: None,
-                    diagnostics: diags,
-                };
-            }
-            None => {
-                diags.push(Diagnostic::error(
-                    "codegen-unknown-protocol-version",
-                    format!("unknown MCP protocol revision `{s}`"),
-                ));
-                return Lowered {
-                    ir: None,
-                    diagnostics: diags,
-                };
-            }
-        },
-        None => match root_set.latest() {
-            Some(v) => v,
-            None => {
-                diags.push(Diagnostic::error("codegen-no-protocol-versions", "the document declares no known protocol revision in root `protocolVersions`").at("/protocolVersions"));
-                return Lowered {
-                    ir: None,
-                    diagnostics: diags,
-                };
-            }
-        },
-    };
-    let info = doc.get("info").unwrap_or(&Value::Null);
-    let server = Server {
-        name: str_field(info, "name").unwrap_or_default(),
-        version: str_field(info, "version").unwrap_or_default(),
-        title: str_field(info, "title"),
-        description: str_field(info, "description"),
-    };
-    let mut lw = Lowerer {
-        doc,
-        types: Vec::new(),
-        by_origin: HashMap::new(),
-        by_identity: HashMap::new(),
-        diags,
-    };
-    let empty = Vec::new();
-    let tools_json = doc.get("tools").and_then(Value::as_array).unwrap_or(&empty);
+/// A tool of the view with its source pointer and its unique stem (`GetData`,
+/// `GetData2`).
+struct Selected<'v> {
+    at: String,
+    tool: &'v Value,
+    name: String,
+    stem: String,
+}
 
-    // Select the tools of this view, and give each a unique stem (`GetData`, `GetData2`).
-    struct Sel<'a> {
-        idx: usize,
-        tool: &'a Value,
-        stem: String,
-    }
-    let mut stems = Allocator::default();
-    let mut seen_wire: Vec<&str> = Vec::new();
-    let mut sel: Vec<Sel<'_>> = Vec::new();
-    for (idx, tool) in tools_json.iter().enumerate() {
-        let scope = RevisionSet::effective(tool.get("protocolVersions"), root_set);
-        if !scope.contains(v) {
-            continue;
-        }
-        let at = format!("/tools/{idx}");
-        let Some(name) = tool.get("name").and_then(Value::as_str) else {
-            lw.diags.push(
-                Diagnostic::error("codegen-tool-without-name", "tool has no `name`; skipped")
-                    .at(at),
-            );
-            continue;
-        };
-        if seen_wire.contains(&name) {
-            lw.diags.push(
-                Diagnostic::error(
-                    "codegen-duplicate-tool",
-                    format!("tool {name:?} is declared twice for protocol version {v}; skipped"),
-                )
-                .at(at),
-            );
-            continue;
-        }
-        seen_wire.push(name);
-        let pascal = names::pascal(name, "Tool");
-        let (key, renamed) = stems.claim(&names::snake(&pascal, "tool"), |s| s.to_string());
-        // Stem from the unique snake key so every language derives the same words.
-        let stem = names::pascal(&key, "Tool");
-        if renamed {
-            lw.diags.push(warn("codegen-name-collision", format!("tool {name:?} maps to the same identifier as an earlier tool; its generated names use `{stem}`"), &at));
-        }
-        sel.push(Sel { idx, tool, stem });
-    }
+/// Lowers the tools of the target view of `views` into the [`Ir`].
+pub fn lower(views: &Views<'_>) -> Lowered {
+    let view = views.view();
+    let rev = views.target_revision();
+    let mut lw = Lowerer::new();
+    let selected = select(&mut lw, views);
 
     // Tool types first, so `<Tool>Input`/`<Tool>Output` win name allocation.
-    let mut ids = Vec::new();
-    for s in &sel {
-        let at = format!("/tools/{}", s.idx);
-        let inp = lw.new_type(
-            format!("{}Input", s.stem),
-            format!("{at}/inputSchema"),
-            None,
-        );
-        let out = lw.new_type(
-            format!("{}Output", s.stem),
-            format!("{at}/outputSchema"),
-            None,
-        );
-        ids.push((inp, out));
-    }
+    let ids: Vec<(TypeId, TypeId)> = selected
+        .iter()
+        .map(|s| {
+            let input = lw.new_type(
+                format!("{}Input", s.stem),
+                format!("{}/inputSchema", s.at),
+                None,
+            );
+            let output = lw.new_type(
+                format!("{}Output", s.stem),
+                format!("{}/outputSchema", s.at),
+                None,
+            );
+            (input, output)
+        })
+        .collect();
     let mut tools = Vec::new();
-    for (s, (inp, out)) in sel.iter().zip(ids) {
-        let at = format!("/tools/{}", s.idx);
-        let name = s
-            .tool
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        // inputSchema (maybe a $componentRef).
+    for (s, (inp, out)) in selected.iter().zip(ids) {
         let input_schema = match s.tool.get("inputSchema") {
-            Some(raw) => match refs::resolve(doc, raw, "schemas") {
-                Ok((schema, comp)) => {
-                    let base = comp.unwrap_or_else(|| format!("{at}/inputSchema"));
-                    lw.types[inp].origin = base.clone();
-                    lw.by_origin.insert(base.clone(), inp);
-                    let ctx = Ctx {
-                        root: schema,
-                        base: base.clone(),
-                    };
-                    lw.define(inp, &ctx, schema, &base, 0);
-                    SchemaAt::Pointer(base)
-                }
-                Err(e) => {
-                    lw.diags.push(
-                        Diagnostic::error(e.code(), e.to_string()).at(format!("{at}/inputSchema")),
-                    );
-                    SchemaAt::Any
-                }
-            },
+            Some(raw) => lw.root(view, inp, raw, &format!("{}/inputSchema", s.at)),
             None => {
                 lw.diags.push(
                     Diagnostic::error(
                         "codegen-missing-input-schema",
                         "tool has no `inputSchema`; its input is typed as any JSON object",
                     )
-                    .at(&at),
+                    .at(&s.at),
                 );
                 SchemaAt::Any
             }
         };
-        // Tool inputs are JSON objects on the wire: anything else becomes an open map.
-        let object_like = match &lw.types[inp].kind {
-            Kind::Object(_) => true,
-            Kind::Alias { ty: Ty::Map { .. } } => true,
-            Kind::Union(u) => u.tag.is_some(),
-            _ => false,
-        };
-        if !object_like {
-            if !matches!(lw.types[inp].kind, Kind::Alias { ty: Ty::Any }) {
-                lw.diags.push(warn("codegen-input-not-object", "inputSchema does not describe a plain object; the input is typed as any JSON object", &format!("{at}/inputSchema")));
+        lw.object_input(inp, &s.at);
+        lw.types[inp].doc = Some(format!("Input of the `{}` tool.", s.name));
+        let output_schema = match s.tool.get("outputSchema") {
+            Some(raw) if field_available(ObjectKind::Tool, "outputSchema", rev) => {
+                Some(lw.root(view, out, raw, &format!("{}/outputSchema", s.at)))
             }
-            lw.types[inp].kind = Kind::Alias {
-                ty: Ty::Map {
-                    values: Box::new(Ty::Any),
-                },
-            };
-        }
-        lw.types[inp].doc = Some(format!("Input of the `{name}` tool."));
-        // outputSchema, only where the revision defines it.
-        let mut output_schema = None;
-        match s.tool.get("outputSchema") {
-            Some(raw) if v.has(Feature::OutputSchema) => match refs::resolve(doc, raw, "schemas") {
-                Ok((schema, comp)) => {
-                    let base = comp.unwrap_or_else(|| format!("{at}/outputSchema"));
-                    lw.types[out].origin = base.clone();
-                    lw.by_origin.insert(base.clone(), out);
-                    let ctx = Ctx { root: schema, base: base.clone() };
-                    lw.define(out, &ctx, schema, &base, 0);
-                    output_schema = Some(SchemaAt::Pointer(base));
-                }
-                Err(e) => {
-                    lw.diags.push(Diagnostic::error(e.code(), e.to_string()).at(format!("{at}/outputSchema")));
-                    output_schema = Some(SchemaAt::Any);
-                }
-            },
-            Some(_) => lw.diags.push(Diagnostic::info("codegen-output-schema-ignored", format!("`outputSchema` is not defined in protocol version {v}; the tool returns content blocks")).at(format!("{at}/outputSchema"))),
-            None => {}
-        }
+            Some(_) => {
+                lw.diags.push(Diagnostic::info("codegen-output-schema-ignored", format!("`outputSchema` is not defined in protocol version {rev}; the tool returns content blocks")).at(format!("{}/outputSchema", s.at)));
+                None
+            }
+            None => None,
+        };
         if output_schema.is_none() {
             lw.types[out].kind = Kind::ContentBlocks;
-            lw.types[out].origin = at.clone();
+            lw.types[out].origin = s.at.clone();
         }
         lw.types[out].doc = Some(if output_schema.is_some() {
-            format!("Structured output of the `{name}` tool.")
+            format!("Structured output of the `{}` tool.", s.name)
         } else {
-            format!("Content blocks returned by the `{name}` tool.")
+            format!("Content blocks returned by the `{}` tool.", s.name)
         });
+        let title =
+            str_field(s.tool, "title").filter(|_| field_available(ObjectKind::Tool, "title", rev));
+        let description = str_field(s.tool, "description");
         tools.push(Tool {
-            wire_name: name,
+            doc: tool_doc(&s.name, title.as_deref(), description.as_deref()),
+            wire_name: s.name.clone(),
             names: Names::default(),
-            title: str_field(s.tool, "title"),
-            description: str_field(s.tool, "description"),
+            title,
+            description,
             deprecated: s
                 .tool
                 .get("deprecated")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
-            origin: at,
+            origin: s.at.clone(),
             input: inp,
             output: out,
             structured_output: output_schema.is_some(),
@@ -230,10 +102,12 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
             output_schema,
         });
     }
-    let _ = lw.doc;
     break_alias_cycles(&mut lw);
+    let server = server(view);
     let mut ir = Ir {
-        protocol_version: v.as_str().to_string(),
+        protocol_version: rev,
+        summary: format!("Typed MCP client for {}", server.label()),
+        doc: header_doc(&server, rev),
         server,
         tools,
         types: lw
@@ -254,7 +128,138 @@ pub fn lower(doc: &Value, version: Option<&str>) -> Lowered {
     sort_untagged(&mut ir);
     assign_names(&mut ir, &mut diags);
     Lowered {
-        ir: Some(ir),
+        ir,
         diagnostics: diags,
     }
+}
+
+/// The tools of the view, each with a unique stem. Tools without a name or with a name
+/// taken earlier cannot occur in a validated view; the unchecked path reports them.
+fn select<'v>(lw: &mut Lowerer<'_>, views: &'v Views<'_>) -> Vec<Selected<'v>> {
+    let rev = views.target_revision();
+    let mut stems = Allocator::default();
+    let mut selected: Vec<Selected<'v>> = Vec::new();
+    for (at, tool) in views.tools() {
+        let Some(name) = tool.get("name").and_then(Value::as_str) else {
+            lw.diags.push(
+                Diagnostic::error("codegen-tool-without-name", "tool has no `name`; skipped")
+                    .at(at),
+            );
+            continue;
+        };
+        if selected.iter().any(|s| s.name == name) {
+            lw.diags.push(
+                Diagnostic::error(
+                    "codegen-duplicate-tool",
+                    format!("tool {name:?} is declared twice for protocol version {rev}; skipped"),
+                )
+                .at(at),
+            );
+            continue;
+        }
+        let pascal = names::pascal(name, "Tool");
+        let (key, renamed) = stems.claim(&names::snake(&pascal, "tool"), |s| s.to_string());
+        // Stem from the unique snake key so every language derives the same words.
+        let stem = names::pascal(&key, "Tool");
+        if renamed {
+            lw.diags.push(warn("codegen-name-collision", format!("tool {name:?} maps to the same identifier as an earlier tool; its generated names use `{stem}`"), &at));
+        }
+        selected.push(Selected {
+            at,
+            tool,
+            name: name.to_string(),
+            stem,
+        });
+    }
+    selected
+}
+
+impl<'a> Lowerer<'a> {
+    /// Lowers a tool's `inputSchema` or `outputSchema` (`raw`, maybe a `$componentRef`
+    /// into `view`) as the body of the tool's type `id`; `at` is its source pointer.
+    fn root(&mut self, view: &'a Value, id: TypeId, raw: &'a Value, at: &str) -> SchemaAt {
+        match refs::resolve(view, raw, "schemas") {
+            Ok((schema, comp)) => {
+                let base = comp.unwrap_or_else(|| at.to_string());
+                self.types[id].origin = base.clone();
+                self.by_origin.insert(base.clone(), id);
+                let ctx = Ctx {
+                    root: schema,
+                    base: base.clone(),
+                };
+                self.define(id, &ctx, schema, &base, 0);
+                SchemaAt::Pointer(base)
+            }
+            Err(e) => {
+                self.diags
+                    .push(Diagnostic::error(e.code(), e.to_string()).at(at));
+                SchemaAt::Any
+            }
+        }
+    }
+
+    /// Tool inputs are JSON objects on the wire: anything else becomes an open map.
+    fn object_input(&mut self, id: TypeId, at: &str) {
+        let object_like = match &self.types[id].kind {
+            Kind::Object(_) => true,
+            Kind::Alias { ty: Ty::Map { .. } } => true,
+            Kind::Union(u) => u.tag.is_some(),
+            _ => false,
+        };
+        if object_like {
+            return;
+        }
+        if !matches!(self.types[id].kind, Kind::Alias { ty: Ty::Any }) {
+            self.diags.push(warn(
+                "codegen-input-not-object",
+                "inputSchema does not describe a plain object; the input is typed as any JSON object",
+                &format!("{at}/inputSchema"),
+            ));
+        }
+        self.types[id].kind = Kind::Alias {
+            ty: Ty::Map {
+                values: Box::new(Ty::Any),
+            },
+        };
+    }
+}
+
+/// Server identity from the Info Object (unscoped: the same in every view).
+fn server(view: &Value) -> Server {
+    let info = view.get("info").unwrap_or(&Value::Null);
+    Server {
+        name: str_field(info, "name").unwrap_or_default(),
+        version: str_field(info, "version").unwrap_or_default(),
+        title: str_field(info, "title"),
+        description: str_field(info, "description"),
+    }
+}
+
+/// The generated client's header documentation (the same text in every language).
+fn header_doc(server: &Server, rev: ProtocolRevision) -> String {
+    let mut doc = format!("Typed MCP client for {}", server.label());
+    if !server.version.is_empty() {
+        doc.push_str(&format!(" (version {})", server.version));
+    }
+    doc.push('.');
+    if let Some(d) = &server.description {
+        doc.push_str("\n\n");
+        doc.push_str(d);
+    }
+    doc.push_str(&format!(
+        "\n\nGenerated by mcpdesc from an MCP Description (protocol revision {rev}). Do not edit."
+    ));
+    doc
+}
+
+/// A tool method's documentation: the tool's title and description, then the wire name.
+fn tool_doc(name: &str, title: Option<&str>, description: Option<&str>) -> String {
+    let mut parts: Vec<&str> = [title, description]
+        .into_iter()
+        .flatten()
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    let call = format!("Calls the MCP tool `{name}`.");
+    parts.push(&call);
+    parts.join("\n\n")
 }

@@ -409,7 +409,7 @@ export class McpClient {
    *
    * Returns every pet, paginated.
    *
-   * Calls the MCP tool "list_pets".
+   * Calls the MCP tool `list_pets`.
    */
 async listPets(input: ListPetsInput): Promise<ListPetsOutput> {
     return this.#structured<ListPetsOutput>("list_pets", { ...input });
@@ -420,7 +420,7 @@ async listPets(input: ListPetsInput): Promise<ListPetsOutput> {
    *
    * Create a pet
    *
-   * Calls the MCP tool "create_pet".
+   * Calls the MCP tool `create_pet`.
    */
 async createPet(input: CreatePetInput): Promise<CreatePetOutput> {
     return this.#structured<CreatePetOutput>("create_pet", { ...input });
@@ -431,7 +431,7 @@ async createPet(input: CreatePetInput): Promise<CreatePetOutput> {
    *
    * Get a pet
    *
-   * Calls the MCP tool "get_pet".
+   * Calls the MCP tool `get_pet`.
    */
 async getPet(input: GetPetInput): Promise<GetPetOutput> {
     return this.#structured<GetPetOutput>("get_pet", { ...input });
@@ -442,7 +442,7 @@ async getPet(input: GetPetInput): Promise<GetPetOutput> {
    *
    * Replace a pet
    *
-   * Calls the MCP tool "replace_pet".
+   * Calls the MCP tool `replace_pet`.
    */
 async replacePet(input: ReplacePetInput): Promise<ReplacePetOutput> {
     return this.#content("replace_pet", { ...input });
@@ -451,7 +451,7 @@ async replacePet(input: ReplacePetInput): Promise<ReplacePetOutput> {
   /**
    * Delete pet
    *
-   * Calls the MCP tool "delete_pet".
+   * Calls the MCP tool `delete_pet`.
    * @deprecated
    */
 async deletePet(input: DeletePetInput): Promise<DeletePetOutput> {
@@ -461,7 +461,7 @@ async deletePet(input: DeletePetInput): Promise<DeletePetOutput> {
   /**
    * Tweak a pet
    *
-   * Calls the MCP tool "tweak_pet".
+   * Calls the MCP tool `tweak_pet`.
    */
 async tweakPet(input: TweakPetInput): Promise<TweakPetOutput> {
     return this.#structured<TweakPetOutput>("tweak_pet", { ...input });
@@ -470,7 +470,7 @@ async tweakPet(input: TweakPetInput): Promise<TweakPetOutput> {
   /**
    * Upload photo
    *
-   * Calls the MCP tool "upload_photo".
+   * Calls the MCP tool `upload_photo`.
    */
 async uploadPhoto(input: UploadPhotoInput): Promise<UploadPhotoOutput> {
     return this.#content("upload_photo", { ...input });
@@ -479,7 +479,7 @@ async uploadPhoto(input: UploadPhotoInput): Promise<UploadPhotoOutput> {
   /**
    * Upload card
    *
-   * Calls the MCP tool "upload_card".
+   * Calls the MCP tool `upload_card`.
    */
 async uploadCard(input: UploadCardInput): Promise<UploadCardOutput> {
     return this.#content("upload_card", { ...input });
@@ -490,7 +490,7 @@ async uploadCard(input: UploadCardInput): Promise<UploadCardOutput> {
    *
    * Log in
    *
-   * Calls the MCP tool "post_login".
+   * Calls the MCP tool `post_login`.
    */
 async postLogin(input: PostLoginInput): Promise<PostLoginOutput> {
     return this.#structured<PostLoginOutput>("post_login", { ...input });
@@ -499,7 +499,7 @@ async postLogin(input: PostLoginInput): Promise<PostLoginOutput> {
   /**
    * Get tree
    *
-   * Calls the MCP tool "get_tree_c3b76d".
+   * Calls the MCP tool `get_tree_c3b76d`.
    */
 async getTreeC3b76d(input: GetTreeC3b76dInput): Promise<GetTreeC3b76dOutput> {
     return this.#structured<GetTreeC3b76dOutput>("get_tree_c3b76d", { ...input });
@@ -508,7 +508,7 @@ async getTreeC3b76d(input: GetTreeC3b76dInput): Promise<GetTreeC3b76dOutput> {
   /**
    * Get remote
    *
-   * Calls the MCP tool "get_remote".
+   * Calls the MCP tool `get_remote`.
    */
 async getRemote(input: GetRemoteInput): Promise<GetRemoteOutput> {
     return this.#structured<GetRemoteOutput>("get_remote", { ...input });
@@ -517,7 +517,7 @@ async getRemote(input: GetRemoteInput): Promise<GetRemoteOutput> {
   /**
    * Search things v2
    *
-   * Calls the MCP tool "search_things_v2".
+   * Calls the MCP tool `search_things_v2`.
    */
 async searchThingsV2(input: SearchThingsV2Input): Promise<SearchThingsV2Output> {
     return this.#structured<SearchThingsV2Output>("search_things_v2", { ...input });
@@ -526,7 +526,7 @@ async searchThingsV2(input: SearchThingsV2Input): Promise<SearchThingsV2Output> 
   /**
    * Head notes
    *
-   * Calls the MCP tool "head_notes".
+   * Calls the MCP tool `head_notes`.
    */
 async headNotes(input: HeadNotesInput): Promise<HeadNotesOutput> {
     return this.#content("head_notes", { ...input });
@@ -535,7 +535,7 @@ async headNotes(input: HeadNotesInput): Promise<HeadNotesOutput> {
   /**
    * Notes options
    *
-   * Calls the MCP tool "notes_options".
+   * Calls the MCP tool `notes_options`.
    */
 async notesOptions(input: NotesOptionsInput): Promise<NotesOptionsOutput> {
     return this.#structured<NotesOptionsOutput>("notes_options", { ...input });
@@ -546,7 +546,7 @@ async notesOptions(input: NotesOptionsInput): Promise<NotesOptionsOutput> {
    *
    * Add a note
    *
-   * Calls the MCP tool "add_note".
+   * Calls the MCP tool `add_note`.
    */
 async addNote(input: AddNoteInput): Promise<AddNoteOutput> {
     return this.#structured<AddNoteOutput>("add_note", { ...input });
@@ -557,7 +557,7 @@ async addNote(input: AddNoteInput): Promise<AddNoteOutput> {
    *
    * Same normalized name as getTree; both get a hash suffix from method + path.
    *
-   * Calls the MCP tool "get_tree_eed841".
+   * Calls the MCP tool `get_tree_eed841`.
    */
 async getTreeEed841(input: GetTreeEed841Input): Promise<GetTreeEed841Output> {
     return this.#structured<GetTreeEed841Output>("get_tree_eed841", { ...input });
@@ -566,7 +566,7 @@ async getTreeEed841(input: GetTreeEed841Input): Promise<GetTreeEed841Output> {
   /**
    * Generate the quarterly financial report for the whole organization including all subsidiaries by year
    *
-   * Calls the MCP tool "generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year".
+   * Calls the MCP tool `generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year`.
    */
 async generateTheQuarterlyFinancialC4dda8AllSubsidiariesByYear(input: GenerateTheQuarterlyFinancialC4dda8AllSubsidiariesByYearInput): Promise<GenerateTheQuarterlyFinancialC4dda8AllSubsidiariesByYearOutput> {
     return this.#structured<GenerateTheQuarterlyFinancialC4dda8AllSubsidiariesByYearOutput>("generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year", { ...input });

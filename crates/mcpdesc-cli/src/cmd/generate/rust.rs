@@ -2,6 +2,7 @@
 
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_codegen::{Generated, RustOptions};
+use mcpdesc_core::ProtocolRevision;
 use std::path::{Path, PathBuf};
 
 /// Generate a typed Rust client crate (rmcp) for the tools of an MCP Description.
@@ -27,12 +28,12 @@ pub struct Args {
     pub crate_name: Option<String>,
     /// Protocol revision to generate for (default: the newest in the document).
     #[arg(long)]
-    pub protocol_version: Option<String>,
+    pub protocol_version: Option<ProtocolRevision>,
 }
 
 pub fn run(args: Args) -> CmdResult {
     let opts = RustOptions {
-        protocol_version: args.protocol_version.clone(),
+        protocol_version: args.protocol_version,
         crate_name: args.crate_name.clone(),
     };
     generate_into(&args.input, &args.output, |doc| {

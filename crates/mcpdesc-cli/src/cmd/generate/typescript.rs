@@ -2,6 +2,7 @@
 
 use crate::util::CmdResult;
 use mcpdesc_codegen::TsOptions;
+use mcpdesc_core::ProtocolRevision;
 use std::path::PathBuf;
 
 /// Generate a typed TypeScript client package (@modelcontextprotocol/sdk) for the tools
@@ -27,12 +28,12 @@ pub struct Args {
     pub package_name: Option<String>,
     /// Protocol revision to generate for (default: the newest in the document).
     #[arg(long)]
-    pub protocol_version: Option<String>,
+    pub protocol_version: Option<ProtocolRevision>,
 }
 
 pub fn run(args: Args) -> CmdResult {
     let opts = TsOptions {
-        protocol_version: args.protocol_version.clone(),
+        protocol_version: args.protocol_version,
         package_name: args.package_name.clone(),
     };
     super::rust::generate_into(&args.input, &args.output, |doc| {
