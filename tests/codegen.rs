@@ -160,6 +160,141 @@ fn repeated_defs_share_one_type_and_different_ones_do_not() {
     assert_eq!(collisions, 2, "{:#?}", g.diagnostics);
 }
 
+/// Issue 12: one component is one type across tools. An importer inlines a component
+/// as the output root of `createPet` and repeats it as `$defs/Pet` where `listPets`
+/// references it; both show the same `Pet` (as progenitor gives), whatever the tool
+/// order. The root must equal the definition exactly, including the definitions both
+/// reach: a root that only looks like `Pet` stays the tool's own type.
+#[test]
+fn a_component_root_is_the_components_one_type() {
+    let owner = serde_json::json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    let pet = serde_json::json!({
+        "type": "object", "required": ["id"],
+        "properties": {"id": {"type": "integer"}, "owner": {"$ref": "#/$defs/Owner"}}
+    });
+    let with_defs = |root: &Value, owner: &Value| {
+        let mut r = root.clone();
+        r["$defs"] = serde_json::json!({"Owner": owner});
+        r
+    };
+    let list = serde_json::json!({
+        "name": "listPets", "inputSchema": {"type": "object"},
+        "outputSchema": {"type": "array", "items": {"$ref": "#/$defs/Pet"},
+                         "$defs": {"Pet": pet, "Owner": owner}}
+    });
+    let create = serde_json::json!({
+        "name": "createPet", "inputSchema": {"type": "object"}, "outputSchema": with_defs(&pet, &owner)
+    });
+    let get = serde_json::json!({
+        "name": "getPet", "inputSchema": {"type": "object"}, "outputSchema": with_defs(&pet, &owner)
+    });
+    // Same JSON as `Pet`, but its `Owner` is another type: not `Pet`.
+    let odd_owner =
+        serde_json::json!({"type": "object", "properties": {"name": {"type": "integer"}}});
+    let odd = serde_json::json!({
+        "name": "oddPet", "inputSchema": {"type": "object"}, "outputSchema": with_defs(&pet, &odd_owner)
+    });
+    let doc = |tools: Vec<&Value>| {
+        serde_json::json!({
+            "mcpdesc": "0.8.0", "info": {"name": "pets", "version": "1"},
+            "protocolVersions": ["2026-07-28"], "tools": tools
+        })
+    };
+    for tools in [
+        vec![&list, &create, &get, &odd],
+        vec![&create, &odd, &get, &list],
+    ] {
+        let g = generate_rust(&doc(tools), &RustOptions::default()).expect("generates");
+        let types = file(&g, "src/types.rs");
+        assert_eq!(types.matches("pub struct Pet {").count(), 1, "{types}");
+        assert_eq!(types.matches("pub struct Owner {").count(), 1, "{types}");
+        for alias in [
+            "pub type ListPetsOutput = Vec<Pet>;",
+            "pub type CreatePetOutput = Pet;",
+            "pub type GetPetOutput = Pet;",
+        ] {
+            assert!(types.contains(alias), "missing {alias}\n{types}");
+        }
+        assert!(types.contains("pub struct OddPetOutput {"), "{types}");
+        assert!(
+            !types.contains("Pet2") && !types.contains("CreatePetOutputOwner"),
+            "{types}"
+        );
+        let collisions: Vec<_> = g
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "codegen-name-collision")
+            .collect();
+        assert_eq!(
+            collisions.len(),
+            1,
+            "only oddPet's Owner collides: {collisions:#?}"
+        );
+        let ts = generate_typescript(&doc(vec![&list, &create]), &TsOptions::default())
+            .expect("generates");
+        let index = file(&ts, "src/index.ts");
+        assert!(
+            index.contains("export type CreatePetOutput = Pet;"),
+            "{index}"
+        );
+        assert!(
+            index.contains("export type ListPetsOutput = Array<Pet>;"),
+            "{index}"
+        );
+    }
+    // Without any `$defs` to compare with, the importer's provenance names the
+    // component; a wrapped output's provenance names the wrapped value, not the root.
+    let provenance = |name: &str, wrapper: Option<&str>| {
+        let mut response = serde_json::json!({"component": "Pet"});
+        if let Some(w) = wrapper {
+            response["resultWrapper"] = serde_json::json!(w);
+        }
+        serde_json::json!({
+            "name": name, "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object", "properties": {"id": {"type": "integer"}}},
+            "x-mcpdesc-openapi": {"response": response}
+        })
+    };
+    let g = generate_rust(
+        &doc(vec![
+            &provenance("a", None),
+            &provenance("b", None),
+            &provenance("c", Some("result")),
+        ]),
+        &RustOptions::default(),
+    )
+    .expect("generates");
+    let types = file(&g, "src/types.rs");
+    assert!(
+        types.contains("pub type AOutput = Pet;") && types.contains("pub type BOutput = Pet;"),
+        "{types}"
+    );
+    assert!(types.contains("pub struct COutput {"), "{types}");
+}
+
+/// A `$ref` whose only sibling is a one-element `allOf` wrapper (OpenAPI 3.0's nullable
+/// or described reference) is the referenced type, not a merged copy of it.
+#[test]
+fn a_single_allof_reference_is_the_referenced_type() {
+    let doc = serde_json::json!({
+        "mcpdesc": "0.8.0", "info": {"name": "pets", "version": "1"},
+        "protocolVersions": ["2026-07-28"],
+        "tools": [{"name": "getPet", "inputSchema": {"type": "object"}, "outputSchema": {
+            "type": "object",
+            "properties": {
+                "owner": {"anyOf": [{"allOf": [{"$ref": "#/$defs/Owner"}]}, {"type": "null"}]},
+                "vet": {"description": "The vet.", "allOf": [{"$ref": "#/$defs/Owner"}]}
+            },
+            "$defs": {"Owner": {"type": "object", "properties": {"name": {"type": "string"}}}}
+        }}]
+    });
+    let g = generate_rust(&doc, &RustOptions::default()).expect("generates");
+    let types = file(&g, "src/types.rs");
+    assert!(types.contains("pub owner: Option<Owner>,"), "{types}");
+    assert!(types.contains("pub vet: Option<Owner>,"), "{types}");
+    assert_eq!(types.matches("pub struct").count(), 2, "{types}");
+}
+
 /// `generate_clients` (one lowering, renderers in parallel: the fast path of issue 7)
 /// gives what the two generators give one after the other, for every fixture, with
 /// the default revision, an explicit one, one that differs per language, and a

@@ -2,6 +2,7 @@
 //! untagged alternatives are tried.
 
 use super::identity::decode_fragment;
+use super::shape::ANNOTATIONS;
 use super::{Ctx, Lowerer, Shape, schema_doc, schema_doc_of, warn};
 use crate::ir::*;
 use crate::names;
@@ -203,6 +204,16 @@ impl<'a> Lowerer<'a> {
                 &at,
             );
         };
+        // One alternative and nothing else that shapes the value (OpenAPI's way to give a
+        // `$ref` a description or make it nullable): the alternative itself, so a
+        // referenced component stays its one named type instead of a merged copy.
+        if let [arm] = arms.as_slice()
+            && obj
+                .keys()
+                .all(|k| k == "allOf" || k.starts_with("x-") || ANNOTATIONS.contains(&k.as_str()))
+        {
+            return self.shape(ctx, arm, &pointer::push(&at, "0"), hint, depth + 1);
+        }
         // Merge object arms (and this schema's own properties) into one object.
         let mut parts: Vec<(&'a Map<String, Value>, String)> = vec![(obj, ptr.to_string())];
         for (i, arm) in arms.iter().enumerate() {

@@ -35,7 +35,7 @@ use mcpdesc_core::Diagnostic;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
-use identity::Identity;
+use identity::{Definitions, Identity};
 
 /// Deepest schema nesting we follow; deeper schemas become `Any` with a diagnostic.
 pub const MAX_SCHEMA_DEPTH: usize = 40;
@@ -72,6 +72,8 @@ struct Lowerer<'a> {
     /// Named definitions by content (see [`Lowerer::identity`]): the same `$defs` entry
     /// repeated in several self-contained tool schemas is one type, not `Pet`, `Pet2`…
     by_identity: HashMap<Identity<'a>, TypeId>,
+    /// The `$defs` entries of the view's tool schemas, for tool roots that are components.
+    definitions: Definitions<'a>,
     diags: Vec<Diagnostic>,
 }
 
@@ -111,6 +113,7 @@ impl<'a> Lowerer<'a> {
             types: Vec::new(),
             by_origin: HashMap::new(),
             by_identity: HashMap::new(),
+            definitions: Definitions::default(),
             diags: Vec::new(),
         }
     }

@@ -26,6 +26,17 @@ pub fn lower(views: &Views<'_>) -> Lowered {
     let rev = views.target_revision();
     let mut lw = Lowerer::new();
     let selected = select(&mut lw, views);
+    for s in &selected {
+        for field in ["inputSchema", "outputSchema"] {
+            if let Some(Ok((schema, _))) = s
+                .tool
+                .get(field)
+                .map(|raw| refs::resolve(view, raw, "schemas"))
+            {
+                lw.definitions.add(schema);
+            }
+        }
+    }
 
     // Tool types first, so `<Tool>Input`/`<Tool>Output` win name allocation.
     let ids: Vec<(TypeId, TypeId)> = selected
@@ -47,7 +58,7 @@ pub fn lower(views: &Views<'_>) -> Lowered {
     let mut tools = Vec::new();
     for (s, (inp, out)) in selected.iter().zip(ids) {
         let input_schema = match s.tool.get("inputSchema") {
-            Some(raw) => lw.root(view, inp, raw, &format!("{}/inputSchema", s.at)),
+            Some(raw) => lw.root(view, inp, raw, &format!("{}/inputSchema", s.at), None),
             None => {
                 lw.diags.push(
                     Diagnostic::error(
@@ -63,7 +74,8 @@ pub fn lower(views: &Views<'_>) -> Lowered {
         lw.types[inp].doc = Some(format!("Input of the `{}` tool.", s.name));
         let output_schema = match s.tool.get("outputSchema") {
             Some(raw) if field_available(ObjectKind::Tool, "outputSchema", rev) => {
-                Some(lw.root(view, out, raw, &format!("{}/outputSchema", s.at)))
+                let hint = component_hint(s.tool);
+                Some(lw.root(view, out, raw, &format!("{}/outputSchema", s.at), hint))
             }
             Some(_) => {
                 lw.diags.push(Diagnostic::info("codegen-output-schema-ignored", format!("`outputSchema` is not defined in protocol version {rev}; the tool returns content blocks")).at(format!("{}/outputSchema", s.at)));
@@ -176,18 +188,33 @@ fn select<'v>(lw: &mut Lowerer<'_>, views: &'v Views<'_>) -> Vec<Selected<'v>> {
 
 impl<'a> Lowerer<'a> {
     /// Lowers a tool's `inputSchema` or `outputSchema` (`raw`, maybe a `$componentRef`
-    /// into `view`) as the body of the tool's type `id`; `at` is its source pointer.
-    fn root(&mut self, view: &'a Value, id: TypeId, raw: &'a Value, at: &str) -> SchemaAt {
+    /// into `view`; `at` is its source pointer) as the tool's type `id`. A root that is a
+    /// component (see [`Lowerer::component_root`]) is that component's one type, and
+    /// `id` an alias of it: `createPet` returns `Pet`, as `listPets` returns `Array<Pet>`.
+    fn root(
+        &mut self,
+        view: &'a Value,
+        id: TypeId,
+        raw: &'a Value,
+        at: &str,
+        hint: Option<&str>,
+    ) -> SchemaAt {
         match refs::resolve(view, raw, "schemas") {
             Ok((schema, comp)) => {
-                let base = comp.unwrap_or_else(|| at.to_string());
+                let base = comp.clone().unwrap_or_else(|| at.to_string());
                 self.types[id].origin = base.clone();
-                self.by_origin.insert(base.clone(), id);
                 let ctx = Ctx {
                     root: schema,
                     base: base.clone(),
                 };
-                self.define(id, &ctx, schema, &base, 0);
+                if let Some(shared) = self.component_root(&ctx, comp.as_deref(), hint) {
+                    self.types[id].kind = Kind::Alias {
+                        ty: Ty::Named { id: shared },
+                    };
+                } else {
+                    self.by_origin.insert(base.clone(), id);
+                    self.define(id, &ctx, schema, &base, 0);
+                }
                 SchemaAt::Pointer(base)
             }
             Err(e) => {
@@ -200,7 +227,17 @@ impl<'a> Lowerer<'a> {
 
     /// Tool inputs are JSON objects on the wire: anything else becomes an open map.
     fn object_input(&mut self, id: TypeId, at: &str) {
-        let object_like = match &self.types[id].kind {
+        // Through the alias a component root is (bounded: alias cycles are broken later).
+        let mut kind = &self.types[id].kind;
+        for _ in 0..8 {
+            match kind {
+                Kind::Alias {
+                    ty: Ty::Named { id },
+                } => kind = &self.types[*id].kind,
+                _ => break,
+            }
+        }
+        let object_like = match kind {
             Kind::Object(_) => true,
             Kind::Alias { ty: Ty::Map { .. } } => true,
             Kind::Union(u) => u.tag.is_some(),
@@ -222,6 +259,17 @@ impl<'a> Lowerer<'a> {
             },
         };
     }
+}
+
+/// The `$defs` name an importer recorded for the component a tool's output root is
+/// (`x-mcpdesc-openapi.response.component`). A hint only: not when the output is wrapped
+/// (`resultWrapper`), where the component is the wrapped property, not the root.
+fn component_hint(tool: &Value) -> Option<&str> {
+    let response = tool.get("x-mcpdesc-openapi")?.get("response")?;
+    if response.get("resultWrapper").is_some() {
+        return None;
+    }
+    response.get("component")?.as_str()
 }
 
 /// Server identity from the Info Object (unscoped: the same in every view).

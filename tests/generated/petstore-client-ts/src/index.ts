@@ -48,14 +48,7 @@ export type CreatePetInput = {
 /**
  * Structured output of the `create_pet` tool.
  */
-export type CreatePetOutput = {
-  id: number;
-  name: string;
-  tag?: string | null;
-  owner?: CreatePetOutputOwner | null;
-  weight?: number;
-  kind?: CreatePetOutputKind | null;
-};
+export type CreatePetOutput = Pet;
 
 /**
  * Input of the `get_pet` tool.
@@ -74,14 +67,7 @@ export type GetPetInput = {
 /**
  * Structured output of the `get_pet` tool.
  */
-export type GetPetOutput = {
-  id: number;
-  name: string;
-  tag?: string | null;
-  owner?: GetPetOutputOwner | null;
-  weight?: number;
-  kind?: GetPetOutputKind | null;
-};
+export type GetPetOutput = Pet;
 
 /**
  * Input of the `replace_pet` tool.
@@ -186,10 +172,7 @@ export type GetTreeC3b76dInput = Record<string, never>;
 /**
  * Structured output of the `get_tree_c3b76d` tool.
  */
-export type GetTreeC3b76dOutput = {
-  value?: string;
-  children?: Array<Node>;
-};
+export type GetTreeC3b76dOutput = Node;
 
 /**
  * Input of the `get_remote` tool.
@@ -263,10 +246,7 @@ export type GetTreeEed841Input = {
 /**
  * Structured output of the `get_tree_eed841` tool.
  */
-export type GetTreeEed841Output = {
-  value?: string;
-  children?: Array<Node>;
-};
+export type GetTreeEed841Output = Node;
 
 /**
  * Input of the `generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year` tool.
@@ -286,9 +266,14 @@ export type Pet = {
   id: number;
   name: string;
   tag?: string | null;
-  owner?: PetOwner | null;
+  owner?: Owner | null;
   weight?: number;
   kind?: PetKind | null;
+};
+
+export type Owner = {
+  name?: string;
+  error?: Error08d261abd277;
 };
 
 export type Error08d261abd277 = {
@@ -296,26 +281,7 @@ export type Error08d261abd277 = {
   message?: string;
 };
 
-export type PetOwner = {
-  name?: string;
-  error?: Error08d261abd277;
-};
-
 export type PetKind = "dog" | "cat";
-
-export type CreatePetOutputOwner = {
-  name?: string;
-  error?: Error08d261abd277;
-};
-
-export type CreatePetOutputKind = "dog" | "cat";
-
-export type GetPetOutputOwner = {
-  name?: string;
-  error?: Error08d261abd277;
-};
-
-export type GetPetOutputKind = "dog" | "cat";
 
 export type Node = {
   value?: string;
