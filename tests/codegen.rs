@@ -27,6 +27,7 @@ const FIXTURES: &[&str] = &[
     "everything",
     "py-server",
     "many-tools",
+    "revisions",
 ];
 
 fn load(name: &str) -> Value {
@@ -303,13 +304,7 @@ fn a_single_allof_reference_is_the_referenced_type() {
 fn generate_clients_equals_the_two_generators() {
     let files =
         |g: &mcpdesc_codegen::Generated| (g.files.clone(), g.diagnostics.clone(), g.ir.clone());
-    for name in [
-        "constructs",
-        "everything",
-        "hostile",
-        "many-tools",
-        "py-server",
-    ] {
+    for name in FIXTURES {
         let doc = load(name);
         for (rv, tv) in [
             (None, None),
@@ -628,7 +623,7 @@ fn generated_rust_compiles_and_round_trips() {
     assert!(reports.iter().all(|r| r.ok()), "{text}");
     // The round trips ran (fixtures with Tool Examples).
     let trips: usize = reports.iter().map(|r| r.round_trips.len()).sum();
-    assert!(trips >= 8, "only {trips} round trips");
+    assert!(trips >= 9, "only {trips} round trips");
 }
 
 #[test]
@@ -862,4 +857,281 @@ fn link(target: &Path, link: &Path) {
         #[cfg(unix)]
         std::os::unix::fs::symlink(target, link).expect("symlink");
     }
+}
+
+fn pets_server() -> Option<(PathBuf, PathBuf)> {
+    let py = workspace_root().join(".deps/venv/bin/python");
+    let script = fixture("codegen/servers/pets_server.py");
+    (py.is_file() && script.is_file()).then_some((py, script))
+}
+
+/// The `revisions` fixture projected to 2026-07-28 alone: a description with no view
+/// for the revisions the TypeScript SDK (and a legacy server) negotiate.
+fn modern_only() -> Value {
+    mcpdesc_scope::project(&load("revisions"), ProtocolRevision::V2026_07_28).expect("projects")
+}
+
+/// Clients for the pet server: `pets` (types of the newest revision, 2026-07-28, where
+/// `list_pets` returns an array), `pets-old` (types of 2025-11-25, where it returns
+/// `{"result": [...]}`) and `pets-only` (a description declaring 2026-07-28 alone).
+fn pets_clients() -> [(&'static str, Value, Option<ProtocolRevision>); 3] {
+    [
+        ("pets", load("revisions"), None),
+        (
+            "pets-old",
+            load("revisions"),
+            Some(ProtocolRevision::V2025_11_25),
+        ),
+        ("pets-only", modern_only(), None),
+    ]
+}
+
+/// Asks the pet server for each revision in turn (rmcp negotiates 2025-06-18 and
+/// 2025-11-25 with `initialize`, 2026-07-28 with `server/discover`); prints one JSON
+/// line.
+const RUST_REVISIONS_MAIN: &str = r#"
+async fn pets_at(py: &str, script: &str, revision: Option<&str>) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+    let c = pets_client::Client::connect_stdio_at(py, [script, "stdio"], revision).await?;
+    let pets = c.list_pets(pets_client::ListPetsInput { limit: Some(2) }).await?;
+    let pet = c.get_pet(pets_client::GetPetInput { id: 2 }).await?;
+    let adopt = match c.adopt(pets_client::AdoptInput { id: 1 }).await {
+        Ok(blocks) => blocks.iter().filter_map(|b| b.as_text().map(|t| t.text.clone())).collect::<Vec<_>>().join(""),
+        Err(e @ pets_client::Error::ToolUnavailable { .. }) => format!("ToolUnavailable: {e}"),
+        Err(e) => return Err(e.into()),
+    };
+    let negotiated = c.protocol_version();
+    c.close().await?;
+    let names: Vec<String> = pets.into_iter().map(|p| p.name).collect();
+    Ok(serde_json::json!({"asked": revision, "negotiated": negotiated, "pets": names, "pet": pet.name, "adopt": adopt}))
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (py, script, everything) = (args[0].as_str(), args[1].as_str(), args[2].as_str());
+    let mut sessions = Vec::new();
+    for revision in [None, Some("2026-07-28"), Some("2025-11-25"), Some("2025-06-18")] {
+        sessions.push(pets_at(py, script, revision).await?);
+    }
+    let mut old = Vec::new();
+    for revision in ["2026-07-28", "2025-11-25"] {
+        let c = pets_old_client::Client::connect_stdio_at(py, [script, "stdio"], Some(revision)).await?;
+        let pets = c.list_pets(pets_old_client::ListPetsInput { limit: None }).await?;
+        old.push(serde_json::json!({"negotiated": c.protocol_version(), "result": pets.result.len()}));
+        c.close().await?;
+    }
+    let undeclared = match pets_client::Client::connect_stdio_at(py, [script, "stdio"], Some("2024-11-05")).await {
+        Err(pets_client::Error::UnsupportedRevision { revision }) => revision,
+        Err(e) => format!("other error: {e}"),
+        Ok(_) => "connected".into(),
+    };
+    let legacy_server = match pets_only_client::Client::connect_stdio("node", [everything, "stdio"]).await {
+        Err(e @ pets_only_client::Error::UnsupportedRevision { .. }) => e.to_string(),
+        Err(e) => format!("other error: {e}"),
+        Ok(_) => "connected".into(),
+    };
+    println!("{}", serde_json::json!({"sessions": sessions, "old": old, "undeclared": undeclared, "legacy_server": legacy_server}));
+    Ok(())
+}
+"#;
+
+/// Issue 12: generated clients are right for the revision they negotiate. Against the
+/// Python SDK's server at 2026-07-28 (stateless) and at 2025-11-25 and 2025-06-18
+/// (handshake), `list_pets` decodes the array that revision sends, unwrapping
+/// `{"result": [...]}` where the description wraps it (and wrapping it for a client whose
+/// types are 2025-11-25's); a tool outside the negotiated view fails without a call; a
+/// revision the description has no view for fails the connection, naming it.
+#[test]
+fn e2e_generated_rust_client_decodes_the_negotiated_revision() {
+    if std::env::var_os("MCPDESC_SKIP_GENERATED_BUILDS").is_some() {
+        return missing("generated builds (MCPDESC_SKIP_GENERATED_BUILDS is set)");
+    }
+    let cfg = check_config();
+    let (Some((py, script)), Some(everything)) = (pets_server(), everything_server(&cfg)) else {
+        return missing("the Python venv with mcp (.deps/venv) or server-everything (.deps/node)");
+    };
+    let base = cfg.work_dir.join("e2e-revisions-rust");
+    for (name, doc, revision) in pets_clients() {
+        let g = generate_rust(
+            &doc,
+            &RustOptions {
+                protocol_version: revision,
+                crate_name: Some(format!("{name}-client")),
+            },
+        )
+        .expect("generates");
+        assert!(!g.files.is_empty(), "{name}: {:#?}", g.diagnostics);
+        let dir = base.join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        mcpdesc_codegen::write_files(&dir, &g.files).expect("writes");
+    }
+    let app = base.join("app");
+    let cargo_toml = "[package]\nname = \"e2e-revisions\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\npets-client = { path = \"../pets\" }\npets-old-client = { path = \"../pets-old\" }\npets-only-client = { path = \"../pets-only\" }\nserde_json = \"1\"\ntokio = { version = \"1\", features = [\"macros\", \"rt\"] }\n\n[workspace]\n";
+    let _ = std::fs::remove_dir_all(&app);
+    mcpdesc_codegen::write_files(
+        &app,
+        &[
+            mcpdesc_codegen::GeneratedFile {
+                path: "Cargo.toml".into(),
+                contents: cargo_toml.into(),
+            },
+            mcpdesc_codegen::GeneratedFile {
+                path: "src/main.rs".into(),
+                contents: RUST_REVISIONS_MAIN.into(),
+            },
+        ],
+    )
+    .expect("writes");
+    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(app.join("Cargo.toml"))
+        .arg("--")
+        .arg(&py)
+        .arg(&script)
+        .arg(&everything)
+        .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
+        .output()
+        .expect("cargo runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "e2e app failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
+    let sessions = v["sessions"].as_array().expect("sessions");
+    let negotiated: Vec<&str> = sessions
+        .iter()
+        .map(|s| s["negotiated"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        negotiated,
+        ["2026-07-28", "2026-07-28", "2025-11-25", "2025-06-18"],
+        "{v}"
+    );
+    for s in sessions {
+        assert_eq!(s["pets"], serde_json::json!(["Rex", "Tom"]), "{s}");
+        assert_eq!(s["pet"], "Tom", "{s}");
+        let adopt = s["adopt"].as_str().unwrap_or_default();
+        if s["negotiated"] == "2026-07-28" {
+            assert_eq!(adopt, "adopted 1", "{s}");
+        } else {
+            assert!(
+                adopt.starts_with("ToolUnavailable")
+                    && adopt.contains(s["negotiated"].as_str().unwrap_or("?")),
+                "{s}"
+            );
+        }
+    }
+    assert_eq!(
+        v["old"],
+        serde_json::json!([
+            {"negotiated": "2026-07-28", "result": 2},
+            {"negotiated": "2025-11-25", "result": 2}
+        ])
+    );
+    assert_eq!(v["undeclared"], "2024-11-05", "{v}");
+    let legacy = v["legacy_server"].as_str().unwrap_or_default();
+    assert!(
+        legacy.contains("2025-11-25") && legacy.contains("2026-07-28"),
+        "names the negotiated revision and the declared ones: {legacy}"
+    );
+}
+
+const TS_REVISIONS_E2E: &str = r#"
+import { McpClient, ToolUnavailableError } from "./pets/dist/index.js";
+import { McpClient as Old } from "./pets-old/dist/index.js";
+import { McpClient as Only, UnsupportedRevisionError } from "./pets-only/dist/index.js";
+const [py, script] = process.argv.slice(2);
+const c = await McpClient.connectStdio(py, [script, "stdio"]);
+const negotiated = c.protocolVersion;
+const pets = await c.listPets({ limit: 2 });
+const pet = await c.getPet({ id: 2 });
+let adopt = "";
+try { await c.adopt({ id: 1 }); } catch (err) { adopt = err instanceof ToolUnavailableError ? `ToolUnavailableError ${err.revision}` : String(err); }
+await c.close();
+const o = await Old.connectStdio(py, [script, "stdio"]);
+const old = await o.listPets({});
+await o.close();
+let only = "";
+try { await (await Only.connectStdio(py, [script, "stdio"])).close(); only = "connected"; } catch (err) { only = err instanceof UnsupportedRevisionError ? `UnsupportedRevisionError ${err.revision}: ${err.message}` : String(err); }
+console.log(JSON.stringify({ negotiated, pets, isArray: Array.isArray(pets), pet, adopt, old, only }));
+"#;
+
+/// The TypeScript SDK 1.32.2 negotiates at most 2025-11-25, where the pet server wraps
+/// `list_pets`' array: the client generated for 2026-07-28 unwraps it (it used to cast
+/// the object to `Array<Pet>`), and a client whose description has no 2025-11-25 view
+/// refuses the connection naming the revision.
+#[test]
+fn e2e_generated_typescript_client_decodes_the_negotiated_revision() {
+    let cfg = check_config();
+    let (Some(tsc), true, Some((py, script))) = (cfg.tsc(), cfg.has_sdk(), pets_server()) else {
+        return missing(
+            "typescript and the SDK (.deps/node) or the Python venv with mcp (.deps/venv)",
+        );
+    };
+    let base = cfg.work_dir.join("e2e-revisions-ts");
+    let _ = std::fs::remove_dir_all(&base);
+    for (name, doc, revision) in pets_clients() {
+        let g = generate_typescript(
+            &doc,
+            &TsOptions {
+                protocol_version: revision,
+                package_name: Some(name.into()),
+            },
+        )
+        .expect("generates");
+        let d = base.join(name);
+        mcpdesc_codegen::write_files(&d, &g.files).expect("writes");
+        link(&cfg.node_dir.join("node_modules"), &d.join("node_modules"));
+        let out = Command::new("node")
+            .arg(&tsc)
+            .arg("-p")
+            .arg(d.join("tsconfig.json"))
+            .output()
+            .expect("tsc runs");
+        assert!(
+            out.status.success(),
+            "tsc {name}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    std::fs::write(base.join("package.json"), "{\"type\": \"module\"}\n").expect("writes");
+    std::fs::write(base.join("e2e.mjs"), TS_REVISIONS_E2E).expect("writes");
+    link(
+        &cfg.node_dir.join("node_modules"),
+        &base.join("node_modules"),
+    );
+    let out = Command::new("node")
+        .arg(base.join("e2e.mjs"))
+        .arg(&py)
+        .arg(&script)
+        .current_dir(&base)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
+    assert_eq!(v["negotiated"], "2025-11-25", "{v}");
+    assert_eq!(v["isArray"], true, "{v}");
+    assert_eq!(
+        v["pets"],
+        serde_json::json!([{"id": 1, "name": "Rex"}, {"id": 2, "name": "Tom"}]),
+        "{v}"
+    );
+    assert_eq!(v["pet"]["name"], "Tom", "{v}");
+    assert_eq!(v["adopt"], "ToolUnavailableError 2025-11-25", "{v}");
+    assert_eq!(v["old"]["result"].as_array().map(Vec::len), Some(2), "{v}");
+    let only = v["only"].as_str().unwrap_or_default();
+    assert!(
+        only.starts_with("UnsupportedRevisionError 2025-11-25:") && only.contains("2026-07-28"),
+        "{v}"
+    );
 }

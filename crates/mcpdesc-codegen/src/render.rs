@@ -141,3 +141,44 @@ pub fn doc_text(
     }
     Untrusted(parts.join("\n\n"))
 }
+
+/// What a generated method does at the revision the client negotiated, beyond taking
+/// the result as it is: from the tool's [`RevisionResult`](crate::ir::RevisionResult)s,
+/// the revisions where it is absent, and the others grouped by what they need (in
+/// revision order). Revisions not listed take the result as it is (the default arm).
+#[derive(Debug, Default)]
+pub(crate) struct Dispatch<'a> {
+    pub absent: Vec<&'static str>,
+    pub arms: Vec<(Vec<&'static str>, Reshape<'a>)>,
+}
+
+/// A result reshaped at a revision (see [`crate::ir::Decode`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reshape<'a> {
+    Unwrap(&'a str),
+    Wrap(&'a str),
+}
+
+impl<'a> Dispatch<'a> {
+    pub fn of(tool: &'a crate::ir::Tool) -> Dispatch<'a> {
+        use crate::ir::Decode;
+        let mut d = Dispatch::default();
+        for r in &tool.results {
+            let reshape = match r.decode.runtime() {
+                None => continue,
+                Some(Decode::Absent) => {
+                    d.absent.push(r.revision.as_str());
+                    continue;
+                }
+                Some(Decode::Unwrap { property }) => Reshape::Unwrap(property),
+                Some(Decode::Wrap { property }) => Reshape::Wrap(property),
+                Some(_) => continue,
+            };
+            match d.arms.iter_mut().find(|(_, x)| *x == reshape) {
+                Some((revs, _)) => revs.push(r.revision.as_str()),
+                None => d.arms.push((vec![r.revision.as_str()], reshape)),
+            }
+        }
+        d
+    }
+}

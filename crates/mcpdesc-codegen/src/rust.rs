@@ -1,8 +1,9 @@
 //! Rust renderer: IR → a standalone crate using rmcp.
 
+use crate::escape;
 use crate::escape::Untrusted;
 use crate::ir::*;
-use crate::render::{Code, Ident, doc_text, filters, untrusted};
+use crate::render::{Code, Dispatch, Ident, Reshape, doc_text, filters, untrusted};
 use crate::{Error, GeneratedFile};
 use askama::Template;
 use mcpdesc_core::{Diagnostic, ProtocolRevision};
@@ -87,6 +88,10 @@ struct RTool {
     output: Ident,
     structured: bool,
     deprecated: bool,
+    /// The revisions (a `match` pattern) where the tool is not in the description.
+    absent: Option<Code>,
+    /// `match self.revision` arms (pattern, `Decode`) besides `_ => Decode::Same`.
+    arms: Vec<(Code, Code)>,
 }
 
 #[derive(Template)]
@@ -95,7 +100,13 @@ struct LibTpl {
     doc: Untrusted,
     crate_name: Ident,
     protocol_version: Untrusted,
+    /// Newest first.
+    protocol_versions: Vec<Untrusted>,
     tools: Vec<RTool>,
+    /// Some method reshapes results (the private `Decode` enum exists).
+    decodes: bool,
+    has_unwrap: bool,
+    has_wrap: bool,
     content_aliases: Vec<(Untrusted, Ident)>,
     has_structured: bool,
     has_content: bool,
@@ -518,6 +529,7 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
 
     let mut tools = Vec::new();
     let mut content_aliases = Vec::new();
+    let (mut has_unwrap, mut has_wrap) = (false, false);
     for t in &ir.tools {
         let output = cx.name(t.output)?;
         if !t.structured_output {
@@ -528,7 +540,32 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
                 .unwrap_or_default();
             content_aliases.push((untrusted(doc), output.clone()));
         }
+        let dispatch = Dispatch::of(t);
+        let pattern = |revs: &[&str]| {
+            Code(
+                revs.iter()
+                    .map(|r| escape::rust::str_lit(r))
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+            )
+        };
+        let mut arms = Vec::new();
+        for (revs, reshape) in dispatch.arms.iter().filter(|_| t.structured_output) {
+            let decode = match reshape {
+                Reshape::Unwrap(p) => {
+                    has_unwrap = true;
+                    format!("Decode::Unwrap({})", escape::rust::str_lit(p))
+                }
+                Reshape::Wrap(p) => {
+                    has_wrap = true;
+                    format!("Decode::Wrap({})", escape::rust::str_lit(p))
+                }
+            };
+            arms.push((pattern(revs), Code(decode)));
+        }
         tools.push(RTool {
+            absent: (!dispatch.absent.is_empty()).then(|| pattern(&dispatch.absent)),
+            arms,
             doc: untrusted(t.doc.clone()),
             name: Ident::rust(&t.names.rust)?,
             wire: untrusted(t.wire_name.clone()),
@@ -545,6 +582,15 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
         doc: untrusted(ir.doc.clone()),
         crate_name: crate_ident,
         protocol_version: untrusted(ir.protocol_version.as_str()),
+        protocol_versions: ir
+            .protocol_versions
+            .iter()
+            .rev()
+            .map(|r| untrusted(r.as_str()))
+            .collect(),
+        decodes: has_unwrap || has_wrap,
+        has_unwrap,
+        has_wrap,
         has_structured: tools.iter().any(|t| t.structured),
         has_content: tools.iter().any(|t| !t.structured),
         tools,

@@ -2,7 +2,7 @@
 
 use crate::escape::{self, Untrusted};
 use crate::ir::*;
-use crate::render::{Code, Ident, doc_text, filters, untrusted};
+use crate::render::{Code, Dispatch, Ident, Reshape, doc_text, filters, untrusted};
 use crate::{Error, GeneratedFile};
 use askama::Template;
 use mcpdesc_core::{Diagnostic, ProtocolRevision};
@@ -30,6 +30,10 @@ struct TTool {
     input: Ident,
     output: Ident,
     structured: bool,
+    /// Revisions where the tool is not in the description.
+    absent: Vec<Untrusted>,
+    /// `switch (this.#revision)` cases (revisions, `Decode` value).
+    arms: Vec<(Vec<Untrusted>, Code)>,
 }
 
 #[derive(Template)]
@@ -38,7 +42,13 @@ struct IndexTpl {
     doc: Untrusted,
     package: Untrusted,
     protocol_version: Untrusted,
+    /// Newest first.
+    protocol_versions: Vec<Untrusted>,
     decls: Vec<TDecl>,
+    /// Some method reshapes results (the module-private `Decode` type exists).
+    decodes: bool,
+    has_unwrap: bool,
+    has_wrap: bool,
     tools: Vec<TTool>,
     has_structured: bool,
     has_content: bool,
@@ -232,8 +242,27 @@ pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diag
         }
     }
     let mut tools = Vec::new();
+    let (mut has_unwrap, mut has_wrap) = (false, false);
+    let revisions = |revs: &[&str]| revs.iter().map(|r| untrusted(*r)).collect::<Vec<_>>();
     for t in &ir.tools {
+        let dispatch = Dispatch::of(t);
+        let mut arms = Vec::new();
+        for (revs, reshape) in dispatch.arms.iter().filter(|_| t.structured_output) {
+            let decode = match reshape {
+                Reshape::Unwrap(p) => {
+                    has_unwrap = true;
+                    format!("{{ unwrap: {} }}", escape::ts::str_lit(p))
+                }
+                Reshape::Wrap(p) => {
+                    has_wrap = true;
+                    format!("{{ wrap: {} }}", escape::ts::str_lit(p))
+                }
+            };
+            arms.push((revisions(revs), Code(decode)));
+        }
         tools.push(TTool {
+            absent: revisions(&dispatch.absent),
+            arms,
             doc: untrusted(t.doc.clone()),
             deprecated: t.deprecated,
             name: Ident::ts(&t.names.ts)?,
@@ -248,7 +277,16 @@ pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diag
         doc: untrusted(ir.doc.clone()),
         package: untrusted(package.clone()),
         protocol_version: untrusted(ir.protocol_version.as_str()),
+        protocol_versions: ir
+            .protocol_versions
+            .iter()
+            .rev()
+            .map(|r| untrusted(r.as_str()))
+            .collect(),
         decls,
+        decodes: has_unwrap || has_wrap,
+        has_unwrap,
+        has_wrap,
         has_structured: tools.iter().any(|t| t.structured),
         has_content: tools.iter().any(|t| !t.structured),
         tools,

@@ -23,6 +23,7 @@ mod compose;
 mod cycles;
 mod identity;
 mod naming;
+mod revisions;
 mod shape;
 mod tools;
 mod views;

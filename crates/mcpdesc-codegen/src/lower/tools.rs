@@ -72,9 +72,11 @@ pub fn lower(views: &Views<'_>) -> Lowered {
         };
         lw.object_input(inp, &s.at);
         lw.types[inp].doc = Some(format!("Input of the `{}` tool.", s.name));
+        let mut resolved_output = None;
         let output_schema = match s.tool.get("outputSchema") {
             Some(raw) if field_available(ObjectKind::Tool, "outputSchema", rev) => {
                 let hint = component_hint(s.tool);
+                resolved_output = refs::resolve(view, raw, "schemas").ok().map(|(v, _)| v);
                 Some(lw.root(view, out, raw, &format!("{}/outputSchema", s.at), hint))
             }
             Some(_) => {
@@ -92,6 +94,7 @@ pub fn lower(views: &Views<'_>) -> Lowered {
         } else {
             format!("Content blocks returned by the `{}` tool.", s.name)
         });
+        let results = lw.results(views, &s.name, s.tool, resolved_output);
         let title =
             str_field(s.tool, "title").filter(|_| field_available(ObjectKind::Tool, "title", rev));
         let description = str_field(s.tool, "description");
@@ -110,6 +113,7 @@ pub fn lower(views: &Views<'_>) -> Lowered {
             input: inp,
             output: out,
             structured_output: output_schema.is_some(),
+            results,
             input_schema,
             output_schema,
         });
@@ -118,6 +122,7 @@ pub fn lower(views: &Views<'_>) -> Lowered {
     let server = server(view);
     let mut ir = Ir {
         protocol_version: rev,
+        protocol_versions: views.revisions().iter().collect(),
         summary: format!("Typed MCP client for {}", server.label()),
         doc: header_doc(&server, rev),
         server,
