@@ -1,4 +1,5 @@
-//! Lowering: description (one protocol revision) → [`Ir`].
+//! Lowering: the [`Views`] of a description → [`Ir`]. The types are those of the target
+//! revision's view; every other declared revision's view says how its results decode.
 //!
 //! Rules (the IR may be looser than a schema, never stricter):
 //! - `$ref` to a local JSON pointer (`#`, `#/$defs/X`, `#/definitions/X`, any pointer)
@@ -13,11 +14,12 @@
 //! - `allOf` of objects is merged; everything else the IR cannot express exactly becomes
 //!   [`Ty::Any`] with a diagnostic carrying the schema pointer.
 //!
-//! The lowering is split by concern, after typify's converter: [`tools`] selects the
+//! The lowering is split by concern, after typify's converter: `tools` selects the
 //! tools of the view and lowers their roots, `shape` lowers one schema (scalars, arrays,
 //! objects, enums), `compose` the unions and `allOf`, `identity` local `$ref`s and the
 //! identity that makes a repeated definition one type, `cycles` breaks alias cycles,
-//! and `naming` allocates every identifier.
+//! `naming` allocates every identifier, and `revisions` compares the revisions' output
+//! schemas.
 
 mod compose;
 mod cycles;

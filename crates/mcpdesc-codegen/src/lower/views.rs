@@ -5,7 +5,7 @@ use mcpdesc_scope::{decl_scope, root_scope};
 use serde_json::Value;
 
 /// A description's Effective Protocol Views: the view of the revision the types are
-/// generated for (made and validated by [`mcpdesc_scope::project`]) and, for every
+/// generated for (made and validated by [`mcpdesc_scope::project()`]) and, for every
 /// revision the description declares, which of its tools apply there.
 ///
 /// Pointers in the IR and in diagnostics are into the source document, not into the
