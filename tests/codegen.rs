@@ -246,14 +246,14 @@ fn a_component_root_is_the_components_one_type() {
     // Without any `$defs` to compare with, the importer's provenance names the
     // component; a wrapped output's provenance names the wrapped value, not the root.
     let provenance = |name: &str, wrapper: Option<&str>| {
-        let mut response = serde_json::json!({"component": "Pet"});
+        let mut response = serde_json::json!({"status": "200", "component": "Pet"});
         if let Some(w) = wrapper {
             response["resultWrapper"] = serde_json::json!(w);
         }
         serde_json::json!({
             "name": name, "inputSchema": {"type": "object"},
             "outputSchema": {"type": "object", "properties": {"id": {"type": "integer"}}},
-            "x-mcpdesc-openapi": {"response": response}
+            "x-mcpdesc-openapi": {"method": "GET", "path": format!("/{name}"), "response": response}
         })
     };
     let g = generate_rust(

@@ -150,34 +150,7 @@ pub fn has_errors(diags: &[Diagnostic]) -> bool {
 }
 
 /// Builds RFC 6901 pointers: `pointer::push("/tools/0", "a/b")` → `/tools/0/a~1b`.
-pub mod pointer {
-    /// Escapes one reference token.
-    pub fn escape(token: &str) -> String {
-        token.replace('~', "~0").replace('/', "~1")
-    }
-    /// Unescapes one reference token.
-    pub fn unescape(token: &str) -> String {
-        token.replace("~1", "/").replace("~0", "~")
-    }
-    /// Appends a token to a pointer.
-    pub fn push(base: &str, token: impl AsRef<str>) -> String {
-        let mut s = String::with_capacity(base.len() + token.as_ref().len() + 1);
-        s.push_str(base);
-        s.push('/');
-        s.push_str(&escape(token.as_ref()));
-        s
-    }
-    /// Splits a pointer into unescaped tokens. `""` → `[]`.
-    pub fn tokens(ptr: &str) -> Vec<String> {
-        if ptr.is_empty() {
-            return Vec::new();
-        }
-        ptr.trim_start_matches('/')
-            .split('/')
-            .map(unescape)
-            .collect()
-    }
-}
+pub use crate::pointer;
 
 #[cfg(test)]
 mod tests {

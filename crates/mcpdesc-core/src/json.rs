@@ -4,9 +4,9 @@
 //! a line/column for every value (diagnostics), duplicate-key rejection, and
 //! iterative parsing with configurable depth/size limits instead of a recursion cap.
 
+use crate::builder::{Position, SourceMap, ValueBuilder, number_from_text};
 use crate::diagnostic::Diagnostic;
 use crate::limits::Limits;
-use crate::source::{Position, SourceMap, ValueBuilder, number_from_text};
 use serde_json::Value;
 
 struct Lexer<'a> {

@@ -6,18 +6,26 @@
 //!
 //! This crate does no I/O: callers hand it text and get text back.
 
+pub mod builder;
+pub mod decl;
 pub mod diagnostic;
 pub mod emit;
 pub mod json;
 pub mod limits;
+pub mod meta;
 pub mod model;
+pub mod pointer;
+pub mod provenance;
 pub mod refs;
 pub mod revision;
 pub mod same_json;
+pub mod schema;
+pub mod skeleton;
 pub mod source;
 pub mod yaml;
 
-pub use diagnostic::{Diagnostic, Severity, has_errors, pointer};
+pub use decl::DeclKind;
+pub use diagnostic::{Diagnostic, Severity, has_errors};
 pub use limits::Limits;
 pub use model::Document;
 pub use revision::{Feature, ObjectKind, ProtocolRevision, RevisionSet};

@@ -82,7 +82,8 @@ impl fmt::Display for ProtocolRevision {
 /// Error for [`ProtocolRevision::from_str`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown MCP protocol revision `{0}` (mcpdesc 0.8.0 knows 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)"
+    "unknown MCP protocol revision `{0}` (mcpdesc 0.8.0 knows {known})",
+    known = RevisionSet::ALL.to_strings().join(", ")
 )]
 pub struct UnknownRevision(pub String);
 
@@ -173,6 +174,54 @@ impl RevisionSet {
     /// Newest member.
     pub fn latest(self) -> Option<ProtocolRevision> {
         self.iter().last()
+    }
+
+    /// The revisions importers target when none are asked for: every revision with
+    /// complete semantic validation ([`Feature::CompleteSemanticValidation`]), so an
+    /// imported description never starts with the legacy incomplete-validation warning.
+    pub fn import_default() -> Self {
+        RevisionSet::ALL.with(Feature::CompleteSemanticValidation)
+    }
+}
+
+/// Error for [`RevisionSet::from_str`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseRevisionSetError {
+    #[error(transparent)]
+    Unknown(#[from] UnknownRevision),
+    #[error(
+        "no protocol revision given (use `all` or a comma-separated list such as `{}`)",
+        ProtocolRevision::LATEST
+    )]
+    Empty,
+}
+
+/// Parses `all` or a comma-separated list of wire strings (`2025-06-18,2026-07-28`);
+/// surrounding whitespace and repeats are allowed, order does not matter.
+///
+/// ```
+/// use mcpdesc_core::{ProtocolRevision, RevisionSet};
+/// assert_eq!("all".parse::<RevisionSet>(), Ok(RevisionSet::ALL));
+/// let s: RevisionSet = "2026-07-28, 2025-06-18".parse().unwrap();
+/// assert_eq!(s.to_strings(), ["2025-06-18", "2026-07-28"]);
+/// assert!("2025-06-18,1999-01-01".parse::<RevisionSet>().is_err());
+/// ```
+impl FromStr for RevisionSet {
+    type Err = ParseRevisionSetError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.trim().eq_ignore_ascii_case("all") {
+            return Ok(RevisionSet::ALL);
+        }
+        let set = s
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(str::parse::<ProtocolRevision>)
+            .collect::<Result<RevisionSet, _>>()?;
+        if set.is_empty() {
+            return Err(ParseRevisionSetError::Empty);
+        }
+        Ok(set)
     }
 }
 
@@ -393,7 +442,30 @@ pub const AVAILABILITY: &[Availability] = &[
     ),
 ];
 
+impl Availability {
+    /// Where the feature exists, for messages: "from MCP 2025-11-25 on",
+    /// "only in MCP 2025-11-25", "in MCP 2024-11-05 through 2025-11-25". Messages take
+    /// their dates from here, never from a literal.
+    pub fn phrase(&self) -> String {
+        match self.until {
+            None => format!("from MCP {} on", self.since),
+            Some(u) if u == self.since => format!("only in MCP {u}"),
+            Some(u) => format!("in MCP {} through {u}", self.since),
+        }
+    }
+}
+
 impl Feature {
+    /// The first revision that defines the feature.
+    pub fn since(self) -> ProtocolRevision {
+        self.availability().since
+    }
+
+    /// Where the feature exists, for messages (see [`Availability::phrase`]).
+    pub fn phrase(self) -> String {
+        self.availability().phrase()
+    }
+
     /// The table row for this feature.
     pub fn availability(self) -> &'static Availability {
         AVAILABILITY
@@ -583,5 +655,36 @@ mod tests {
         assert_eq!(s.to_string(), "[2025-06-18, 2026-07-28]");
         assert_eq!("2025-11-25".parse::<ProtocolRevision>(), Ok(V2025_11_25));
         assert!("2027-01-01".parse::<ProtocolRevision>().is_err());
+        assert_eq!(
+            RevisionSet::import_default().to_strings(),
+            ["2025-06-18", "2025-11-25", "2026-07-28"]
+        );
+        assert_eq!("ALL".parse::<RevisionSet>(), Ok(RevisionSet::ALL));
+        assert_eq!(
+            " , ".parse::<RevisionSet>(),
+            Err(ParseRevisionSetError::Empty)
+        );
+        assert!(matches!(
+            "2025-06-18,2027-01-01".parse::<RevisionSet>(),
+            Err(ParseRevisionSetError::Unknown(UnknownRevision(r))) if r == "2027-01-01"
+        ));
+    }
+
+    #[test]
+    fn phrases_for_messages() {
+        assert_eq!(
+            Feature::ToolSchemaDialect.phrase(),
+            "from MCP 2025-11-25 on"
+        );
+        assert_eq!(Feature::ToolExecution.phrase(), "only in MCP 2025-11-25");
+        assert_eq!(
+            Feature::LoggingUndeprecated.phrase(),
+            "in MCP 2024-11-05 through 2025-11-25"
+        );
+        assert_eq!(Feature::OutputSchemaAnyRoot.since(), V2026_07_28);
+        assert_eq!(
+            UnknownRevision("x".into()).to_string(),
+            "unknown MCP protocol revision `x` (mcpdesc 0.8.0 knows 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)"
+        );
     }
 }

@@ -17,14 +17,11 @@
 use mcpdesc_core::{Diagnostic, Format, Limits, Position, pointer};
 use serde_json::Value;
 
-/// `_meta` key of the 2026-07-28 per-request envelope carrying the protocol revision.
-pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
-/// `_meta` key of the per-request client identity.
-pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
-/// `_meta` key of the per-request client capabilities.
-pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
-/// `_meta` key of the server identity on 2026-07-28 results.
-pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+// The 2026-07-28 `_meta` envelope keys are MCP vocabulary: one home in core.
+pub use mcpdesc_core::meta::{
+    CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, CLIENT_INFO as META_CLIENT_INFO,
+    PROTOCOL_VERSION as META_PROTOCOL_VERSION, SERVER_INFO as META_SERVER_INFO,
+};
 
 /// Where a value sits: which decoded unit (file or transcript line) and its pointer.
 #[derive(Debug, Clone)]

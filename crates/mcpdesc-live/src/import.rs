@@ -9,7 +9,7 @@
 use crate::dump::{Origin, ParsedDump, parse_dump};
 use crate::view::{DropReason, ViewTool, build_view, first_difference};
 use mcpdesc_core::model::Document;
-use mcpdesc_core::{Diagnostic, Limits, ProtocolRevision, RevisionSet, Severity};
+use mcpdesc_core::{Diagnostic, Limits, ProtocolRevision, RevisionSet, Severity, skeleton};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
@@ -294,16 +294,9 @@ pub fn import_dumps(
         }
     }
 
-    let mut doc = Map::new();
-    doc.insert("$schema".into(), json!(mcpdesc_core::model::SCHEMA_URI));
-    doc.insert(
-        "mcpdesc".into(),
-        json!(mcpdesc_core::model::MCPDESC_VERSION),
-    );
-    doc.insert("info".into(), Value::Object(info));
-    doc.insert("protocolVersions".into(), json!(root_scope.to_strings()));
+    let mut doc = skeleton::root(Value::Object(info), root_scope);
     if !tools.is_empty() {
-        doc.insert("tools".into(), Value::Array(tools));
+        skeleton::set(&mut doc, "tools", Value::Array(tools));
     }
     let doc = Value::Object(doc);
 
@@ -494,24 +487,13 @@ fn server_info(
 
 /// The Effective Protocol View of one revision as a document.
 fn view_document(info: &Map<String, Value>, rev: ProtocolRevision, tools: &[ViewTool]) -> Value {
-    let mut doc = Map::new();
-    doc.insert("$schema".into(), json!(mcpdesc_core::model::SCHEMA_URI));
-    doc.insert(
-        "mcpdesc".into(),
-        json!(mcpdesc_core::model::MCPDESC_VERSION),
-    );
-    doc.insert("info".into(), Value::Object(info.clone()));
-    doc.insert("protocolVersions".into(), json!([rev.as_str()]));
+    let mut doc = skeleton::root(Value::Object(info.clone()), RevisionSet::single(rev));
     if !tools.is_empty() {
-        doc.insert(
-            "tools".into(),
-            Value::Array(
-                tools
-                    .iter()
-                    .map(|t| Value::Object(t.value.clone()))
-                    .collect(),
-            ),
-        );
+        let tools = tools
+            .iter()
+            .map(|t| Value::Object(t.value.clone()))
+            .collect();
+        skeleton::set(&mut doc, "tools", Value::Array(tools));
     }
     Value::Object(doc)
 }

@@ -191,7 +191,7 @@ pub fn build_view(listing: &Listing, rev: ProtocolRevision) -> BuiltView {
             if k == "inputSchema" {
                 clean_schema(&mut v, k, rev, name, &raw.origin, &mut out);
             } else if k == "outputSchema" {
-                let object_root = v.get("type").and_then(Value::as_str) == Some("object");
+                let object_root = mcpdesc_core::schema::is_object_root(&v);
                 if !object_root && !rev.has(Feature::OutputSchemaAnyRoot) {
                     out.dropped.push(Dropped {
                         tool: name.to_string(),

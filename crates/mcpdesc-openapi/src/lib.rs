@@ -98,7 +98,8 @@ pub mod variants;
 
 use diag::Diags;
 use mcpdesc_core::model::Document;
-use mcpdesc_core::{Diagnostic, Format, Limits, ProtocolRevision, RevisionSet, Severity};
+use mcpdesc_core::provenance::{self, RootProvenance, Server};
+use mcpdesc_core::{Diagnostic, Format, Limits, RevisionSet, Severity, skeleton};
 use op::OpSite;
 use serde_json::{Map, Value, json};
 use spec::{Spec, SpecVersion};
@@ -141,13 +142,7 @@ pub struct ImportOptions {
 impl Default for ImportOptions {
     fn default() -> Self {
         ImportOptions {
-            protocol_versions: [
-                ProtocolRevision::V2025_06_18,
-                ProtocolRevision::V2025_11_25,
-                ProtocolRevision::V2026_07_28,
-            ]
-            .into_iter()
-            .collect(),
+            protocol_versions: RevisionSet::import_default(),
             wrap_output: false,
             include_tags: Vec::new(),
             exclude_tags: Vec::new(),
@@ -155,7 +150,7 @@ impl Default for ImportOptions {
             exclude_paths: Vec::new(),
             methods: Vec::new(),
             operation_ids: Vec::new(),
-            name_max: 64,
+            name_max: mcpdesc_names::DEFAULT_MAX_LEN,
             name_prefix: String::new(),
             description_max: None,
             allow_remote_refs: false,
@@ -472,41 +467,30 @@ fn import_impl(
     phases.mark("names");
 
     // ---- the document without its tools
-    let mut doc = Map::new();
-    doc.insert("$schema".into(), json!(mcpdesc_core::model::SCHEMA_URI));
-    doc.insert(
-        "mcpdesc".into(),
-        json!(mcpdesc_core::model::MCPDESC_VERSION),
-    );
-    doc.insert("info".into(), info(root, &mut diags));
-    doc.insert(
-        "protocolVersions".into(),
-        json!(opts.protocol_versions.to_strings()),
-    );
+    let mut doc = skeleton::root(info(root, &mut diags), opts.protocol_versions);
     if let Some(s) = schemes {
-        doc.insert("securitySchemes".into(), Value::Object(s));
+        skeleton::set(&mut doc, "securitySchemes", Value::Object(s));
     }
     if let Some(sec) = root.get("security") {
         if let Some(v) =
             security::map_requirements(sec, &shared.schemes, 0, "/security", &mut diags)
         {
-            doc.insert("security".into(), v);
+            skeleton::set(&mut doc, "security", v);
         }
     }
-    // Every operation gives at least one tool object; the tools go here, the tag
-    // catalogue after them (spec-table order, as the typed model emits).
+    // Every operation gives at least one tool object; the sink fills them in.
     if !kept.is_empty() {
-        doc.insert("tools".into(), Value::Array(Vec::new()));
+        skeleton::set(&mut doc, "tools", Value::Array(Vec::new()));
     }
     if let Some(t) = tag_catalogue(root, &kept, &mut diags) {
-        doc.insert("tags".into(), t);
+        skeleton::set(&mut doc, "tags", t);
     }
-    let mut src = Map::new();
-    src.insert("openapi".into(), json!(spec.version_string));
-    if !root_servers.is_empty() {
-        src.insert("servers".into(), json!(root_servers));
-    }
-    doc.insert("x-mcpdesc-openapi".into(), Value::Object(src));
+    let src = RootProvenance {
+        openapi: spec.version_string.clone(),
+        servers: root_servers.iter().cloned().map(Server::Url).collect(),
+        other: Map::new(),
+    };
+    skeleton::set(&mut doc, provenance::EXTENSION, src.to_value());
     stats.tools = kept.len();
 
     // ---- tools: converted, split and validated in parallel (`ordered`), handed to

@@ -615,28 +615,7 @@ fn normalize(p: &Path) -> PathBuf {
     out
 }
 
-/// Decodes `%XX` escapes (URI fragments and paths); invalid escapes stay literal.
-pub fn percent_decode(s: &str) -> String {
-    if !s.contains('%') {
-        return s.to_string();
-    }
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            let hex = |c: u8| (c as char).to_digit(16);
-            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
+pub use mcpdesc_core::pointer::percent_decode;
 
 fn is_http(file: &str) -> bool {
     let lower = file.get(..8).unwrap_or(file).to_ascii_lowercase();

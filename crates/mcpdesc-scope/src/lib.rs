@@ -18,7 +18,6 @@ pub mod kinds;
 pub mod merge;
 pub mod project;
 pub mod split;
-pub mod typed;
 
 mod components;
 
@@ -36,16 +35,9 @@ use mcpdesc_core::Diagnostic;
 use serde_json::Value;
 
 /// The error diagnostics of the workspace validator for `doc`.
-#[cfg(feature = "validate")]
 pub(crate) fn validation_errors(doc: &Value) -> Vec<Diagnostic> {
     mcpdesc_validate::validate_value(doc)
         .into_iter()
         .filter(Diagnostic::is_error)
         .collect()
-}
-
-/// Without the `validate` feature the checked entry points do not validate.
-#[cfg(not(feature = "validate"))]
-pub(crate) fn validation_errors(_doc: &Value) -> Vec<Diagnostic> {
-    Vec::new()
 }

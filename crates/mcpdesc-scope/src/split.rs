@@ -1135,15 +1135,7 @@ enum ResultKind {
     Completion,
 }
 
-/// Whether a (resolved) schema declares an object root (§9.2): `type: "object"`, or a
-/// type list that is exactly `["object"]`.
-pub fn is_object_root(schema: &Value) -> bool {
-    match schema.get("type") {
-        Some(Value::String(t)) => t == "object",
-        Some(Value::Array(ts)) => ts.len() == 1 && ts[0] == "object",
-        _ => false,
-    }
-}
+pub use mcpdesc_core::schema::is_object_root;
 
 /// Removes `x-mcp-header` from properties reachable through `properties` chains.
 fn strip_mcp_header(schema: &mut Value, at: &str, removed: &mut Vec<String>, depth: usize) {

@@ -172,20 +172,12 @@ fn build(g: &Gen, valid: bool) -> Value {
     doc
 }
 
-/// Errors of the workspace validator (none without the `validate` feature).
+/// Errors of the workspace validator.
 fn validation_errors(doc: &Value) -> Vec<mcpdesc_core::Diagnostic> {
-    #[cfg(feature = "validate")]
-    {
-        mcpdesc_validate::validate_value(doc)
-            .into_iter()
-            .filter(|d| d.is_error())
-            .collect()
-    }
-    #[cfg(not(feature = "validate"))]
-    {
-        let _ = doc;
-        Vec::new()
-    }
+    mcpdesc_validate::validate_value(doc)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .collect()
 }
 
 fn views(doc: &Value) -> Vec<(ProtocolRevision, Value)> {

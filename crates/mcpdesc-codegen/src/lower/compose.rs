@@ -1,7 +1,6 @@
 //! Unions (`oneOf`/`anyOf`, multi-`type`), `allOf` merging, and the order in which
 //! untagged alternatives are tried.
 
-use super::identity::decode_fragment;
 use super::shape::ANNOTATIONS;
 use super::{Ctx, Lowerer, Shape, schema_doc, schema_doc_of, warn};
 use crate::ir::*;
@@ -52,7 +51,9 @@ impl<'a> Lowerer<'a> {
             let Some(frag) = r.strip_prefix('#') else {
                 break;
             };
-            let p = decode_fragment(frag);
+            let Some(p) = pointer::decode_fragment(frag) else {
+                break;
+            };
             let Some(t) = ctx.root.pointer(&p) else { break };
             cur = t;
             at = format!("{}{}", ctx.base, p);

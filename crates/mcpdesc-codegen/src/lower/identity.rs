@@ -135,29 +135,6 @@ impl<'a> Definitions<'a> {
     }
 }
 
-/// Decodes a URI fragment JSON pointer (`%25` escapes) into a plain pointer.
-pub(super) fn decode_fragment(f: &str) -> String {
-    let bytes = f.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let Ok(b) = u8::from_str_radix(
-                std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"),
-                16,
-            )
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 impl<'a> Lowerer<'a> {
     /// The named type for the schema at absolute pointer `abs` (memoized).
     pub(super) fn named(
@@ -237,8 +214,8 @@ impl<'a> Lowerer<'a> {
                     Value::Object(m) => {
                         if let Some(r) = m.get("$ref").and_then(Value::as_str)
                             && let Some(frag) = r.strip_prefix('#')
+                            && let Some(p) = pointer::decode_fragment(frag)
                         {
-                            let p = decode_fragment(frag);
                             if !reached.contains_key(&p)
                                 && let Some(t) = root.pointer(&p)
                             {
@@ -291,14 +268,13 @@ impl<'a> Lowerer<'a> {
                 &at,
             );
         };
-        let p = decode_fragment(frag);
-        if !p.is_empty() && !p.starts_with('/') {
+        let Some(p) = pointer::decode_fragment(frag) else {
             return self.any(
                 "codegen-ref-anchor",
                 format!("anchor `$ref` {r:?} is not supported; typed as any JSON value"),
                 &at,
             );
-        }
+        };
         let Some(target) = ctx.root.pointer(&p) else {
             return self.any(
                 "codegen-ref-unresolved",

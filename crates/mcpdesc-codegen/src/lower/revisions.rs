@@ -13,7 +13,9 @@
 
 use super::{Lowerer, Views};
 use crate::ir::{Decode, RevisionResult};
+use mcpdesc_core::provenance::ToolProvenance;
 use mcpdesc_core::revision::{ObjectKind, field_available};
+use mcpdesc_core::schema::is_object_root;
 use mcpdesc_core::{Diagnostic, ProtocolRevision, pointer, refs};
 use serde_json::{Map, Value};
 
@@ -88,11 +90,9 @@ impl<'a> Lowerer<'a> {
             return Decode::Same;
         }
         let hinted = |t: &Value| {
-            t.get("x-mcpdesc-openapi")
-                .and_then(|p| p.get("response"))
-                .and_then(|r| r.get("resultWrapper"))
-                .and_then(Value::as_str)
-                .map(str::to_string)
+            ToolProvenance::of_tool(t, "")
+                .and_then(Result::ok)
+                .and_then(|p| p.response?.result_wrapper)
         };
         if let Some(property) = wrapper_of(other_output, output) {
             return Decode::Unwrap { property };
@@ -151,9 +151,7 @@ fn has_property(schema: &Value, property: &str) -> bool {
 /// root rebased under the property.
 fn wrapper_of(wrapper: &Value, root: &Value) -> Option<String> {
     let w = wrapper.as_object()?;
-    if w.get("type").and_then(Value::as_str) != Some("object")
-        || !w.keys().all(|k| WRAPPER_KEYWORDS.contains(&k.as_str()))
-    {
+    if !is_object_root(wrapper) || !w.keys().all(|k| WRAPPER_KEYWORDS.contains(&k.as_str())) {
         return None;
     }
     let props = w.get("properties")?.as_object()?;

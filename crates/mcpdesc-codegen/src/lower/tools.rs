@@ -7,6 +7,7 @@ use super::naming::assign_names;
 use super::{Ctx, Lowered, Lowerer, Views, str_field, warn};
 use crate::ir::*;
 use crate::names::{self, Allocator};
+use mcpdesc_core::provenance::ToolProvenance;
 use mcpdesc_core::revision::{ObjectKind, field_available};
 use mcpdesc_core::{Diagnostic, ProtocolRevision, refs};
 use serde_json::Value;
@@ -77,7 +78,8 @@ pub fn lower(views: &Views<'_>) -> Lowered {
             Some(raw) if field_available(ObjectKind::Tool, "outputSchema", rev) => {
                 let hint = component_hint(s.tool);
                 resolved_output = refs::resolve(view, raw, "schemas").ok().map(|(v, _)| v);
-                Some(lw.root(view, out, raw, &format!("{}/outputSchema", s.at), hint))
+                let at = format!("{}/outputSchema", s.at);
+                Some(lw.root(view, out, raw, &at, hint.as_deref()))
             }
             Some(_) => {
                 lw.diags.push(Diagnostic::info("codegen-output-schema-ignored", format!("`outputSchema` is not defined in protocol version {rev}; the tool returns content blocks")).at(format!("{}/outputSchema", s.at)));
@@ -268,13 +270,14 @@ impl<'a> Lowerer<'a> {
 
 /// The `$defs` name an importer recorded for the component a tool's output root is
 /// (`x-mcpdesc-openapi.response.component`). A hint only: not when the output is wrapped
-/// (`resultWrapper`), where the component is the wrapped property, not the root.
-fn component_hint(tool: &Value) -> Option<&str> {
-    let response = tool.get("x-mcpdesc-openapi")?.get("response")?;
-    if response.get("resultWrapper").is_some() {
-        return None;
+/// (`resultWrapper`), where the component is the wrapped property, not the root; a
+/// malformed provenance is no hint.
+fn component_hint(tool: &Value) -> Option<String> {
+    let response = ToolProvenance::of_tool(tool, "")?.ok()?.response?;
+    match response.result_wrapper {
+        Some(_) => None,
+        None => response.component,
     }
-    response.get("component")?.as_str()
 }
 
 /// Server identity from the Info Object (unscoped: the same in every view).

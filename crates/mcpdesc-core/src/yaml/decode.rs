@@ -8,9 +8,9 @@
 //! and tags are errors the moment they appear, so alias bombs cannot cost anything.
 
 use super::resolve::{Plain, resolve_plain};
+use crate::builder::{Position, SourceMap, ValueBuilder, number_from_text};
 use crate::diagnostic::Diagnostic;
 use crate::limits::Limits;
-use crate::source::{Position, SourceMap, ValueBuilder, number_from_text};
 use serde_json::Value;
 use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, ScanError, Scanner, TScalarStyle, TokenType};

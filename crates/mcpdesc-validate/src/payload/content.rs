@@ -11,10 +11,7 @@ use serde_json::{Map, Value};
 const ENVELOPE: &[&str] = &["jsonrpc", "id", "method", "error"];
 /// Members of non-completed results (tasks, Multi Round-Trip input requests).
 const NOT_COMPLETED: &[&str] = &["task", "inputRequests", "requestState"];
-/// The `_meta` key carrying the server Implementation in results (§9.3, §10.4.4).
-const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
-/// Reserved `_meta` keys that are valid only on requests.
-const REQUEST_ONLY_META: &[&str] = &["progressToken"];
+use mcpdesc_core::meta::{REQUEST_ONLY_KEYS as REQUEST_ONLY_META, SERVER_INFO};
 
 /// Checks what every completed result shares: envelope, completion state,
 /// `resultType` per revision, result-level `_meta`.
@@ -125,7 +122,7 @@ pub(crate) fn check_meta(
             }
         } else if REQUEST_ONLY_META.contains(&k.as_str()) {
             cx.error("payload-meta-reserved-key", &kp, format!("`{k}` is request metadata and is invalid in a result, content or contents object"));
-        } else if uses_reserved_prefix(k) {
+        } else if mcpdesc_core::meta::has_reserved_prefix(k) {
             cx.warn(
                 "payload-meta-unknown-reserved-key",
                 &kp,
@@ -133,16 +130,6 @@ pub(crate) fn check_meta(
             );
         }
     }
-}
-
-/// A `_meta` key prefix whose second label is `modelcontextprotocol` or `mcp` (§3.5).
-pub(crate) fn uses_reserved_prefix(key: &str) -> bool {
-    let Some((prefix, _)) = key.split_once('/') else {
-        return false;
-    };
-    prefix.split('.').nth(1).is_some_and(|l| {
-        l.eq_ignore_ascii_case("modelcontextprotocol") || l.eq_ignore_ascii_case("mcp")
-    })
 }
 
 /// A content block (text, image, audio, resource, resource_link) in a Tool result or
@@ -313,13 +300,5 @@ mod tests {
         assert!(is_uri("https://auth.example.com/authorize"));
         assert!(!is_uri("not a valid URI"));
         assert!(!is_uri("/relative/only"));
-    }
-
-    #[test]
-    fn reserved_prefixes() {
-        assert!(uses_reserved_prefix("io.modelcontextprotocol/future-key"));
-        assert!(uses_reserved_prefix("dev.mcp/x"));
-        assert!(!uses_reserved_prefix("com.example/x"));
-        assert!(!uses_reserved_prefix("progressToken"));
     }
 }

@@ -287,7 +287,7 @@ impl Walker<'_> {
         let Some(root) = resource_root else {
             return false;
         };
-        let frag = percent_decode(frag);
+        let frag = mcpdesc_core::pointer::percent_decode(frag);
         if frag.is_empty() {
             return true;
         }
@@ -313,27 +313,6 @@ fn resolve_uri(r: &str, base: Option<&str>) -> Option<String> {
     rref.resolve_against(&base)
         .ok()
         .map(|u| u.as_str().to_string())
-}
-
-fn percent_decode(s: &str) -> String {
-    fn hex(b: u8) -> Option<u8> {
-        (b as char).to_digit(16).and_then(|d| u8::try_from(d).ok())
-    }
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
-                out.push(h * 16 + l);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Whether a tool schema is the Tool's input or output schema.
@@ -542,7 +521,7 @@ pub(crate) fn check_tool_schema<'a>(
         );
         return None;
     };
-    let is_object_root = obj.get("type").and_then(Value::as_str) == Some("object");
+    let is_object_root = mcpdesc_core::schema::is_object_root(value);
     match role {
         Role::Input if !is_object_root => cx.error(
             "tool-input-schema-not-object",

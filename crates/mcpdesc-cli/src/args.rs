@@ -1,0 +1,173 @@
+//! Typed flag values shared by several subcommands, parsed once by clap (ripgrep's
+//! parse-once, type-once): protocol revisions parse through their own `FromStr`
+//! (`ProtocolRevision`, `RevisionSet` with `all`), headers and environment entries here.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// `--header NAME:VALUE`. A VALUE written `${VAR}` is read from the environment
+/// variable VAR when the command runs, so secrets stay out of argv and shell history.
+/// The name must be an HTTP field-name token (RFC 9110 §5.1); the value may not hold
+/// CR, LF, NUL or other control characters (RFC 9110 §5.5). `Debug` never shows the
+/// value.
+#[derive(Clone, PartialEq, Eq)]
+pub struct HeaderArg {
+    pub name: String,
+    value: HeaderValue,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+enum HeaderValue {
+    Literal(String),
+    Env(String),
+}
+
+impl HeaderArg {
+    /// The header's value: the literal, or the environment variable's current value.
+    pub fn value(&self) -> Result<String, String> {
+        match &self.value {
+            HeaderValue::Literal(v) => Ok(v.clone()),
+            HeaderValue::Env(var) => {
+                let v = std::env::var(var).map_err(|_| {
+                    format!(
+                        "--header {}: environment variable `{var}` is not set",
+                        self.name
+                    )
+                })?;
+                check_value(&v).map_err(|e| format!("--header {}: `{var}` {e}", self.name))?;
+                Ok(v)
+            }
+        }
+    }
+}
+
+impl fmt::Debug for HeaderArg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let shown = match &self.value {
+            HeaderValue::Literal(_) => "<redacted>".to_string(),
+            HeaderValue::Env(var) => format!("${{{var}}}"),
+        };
+        write!(f, "HeaderArg({}: {shown})", self.name)
+    }
+}
+
+impl FromStr for HeaderArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (name, value) = s
+            .split_once(':')
+            .ok_or_else(|| "expected NAME:VALUE (VALUE may be ${ENV_VAR})".to_string())?;
+        let name = name.trim();
+        if !is_token(name) {
+            return Err(format!(
+                "`{name}` is not an HTTP header name (RFC 9110 token)"
+            ));
+        }
+        let value = value.trim_matches([' ', '\t']);
+        let value = match value.strip_prefix("${").and_then(|v| v.strip_suffix('}')) {
+            Some(var) if is_env_name(var) => HeaderValue::Env(var.to_string()),
+            Some(var) => return Err(format!("`{var}` is not an environment variable name")),
+            None => {
+                check_value(value).map_err(|e| format!("header value {e}"))?;
+                HeaderValue::Literal(value.to_string())
+            }
+        };
+        Ok(HeaderArg {
+            name: name.to_string(),
+            value,
+        })
+    }
+}
+
+/// `--env KEY=VALUE` for a child process. `Debug` never shows the value.
+#[derive(Clone, PartialEq, Eq)]
+pub struct EnvArg {
+    pub key: String,
+    pub value: String,
+}
+
+impl fmt::Debug for EnvArg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "EnvArg({}=<redacted>)", self.key)
+    }
+}
+
+impl FromStr for EnvArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (key, value) = s
+            .split_once('=')
+            .ok_or_else(|| "expected KEY=VALUE".to_string())?;
+        if key.is_empty() || key.contains('\0') {
+            return Err(format!("`{key}` is not an environment variable name"));
+        }
+        if value.contains('\0') {
+            return Err("an environment value cannot hold NUL".into());
+        }
+        Ok(EnvArg {
+            key: key.to_string(),
+            value: value.to_string(),
+        })
+    }
+}
+
+/// RFC 9110 §5.6.2 `token`.
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// A portable environment variable name (POSIX: letters, digits, `_`, not a digit first).
+fn is_env_name(s: &str) -> bool {
+    s.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// RFC 9110 §5.5 field value: visible characters, space and tab; obs-text allowed.
+fn check_value(v: &str) -> Result<(), &'static str> {
+    if v.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f) {
+        return Err("holds a control character (CR, LF, NUL…), which HTTP forbids");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers() {
+        let h: HeaderArg = "Authorization: Bearer x".parse().expect("parses");
+        assert_eq!(h.name, "Authorization");
+        assert_eq!(h.value().as_deref(), Ok("Bearer x"));
+        assert!(!format!("{h:?}").contains("Bearer"));
+        let h: HeaderArg = "X-Token:${MCPDESC_TEST_UNSET_VAR_1}"
+            .parse()
+            .expect("parses");
+        assert!(h.value().is_err());
+        assert!("X-A".parse::<HeaderArg>().is_err());
+        assert!("X A:b".parse::<HeaderArg>().is_err());
+        assert!("X-A:b\r\nX-B: c".parse::<HeaderArg>().is_err());
+        assert!("X-A:${1BAD}".parse::<HeaderArg>().is_err());
+        assert_eq!(
+            "X-Empty:"
+                .parse::<HeaderArg>()
+                .expect("empty")
+                .value()
+                .as_deref(),
+            Ok("")
+        );
+    }
+
+    #[test]
+    fn env_entries() {
+        let e: EnvArg = "API_KEY=a=b".parse().expect("parses");
+        assert_eq!((e.key.as_str(), e.value.as_str()), ("API_KEY", "a=b"));
+        assert!(!format!("{e:?}").contains("a=b"));
+        assert!("=x".parse::<EnvArg>().is_err());
+        assert!("NOVALUE".parse::<EnvArg>().is_err());
+    }
+}

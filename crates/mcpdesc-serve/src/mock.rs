@@ -1,0 +1,1 @@
+//! The mock backend: Tool Results from named examples (§9.3).

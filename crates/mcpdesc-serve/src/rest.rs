@@ -1,0 +1,1 @@
+//! The REST gateway: request building, auth, the upstream client, response mapping.

@@ -1,0 +1,1 @@
+//! The MCP side: lifecycle, revision negotiation, lists, tools/call, transports.
