@@ -332,6 +332,29 @@ fn generate_clients_equals_the_two_generators() {
     }
 }
 
+/// `Views::project_and_lower` (validation beside lowering, what the generators use)
+/// gives what lowering `Views::project`'s views gives, on every fixture and revision,
+/// and refuses what it refuses.
+#[test]
+fn validating_beside_lowering_changes_nothing() {
+    use mcpdesc_codegen::lower::{Views, lower};
+    let invalid = serde_json::json!({"mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"},
+        "protocolVersions": ["2025-03-26"],
+        "tools": [{"name": "t", "title": "T", "inputSchema": {"type": "object"}}]});
+    let mut docs: Vec<Value> = FIXTURES.iter().map(|n| load(n)).collect();
+    docs.push(invalid);
+    for doc in &docs {
+        for rev in [None].into_iter().chain(ProtocolRevision::ALL.map(Some)) {
+            let serial = Views::project(doc, rev).map(|v| {
+                let l = lower(&v);
+                (l.ir, l.diagnostics)
+            });
+            let parallel = Views::project_and_lower(doc, rev).map(|l| (l.ir, l.diagnostics));
+            assert!(serial == parallel, "{rev:?}: differs");
+        }
+    }
+}
+
 #[test]
 fn projection_selects_tools_by_protocol_version() {
     let doc = load("constructs");
@@ -687,55 +710,26 @@ fn e2e_generated_rust_client_calls_real_servers() {
     let (Some(server), Some((py, script))) = (everything_server(&cfg), py_server()) else {
         return missing("server-everything (.deps/node) or the Python venv with mcp (.deps/venv)");
     };
-    let base = cfg.work_dir.join("e2e-rust");
-    for (fixture_name, crate_name) in [
+    let crates: Vec<_> = [
         ("everything", "everything-client"),
         ("py-server", "py-client"),
-    ] {
-        let g = generate_rust(
-            &load(fixture_name),
-            &RustOptions {
-                crate_name: Some(crate_name.into()),
-                ..Default::default()
-            },
-        )
-        .expect("generates");
-        let dir = base.join(crate_name);
-        let _ = std::fs::remove_dir_all(&dir);
-        mcpdesc_codegen::write_files(&dir, &g.files).expect("writes");
-    }
-    let app = base.join("app");
-    let cargo_toml = "[package]\nname = \"e2e-app\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\neverything-client = { path = \"../everything-client\" }\npy-client = { path = \"../py-client\" }\nserde_json = \"1\"\ntokio = { version = \"1\", features = [\"macros\", \"rt\"] }\n\n[workspace]\n";
-    let _ = std::fs::remove_dir_all(&app);
-    mcpdesc_codegen::write_files(
-        &app,
-        &[
-            mcpdesc_codegen::GeneratedFile {
-                path: "Cargo.toml".into(),
-                contents: cargo_toml.into(),
-            },
-            mcpdesc_codegen::GeneratedFile {
-                path: "src/main.rs".into(),
-                contents: RUST_E2E_MAIN.into(),
-            },
-        ],
-    )
-    .expect("writes");
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["run", "--quiet", "--manifest-path"])
-        .arg(app.join("Cargo.toml"))
-        .arg("--")
-        .arg(&server)
-        .arg(&py)
-        .arg(&script)
-        .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
-        .output()
-        .expect("cargo runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "e2e app failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    ]
+    .into_iter()
+    .map(|(fixture_name, crate_name)| {
+        let opts = RustOptions {
+            crate_name: Some(crate_name.into()),
+            ..Default::default()
+        };
+        let g = generate_rust(&load(fixture_name), &opts).expect("generates");
+        (crate_name.to_string(), g)
+    })
+    .collect();
+    let stdout = run_rust_app(
+        &cfg,
+        &cfg.work_dir.join("e2e-rust"),
+        &crates,
+        RUST_E2E_MAIN,
+        &[server.as_os_str(), py.as_os_str(), script.as_os_str()],
     );
     let lines: Vec<Value> = stdout
         .lines()
@@ -790,48 +784,20 @@ fn e2e_generated_typescript_client_calls_real_servers() {
             "typescript, the SDK and server-everything (.deps/node) or the Python venv (.deps/venv)",
         );
     };
-    let base = cfg.work_dir.join("e2e-ts");
-    let _ = std::fs::remove_dir_all(&base);
-    for (fixture_name, dir) in [("everything", "everything"), ("py-server", "py")] {
-        let g = generate_typescript(&load(fixture_name), &TsOptions::default()).expect("generates");
-        let d = base.join(dir);
-        mcpdesc_codegen::write_files(&d, &g.files).expect("writes");
-        link(&cfg.node_dir.join("node_modules"), &d.join("node_modules"));
-        let out = Command::new("node")
-            .arg(&tsc)
-            .arg("-p")
-            .arg(d.join("tsconfig.json"))
-            .output()
-            .expect("tsc runs");
-        assert!(
-            out.status.success(),
-            "tsc {dir}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    std::fs::write(base.join("package.json"), "{\"type\": \"module\"}\n").expect("writes");
-    std::fs::write(base.join("e2e.mjs"), TS_E2E).expect("writes");
-    link(
-        &cfg.node_dir.join("node_modules"),
-        &base.join("node_modules"),
+    let packages =
+        [("everything", "everything"), ("py-server", "py")].map(|(fixture_name, dir)| {
+            let g =
+                generate_typescript(&load(fixture_name), &TsOptions::default()).expect("generates");
+            (dir, g)
+        });
+    let v = run_ts_app(
+        &cfg,
+        &tsc,
+        &cfg.work_dir.join("e2e-ts"),
+        &packages,
+        TS_E2E,
+        &[server.as_os_str(), py.as_os_str(), script.as_os_str()],
     );
-    let out = Command::new("node")
-        .arg(base.join("e2e.mjs"))
-        .arg(&server)
-        .arg(&py)
-        .arg(&script)
-        .current_dir(&base)
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value =
-        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
     assert!(
         v["w"]["temperature"].is_number() && v["w"]["conditions"].is_string(),
         "{v}"
@@ -850,6 +816,102 @@ fn e2e_generated_typescript_client_calls_real_servers() {
     );
     assert_eq!(v["add"]["result"], 42);
     assert_eq!(v["toolError"], "ToolError", "{v}");
+}
+
+/// Writes each generated crate (`(package name, generation)`, in a folder of that name)
+/// and an app depending on them under `base`, runs the app (`main`) with `args`, and
+/// returns its standard output; fails the test when it fails.
+fn run_rust_app(
+    cfg: &CheckConfig,
+    base: &Path,
+    crates: &[(String, mcpdesc_codegen::Generated)],
+    main: &str,
+    args: &[&std::ffi::OsStr],
+) -> String {
+    let mut deps = String::new();
+    for (package, g) in crates {
+        let d = base.join(package);
+        let _ = std::fs::remove_dir_all(&d);
+        mcpdesc_codegen::write_files(&d, &g.files).expect("writes");
+        deps.push_str(&format!("{package} = {{ path = \"../{package}\" }}\n"));
+    }
+    let app = base.join("app");
+    let cargo_toml = format!(
+        "[package]\nname = \"e2e-app\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n{deps}serde_json = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"rt\"] }}\n\n[workspace]\n"
+    );
+    let _ = std::fs::remove_dir_all(&app);
+    let files = [
+        ("Cargo.toml", cargo_toml),
+        ("src/main.rs", main.to_string()),
+    ]
+    .map(|(path, contents)| mcpdesc_codegen::GeneratedFile {
+        path: path.into(),
+        contents,
+    });
+    mcpdesc_codegen::write_files(&app, &files).expect("writes");
+    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(app.join("Cargo.toml"))
+        .arg("--")
+        .args(args)
+        .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
+        .output()
+        .expect("cargo runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "e2e app failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Writes and compiles (`tsc`) each generated package (`(folder, generation)`) under
+/// `base`, runs `script` (an ES module beside them) with node and `args`, and returns
+/// its last line of output as JSON; fails the test when anything fails.
+fn run_ts_app(
+    cfg: &CheckConfig,
+    tsc: &Path,
+    base: &Path,
+    packages: &[(&str, mcpdesc_codegen::Generated)],
+    script: &str,
+    args: &[&std::ffi::OsStr],
+) -> Value {
+    let _ = std::fs::remove_dir_all(base);
+    let node_modules = cfg.node_dir.join("node_modules");
+    for (dir, g) in packages {
+        let d = base.join(dir);
+        mcpdesc_codegen::write_files(&d, &g.files).expect("writes");
+        link(&node_modules, &d.join("node_modules"));
+        let out = Command::new("node")
+            .arg(tsc)
+            .arg("-p")
+            .arg(d.join("tsconfig.json"))
+            .output()
+            .expect("tsc runs");
+        assert!(
+            out.status.success(),
+            "tsc {dir}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    std::fs::write(base.join("package.json"), "{\"type\": \"module\"}\n").expect("writes");
+    std::fs::write(base.join("e2e.mjs"), script).expect("writes");
+    link(&node_modules, &base.join("node_modules"));
+    let out = Command::new("node")
+        .arg(base.join("e2e.mjs"))
+        .args(args)
+        .current_dir(base)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line")
 }
 
 fn link(target: &Path, link: &Path) {
@@ -950,53 +1012,24 @@ fn e2e_generated_rust_client_decodes_the_negotiated_revision() {
     let (Some((py, script)), Some(everything)) = (pets_server(), everything_server(&cfg)) else {
         return missing("the Python venv with mcp (.deps/venv) or server-everything (.deps/node)");
     };
-    let base = cfg.work_dir.join("e2e-revisions-rust");
-    for (name, doc, revision) in pets_clients() {
-        let g = generate_rust(
-            &doc,
-            &RustOptions {
+    let crates: Vec<_> = pets_clients()
+        .into_iter()
+        .map(|(name, doc, revision)| {
+            let opts = RustOptions {
                 protocol_version: revision,
                 crate_name: Some(format!("{name}-client")),
-            },
-        )
-        .expect("generates");
-        assert!(!g.files.is_empty(), "{name}: {:#?}", g.diagnostics);
-        let dir = base.join(name);
-        let _ = std::fs::remove_dir_all(&dir);
-        mcpdesc_codegen::write_files(&dir, &g.files).expect("writes");
-    }
-    let app = base.join("app");
-    let cargo_toml = "[package]\nname = \"e2e-revisions\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\npets-client = { path = \"../pets\" }\npets-old-client = { path = \"../pets-old\" }\npets-only-client = { path = \"../pets-only\" }\nserde_json = \"1\"\ntokio = { version = \"1\", features = [\"macros\", \"rt\"] }\n\n[workspace]\n";
-    let _ = std::fs::remove_dir_all(&app);
-    mcpdesc_codegen::write_files(
-        &app,
-        &[
-            mcpdesc_codegen::GeneratedFile {
-                path: "Cargo.toml".into(),
-                contents: cargo_toml.into(),
-            },
-            mcpdesc_codegen::GeneratedFile {
-                path: "src/main.rs".into(),
-                contents: RUST_REVISIONS_MAIN.into(),
-            },
-        ],
-    )
-    .expect("writes");
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["run", "--quiet", "--manifest-path"])
-        .arg(app.join("Cargo.toml"))
-        .arg("--")
-        .arg(&py)
-        .arg(&script)
-        .arg(&everything)
-        .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
-        .output()
-        .expect("cargo runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "e2e app failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+            };
+            let g = generate_rust(&doc, &opts).expect("generates");
+            assert!(!g.files.is_empty(), "{name}: {:#?}", g.diagnostics);
+            (format!("{name}-client"), g)
+        })
+        .collect();
+    let stdout = run_rust_app(
+        &cfg,
+        &cfg.work_dir.join("e2e-revisions-rust"),
+        &crates,
+        RUST_REVISIONS_MAIN,
+        &[py.as_os_str(), script.as_os_str(), everything.as_os_str()],
     );
     let v: Value =
         serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
@@ -1071,54 +1104,24 @@ fn e2e_generated_typescript_client_decodes_the_negotiated_revision() {
             "typescript and the SDK (.deps/node) or the Python venv with mcp (.deps/venv)",
         );
     };
-    let base = cfg.work_dir.join("e2e-revisions-ts");
-    let _ = std::fs::remove_dir_all(&base);
-    for (name, doc, revision) in pets_clients() {
-        let g = generate_typescript(
-            &doc,
-            &TsOptions {
+    let packages: Vec<_> = pets_clients()
+        .into_iter()
+        .map(|(name, doc, revision)| {
+            let opts = TsOptions {
                 protocol_version: revision,
                 package_name: Some(name.into()),
-            },
-        )
-        .expect("generates");
-        let d = base.join(name);
-        mcpdesc_codegen::write_files(&d, &g.files).expect("writes");
-        link(&cfg.node_dir.join("node_modules"), &d.join("node_modules"));
-        let out = Command::new("node")
-            .arg(&tsc)
-            .arg("-p")
-            .arg(d.join("tsconfig.json"))
-            .output()
-            .expect("tsc runs");
-        assert!(
-            out.status.success(),
-            "tsc {name}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    std::fs::write(base.join("package.json"), "{\"type\": \"module\"}\n").expect("writes");
-    std::fs::write(base.join("e2e.mjs"), TS_REVISIONS_E2E).expect("writes");
-    link(
-        &cfg.node_dir.join("node_modules"),
-        &base.join("node_modules"),
+            };
+            (name, generate_typescript(&doc, &opts).expect("generates"))
+        })
+        .collect();
+    let v = run_ts_app(
+        &cfg,
+        &tsc,
+        &cfg.work_dir.join("e2e-revisions-ts"),
+        &packages,
+        TS_REVISIONS_E2E,
+        &[py.as_os_str(), script.as_os_str()],
     );
-    let out = Command::new("node")
-        .arg(base.join("e2e.mjs"))
-        .arg(&py)
-        .arg(&script)
-        .current_dir(&base)
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value =
-        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
     assert_eq!(v["negotiated"], "2025-11-25", "{v}");
     assert_eq!(v["isArray"], true, "{v}");
     assert_eq!(

@@ -85,11 +85,8 @@ type Rendered = Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error>;
 /// Projects `doc` to the views of revision `rev` (validating it) and lowers them; the
 /// diagnostics of a refused input come back with no IR.
 fn lowered(doc: &Value, rev: Option<ProtocolRevision>) -> (Option<ir::Ir>, Vec<Diagnostic>) {
-    match lower::Views::project(doc, rev) {
-        Ok(views) => {
-            let l = lower::lower(&views);
-            (Some(l.ir), l.diagnostics)
-        }
+    match lower::Views::project_and_lower(doc, rev) {
+        Ok(l) => (Some(l.ir), l.diagnostics),
         Err(diagnostics) => (None, diagnostics),
     }
 }

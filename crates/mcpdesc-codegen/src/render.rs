@@ -159,6 +159,32 @@ pub(crate) enum Reshape<'a> {
     Wrap(&'a str),
 }
 
+/// Which reshapes some method of an IR needs (the variants of the generated code's
+/// private `Decode` type).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Reshapes {
+    pub unwrap: bool,
+    pub wrap: bool,
+}
+
+impl Reshapes {
+    pub fn of(ir: &crate::ir::Ir) -> Reshapes {
+        let mut r = Reshapes::default();
+        for (_, reshape) in ir.tools.iter().flat_map(|t| Dispatch::of(t).arms) {
+            match reshape {
+                Reshape::Unwrap(_) => r.unwrap = true,
+                Reshape::Wrap(_) => r.wrap = true,
+            }
+        }
+        r
+    }
+
+    /// Whether any method reshapes (the `Decode` type exists).
+    pub fn any(self) -> bool {
+        self.unwrap || self.wrap
+    }
+}
+
 impl<'a> Dispatch<'a> {
     pub fn of(tool: &'a crate::ir::Tool) -> Dispatch<'a> {
         use crate::ir::Decode;
@@ -170,6 +196,8 @@ impl<'a> Dispatch<'a> {
                     d.absent.push(r.revision.as_str());
                     continue;
                 }
+                // Content blocks are not reshaped (lowering gives them none).
+                Some(_) if !tool.structured_output => continue,
                 Some(Decode::Unwrap { property }) => Reshape::Unwrap(property),
                 Some(Decode::Wrap { property }) => Reshape::Wrap(property),
                 Some(_) => continue,

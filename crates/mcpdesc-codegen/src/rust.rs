@@ -3,7 +3,7 @@
 use crate::escape;
 use crate::escape::Untrusted;
 use crate::ir::*;
-use crate::render::{Code, Dispatch, Ident, Reshape, doc_text, filters, untrusted};
+use crate::render::{Code, Dispatch, Ident, Reshape, Reshapes, doc_text, filters, untrusted};
 use crate::{Error, GeneratedFile};
 use askama::Template;
 use mcpdesc_core::{Diagnostic, ProtocolRevision};
@@ -529,7 +529,7 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
 
     let mut tools = Vec::new();
     let mut content_aliases = Vec::new();
-    let (mut has_unwrap, mut has_wrap) = (false, false);
+    let reshapes = Reshapes::of(ir);
     for t in &ir.tools {
         let output = cx.name(t.output)?;
         if !t.structured_output {
@@ -549,20 +549,17 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
                     .join(" | "),
             )
         };
-        let mut arms = Vec::new();
-        for (revs, reshape) in dispatch.arms.iter().filter(|_| t.structured_output) {
-            let decode = match reshape {
-                Reshape::Unwrap(p) => {
-                    has_unwrap = true;
-                    format!("Decode::Unwrap({})", escape::rust::str_lit(p))
-                }
-                Reshape::Wrap(p) => {
-                    has_wrap = true;
-                    format!("Decode::Wrap({})", escape::rust::str_lit(p))
-                }
-            };
-            arms.push((pattern(revs), Code(decode)));
-        }
+        let arms = dispatch
+            .arms
+            .iter()
+            .map(|(revs, reshape)| {
+                let decode = match reshape {
+                    Reshape::Unwrap(p) => format!("Decode::Unwrap({})", escape::rust::str_lit(p)),
+                    Reshape::Wrap(p) => format!("Decode::Wrap({})", escape::rust::str_lit(p)),
+                };
+                (pattern(revs), Code(decode))
+            })
+            .collect();
         tools.push(RTool {
             absent: (!dispatch.absent.is_empty()).then(|| pattern(&dispatch.absent)),
             arms,
@@ -588,9 +585,9 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
             .rev()
             .map(|r| untrusted(r.as_str()))
             .collect(),
-        decodes: has_unwrap || has_wrap,
-        has_unwrap,
-        has_wrap,
+        decodes: reshapes.any(),
+        has_unwrap: reshapes.unwrap,
+        has_wrap: reshapes.wrap,
         has_structured: tools.iter().any(|t| t.structured),
         has_content: tools.iter().any(|t| !t.structured),
         tools,

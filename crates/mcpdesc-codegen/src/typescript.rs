@@ -2,7 +2,7 @@
 
 use crate::escape::{self, Untrusted};
 use crate::ir::*;
-use crate::render::{Code, Dispatch, Ident, Reshape, doc_text, filters, untrusted};
+use crate::render::{Code, Dispatch, Ident, Reshape, Reshapes, doc_text, filters, untrusted};
 use crate::{Error, GeneratedFile};
 use askama::Template;
 use mcpdesc_core::{Diagnostic, ProtocolRevision};
@@ -242,24 +242,21 @@ pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diag
         }
     }
     let mut tools = Vec::new();
-    let (mut has_unwrap, mut has_wrap) = (false, false);
+    let reshapes = Reshapes::of(ir);
     let revisions = |revs: &[&str]| revs.iter().map(|r| untrusted(*r)).collect::<Vec<_>>();
     for t in &ir.tools {
         let dispatch = Dispatch::of(t);
-        let mut arms = Vec::new();
-        for (revs, reshape) in dispatch.arms.iter().filter(|_| t.structured_output) {
-            let decode = match reshape {
-                Reshape::Unwrap(p) => {
-                    has_unwrap = true;
-                    format!("{{ unwrap: {} }}", escape::ts::str_lit(p))
-                }
-                Reshape::Wrap(p) => {
-                    has_wrap = true;
-                    format!("{{ wrap: {} }}", escape::ts::str_lit(p))
-                }
-            };
-            arms.push((revisions(revs), Code(decode)));
-        }
+        let arms = dispatch
+            .arms
+            .iter()
+            .map(|(revs, reshape)| {
+                let decode = match reshape {
+                    Reshape::Unwrap(p) => format!("{{ unwrap: {} }}", escape::ts::str_lit(p)),
+                    Reshape::Wrap(p) => format!("{{ wrap: {} }}", escape::ts::str_lit(p)),
+                };
+                (revisions(revs), Code(decode))
+            })
+            .collect();
         tools.push(TTool {
             absent: revisions(&dispatch.absent),
             arms,
@@ -284,9 +281,9 @@ pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diag
             .map(|r| untrusted(r.as_str()))
             .collect(),
         decls,
-        decodes: has_unwrap || has_wrap,
-        has_unwrap,
-        has_wrap,
+        decodes: reshapes.any(),
+        has_unwrap: reshapes.unwrap,
+        has_wrap: reshapes.wrap,
         has_structured: tools.iter().any(|t| t.structured),
         has_content: tools.iter().any(|t| !t.structured),
         tools,

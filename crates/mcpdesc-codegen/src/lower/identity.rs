@@ -215,13 +215,11 @@ impl<'a> Lowerer<'a> {
                         if let Some(r) = m.get("$ref").and_then(Value::as_str)
                             && let Some(frag) = r.strip_prefix('#')
                             && let Some(p) = pointer::decode_fragment(frag)
+                            && !reached.contains_key(&p)
+                            && let Some(t) = root.pointer(&p)
                         {
-                            if !reached.contains_key(&p)
-                                && let Some(t) = root.pointer(&p)
-                            {
-                                reached.insert(p, t);
-                                todo.push(t);
-                            }
+                            reached.insert(p, t);
+                            todo.push(t);
                         }
                         stack.extend(m.values());
                     }

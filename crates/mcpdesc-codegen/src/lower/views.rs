@@ -3,6 +3,7 @@
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet};
 use mcpdesc_scope::{decl_scope, root_scope};
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// A description's Effective Protocol Views: the view of the revision the types are
 /// generated for (made and validated by [`mcpdesc_scope::project()`]) and, for every
@@ -19,6 +20,9 @@ pub struct Views<'a> {
     /// Per declared revision, oldest first (the target included): the source indices
     /// of the tools of that revision's view, in document order.
     tools_at: Vec<(ProtocolRevision, Vec<usize>)>,
+    /// The same, by revision and tool name (the first, in a document whose tool names
+    /// are not unique per revision, which validation refuses).
+    by_name: HashMap<(ProtocolRevision, &'a str), usize>,
 }
 
 impl<'a> Views<'a> {
@@ -39,6 +43,24 @@ impl<'a> Views<'a> {
         let target = Self::target(doc, requested);
         let view = mcpdesc_scope::project(doc, target)?;
         Ok(Self::new(doc, target, view))
+    }
+
+    /// [`Views::project`], then [`lower`](super::lower): the same result, faster. The
+    /// validation in `mcpdesc_scope::project` (of the source and of the view, §4.12
+    /// steps 1 and 8) is most of its cost, and nothing in lowering depends on it but the
+    /// verdict; so it runs beside the lowering of the same view (the projection without
+    /// validation), whose result is kept only when the input is valid.
+    pub fn project_and_lower(
+        doc: &'a Value,
+        requested: Option<ProtocolRevision>,
+    ) -> Result<super::Lowered, Vec<Diagnostic>> {
+        let target = Self::target(doc, requested);
+        let (checked, lowered) = rayon::join(
+            || mcpdesc_scope::project(doc, target).map(drop),
+            || Self::unchecked(doc, Some(target)).map(|views| super::lower(&views)),
+        );
+        checked?;
+        lowered
     }
 
     /// [`Views::project`] without validation: the caller vouches for `doc` (fuzzing,
@@ -69,7 +91,7 @@ impl<'a> Views<'a> {
             .get("tools")
             .and_then(Value::as_array)
             .map_or(&[], Vec::as_slice);
-        let tools_at = root
+        let tools_at: Vec<(ProtocolRevision, Vec<usize>)> = root
             .iter()
             .map(|rev| {
                 let at = tools
@@ -81,11 +103,20 @@ impl<'a> Views<'a> {
                 (rev, at)
             })
             .collect();
+        let mut by_name = HashMap::new();
+        for (rev, at) in &tools_at {
+            for &i in at {
+                if let Some(name) = tools.get(i).and_then(|t: &Value| t.get("name")?.as_str()) {
+                    by_name.entry((*rev, name)).or_insert(i);
+                }
+            }
+        }
         Views {
             source,
             target,
             view,
             tools_at,
+            by_name,
         }
     }
 
@@ -126,12 +157,9 @@ impl<'a> Views<'a> {
     /// The tool named `name` in `rev`'s view (its source pointer and declaration), if
     /// the description has one there.
     pub fn tool_at(&self, rev: ProtocolRevision, name: &str) -> Option<(String, &'a Value)> {
-        let tools = self.source.get("tools")?.as_array()?;
-        self.tool_indices(rev).iter().find_map(|&i| {
-            let t = tools.get(i)?;
-            (t.get("name").and_then(Value::as_str) == Some(name))
-                .then(|| (format!("/tools/{i}"), t))
-        })
+        let i = *self.by_name.get(&(rev, name))?;
+        let tool = self.source.get("tools")?.as_array()?.get(i)?;
+        Some((format!("/tools/{i}"), tool))
     }
 
     fn tool_indices(&self, rev: ProtocolRevision) -> &[usize] {
