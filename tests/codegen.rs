@@ -603,6 +603,46 @@ fn spec_fixtures_generate_without_panics() {
     assert!(n > 10, "only {n} spec fixtures found");
 }
 
+/// The templates live inside the crate (askama `dirs` relative to it), so a packaged
+/// `mcpdesc-codegen` carries them.
+#[test]
+fn the_crate_packages_its_templates() {
+    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args([
+            "package",
+            "-p",
+            "mcpdesc-codegen",
+            "--list",
+            "--allow-dirty",
+        ])
+        .current_dir(workspace_root())
+        .output()
+        .expect("cargo runs");
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let templates = std::fs::read_dir(workspace_root().join("crates/mcpdesc-codegen/templates"))
+        .expect("templates/")
+        .flatten()
+        .flat_map(|lang| {
+            std::fs::read_dir(lang.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .count();
+    assert_eq!(templates, 6);
+    let packaged = listed
+        .lines()
+        .filter(|l| l.starts_with("templates/"))
+        .count();
+    assert_eq!(packaged, templates, "{listed}");
+    assert!(listed.lines().any(|l| l == "askama.toml"), "{listed}");
+}
+
 fn report(reports: &[check::FixtureReport]) -> String {
     let mut s = String::new();
     for r in reports {

@@ -250,7 +250,6 @@ impl<'a> Lowerer<'a> {
             parts.push((m, abs));
         }
         let mut fields: Vec<Field> = Vec::new();
-        let mut closed = false;
         let mut extra_typed: Option<Extra> = None;
         let mut required: Vec<String> = Vec::new();
         for (m, abs) in &parts {
@@ -267,9 +266,11 @@ impl<'a> Lowerer<'a> {
                     fields.push(f);
                 }
             }
-            if m.get("additionalProperties") == Some(&Value::Bool(false)) {
-                closed = true;
-            } else if m.contains_key("additionalProperties") || m.contains_key("patternProperties")
+            // `additionalProperties: false` in one alternative forbids the others'
+            // properties in JSON Schema; keeping the object open is looser, never stricter.
+            let closed = m.get("additionalProperties") == Some(&Value::Bool(false));
+            if !closed
+                && (m.contains_key("additionalProperties") || m.contains_key("patternProperties"))
             {
                 extra_typed = Some(self.extra(ctx, m, abs, hint, depth + 1));
             }
@@ -277,9 +278,6 @@ impl<'a> Lowerer<'a> {
         for f in &mut fields {
             f.required = f.required || required.contains(&f.wire);
         }
-        // `additionalProperties: false` in one alternative forbids the others' properties
-        // in JSON Schema; keeping the object open is looser, never stricter.
-        let _ = closed;
         let extra = extra_typed.unwrap_or(Extra::Open);
         if fields.is_empty() {
             return Shape::Ty(match extra {
