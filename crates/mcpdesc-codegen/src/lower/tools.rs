@@ -8,7 +8,7 @@ use super::{Ctx, Lowered, Lowerer, Views, str_field, warn};
 use crate::ir::*;
 use crate::names::{self, Allocator};
 use mcpdesc_core::provenance::ToolProvenance;
-use mcpdesc_core::revision::{ObjectKind, field_available};
+use mcpdesc_core::revision::{ObjectKind, field_available, field_feature};
 use mcpdesc_core::{Diagnostic, ProtocolRevision, refs};
 use serde_json::Value;
 
@@ -82,7 +82,10 @@ pub fn lower(views: &Views<'_>) -> Lowered {
                 Some(lw.root(view, out, raw, &at, hint.as_deref()))
             }
             Some(_) => {
-                lw.diags.push(Diagnostic::info("codegen-output-schema-ignored", format!("`outputSchema` is not defined in protocol version {rev}; the tool returns content blocks")).at(format!("{}/outputSchema", s.at)));
+                let exists = field_feature(ObjectKind::Tool, "outputSchema")
+                    .map(|f| format!(" (it exists {})", f.phrase()))
+                    .unwrap_or_default();
+                lw.diags.push(Diagnostic::info("codegen-output-schema-ignored", format!("`outputSchema` is not defined in protocol version {rev}{exists}; the tool returns content blocks")).at(format!("{}/outputSchema", s.at)));
                 None
             }
             None => None,
