@@ -33,7 +33,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> CmdResult {
     let opts = RustOptions {
-        protocol_version: args.protocol_version.map(|r| r.as_str().to_string()),
+        protocol_version: args.protocol_version,
         crate_name: args.crate_name.clone(),
     };
     super::generate_into(&args.input, &args.output, |doc| {

@@ -33,7 +33,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> CmdResult {
     let opts = TsOptions {
-        protocol_version: args.protocol_version.map(|r| r.as_str().to_string()),
+        protocol_version: args.protocol_version,
         package_name: args.package_name.clone(),
     };
     super::generate_into(&args.input, &args.output, |doc| {
