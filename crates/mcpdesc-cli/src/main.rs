@@ -55,6 +55,8 @@ enum Command {
     /// Generate a typed client (Rust or TypeScript).
     #[command(subcommand)]
     Generate(cmd::generate::GenerateCommand),
+    /// Report breaking changes between two descriptions, per protocol revision.
+    Diff(cmd::diff::Args),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
         Command::Split(a) => cmd::split::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Generate(a) => cmd::generate::run(a),
+        Command::Diff(a) => cmd::diff::run(a),
     };
     match result {
         Ok(o) => o.into(),

@@ -47,7 +47,7 @@ mod security;
 mod walk;
 
 pub use report::{
-    Declaration, FailOn, Finding, Location, Message, Part, Report, Semver, Summary, kind_str,
+    Declaration, FailOn, Finding, Location, Message, Part, Report, Semver, Side, Summary, kind_str,
 };
 pub use rules::{Class, RULES, Rule, RuleId, rule_by_id};
 

@@ -3,7 +3,7 @@
 //! as escapes; markdown puts it in code spans (no HTML, links, `@mentions` or issue
 //! references can come from a document); JSON is JSON.
 
-use crate::report::{Finding, Location, Message, Part, Report};
+use crate::report::{Finding, Location, Message, Part, Report, Side};
 use crate::rules::Class;
 use mcpdesc_core::diagnostic::inert;
 use serde_json::{Value, json};
@@ -34,14 +34,16 @@ fn plain(m: &Message) -> String {
 ///
 /// `NEW:LINE:COL: CLASS[RULE]: DECLARATION: MESSAGE (at POINTER; old POINTER) [REVISIONS]`
 ///
-/// The position is NEW's when the finding has one there, else OLD's.
+/// The position is NEW's, or OLD's for a removal ([`Finding::primary`]).
 pub fn text(report: &Report, names: Names<'_>) -> String {
     let mut s = String::new();
     for f in &report.findings {
-        let (file, loc) = match (&f.new, &f.old) {
-            (Some(n), _) => (names.new, n),
-            (None, Some(o)) => (names.old, o),
-            (None, None) => continue,
+        let Some((side, loc)) = f.primary() else {
+            continue;
+        };
+        let file = match side {
+            Side::Old => names.old,
+            Side::New => names.new,
         };
         let mut line = inert(file);
         if let (Some(l), Some(c)) = (loc.line, loc.column) {
@@ -54,9 +56,10 @@ pub fn text(report: &Report, names: Names<'_>) -> String {
         }
         line.push_str(&inert(&plain(&f.message)));
         let _ = write!(line, " (at {}", inert(&loc.pointer));
-        if let (Some(o), Some(_)) = (&f.old, &f.new) {
+        if let Some((other, o)) = f.secondary() {
             if o.pointer != loc.pointer {
-                let _ = write!(line, "; old {}", inert(&o.pointer));
+                let label = if other == Side::Old { "old" } else { "new" };
+                let _ = write!(line, "; {label} {}", inert(&o.pointer));
             }
         }
         line.push(')');
@@ -185,19 +188,28 @@ fn class_label(c: Class) -> &'static str {
 }
 
 fn where_cell(f: &Finding) -> String {
-    let one = |side: &str, l: &Location| {
-        let mut s = format!("{side} {}", code(&l.pointer, true));
+    let one = |side: Side, l: &Location| {
+        let label = if side == Side::Old { "old" } else { "new" };
+        let mut s = format!("{label} {}", code(&l.pointer, true));
         if let Some(line) = l.line {
             let _ = write!(s, " (line {line})");
         }
         s
     };
-    match (&f.old, &f.new) {
-        (Some(o), Some(n)) if o.pointer == n.pointer => one("", n).trim_start().to_string(),
-        (Some(o), Some(n)) => format!("{}<br>{}", one("new", n), one("old", o)),
-        (None, Some(n)) => one("new", n),
-        (Some(o), None) => one("old", o),
-        (None, None) => String::new(),
+    match (f.primary(), f.secondary()) {
+        (Some((_, p)), Some((_, q))) if p.pointer == q.pointer => {
+            let mut s = code(&p.pointer, true);
+            if let (Some(a), Some(b)) = (
+                f.old.as_ref().and_then(|l| l.line),
+                f.new.as_ref().and_then(|l| l.line),
+            ) {
+                let _ = write!(s, " (old line {a}, new line {b})");
+            }
+            s
+        }
+        (Some((ps, p)), Some((qs, q))) => format!("{}<br>{}", one(ps, p), one(qs, q)),
+        (Some((ps, p)), None) => one(ps, p),
+        _ => String::new(),
     }
 }
 
@@ -262,8 +274,9 @@ pub fn markdown(report: &Report, names: Names<'_>) -> String {
         let count: usize = rest.iter().map(|(_, l)| l.len()).sum();
         let _ = writeln!(
             body,
-            "<details><summary>Other changes: {count} non-breaking and info findings in {} places</summary>\n",
-            rest.len()
+            "<details><summary>Other changes (non-breaking and info): {} in {}</summary>\n",
+            plural(count, "finding"),
+            plural(rest.len(), "section")
         );
         for (h, list) in &rest {
             if body.len() + s.len() > MAX_MARKDOWN_CHARS {
@@ -290,14 +303,22 @@ pub fn markdown(report: &Report, names: Names<'_>) -> String {
     s
 }
 
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 fn section(out: &mut String, heading: &str, list: &[&Finding], collapse: bool) {
     let _ = writeln!(out, "#### {heading}\n");
     if collapse {
         let worst = list.iter().map(|f| f.class).min().unwrap_or(Class::Info);
         let _ = writeln!(
             out,
-            "<details><summary>{} findings (worst: {})</summary>\n",
-            list.len(),
+            "<details><summary>{} (worst: {})</summary>\n",
+            plural(list.len(), "finding"),
             worst.as_str()
         );
     }

@@ -135,6 +135,40 @@ pub struct Finding {
     pub message: Message,
 }
 
+/// Which document a location is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Old,
+    New,
+}
+
+impl Finding {
+    /// Where the change is best seen: NEW's location, unless NEW only points at the
+    /// container of what OLD had (a removal), then OLD's.
+    pub fn primary(&self) -> Option<(Side, &Location)> {
+        match (&self.old, &self.new) {
+            (Some(o), Some(n))
+                if o.pointer.starts_with(&format!("{}/", n.pointer))
+                    || (n.pointer.is_empty() && !o.pointer.is_empty()) =>
+            {
+                Some((Side::Old, o))
+            }
+            (_, Some(n)) => Some((Side::New, n)),
+            (Some(o), None) => Some((Side::Old, o)),
+            (None, None) => None,
+        }
+    }
+
+    /// The other location, when there is one.
+    pub fn secondary(&self) -> Option<(Side, &Location)> {
+        match self.primary()? {
+            (Side::New, _) => self.old.as_ref().map(|o| (Side::Old, o)),
+            (Side::Old, _) => self.new.as_ref().map(|n| (Side::New, n)),
+        }
+    }
+}
+
 /// What version bump the changes call for (semver).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -1069,9 +1069,10 @@ fn effective_security<'a>(o: Side<'a>, n: Side<'a>, out: &mut Vec<Raw>) {
     if a.is_none() && b.is_none() {
         return;
     }
-    let eff = |own: Option<&'a Value>, s: Side<'a>| match own {
-        Some(v) => (Some(v), s.at("security")),
-        None => (s.doc.get("security"), "/security".to_string()),
+    let eff = |own: Option<&'a Value>, s: Side<'a>| match (own, s.doc.get("security")) {
+        (Some(v), _) => (Some(v), s.at("security")),
+        (None, Some(root)) => (Some(root), "/security".to_string()),
+        (None, None) => (None, s.ptr.to_string()),
     };
     let ((x, xp), (y, yp)) = (eff(a, o), eff(b, n));
     out.extend(security::compare(x, y, xp, yp));
