@@ -274,6 +274,53 @@ fn a_description_against_itself_is_empty() {
     }
 }
 
+/// Wide hostile inputs (tens of thousands of properties, enum values, alternatives,
+/// tools, arguments, all different): every matching is by hash, so this is linear. A
+/// quadratic comparison would not finish (no timing is asserted; see PERFORMANCE.md).
+#[test]
+fn wide_inputs_stay_linear() {
+    const N: usize = 20_000;
+    let side = |tag: &str| {
+        let props: serde_json::Map<String, Value> = (0..N)
+            .map(|i| (format!("{tag}{i}"), json!({"type": "string"})))
+            .collect();
+        let values: Vec<Value> = (0..N).map(|i| json!(format!("{tag}{i}"))).collect();
+        let alts: Vec<Value> = (0..N)
+            .map(|i| json!({"const": format!("{tag}{i}")}))
+            .collect();
+        let mut tools = vec![json!({"name": "wide", "inputSchema": {"type": "object",
+            "properties": props, "additionalProperties": false},
+            "outputSchema": {"type": "object", "properties": {"e": {"enum": values}, "a": {"anyOf": alts}}}})];
+        tools.extend(
+            (0..N)
+                .map(|i| json!({"name": format!("{tag}_{i}"), "inputSchema": {"type": "object"}})),
+        );
+        let args: Vec<Value> = (0..N)
+            .map(|i| json!({"name": format!("{tag}{i}")}))
+            .collect();
+        json!({"mcpdesc": "0.8.0", "info": {"name": "wide", "version": "1"},
+               "protocolVersions": ["2025-06-18", "2025-11-25"], "tools": tools,
+               "prompts": [{"name": "p", "arguments": args}]})
+    };
+    let (old, new) = (side("a"), side("b"));
+    let report =
+        mcpdesc_diff::diff_unchecked((&old).into(), (&new).into(), &DiffOptions::default())
+            .expect("declared revisions");
+    let count = |rule: &str| {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.rule.id() == rule)
+            .count()
+    };
+    assert_eq!(count("tool-removed"), N);
+    assert_eq!(count("tool-added"), N);
+    assert_eq!(count("prompt-argument-removed"), N);
+    assert!(report.fails(FailOn::Breaking));
+    // grouped: one finding per change, naming both revisions
+    assert!(report.findings.iter().all(|f| f.revisions.len() == 2));
+}
+
 // ---------------------------------------------------------------- random schemas
 
 /// A small deterministic generator (xorshift64*), so a failing seed reproduces.

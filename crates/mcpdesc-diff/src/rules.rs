@@ -82,7 +82,7 @@ macro_rules! rules {
 rules! {
     // --- document ---
     RevisionRemoved = "revision-removed", B, "A protocol revision was dropped from root `protocolVersions`: its clients lose the whole server (reported once, not per declaration).";
-    RevisionAdded = "revision-added", NB, "A protocol revision was added to root `protocolVersions`.";
+    RevisionAdded = "revision-added", I, "A protocol revision was added to root `protocolVersions` (its clients get a server they did not have).";
     InfoChanged = "info-changed", I, "Server metadata (`info`) changed.";
     InstructionsChanged = "instructions-changed", I, "Root `instructions` changed.";
     TagsChanged = "tags-changed", I, "The root tag catalogue changed.";
@@ -97,6 +97,7 @@ rules! {
     SecurityDeclared = "security-declared", PB, "OLD declared no requirement (omitted `security`), NEW requires credentials.";
     SecurityUndeclared = "security-undeclared", I, "NEW no longer declares a requirement (omitted `security`).";
     SecurityChanged = "security-changed", I, "The requirement changed without changing what a client must present (e.g. `[]` and `[{}]`).";
+    SecurityTooComplex = "security-too-complex", PB, "Too many requirement alternatives to compare (over 250,000 old × new pairs): undecided.";
     // --- transports and capabilities ---
     TransportRemoved = "transport-removed", B, "A transport (matched by type and URL or command) was removed.";
     TransportAdded = "transport-added", NB, "A transport was added.";

@@ -360,6 +360,57 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// A canonical text of a JSON value under [`json_eq`] (members sorted, numbers by
+/// value), to match values through hash maps instead of comparing every pair.
+pub(crate) fn canon(v: &Value) -> String {
+    fn go(v: &Value, out: &mut String) {
+        match v {
+            Value::Number(n) => {
+                let int = n
+                    .as_i64()
+                    .map(i128::from)
+                    .or_else(|| n.as_u64().map(i128::from));
+                let int = int.or_else(|| {
+                    n.as_f64()
+                        .filter(|f| f.fract() == 0.0 && f.abs() < 1e18)
+                        .map(|f| f as i128)
+                });
+                match int {
+                    Some(i) => out.push_str(&format!("i{i}")),
+                    None => out.push_str(&format!("f{}", n.as_f64().unwrap_or(0.0).to_bits())),
+                }
+            }
+            Value::String(s) => out.push_str(&Value::String(s.clone()).to_string()),
+            Value::Array(a) => {
+                out.push('[');
+                for x in a {
+                    go(x, out);
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                out.push('{');
+                for k in keys {
+                    out.push_str(&Value::String(k.clone()).to_string());
+                    out.push(':');
+                    if let Some(x) = m.get(k) {
+                        go(x, out);
+                    }
+                    out.push(',');
+                }
+                out.push('}');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut out = String::new();
+    go(v, &mut out);
+    out
+}
+
 fn num(v: Option<&Value>) -> Option<f64> {
     v.and_then(Value::as_f64)
 }
@@ -616,8 +667,10 @@ impl<'a> Cx<'a> {
         let (ov, nv) = (values(o, ot), values(n, nt));
         if let (Some((ovals, okey)), Some((nvals, nkey))) = (&ov, &nv) {
             // Both enumerate: the value sets (already cut to each side's type) decide.
+            let oset: HashSet<String> = ovals.iter().map(|(_, v)| canon(v)).collect();
+            let nset: HashSet<String> = nvals.iter().map(|(_, v)| canon(v)).collect();
             for v in ovals {
-                if !nvals.iter().any(|(_, w)| json_eq(v.1, w)) {
+                if !nset.contains(&canon(v.1)) {
                     let rule = self.pick(InputEnumValueRemoved, OutputEnumValueRemoved);
                     let msg = Self::msg(n)
                         .text("value ")
@@ -628,7 +681,7 @@ impl<'a> Cx<'a> {
                 }
             }
             for v in nvals {
-                if !ovals.iter().any(|(_, w)| json_eq(v.1, w)) {
+                if !oset.contains(&canon(v.1)) {
                     let rule = self.pick(InputEnumValueAdded, OutputEnumValueAdded);
                     let msg = Self::msg(n)
                         .text("value ")
@@ -873,20 +926,16 @@ impl<'a> Cx<'a> {
                 .unwrap_or_default()
         };
         let (oprops, nprops) = (props(o), props(n));
-        let (oreq, nreq) = (req(o), req(n));
-        let mut names: Vec<&'a str> = Vec::new();
-        for m in [oprops, nprops].into_iter().flatten() {
-            for k in m.keys() {
-                if !names.contains(&k.as_str()) {
-                    names.push(k);
-                }
-            }
-        }
-        for r in oreq.iter().chain(&nreq) {
-            if !names.contains(r) {
-                names.push(r);
-            }
-        }
+        let (oreq, nreq): (HashSet<&str>, HashSet<&str>) =
+            (req(o).into_iter().collect(), req(n).into_iter().collect());
+        let names = union(
+            [oprops, nprops]
+                .into_iter()
+                .flatten()
+                .flat_map(|m| m.keys().map(String::as_str))
+                .chain(req(o))
+                .chain(req(n)),
+        );
         for name in names {
             let (oc, nc) = (
                 oprops.and_then(|m| m.get(name)),
@@ -1101,14 +1150,12 @@ impl<'a> Cx<'a> {
         if op.is_none() && np.is_none() {
             return;
         }
-        let mut keys: Vec<&'a String> = Vec::new();
-        for m in [op, np].into_iter().flatten() {
-            for k in m.keys() {
-                if !keys.contains(&k) {
-                    keys.push(k);
-                }
-            }
-        }
+        let keys = union(
+            [op, np]
+                .into_iter()
+                .flatten()
+                .flat_map(|m| m.keys().map(String::as_str)),
+        );
         for k in keys {
             let (a, b) = (op.and_then(|m| m.get(k)), np.and_then(|m| m.get(k)));
             if let (Some(_), Some(_)) = (a, b) {
@@ -1162,12 +1209,16 @@ impl<'a> Cx<'a> {
             }
             (Some(a), Some(b)) => (a, b),
         };
-        // Match alternatives by equality, in any order.
+        // Match alternatives by equality, in any order (first unused equal one).
+        let mut pool: HashMap<String, Vec<usize>> = HashMap::new();
+        for i in (0..a.len()).rev() {
+            pool.entry(canon(&a[i])).or_default().push(i);
+        }
         let mut used = vec![false; a.len()];
         let mut unmatched_new = Vec::new();
         let mut matched = Vec::new();
         for (j, y) in b.iter().enumerate() {
-            match (0..a.len()).find(|&i| !used[i] && json_eq(&a[i], y)) {
+            match pool.get_mut(&canon(y)).and_then(Vec::pop) {
                 Some(i) => {
                     used[i] = true;
                     matched.push((i, j));
@@ -1262,7 +1313,9 @@ impl<'a> Cx<'a> {
                     };
                     self.node(ot, nt, true, depth + 1);
                 }
-                _ if x == y => {}
+                _ if x == y
+                    && (self.roots_equal
+                        || remote_only(self.old, x) && remote_only(self.new, y)) => {}
                 _ => {
                     let rule = self.pick(InputRefUnresolved, OutputRefUnresolved);
                     let msg = Self::msg(n)
@@ -1270,7 +1323,7 @@ impl<'a> Cx<'a> {
                         .quote(x)
                         .text(" → ")
                         .quote(y)
-                        .text(", which does not resolve inside the schema; compatibility is not decided");
+                        .text(" is not followed (not a local JSON pointer); compatibility is not decided");
                     self.emit(rule, masked, o.at("$ref"), n.at("$ref"), msg);
                 }
             },
@@ -1279,24 +1332,30 @@ impl<'a> Cx<'a> {
 
     /// Keywords this module does not model: any change is undecided (extensions: info).
     fn unmodelled(&mut self, o: &Node<'a>, n: &Node<'a>, masked: bool) {
-        let mut keys: Vec<&'a String> = Vec::new();
-        for m in [o.map(), n.map()].into_iter().flatten() {
-            for k in m.keys() {
-                let k_str = k.as_str();
-                if MODELLED.contains(&k_str)
-                    || ANNOTATIONS.contains(&k_str)
-                    || IGNORED.contains(&k_str)
-                {
-                    continue;
-                }
-                if !keys.contains(&k) {
-                    keys.push(k);
-                }
-            }
-        }
+        let keys = union(
+            [o.map(), n.map()]
+                .into_iter()
+                .flatten()
+                .flat_map(|m| m.keys().map(String::as_str))
+                .filter(|k| {
+                    !MODELLED.contains(k) && !ANNOTATIONS.contains(k) && !IGNORED.contains(k)
+                }),
+        );
         for k in keys {
             let (a, b) = (o.get(k), n.get(k));
-            if opt_eq(a, b) {
+            // A dynamic reference is not followed: equal text says nothing when the
+            // schema it points into changed.
+            let dynamic = matches!(k, "$dynamicRef" | "$recursiveRef") && !self.roots_equal;
+            if opt_eq(a, b) && !dynamic {
+                continue;
+            }
+            if dynamic && opt_eq(a, b) {
+                let rule = self.pick(InputRefUnresolved, OutputRefUnresolved);
+                let msg = Self::msg(n)
+                    .text("keyword ")
+                    .quote(k)
+                    .text(" is not followed and the schema around it changed; compatibility is not decided");
+                self.emit(rule, masked, o.at(k), n.at(k), msg);
                 continue;
             }
             let (op, np) = (o.at(k), n.at(k));
@@ -1331,6 +1390,38 @@ enum Effective<'a> {
     Schema(Node<'a>),
     /// `patternProperties` might apply: not decided.
     Undecided,
+}
+
+/// Distinct items in first-seen order, in linear time.
+fn union<'a>(items: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut seen = HashSet::new();
+    items.filter(|k| seen.insert(*k)).collect()
+}
+
+/// Whether `r` is an absolute `http(s)` reference that no embedded `$id` of the
+/// resource claims: its target is outside the document, so equal text means the same
+/// (unfetched) schema.
+fn remote_only(res: Resource<'_>, r: &str) -> bool {
+    let base = r.split('#').next().unwrap_or("");
+    if !(base.starts_with("https://") || base.starts_with("http://")) {
+        return false;
+    }
+    fn claims(v: &Value, base: &str, depth: usize) -> bool {
+        if depth > 256 {
+            return true;
+        }
+        match v {
+            Value::Object(m) => {
+                m.get("$id")
+                    .and_then(Value::as_str)
+                    .is_some_and(|id| id.split('#').next() == Some(base))
+                    || m.values().any(|c| claims(c, base, depth + 1))
+            }
+            Value::Array(a) => a.iter().any(|c| claims(c, base, depth + 1)),
+            _ => false,
+        }
+    }
+    !claims(res.root, base, 0)
 }
 
 fn opt_eq(a: Option<&Value>, b: Option<&Value>) -> bool {

@@ -15,6 +15,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 type Alternative = BTreeMap<String, BTreeSet<String>>;
 
+/// Old × new alternative pairs compared at most (each old one is checked against every
+/// new one); beyond, the change is left undecided.
+const MAX_ALTERNATIVE_PAIRS: usize = 250_000;
+
 fn alternatives(v: &Value) -> Vec<Alternative> {
     let alts: Vec<Alternative> = v
         .as_array()
@@ -41,7 +45,9 @@ fn alternatives(v: &Value) -> Vec<Alternative> {
         // `[]`: no requirement applies, as with an anonymous alternative.
         vec![Alternative::new()]
     } else {
-        alts
+        // Order and repeats of alternatives mean nothing (§7.3).
+        let distinct: BTreeSet<Alternative> = alts.into_iter().collect();
+        distinct.into_iter().collect()
     }
 }
 
@@ -119,6 +125,15 @@ pub(crate) fn compare(
         }
         (Some(o), Some(n)) => {
             let (oa, na) = (alternatives(o), alternatives(n));
+            // Both are sorted and distinct: equal vectors are equal requirement sets.
+            if oa != na && oa.len().saturating_mul(na.len()) > MAX_ALTERNATIVE_PAIRS {
+                let msg = Message::new().text(format!(
+                    "{} × {} distinct alternatives are too many to compare; review by hand",
+                    oa.len(),
+                    na.len()
+                ));
+                return vec![raw(SecurityTooComplex, msg)];
+            }
             let mut out = Vec::new();
             for a in &oa {
                 if !na.iter().any(|b| satisfies(a, b)) {
@@ -131,8 +146,7 @@ pub(crate) fn compare(
             if !out.is_empty() {
                 return out;
             }
-            let set = |alts: &[Alternative]| alts.iter().cloned().collect::<BTreeSet<_>>();
-            if set(&oa) != set(&na) {
+            if oa != na {
                 let msg = describe_all(
                     &na,
                     Message::new().text("every old requirement still works; now accepts "),

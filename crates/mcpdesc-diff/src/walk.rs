@@ -19,7 +19,7 @@ use mcpdesc_core::decl::{decl_scope, is_extension};
 use mcpdesc_core::{DeclKind, ProtocolRevision, RevisionSet, pointer, refs};
 use mcpdesc_scope::project_declaration;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// One whole document.
 #[derive(Debug, Clone, Copy)]
@@ -119,20 +119,51 @@ fn change(msg: Message, o: Option<&Value>, n: Option<&Value>) -> Message {
     show(m, n)
 }
 
-/// Keys of two objects, OLD's order first.
+/// Keys of two objects, OLD's order first, each once (linear time).
 fn union_keys<'a>(
     a: Option<&'a Map<String, Value>>,
     b: Option<&'a Map<String, Value>>,
 ) -> Vec<&'a String> {
-    let mut keys: Vec<&String> = Vec::new();
-    for m in [a, b].into_iter().flatten() {
-        for k in m.keys() {
-            if !keys.contains(&k) {
-                keys.push(k);
-            }
+    let mut seen = HashSet::new();
+    [a, b]
+        .into_iter()
+        .flatten()
+        .flat_map(|m| m.keys())
+        .filter(|k| seen.insert(k.as_str()))
+        .collect()
+}
+
+/// Items of a named list (`arguments`, `elicitations`): names in OLD-then-NEW order,
+/// and for each side name → (index, item). Unnamed items count as named "".
+type Named<'a> = HashMap<String, (usize, &'a Value)>;
+
+fn named<'a>(a: Option<&'a Value>, b: Option<&'a Value>) -> (Vec<String>, Named<'a>, Named<'a>) {
+    let index = |v: Option<&'a Value>| -> Named<'a> {
+        let mut m = Named::new();
+        for (i, item) in v
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let name = item.get("name").and_then(Value::as_str).unwrap_or("");
+            m.entry(name.to_string()).or_insert((i, item));
         }
-    }
-    keys
+        m
+    };
+    let mut seen = HashSet::new();
+    let names = [a, b]
+        .into_iter()
+        .flat_map(|v| v.and_then(Value::as_array).into_iter().flatten())
+        .map(|item| {
+            item.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        })
+        .filter(|n| seen.insert(n.clone()))
+        .collect();
+    (names, index(a), index(b))
 }
 
 // ------------------------------------------------------------------ document level
@@ -323,18 +354,31 @@ fn identity(kind: DeclKind, v: &Value) -> Option<String> {
 fn grouped(kind: DeclKind, doc: Doc<'_>) -> Vec<(Option<String>, Vec<Entry<'_>>)> {
     let mut groups: Vec<(Option<String>, Vec<Entry<'_>>)> = Vec::new();
     let mut index: HashMap<Option<String>, usize> = HashMap::new();
+    let mut occurrences: HashMap<String, usize> = HashMap::new();
     let items = doc.v.get(kind.collection()).and_then(Value::as_array);
     for (idx, v) in items.into_iter().flatten().enumerate() {
         let scope = decl_scope(v, doc.root);
         let mut id = identity(kind, v);
         if kind == DeclKind::Transport {
             let base = id.clone().unwrap_or_default();
+            let seen = occurrences.entry(base.clone()).or_insert(0);
+            *seen += 1;
+            // Join the first same-identity group this scope does not overlap; at most a
+            // few (scopes have five revisions), so past that every entry is its own.
             let mut k = 1;
             while let Some(&g) = index.get(&id) {
-                if groups[g].1.iter().all(|e| e.scope.is_disjoint(scope)) {
+                let taken = groups[g]
+                    .1
+                    .iter()
+                    .fold(RevisionSet::EMPTY, |a, e| a.union(e.scope));
+                if taken.is_disjoint(scope) {
                     break;
                 }
                 k += 1;
+                if k > 8 {
+                    id = Some(format!("{base} #{}", 8 + *seen));
+                    break;
+                }
                 id = Some(format!("{base} #{k}"));
             }
         }
@@ -358,22 +402,25 @@ fn declarations<'a>(
     out: &mut dyn Sink,
 ) {
     let (og, ng) = (grouped(kind, old), grouped(kind, new));
-    let mut ids: Vec<&Option<String>> = og.iter().map(|g| &g.0).collect();
-    for g in &ng {
-        if !ids.contains(&&g.0) {
-            ids.push(&g.0);
-        }
-    }
-    let find =
-        |groups: &[(Option<String>, Vec<Entry<'a>>)], id: &Option<String>| -> Vec<Entry<'a>> {
-            groups
-                .iter()
-                .find(|g| &g.0 == id)
-                .map(|g| g.1.clone())
-                .unwrap_or_default()
-        };
+    let index = |groups: &[(Option<String>, Vec<Entry<'a>>)]| -> HashMap<Option<String>, usize> {
+        groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.0.clone(), i))
+            .collect()
+    };
+    let (oi, ni) = (index(&og), index(&ng));
+    let mut seen = HashSet::new();
+    let ids: Vec<&Option<String>> = og
+        .iter()
+        .chain(&ng)
+        .map(|g| &g.0)
+        .filter(|id| seen.insert(*id))
+        .collect();
+    let no_entries: Vec<Entry<'a>> = Vec::new();
     for id in ids {
-        let (oe, ne) = (find(&og, id), find(&ng, id));
+        let oe = oi.get(id).map_or(&no_entries, |&i| &og[i].1);
+        let ne = ni.get(id).map_or(&no_entries, |&i| &ng[i].1);
         let decl = Declaration {
             kind,
             id: id.clone(),
@@ -918,32 +965,12 @@ fn task_support(o: Side<'_>, n: Side<'_>, out: &mut Vec<Raw>) {
 }
 
 fn prompt_arguments<'a>(o: Side<'a>, n: Side<'a>, out: &mut Vec<Raw>) {
-    let args = |s: Side<'a>| -> Vec<(usize, &'a Value)> {
-        s.get("arguments")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().enumerate().collect())
-            .unwrap_or_default()
-    };
-    let name = |v: &Value| {
-        v.get("name")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
     let required = |v: &Value| v.get("required") == Some(&Value::Bool(true));
-    let (oa, na) = (args(o), args(n));
-    let mut names: Vec<String> = oa.iter().map(|(_, v)| name(v)).collect();
-    for (_, v) in &na {
-        if !names.contains(&name(v)) {
-            names.push(name(v));
-        }
-    }
+    let (names, oa, na) = named(o.get("arguments"), n.get("arguments"));
     for nm in names {
-        let x = oa.iter().find(|(_, v)| name(v) == nm);
-        let y = na.iter().find(|(_, v)| name(v) == nm);
         let ptr = |s: Side<'_>, i: usize| format!("{}/arguments/{i}", s.ptr);
         let base = Message::new().text("argument ").quote(&nm);
-        match (x, y) {
+        match (oa.get(&nm), na.get(&nm)) {
             (Some((i, _)), None) => out.push(raw(
                 PromptArgumentRemoved,
                 Some(ptr(o, *i)),
@@ -1119,14 +1146,20 @@ fn capability_like(
     let (mut x, mut y) = (Vec::new(), Vec::new());
     cap_paths(a, ap, "", 0, &mut x);
     cap_paths(b, bp, "", 0, &mut y);
-    let gone: Vec<&(String, String)> = x.iter().filter(|p| !y.iter().any(|q| q.0 == p.0)).collect();
-    let new: Vec<&(String, String)> = y.iter().filter(|p| !x.iter().any(|q| q.0 == p.0)).collect();
-    let under = |l: &str, list: &[&(String, String)]| {
-        list.iter()
-            .any(|q| l.len() > q.0.len() && l.starts_with(&q.0) && l.as_bytes()[q.0.len()] == b'.')
-    };
+    let labels =
+        |v: &[(String, String)]| -> HashSet<String> { v.iter().map(|p| p.0.clone()).collect() };
+    let (xl, yl) = (labels(&x), labels(&y));
+    let gone: Vec<&(String, String)> = x.iter().filter(|p| !yl.contains(&p.0)).collect();
+    let new: Vec<&(String, String)> = y.iter().filter(|p| !xl.contains(&p.0)).collect();
+    // A path under another reported path is not reported again.
+    let under =
+        |l: &str, set: &HashSet<String>| l.match_indices('.').any(|(i, _)| set.contains(&l[..i]));
+    let (gl, nl): (HashSet<String>, HashSet<String>) = (
+        gone.iter().map(|p| p.0.clone()).collect(),
+        new.iter().map(|p| p.0.clone()).collect(),
+    );
     for p in &gone {
-        if !under(&p.0, &gone) {
+        if !under(&p.0, &gl) {
             let msg = Message::new()
                 .text(format!("{noun} "))
                 .quote(&p.0)
@@ -1135,7 +1168,7 @@ fn capability_like(
         }
     }
     for p in &new {
-        if !under(&p.0, &new) {
+        if !under(&p.0, &nl) {
             let msg = Message::new()
                 .text(format!("{noun} "))
                 .quote(&p.0)
@@ -1210,52 +1243,28 @@ fn client_requirements(o: Side<'_>, n: Side<'_>, out: &mut Vec<Raw>) {
 /// Elicitation Declarations by name; pointers into the SOURCE declaration (the view
 /// drops out-of-scope ones, so its indices are not the source's).
 fn elicitations<'a>(o: Side<'a>, n: Side<'a>, out: &mut Vec<Raw>) {
-    let list = |s: Side<'a>| -> Vec<&'a Value> {
-        s.get("elicitations")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().collect())
-            .unwrap_or_default()
+    let (names, oa, na) = named(o.get("elicitations"), n.get("elicitations"));
+    let (_, os, _) = named(o.src.get("elicitations"), None);
+    let (_, ns, _) = named(n.src.get("elicitations"), None);
+    let src_ptr = |s: Side<'_>, src: &Named<'_>, nm: &str| match src.get(nm) {
+        Some((i, _)) => format!("{}/elicitations/{i}", s.ptr),
+        None => s.at_or_decl("elicitations"),
     };
-    let name = |v: &Value| {
-        v.get("name")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
-    let src_ptr = |s: Side<'_>, nm: &str| {
-        s.src
-            .get("elicitations")
-            .and_then(Value::as_array)
-            .and_then(|a| a.iter().position(|e| name(e) == nm))
-            .map_or_else(
-                || s.at_or_decl("elicitations"),
-                |i| format!("{}/elicitations/{i}", s.ptr),
-            )
-    };
-    let (oa, na) = (list(o), list(n));
-    let mut names: Vec<String> = oa.iter().map(|v| name(v)).collect();
-    for v in &na {
-        if !names.contains(&name(v)) {
-            names.push(name(v));
-        }
-    }
     for nm in names {
-        let x = oa.iter().find(|v| name(v) == nm);
-        let y = na.iter().find(|v| name(v) == nm);
         let base = Message::new().text("elicitation ").quote(&nm);
-        let (rule, what) = match (x, y) {
+        let (rule, what) = match (oa.get(&nm), na.get(&nm)) {
             (Some(_), None) => (ElicitationRemoved, " removed"),
             (None, Some(_)) => (
                 ElicitationAdded,
                 " added: the primitive may ask the user for input",
             ),
-            (Some(a), Some(b)) if a != b => (ElicitationChanged, " changed"),
+            (Some(a), Some(b)) if a.1 != b.1 => (ElicitationChanged, " changed"),
             _ => continue,
         };
         out.push(raw(
             rule,
-            Some(src_ptr(o, &nm)),
-            Some(src_ptr(n, &nm)),
+            Some(src_ptr(o, &os, &nm)),
+            Some(src_ptr(n, &ns, &nm)),
             base.text(what),
         ));
     }
