@@ -365,7 +365,7 @@ fn leaf(rng: &mut Rng, depth: usize) -> Value {
     let k = if depth >= 2 {
         rng.below(6)
     } else {
-        rng.below(9)
+        rng.below(12)
     };
     match k {
         0 => {
@@ -416,6 +416,11 @@ fn leaf(rng: &mut Rng, depth: usize) -> Value {
             s
         }
         7 => json!({"anyOf": [leaf(rng, depth + 1), leaf(rng, depth + 1)]}),
+        8 => json!({"allOf": [leaf(rng, depth + 1), leaf(rng, depth + 1)]}),
+        9 => json!({"oneOf": [leaf(rng, depth + 1), leaf(rng, depth + 1)]}),
+        10 => {
+            json!({"type": "array", "prefixItems": [leaf(rng, depth + 1)], "items": leaf(rng, depth + 1)})
+        }
         _ => object(rng, depth + 1),
     }
 }
@@ -439,6 +444,16 @@ fn object(rng: &mut Rng, depth: usize) -> Value {
         1 if depth < 2 => s["additionalProperties"] = leaf(rng, depth + 1),
         _ => {}
     }
+    // At the root, sometimes a definition that properties reach through `$ref`.
+    if depth == 0 && rng.chance(35) {
+        s["$defs"] = json!({"D": leaf(rng, 1)});
+        let name = NAMES[rng.below(n)];
+        s["properties"][name] = json!({"$ref": "#/$defs/D"});
+        if rng.chance(50) {
+            let other = NAMES[rng.below(n)];
+            s["properties"][other] = json!({"type": "array", "items": {"$ref": "#/$defs/D"}});
+        }
+    }
     s
 }
 
@@ -455,9 +470,16 @@ fn subschemas(v: &Value, ptr: String, out: &mut Vec<String>) {
             subschemas(c, format!("{ptr}/{k}"), out);
         }
     }
-    if let Some(alts) = v.get("anyOf").and_then(Value::as_array) {
-        for (i, c) in alts.iter().enumerate() {
-            subschemas(c, format!("{ptr}/anyOf/{i}"), out);
+    for k in ["anyOf", "allOf", "oneOf", "prefixItems"] {
+        if let Some(alts) = v.get(k).and_then(Value::as_array) {
+            for (i, c) in alts.iter().enumerate() {
+                subschemas(c, format!("{ptr}/{k}/{i}"), out);
+            }
+        }
+    }
+    if let Some(defs) = v.get("$defs").and_then(Value::as_object) {
+        for (k, c) in defs {
+            subschemas(c, format!("{ptr}/$defs/{k}"), out);
         }
     }
 }
@@ -561,7 +583,8 @@ fn mutate(root: &Value, rng: &mut Rng) -> Value {
             }
         },
         10 => {
-            if let Some(Value::Array(a)) = s.get_mut("anyOf") {
+            let key = ["anyOf", "allOf", "oneOf"][rng.below(3)];
+            if let Some(Value::Array(a)) = s.get_mut(key) {
                 if a.len() > 1 && rng.chance(50) {
                     let i = rng.below(a.len());
                     a.remove(i);
@@ -571,7 +594,7 @@ fn mutate(root: &Value, rng: &mut Rng) -> Value {
             } else if !is_root {
                 let inner = Value::Object(s.clone());
                 s.clear();
-                s.insert("anyOf".into(), json!([inner, leaf(rng, 2)]));
+                s.insert(key.into(), json!([inner, leaf(rng, 2)]));
             }
         }
         11 => {
@@ -609,10 +632,39 @@ fn mutate(root: &Value, rng: &mut Rng) -> Value {
     out
 }
 
-/// A value shaped after `schema` most of the time, arbitrary otherwise.
-fn value_for(schema: &Value, rng: &mut Rng, depth: usize) -> Value {
+/// A value shaped after `schema` (local `$ref`s into `root`) most of the time,
+/// arbitrary otherwise.
+fn value_for(root: &Value, schema: &Value, rng: &mut Rng, depth: usize) -> Value {
     if depth > 4 || rng.chance(15) {
         return scalar(rng);
+    }
+    if let Some(target) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix('#'))
+        .and_then(|p| root.pointer(p))
+    {
+        return value_for(root, target, rng, depth + 1);
+    }
+    for key in ["allOf", "oneOf"] {
+        if let Some(alts) = schema.get(key).and_then(Value::as_array)
+            && !alts.is_empty()
+        {
+            return value_for(root, &alts[rng.below(alts.len())], rng, depth + 1);
+        }
+    }
+    if let Some(prefix) = schema.get("prefixItems").and_then(Value::as_array)
+        && rng.chance(80)
+    {
+        let rest = schema.get("items").cloned().unwrap_or(json!({}));
+        let mut items: Vec<Value> = prefix
+            .iter()
+            .map(|p| value_for(root, p, rng, depth + 1))
+            .collect();
+        for _ in 0..rng.below(3) {
+            items.push(value_for(root, &rest, rng, depth + 1));
+        }
+        return Value::Array(items);
     }
     if let Some(e) = schema.get("enum").and_then(Value::as_array)
         && !e.is_empty()
@@ -628,7 +680,7 @@ fn value_for(schema: &Value, rng: &mut Rng, depth: usize) -> Value {
     if let Some(alts) = schema.get("anyOf").and_then(Value::as_array)
         && !alts.is_empty()
     {
-        return value_for(&alts[rng.below(alts.len())], rng, depth + 1);
+        return value_for(root, &alts[rng.below(alts.len())], rng, depth + 1);
     }
     let ty = match schema.get("type") {
         Some(Value::String(t)) => t.clone(),
@@ -653,7 +705,11 @@ fn value_for(schema: &Value, rng: &mut Rng, depth: usize) -> Value {
         "array" => {
             let items = schema.get("items").cloned().unwrap_or(json!({}));
             let n = rng.below(4);
-            Value::Array((0..n).map(|_| value_for(&items, rng, depth + 1)).collect())
+            Value::Array(
+                (0..n)
+                    .map(|_| value_for(root, &items, rng, depth + 1))
+                    .collect(),
+            )
         }
         _ => {
             let mut m = serde_json::Map::new();
@@ -670,7 +726,7 @@ fn value_for(schema: &Value, rng: &mut Rng, depth: usize) -> Value {
                         60
                     };
                     if rng.chance(p) {
-                        m.insert(k.clone(), value_for(c, rng, depth + 1));
+                        m.insert(k.clone(), value_for(root, c, rng, depth + 1));
                     }
                 }
             }
@@ -681,7 +737,7 @@ fn value_for(schema: &Value, rng: &mut Rng, depth: usize) -> Value {
                     .unwrap_or(json!({}));
                 m.insert(
                     NAMES[rng.below(NAMES.len())].to_string(),
-                    value_for(&extra, rng, depth + 1),
+                    value_for(root, &extra, rng, depth + 1),
                 );
             }
             Value::Object(m)
@@ -739,7 +795,7 @@ fn random_case(seed: u64) -> Seen {
             (&new_schema, &vn, &vo)
         };
         let witness = (0..60)
-            .map(|_| value_for(gen_from, &mut rng, 0))
+            .map(|_| value_for(gen_from, gen_from, &mut rng, 0))
             .find(|v| accepts.is_valid(v) && !rejects.is_valid(v));
         if let Some(v) = witness {
             if from_old {

@@ -4,8 +4,8 @@
 //! cargo run --release -p mcpdesc-bench --example profile -- [STAGE] [ROUNDS]
 //! ```
 //!
-//! STAGE is `import`, `validate-1k`, `validate-github`, `codegen` or `all` (default).
-use mcpdesc_bench::{github_spec, synthetic_description};
+//! STAGE is `import`, `validate-1k`, `validate-github`, `codegen`, `diff` or `all` (default).
+use mcpdesc_bench::{github_spec, synthetic_description, with_changed_tools};
 use std::time::Instant;
 
 fn main() {
@@ -58,6 +58,22 @@ fn main() {
                 "validate GitHub description: {:?} ({} diagnostics)",
                 t.elapsed(),
                 d.len()
+            );
+        }
+    }
+    if want("diff") {
+        let new = with_changed_tools(&doc, 100);
+        let opts = mcpdesc_diff::DiffOptions::default();
+        for _ in 0..rounds {
+            let t = Instant::now();
+            let r = mcpdesc_diff::diff_unchecked((&doc).into(), (&new).into(), &opts);
+            let tc = t.elapsed();
+            let t = Instant::now();
+            let _ = mcpdesc_diff::diff((&doc).into(), (&new).into(), &opts);
+            println!(
+                "diff GitHub vs 1% changed: compare {tc:?} ({} findings), with validation {:?}",
+                r.map_or(0, |r| r.findings.len()),
+                t.elapsed()
             );
         }
     }

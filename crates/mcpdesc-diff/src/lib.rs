@@ -165,12 +165,27 @@ pub fn diff_unchecked(
     })
 }
 
+/// How much the composition around a finding can hide or invert its effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Mask {
+    /// Not inside a composition: the rule's class stands.
+    None,
+    /// Inside an `anyOf`/`allOf` alternative (or a `$ref` beside other keywords): union
+    /// and intersection are monotone, so a harmless change stays harmless, but a
+    /// harmful one may be masked by another alternative: breaking → possibly breaking.
+    Monotone,
+    /// Inside a `oneOf` alternative: exclusivity is not monotone (narrowing one
+    /// alternative can let through a value that matched two), so breaking and
+    /// non-breaking both become possibly breaking.
+    Any,
+}
+
 /// A finding before it knows its declaration and revisions (internal).
 #[derive(Debug, Clone)]
 pub(crate) struct Raw {
     pub rule: RuleId,
-    /// Found inside a composition alternative: breaking becomes possibly breaking.
-    pub masked: bool,
+    /// The composition around it ([`Mask`]).
+    pub masked: Mask,
     pub old: Option<String>,
     pub new: Option<String>,
     pub msg: Message,
@@ -178,7 +193,7 @@ pub(crate) struct Raw {
 
 type GroupKey = (
     RuleId,
-    bool,
+    Mask,
     Option<Declaration>,
     Option<String>,
     Option<String>,
@@ -242,9 +257,10 @@ impl Groups {
         list.sort_by_cached_key(|(k, _)| rank(&k.2));
         list.into_iter()
             .map(|((rule, masked, declaration, o, n, message), revisions)| {
-                let class = match rule.class() {
-                    Class::Breaking if masked => Class::PossiblyBreaking,
-                    c => c,
+                let class = match (rule.class(), masked) {
+                    (Class::Breaking, Mask::Monotone | Mask::Any) => Class::PossiblyBreaking,
+                    (Class::NonBreaking, Mask::Any) => Class::PossiblyBreaking,
+                    (c, _) => c,
                 };
                 Finding {
                     rule,

@@ -123,8 +123,10 @@ impl fmt::Display for Message {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub rule: RuleId,
-    /// The rule's class, except that a breaking change found inside an `anyOf`/`oneOf`/
-    /// `allOf` alternative is reported as possibly breaking: the composition can mask it.
+    /// The rule's class, except inside compositions: a breaking change found in an
+    /// `anyOf`/`allOf` alternative is possibly breaking (another alternative can mask
+    /// it), and in a `oneOf` alternative a non-breaking one is too (exclusivity is not
+    /// monotone).
     pub class: Class,
     /// The protocol revisions whose clients see this change.
     pub revisions: RevisionSet,

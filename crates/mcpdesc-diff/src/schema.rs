@@ -27,9 +27,12 @@
 //! - arrays: `items`, `prefixItems` (and draft-07 `items` arrays with `additionalItems`),
 //!   position by position against the other side's rest schema;
 //! - `allOf`/`anyOf`/`oneOf`: alternatives are matched by equality; unmatched ones are
-//!   paired in order and compared, and a breaking change inside an alternative is
-//!   reported as *possibly* breaking (another alternative may mask it); added and
-//!   removed alternatives are widenings and narrowings of the union;
+//!   paired in order and compared; added and removed alternatives are widenings and
+//!   narrowings of the union. Union and intersection are monotone, so inside an
+//!   `anyOf`/`allOf` alternative a harmless change stays harmless and a harmful one is
+//!   *possibly* breaking (another alternative may mask it); `oneOf` is not monotone (a
+//!   value matching two alternatives is rejected), so inside it every change is at most
+//!   possibly breaking and never "compatible" ([`crate::Mask`]);
 //! - `not`, `if`/`then`/`else`, `patternProperties` keys, `propertyNames`, `contains`,
 //!   `dependent*`, `unevaluated*` and unknown keywords: any change is undecided;
 //! - annotations (`title`, `description`, `default`, `deprecated`, `readOnly`,
@@ -41,9 +44,9 @@
 //! budget the difference is reported as undecided. Where compatibility cannot be
 //! proven, the result is "possibly breaking", never silence and never "compatible".
 
-use crate::Raw;
 use crate::report::Message;
 use crate::rules::RuleId::{self, *};
+use crate::{Mask, Raw};
 use mcpdesc_core::pointer;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -90,7 +93,7 @@ pub(crate) fn compare(dir: Dir, old: Resource<'_>, new: Resource<'_>) -> Vec<Raw
     };
     let o = Node::root(old);
     let n = Node::root(new);
-    cx.node(o, n, false, 0);
+    cx.node(o, n, Mask::None, 0);
     cx.out
 }
 
@@ -497,7 +500,7 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn emit(&mut self, rule: RuleId, masked: bool, o: String, n: String, msg: Message) {
+    fn emit(&mut self, rule: RuleId, masked: Mask, o: String, n: String, msg: Message) {
         self.out.push(Raw {
             rule,
             masked,
@@ -561,7 +564,7 @@ impl<'a> Cx<'a> {
     }
 
     /// Compares one pair of subschemas.
-    fn node(&mut self, o: Node<'a>, n: Node<'a>, masked: bool, depth: usize) {
+    fn node(&mut self, o: Node<'a>, n: Node<'a>, masked: Mask, depth: usize) {
         self.steps += 1;
         if self.same(o.v, n.v) {
             return;
@@ -606,7 +609,7 @@ impl<'a> Cx<'a> {
         self.keywords(&o, &n, masked, depth);
     }
 
-    fn keywords(&mut self, o: &Node<'a>, n: &Node<'a>, masked: bool, depth: usize) {
+    fn keywords(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask, depth: usize) {
         let (ot, nt) = (type_bits(o), type_bits(n));
         self.types_and_values(o, n, ot, nt, masked);
         let admitted = ot | nt;
@@ -663,7 +666,7 @@ impl<'a> Cx<'a> {
         self.unmodelled(o, n, masked);
     }
 
-    fn types_and_values(&mut self, o: &Node<'a>, n: &Node<'a>, ot: u8, nt: u8, masked: bool) {
+    fn types_and_values(&mut self, o: &Node<'a>, n: &Node<'a>, ot: u8, nt: u8, masked: Mask) {
         let (ov, nv) = (values(o, ot), values(n, nt));
         if let (Some((ovals, okey)), Some((nvals, nkey))) = (&ov, &nv) {
             // Both enumerate: the value sets (already cut to each side's type) decide.
@@ -723,7 +726,7 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn numbers(&mut self, o: &Node<'a>, n: &Node<'a>, masked: bool) {
+    fn numbers(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask) {
         for upper in [false, true] {
             let (ob, nb) = (bound(o, upper), bound(n, upper));
             let narrowed = self.pick(InputRangeNarrowed, OutputRangeNarrowed);
@@ -778,7 +781,7 @@ impl<'a> Cx<'a> {
         self.emit(rule, masked, o.at("multipleOf"), n.at("multipleOf"), msg);
     }
 
-    fn size(&mut self, o: &Node<'a>, n: &Node<'a>, min: &str, max: &str, masked: bool) {
+    fn size(&mut self, o: &Node<'a>, n: &Node<'a>, min: &str, max: &str, masked: Mask) {
         let narrowed = self.pick(InputSizeNarrowed, OutputSizeNarrowed);
         let widened = self.pick(InputSizeWidened, OutputSizeWidened);
         let show = |v: Option<&Value>| v.map_or("none".to_string(), text_num);
@@ -810,7 +813,7 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn pattern(&mut self, o: &Node<'a>, n: &Node<'a>, masked: bool) {
+    fn pattern(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask) {
         let (a, b) = (o.get("pattern"), n.get("pattern"));
         let (rule, msg) = match (a, b) {
             (None, None) => return,
@@ -836,7 +839,7 @@ impl<'a> Cx<'a> {
         self.emit(rule, masked, o.at("pattern"), n.at("pattern"), msg);
     }
 
-    fn format(&mut self, o: &Node<'a>, n: &Node<'a>, masked: bool) {
+    fn format(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask) {
         let (a, b) = (o.get("format"), n.get("format"));
         let (rule, msg) = match (a, b) {
             (None, None) => return,
@@ -857,7 +860,7 @@ impl<'a> Cx<'a> {
         self.emit(rule, masked, o.at("format"), n.at("format"), msg);
     }
 
-    fn annotation(&mut self, o: &Node<'a>, n: &Node<'a>, key: &str, masked: bool) {
+    fn annotation(&mut self, o: &Node<'a>, n: &Node<'a>, key: &str, masked: Mask) {
         if opt_eq(o.get(key), n.get(key)) {
             return;
         }
@@ -879,7 +882,7 @@ impl<'a> Cx<'a> {
         key: &str,
         input: RuleId,
         output: RuleId,
-        masked: bool,
+        masked: Mask,
     ) {
         if opt_eq(o.get(key), n.get(key)) {
             return;
@@ -889,7 +892,7 @@ impl<'a> Cx<'a> {
         self.emit(rule, masked, o.at(key), n.at(key), msg);
     }
 
-    fn arrays(&mut self, o: &Node<'a>, n: &Node<'a>, masked: bool, depth: usize) {
+    fn arrays(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask, depth: usize) {
         let (op, orest) = array_shape(o);
         let (np, nrest) = array_shape(n);
         for i in 0..op.len().max(np.len()) {
@@ -917,7 +920,7 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn objects(&mut self, o: &Node<'a>, n: &Node<'a>, masked: bool, depth: usize) {
+    fn objects(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask, depth: usize) {
         let props = |x: &Node<'a>| x.get("properties").and_then(Value::as_object);
         let req = |x: &Node<'a>| -> Vec<&'a str> {
             x.get("required")
@@ -986,7 +989,7 @@ impl<'a> Cx<'a> {
         nchild: Node<'a>,
         ro: bool,
         rn: bool,
-        masked: bool,
+        masked: Mask,
         depth: usize,
     ) {
         let base = Self::msg(o).text("property ").quote(name);
@@ -1036,7 +1039,7 @@ impl<'a> Cx<'a> {
         ochild: Node<'a>,
         ro: bool,
         rn: bool,
-        masked: bool,
+        masked: Mask,
         depth: usize,
     ) {
         let base = Self::msg(n).text("property ").quote(name);
@@ -1078,7 +1081,7 @@ impl<'a> Cx<'a> {
         self.required(o, n, name, ro, rn, masked);
     }
 
-    fn undecided_property(&mut self, o: &Node<'a>, n: &Node<'a>, name: &str, masked: bool) {
+    fn undecided_property(&mut self, o: &Node<'a>, n: &Node<'a>, name: &str, masked: Mask) {
         let rule = self.pick(InputKeywordChanged, OutputKeywordChanged);
         let msg = Self::msg(n)
             .text("property ")
@@ -1094,7 +1097,7 @@ impl<'a> Cx<'a> {
         name: &str,
         ro: bool,
         rn: bool,
-        masked: bool,
+        masked: Mask,
     ) {
         if ro == rn {
             return;
@@ -1113,7 +1116,7 @@ impl<'a> Cx<'a> {
         self.emit(rule, masked, req_ptr(o, name), req_ptr(n, name), msg);
     }
 
-    fn additional(&mut self, o: &Node<'a>, n: &Node<'a>, masked: bool, depth: usize) {
+    fn additional(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask, depth: usize) {
         let (oa, na) = (o.get("additionalProperties"), n.get("additionalProperties"));
         if opt_eq(oa, na) && (self.roots_equal || oa.is_none()) {
             return;
@@ -1144,7 +1147,7 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn pattern_properties(&mut self, o: &Node<'a>, n: &Node<'a>, masked: bool, depth: usize) {
+    fn pattern_properties(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask, depth: usize) {
         let pp = |x: &Node<'a>| x.get("patternProperties").and_then(Value::as_object);
         let (op, np) = (pp(o), pp(n));
         if op.is_none() && np.is_none() {
@@ -1186,7 +1189,7 @@ impl<'a> Cx<'a> {
         key: &'static str,
         o: &Node<'a>,
         n: &Node<'a>,
-        masked: bool,
+        masked: Mask,
         depth: usize,
     ) {
         let (ol, nl) = (
@@ -1227,6 +1230,14 @@ impl<'a> Cx<'a> {
             }
         }
         let unmatched_old: Vec<usize> = (0..a.len()).filter(|&i| !used[i]).collect();
+        // What an alternative's change does to the whole (see [`Mask`]); entries added
+        // to or removed from a `oneOf` count as inside it.
+        let inner = masked.max(if key == "oneOf" {
+            Mask::Any
+        } else {
+            Mask::Monotone
+        });
+        let masked = if key == "oneOf" { inner } else { masked };
         let child = |x: &Node<'a>, list: &'a [Value], i: usize| {
             let idx = i.to_string();
             x.child(
@@ -1239,14 +1250,14 @@ impl<'a> Cx<'a> {
         if !self.roots_equal {
             for &(i, j) in &matched {
                 if self.contains_ref(&a[i]) {
-                    self.node(child(o, a, i), child(n, b, j), true, depth + 1);
+                    self.node(child(o, a, i), child(n, b, j), inner, depth + 1);
                 }
             }
         }
         let paired = unmatched_old.len().min(unmatched_new.len());
         for k in 0..paired {
             let (i, j) = (unmatched_old[k], unmatched_new[k]);
-            self.node(child(o, a, i), child(n, b, j), true, depth + 1);
+            self.node(child(o, a, i), child(n, b, j), inner, depth + 1);
         }
         for &i in &unmatched_old[paired..] {
             let rule = if key == "allOf" {
@@ -1280,7 +1291,7 @@ impl<'a> Cx<'a> {
     }
 
     /// A `$ref` beside other assertions (or one that does not resolve locally).
-    fn sibling_ref(&mut self, o: &Node<'a>, n: &Node<'a>, masked: bool, depth: usize) {
+    fn sibling_ref(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask, depth: usize) {
         let (a, b) = (
             o.get("$ref").and_then(Value::as_str),
             n.get("$ref").and_then(Value::as_str),
@@ -1311,7 +1322,7 @@ impl<'a> Cx<'a> {
                         present: true,
                         path: n.path.clone(),
                     };
-                    self.node(ot, nt, true, depth + 1);
+                    self.node(ot, nt, masked.max(Mask::Monotone), depth + 1);
                 }
                 _ if x == y
                     && (self.roots_equal
@@ -1331,7 +1342,7 @@ impl<'a> Cx<'a> {
     }
 
     /// Keywords this module does not model: any change is undecided (extensions: info).
-    fn unmodelled(&mut self, o: &Node<'a>, n: &Node<'a>, masked: bool) {
+    fn unmodelled(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask) {
         let keys = union(
             [o.map(), n.map()]
                 .into_iter()
@@ -1527,7 +1538,7 @@ mod tests {
             .map(|r| {
                 (
                     r.rule,
-                    r.masked,
+                    r.masked != Mask::None,
                     r.old.unwrap_or_default(),
                     r.new.unwrap_or_default(),
                 )
@@ -1705,6 +1716,29 @@ mod tests {
             ),
             [OutputAlternativeAdded]
         );
+    }
+
+    #[test]
+    fn one_of_is_not_monotone() {
+        // Narrowing an alternative lets `"x"` (which matched both before) through: the
+        // whole widens, so even an output narrowing is only "possibly" harmless.
+        let old = json!({"oneOf": [{"type": "string"}, {}]});
+        let new = json!({"oneOf": [{"type": "string"}, {"type": "integer"}]});
+        let got = run(Dir::Output, old.clone(), new.clone());
+        assert_eq!(got.len(), 1);
+        assert_eq!((got[0].0, got[0].1), (OutputTypeNarrowed, true));
+        let out = compare(
+            Dir::Output,
+            Resource {
+                root: &old,
+                ptr: "",
+            },
+            Resource {
+                root: &new,
+                ptr: "",
+            },
+        );
+        assert_eq!(out[0].masked, Mask::Any);
     }
 
     #[test]

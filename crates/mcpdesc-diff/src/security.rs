@@ -7,9 +7,9 @@
 //! (cleared) and `[{}]` (anonymous allowed) both let a client in without credentials,
 //! but are distinct declarations (§7.4); an omitted `security` declares nothing.
 
-use crate::Raw;
 use crate::report::Message;
 use crate::rules::RuleId::*;
+use crate::{Mask, Raw};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -94,7 +94,7 @@ pub(crate) fn compare(
 ) -> Vec<Raw> {
     let raw = |rule, msg| Raw {
         rule,
-        masked: false,
+        masked: Mask::None,
         old: Some(old_ptr.clone()),
         new: Some(new_ptr.clone()),
         msg,

@@ -10,11 +10,11 @@
 //! references resolve to equal values) is skipped without projecting it; a pair whose
 //! projections are equal across revisions is compared once.
 
-use crate::Raw;
 use crate::report::{Declaration, Message};
 use crate::rules::RuleId::{self, *};
 use crate::schema::{self, Dir, Resource};
 use crate::security;
+use crate::{Mask, Raw};
 use mcpdesc_core::decl::{decl_scope, is_extension};
 use mcpdesc_core::{DeclKind, ProtocolRevision, RevisionSet, pointer, refs};
 use mcpdesc_scope::project_declaration;
@@ -87,7 +87,7 @@ pub(crate) fn run(
 fn raw(rule: RuleId, old: Option<String>, new: Option<String>, msg: Message) -> Raw {
     Raw {
         rule,
-        masked: false,
+        masked: Mask::None,
         old,
         new,
         msg,
