@@ -5,6 +5,7 @@
 
 use crate::report::{Finding, Location, Message, Part, Report, Side};
 use crate::rules::Class;
+use mcpdesc_core::RevisionSet;
 use mcpdesc_core::diagnostic::inert;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -187,29 +188,45 @@ fn class_label(c: Class) -> &'static str {
     }
 }
 
+/// The primary location and the other side's line (its pointer, mostly the containing
+/// object, is in the JSON report): "new `/tools/3/…` (line 12; old line 10)", or, when
+/// both sides have the same pointer, "`/tools/0/title` (old line 22, new line 22)".
 fn where_cell(f: &Finding) -> String {
-    let one = |side: Side, l: &Location| {
-        let label = if side == Side::Old { "old" } else { "new" };
-        let mut s = format!("{label} {}", code(&l.pointer, true));
-        if let Some(line) = l.line {
-            let _ = write!(s, " (line {line})");
-        }
-        s
+    let label = |side: Side| if side == Side::Old { "old" } else { "new" };
+    let Some((ps, p)) = f.primary() else {
+        return String::new();
     };
-    match (f.primary(), f.secondary()) {
-        (Some((_, p)), Some((_, q))) if p.pointer == q.pointer => {
+    let line = |l: Option<u32>| l.map(|l| format!("line {l}"));
+    match f.secondary() {
+        Some((_, q)) if q.pointer == p.pointer => {
+            let lines: Vec<String> = [(Side::Old, &f.old), (Side::New, &f.new)]
+                .into_iter()
+                .filter_map(|(side, l)| {
+                    l.as_ref()
+                        .and_then(|l| line(l.line))
+                        .map(|t| format!("{} {t}", label(side)))
+                })
+                .collect();
             let mut s = code(&p.pointer, true);
-            if let (Some(a), Some(b)) = (
-                f.old.as_ref().and_then(|l| l.line),
-                f.new.as_ref().and_then(|l| l.line),
-            ) {
-                let _ = write!(s, " (old line {a}, new line {b})");
+            if !lines.is_empty() {
+                let _ = write!(s, " ({})", lines.join(", "));
             }
             s
         }
-        (Some((ps, p)), Some((qs, q))) => format!("{}<br>{}", one(ps, p), one(qs, q)),
-        (Some((ps, p)), None) => one(ps, p),
-        _ => String::new(),
+        other => {
+            let mut s = format!("{} {}", label(ps), code(&p.pointer, true));
+            let mut notes: Vec<String> = line(p.line).into_iter().collect();
+            if let Some((qs, q)) = other {
+                notes.push(match line(q.line) {
+                    Some(t) => format!("{} {t}", label(qs)),
+                    None => format!("{} {}", label(qs), code(&q.pointer, true)),
+                });
+            }
+            if !notes.is_empty() {
+                let _ = write!(s, " ({})", notes.join("; "));
+            }
+            s
+        }
     }
 }
 
@@ -223,10 +240,23 @@ fn heading(f: &Finding) -> String {
     }
 }
 
-/// A pull-request comment: summary table, then the findings grouped by declaration
-/// (declarations with breaking or possibly-breaking findings first and expanded, the
-/// rest collapsed), then the semver suggestion.
+/// A pull-request comment: the summary table and a count per rule, then the findings
+/// grouped by declaration — declarations with breaking or possibly-breaking findings
+/// first, those findings in the open and the rest of the declaration collapsed; the
+/// other declarations in one collapsed block — then the semver suggestion. Stops adding
+/// sections before [`MAX_MARKDOWN_CHARS`] and says how many findings it left out.
 pub fn markdown(report: &Report, names: Names<'_>) -> String {
+    // When everything does not fit, the non-breaking and info findings give way first:
+    // they are counted, not listed, so more breaking ones fit.
+    match markdown_with(report, names, false) {
+        (text, false) => text,
+        _ => markdown_with(report, names, true).0,
+    }
+}
+
+/// The markdown report; `compact` lists only breaking and possibly-breaking findings.
+/// Returns whether findings were left out for size.
+fn markdown_with(report: &Report, names: Names<'_>, compact: bool) -> (String, bool) {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -239,11 +269,18 @@ pub fn markdown(report: &Report, names: Names<'_>) -> String {
     for c in Class::ALL {
         let _ = writeln!(s, "| {} | {} |", class_label(c), sum.get(c));
     }
+    let all = report.revisions;
     let _ = writeln!(
         s,
-        "\nCompared protocol revisions: {}.\n",
-        revision_list(report)
+        "\nCompared protocol revisions: {}{}.\n",
+        revision_list(report),
+        if all.len() > 1 {
+            " (\"all\" below)"
+        } else {
+            ""
+        }
     );
+    rule_counts(&mut s, report);
 
     // Group by declaration, keeping report order.
     let mut groups: Vec<(String, Vec<&Finding>)> = Vec::new();
@@ -254,53 +291,125 @@ pub fn markdown(report: &Report, names: Names<'_>) -> String {
             _ => groups.push((h, vec![f])),
         }
     }
-    let serious = |list: &[&Finding]| {
-        list.iter()
-            .any(|f| matches!(f.class, Class::Breaking | Class::PossiblyBreaking))
-    };
-    let (first, rest): (Vec<_>, Vec<_>) = groups.iter().partition(|(_, l)| serious(l));
+    let serious = |f: &&Finding| matches!(f.class, Class::Breaking | Class::PossiblyBreaking);
+    let (first, rest): (Vec<_>, Vec<_>) = groups.iter().partition(|(_, l)| l.iter().any(serious));
+    // Room left for the body, keeping space for the closing lines.
+    let budget = MAX_MARKDOWN_CHARS.saturating_sub(s.len() + 400);
+    let mut body = String::new();
     let mut shown = 0usize;
     let mut truncated = false;
-    let mut body = String::new();
     for (h, list) in &first {
-        if body.len() + s.len() > MAX_MARKDOWN_CHARS {
+        let (main, other): (Vec<&Finding>, Vec<&Finding>) = list.iter().copied().partition(serious);
+        let mut sec = String::new();
+        section(&mut sec, h, &main, main.len() > COLLAPSE_AFTER, all);
+        if !other.is_empty() && compact {
+            let _ = writeln!(
+                sec,
+                "_and {} non-breaking or info (in the JSON report)_\n",
+                plural(other.len(), "finding")
+            );
+        } else if !other.is_empty() {
+            let _ = writeln!(
+                sec,
+                "<details><summary>{} more {} (non-breaking and info)</summary>\n",
+                other.len(),
+                if other.len() == 1 {
+                    "finding"
+                } else {
+                    "findings"
+                }
+            );
+            table(&mut sec, &other, all);
+            sec.push_str("</details>\n\n");
+        }
+        if body.len() + sec.len() > budget {
             truncated = true;
             break;
         }
-        section(&mut body, h, list, list.len() > COLLAPSE_AFTER);
-        shown += list.len();
+        body.push_str(&sec);
+        shown += if compact { main.len() } else { list.len() };
     }
-    if !rest.is_empty() && !truncated {
+    let omitted_by_compact = if compact {
+        report.findings.iter().filter(|f| !serious(f)).count()
+    } else {
+        0
+    };
+    if compact && !rest.is_empty() && !truncated {
         let count: usize = rest.iter().map(|(_, l)| l.len()).sum();
         let _ = writeln!(
             body,
-            "<details><summary>Other changes (non-breaking and info): {} in {}</summary>\n",
+            "_Other changes (non-breaking and info): {} in {}, in the JSON report._\n",
+            plural(count, "finding"),
+            plural(rest.len(), "section")
+        );
+    } else if !rest.is_empty() && !truncated {
+        let count: usize = rest.iter().map(|(_, l)| l.len()).sum();
+        let mut block = format!(
+            "<details><summary>Other changes (non-breaking and info): {} in {}</summary>\n\n",
             plural(count, "finding"),
             plural(rest.len(), "section")
         );
         for (h, list) in &rest {
-            if body.len() + s.len() > MAX_MARKDOWN_CHARS {
+            let mut sec = String::new();
+            section(&mut sec, h, list, false, all);
+            if body.len() + block.len() + sec.len() + 20 > budget {
                 truncated = true;
                 break;
             }
-            section(&mut body, h, list, false);
+            block.push_str(&sec);
             shown += list.len();
         }
-        body.push_str("</details>\n\n");
+        block.push_str("</details>\n\n");
+        body.push_str(&block);
     }
     if report.findings.is_empty() {
         body.push_str("No changes in the compared revisions.\n\n");
     }
     s.push_str(&body);
     if truncated {
+        let left = report.findings.len() - shown - omitted_by_compact;
         let _ = writeln!(
             s,
-            "_{} more findings are not shown here; `mcpdesc diff --format json` lists them all._\n",
-            report.findings.len() - shown
+            "_{} more breaking or possibly-breaking findings are not shown here; `mcpdesc diff --format json` lists them all._\n",
+            left
         );
     }
     let _ = writeln!(s, "**Semver suggestion: {}.**", report.semver().explain());
-    s
+    (s, truncated)
+}
+
+/// How many findings each rule has, most severe class first (collapsed when long).
+fn rule_counts(s: &mut String, report: &Report) {
+    let mut counts: Vec<(Class, &'static str, usize)> = Vec::new();
+    for f in &report.findings {
+        match counts
+            .iter_mut()
+            .find(|c| c.1 == f.rule.id() && c.0 == f.class)
+        {
+            Some(c) => c.2 += 1,
+            None => counts.push((f.class, f.rule.id(), 1)),
+        }
+    }
+    if counts.len() < 2 {
+        return;
+    }
+    counts.sort_by(|a, b| a.0.cmp(&b.0).then(b.2.cmp(&a.2)).then(a.1.cmp(b.1)));
+    let long = counts.len() > COLLAPSE_AFTER;
+    if long {
+        let _ = writeln!(
+            s,
+            "<details><summary>Findings by rule ({})</summary>\n",
+            counts.len()
+        );
+    }
+    s.push_str("| rule | class | findings |\n|---|---|---:|\n");
+    for (class, id, n) in counts {
+        let _ = writeln!(s, "| `{id}` | {} | {n} |", class.as_str());
+    }
+    s.push('\n');
+    if long {
+        s.push_str("</details>\n\n");
+    }
 }
 
 fn plural(n: usize, noun: &str) -> String {
@@ -311,7 +420,27 @@ fn plural(n: usize, noun: &str) -> String {
     }
 }
 
-fn section(out: &mut String, heading: &str, list: &[&Finding], collapse: bool) {
+fn table(out: &mut String, list: &[&Finding], all: RevisionSet) {
+    out.push_str("| class | rule | change | where | revisions |\n|---|---|---|---|---|\n");
+    for f in list {
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {} | {} |",
+            class_label(f.class),
+            f.rule.id(),
+            md_message(&f.message),
+            where_cell(f),
+            if f.revisions == all && all.len() > 1 {
+                "all".to_string()
+            } else {
+                revisions(f)
+            }
+        );
+    }
+    out.push('\n');
+}
+
+fn section(out: &mut String, heading: &str, list: &[&Finding], collapse: bool, all: RevisionSet) {
     let _ = writeln!(out, "#### {heading}\n");
     if collapse {
         let worst = list.iter().map(|f| f.class).min().unwrap_or(Class::Info);
@@ -322,19 +451,7 @@ fn section(out: &mut String, heading: &str, list: &[&Finding], collapse: bool) {
             worst.as_str()
         );
     }
-    out.push_str("| class | rule | change | where | revisions |\n|---|---|---|---|---|\n");
-    for f in list {
-        let _ = writeln!(
-            out,
-            "| {} | `{}` | {} | {} | {} |",
-            class_label(f.class),
-            f.rule.id(),
-            md_message(&f.message),
-            where_cell(f),
-            revisions(f)
-        );
-    }
-    out.push('\n');
+    table(out, list, all);
     if collapse {
         out.push_str("</details>\n\n");
     }

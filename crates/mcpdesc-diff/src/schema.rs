@@ -1231,13 +1231,13 @@ impl<'a> Cx<'a> {
         }
         let unmatched_old: Vec<usize> = (0..a.len()).filter(|&i| !used[i]).collect();
         // What an alternative's change does to the whole (see [`Mask`]); entries added
-        // to or removed from a `oneOf` count as inside it.
-        let inner = masked.max(if key == "oneOf" {
-            Mask::Any
-        } else {
-            Mask::Monotone
-        });
-        let masked = if key == "oneOf" { inner } else { masked };
+        // to or removed from a `oneOf` count as inside it. A `oneOf` whose alternatives
+        // all have pairwise disjoint types (on both sides) can never see a value match
+        // twice, so it is an `anyOf`.
+        let exclusive = key == "oneOf"
+            && !(self.disjoint_types(true, o, key, a) && self.disjoint_types(false, n, key, b));
+        let inner = masked.max(if exclusive { Mask::Any } else { Mask::Monotone });
+        let masked = if exclusive { inner } else { masked };
         let child = |x: &Node<'a>, list: &'a [Value], i: usize| {
             let idx = i.to_string();
             x.child(
@@ -1274,7 +1274,7 @@ impl<'a> Cx<'a> {
                     self.pick(InputConjunctAdded, OutputConjunctAdded),
                     Self::msg(n).text(format!("`{key}` entry {} added", j + 1)),
                 ),
-                ("oneOf", Dir::Input) => (
+                ("oneOf", Dir::Input) if exclusive => (
                     InputCompositionChanged,
                     Self::msg(n).text(format!(
                         "`oneOf` entry {} added: values matching two entries are now rejected; compatibility is not decided",
@@ -1288,6 +1288,28 @@ impl<'a> Cx<'a> {
             };
             self.emit(rule, masked, o.at(key), child(n, b, j).ptr, msg);
         }
+    }
+
+    /// Whether the alternatives of `list` (under `parent`'s `key`) accept pairwise
+    /// disjoint JSON types, `$ref`s followed.
+    fn disjoint_types(
+        &self,
+        old_side: bool,
+        parent: &Node<'a>,
+        key: &str,
+        list: &'a [Value],
+    ) -> bool {
+        let mut seen = 0u8;
+        for (i, v) in list.iter().enumerate() {
+            let idx = i.to_string();
+            let alt = self.deref(old_side, parent.child(Some(v), &[key, &idx], String::new()));
+            let bits = type_bits(&alt);
+            if bits & seen != 0 {
+                return false;
+            }
+            seen |= bits;
+        }
+        true
     }
 
     /// A `$ref` beside other assertions (or one that does not resolve locally).
@@ -1739,6 +1761,35 @@ mod tests {
             },
         );
         assert_eq!(out[0].masked, Mask::Any);
+    }
+
+    #[test]
+    fn one_of_with_disjoint_types_is_an_any_of() {
+        let old = json!({"oneOf": [{"type": "string"}, {"type": "integer", "maximum": 5}]});
+        let new = json!({"oneOf": [{"type": "string"}, {"type": "integer", "maximum": 3}]});
+        let got = run(Dir::Output, old.clone(), new.clone());
+        assert_eq!(got.len(), 1);
+        assert_eq!((got[0].0, got[0].1), (OutputRangeNarrowed, true));
+        let out = compare(
+            Dir::Output,
+            Resource {
+                root: &old,
+                ptr: "",
+            },
+            Resource {
+                root: &new,
+                ptr: "",
+            },
+        );
+        assert_eq!(out[0].masked, Mask::Monotone);
+        assert_eq!(
+            rules(
+                Dir::Input,
+                old,
+                json!({"oneOf": [{"type": "string"}, {"type": "integer", "maximum": 5}, {"type": "null"}]})
+            ),
+            [InputAlternativeAdded]
+        );
     }
 
     #[test]
