@@ -944,18 +944,22 @@ impl<'a> Cx<'a> {
                 oprops.and_then(|m| m.get(name)),
                 nprops.and_then(|m| m.get(name)),
             );
-            let (ro, rn) = (oreq.contains(&name), nreq.contains(&name));
+            let prop = Prop {
+                name,
+                old_required: oreq.contains(&name),
+                new_required: nreq.contains(&name),
+            };
             let path = n.sub_path(name);
             let ochild = o.child(oc, &["properties", name], path.clone());
             let nchild = n.child(nc, &["properties", name], path.clone());
             match (oc.is_some(), nc.is_some()) {
                 (true, true) => {
                     self.node(ochild, nchild, masked, depth + 1);
-                    self.required(o, n, name, ro, rn, masked);
+                    self.required(o, n, prop, masked);
                 }
-                (false, true) => self.property_added(o, n, name, nchild, ro, rn, masked, depth),
-                (true, false) => self.property_removed(o, n, name, ochild, ro, rn, masked, depth),
-                (false, false) => self.required(o, n, name, ro, rn, masked),
+                (false, true) => self.property_added(o, n, prop, nchild, masked, depth),
+                (true, false) => self.property_removed(o, n, prop, ochild, masked, depth),
+                (false, false) => self.required(o, n, prop, masked),
             }
         }
         self.additional(o, n, masked, depth);
@@ -980,18 +984,16 @@ impl<'a> Cx<'a> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn property_added(
         &mut self,
         o: &Node<'a>,
         n: &Node<'a>,
-        name: &str,
+        prop: Prop<'_>,
         nchild: Node<'a>,
-        ro: bool,
-        rn: bool,
         masked: Mask,
         depth: usize,
     ) {
+        let (name, ro, rn) = (prop.name, prop.old_required, prop.new_required);
         let base = Self::msg(o).text("property ").quote(name);
         let np = nchild.ptr.clone();
         match (self.dir, Self::undeclared(o, name)) {
@@ -1027,21 +1029,19 @@ impl<'a> Cx<'a> {
             }
             (_, Effective::Schema(s)) => self.node(s, nchild, masked, depth + 1),
         }
-        self.required(o, n, name, ro, rn, masked);
+        self.required(o, n, prop, masked);
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn property_removed(
         &mut self,
         o: &Node<'a>,
         n: &Node<'a>,
-        name: &str,
+        prop: Prop<'_>,
         ochild: Node<'a>,
-        ro: bool,
-        rn: bool,
         masked: Mask,
         depth: usize,
     ) {
+        let (name, ro, rn) = (prop.name, prop.old_required, prop.new_required);
         let base = Self::msg(n).text("property ").quote(name);
         let op = ochild.ptr.clone();
         match (self.dir, Self::undeclared(n, name)) {
@@ -1078,7 +1078,7 @@ impl<'a> Cx<'a> {
             }
             (_, Effective::Schema(s)) => self.node(ochild, s, masked, depth + 1),
         }
-        self.required(o, n, name, ro, rn, masked);
+        self.required(o, n, prop, masked);
     }
 
     fn undecided_property(&mut self, o: &Node<'a>, n: &Node<'a>, name: &str, masked: Mask) {
@@ -1090,15 +1090,8 @@ impl<'a> Cx<'a> {
         self.emit(rule, masked, o.at("properties"), n.at("properties"), msg);
     }
 
-    fn required(
-        &mut self,
-        o: &Node<'a>,
-        n: &Node<'a>,
-        name: &str,
-        ro: bool,
-        rn: bool,
-        masked: Mask,
-    ) {
+    fn required(&mut self, o: &Node<'a>, n: &Node<'a>, prop: Prop<'_>, masked: Mask) {
+        let (name, ro, rn) = (prop.name, prop.old_required, prop.new_required);
         if ro == rn {
             return;
         }
@@ -1411,6 +1404,14 @@ impl<'a> Cx<'a> {
             self.emit(rule, masked, op, np, msg);
         }
     }
+}
+
+/// A property name with whether OLD and NEW require it.
+#[derive(Debug, Clone, Copy)]
+struct Prop<'s> {
+    name: &'s str,
+    old_required: bool,
+    new_required: bool,
 }
 
 /// What a side applies to an undeclared property.

@@ -440,9 +440,9 @@ fn declarations<'a>(
         }
         for ((o, n), revs) in pairs {
             match (o.map(|i| oe[i]), n.map(|i| ne[i])) {
-                (Some(a), None) => removed(kind, &decl, old, new, a, revs, out),
-                (None, Some(b)) => added(kind, &decl, old, new, b, revs, out),
-                (Some(a), Some(b)) => changed(kind, &decl, old, new, a, b, revs, out),
+                (Some(a), None) => one_sided(&decl, old, new, a, revs, true, out),
+                (None, Some(b)) => one_sided(&decl, new, old, b, revs, false, out),
+                (Some(a), Some(b)) => changed(&decl, (old, new), (a, b), revs, out),
                 (None, None) => {}
             }
         }
@@ -453,104 +453,59 @@ fn decl_ptr(kind: DeclKind, e: &Entry<'_>) -> String {
     format!("/{}/{}", kind.collection(), e.idx)
 }
 
-fn removed(
-    kind: DeclKind,
+/// A declaration only one document has at these revisions: removed (`present` is
+/// OLD) or added (`present` is NEW). A Capabilities Object is compared with an empty
+/// one, capability by capability.
+fn one_sided(
     decl: &Declaration,
-    old: Doc<'_>,
-    new: Doc<'_>,
+    present: Doc<'_>,
+    other: Doc<'_>,
     e: Entry<'_>,
     revs: RevisionSet,
+    removed: bool,
     out: &mut dyn Sink,
 ) {
-    let rule = match kind {
-        DeclKind::Tool => ToolRemoved,
-        DeclKind::Resource => ResourceRemoved,
-        DeclKind::ResourceTemplate => ResourceTemplateRemoved,
-        DeclKind::Prompt => PromptRemoved,
-        DeclKind::Transport => TransportRemoved,
-        DeclKind::Capabilities | DeclKind::Elicitation => {
+    let kind = decl.kind;
+    let here = decl_ptr(kind, &e);
+    let there = format!("/{}", kind.collection());
+    let (rule, word) = match (kind, removed) {
+        (DeclKind::Tool, true) => (ToolRemoved, "removed"),
+        (DeclKind::Tool, false) => (ToolAdded, "added"),
+        (DeclKind::Resource, true) => (ResourceRemoved, "removed"),
+        (DeclKind::Resource, false) => (ResourceAdded, "added"),
+        (DeclKind::ResourceTemplate, true) => (ResourceTemplateRemoved, "removed"),
+        (DeclKind::ResourceTemplate, false) => (ResourceTemplateAdded, "added"),
+        (DeclKind::Prompt, true) => (PromptRemoved, "removed"),
+        (DeclKind::Prompt, false) => (PromptAdded, "added"),
+        (DeclKind::Transport, true) => (TransportRemoved, "removed"),
+        (DeclKind::Transport, false) => (TransportAdded, "added"),
+        (DeclKind::Capabilities | DeclKind::Elicitation, _) => {
+            let empty = Value::Object(Map::new());
             for r in revs.iter() {
-                if let Some(view) = project_declaration(kind, e.v, old.root, r) {
-                    let mut raws = Vec::new();
-                    capabilities(
-                        &view,
-                        &Value::Object(Map::new()),
-                        &decl_ptr(kind, &e),
-                        &format!("/{}", kind.collection()),
-                        &mut raws,
-                    );
-                    for x in raws {
-                        out.push(Some(decl), RevisionSet::single(r), x);
-                    }
+                let Some(view) = project_declaration(kind, e.v, present.root, r) else {
+                    continue;
+                };
+                let mut raws = Vec::new();
+                if removed {
+                    capabilities(&view, &empty, &here, &there, &mut raws);
+                } else {
+                    capabilities(&empty, &view, &there, &here, &mut raws);
+                }
+                for x in raws {
+                    out.push(Some(decl), RevisionSet::single(r), x);
                 }
             }
             return;
         }
     };
-    let to = new
-        .v
-        .get(kind.collection())
-        .map(|_| format!("/{}", kind.collection()));
-    out.push(
-        Some(decl),
-        revs,
-        raw(
-            rule,
-            Some(decl_ptr(kind, &e)),
-            to,
-            Message::new().text("removed"),
-        ),
-    );
-}
-
-fn added(
-    kind: DeclKind,
-    decl: &Declaration,
-    old: Doc<'_>,
-    new: Doc<'_>,
-    e: Entry<'_>,
-    revs: RevisionSet,
-    out: &mut dyn Sink,
-) {
-    let rule = match kind {
-        DeclKind::Tool => ToolAdded,
-        DeclKind::Resource => ResourceAdded,
-        DeclKind::ResourceTemplate => ResourceTemplateAdded,
-        DeclKind::Prompt => PromptAdded,
-        DeclKind::Transport => TransportAdded,
-        DeclKind::Capabilities | DeclKind::Elicitation => {
-            for r in revs.iter() {
-                if let Some(view) = project_declaration(kind, e.v, new.root, r) {
-                    let mut raws = Vec::new();
-                    capabilities(
-                        &Value::Object(Map::new()),
-                        &view,
-                        &format!("/{}", kind.collection()),
-                        &decl_ptr(kind, &e),
-                        &mut raws,
-                    );
-                    for x in raws {
-                        out.push(Some(decl), RevisionSet::single(r), x);
-                    }
-                }
-            }
-            return;
-        }
+    // The other side points at its collection, when it has one.
+    let there = other.v.get(kind.collection()).map(|_| there);
+    let (o, n) = if removed {
+        (Some(here), there)
+    } else {
+        (there, Some(here))
     };
-    let from = old
-        .v
-        .get(kind.collection())
-        .map(|_| format!("/{}", kind.collection()));
-    out.push(
-        Some(decl),
-        revs,
-        raw(
-            rule,
-            from,
-            Some(decl_ptr(kind, &e)),
-            Message::new().text("added"),
-        ),
-    );
+    out.push(Some(decl), revs, raw(rule, o, n, Message::new().text(word)));
 }
 
 /// One side of a declaration pair: the whole document, the source declaration, its
@@ -580,17 +535,15 @@ impl<'a> Side<'a> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A declaration both documents have at these revisions: compared view by view.
 fn changed(
-    kind: DeclKind,
     decl: &Declaration,
-    old: Doc<'_>,
-    new: Doc<'_>,
-    a: Entry<'_>,
-    b: Entry<'_>,
+    (old, new): (Doc<'_>, Doc<'_>),
+    (a, b): (Entry<'_>, Entry<'_>),
     revs: RevisionSet,
     out: &mut dyn Sink,
 ) {
+    let kind = decl.kind;
     if a.v == b.v && references_equal(kind, a.v, old.v, new.v) {
         return;
     }
