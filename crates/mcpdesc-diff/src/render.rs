@@ -17,7 +17,7 @@ pub struct Names<'a> {
     pub new: &'a str,
 }
 
-/// The version of the JSON format ([`json`]); bumped on any incompatible change.
+/// The version of the JSON format ([`json()`]); bumped on any incompatible change.
 pub const JSON_FORMAT: &str = "mcpdesc-diff/1";
 
 fn revisions(f: &Finding) -> String {
