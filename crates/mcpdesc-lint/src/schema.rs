@@ -158,6 +158,7 @@ pub fn html_to_text(text: &str) -> String {
             match (name.as_str(), closing) {
                 ("br" | "hr", _) => out.push('\n'),
                 ("li", false) => out.push_str("\n- "),
+                ("ul" | "ol", false) => {}
                 ("p" | "div" | "ul" | "ol" | "pre" | "table" | "tr" | "blockquote", _)
                 | ("h1" | "h2" | "h3" | "h4" | "h5" | "h6", _) => out.push('\n'),
                 _ => {}
