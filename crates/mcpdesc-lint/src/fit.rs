@@ -713,15 +713,22 @@ fn prune(tool: &mut Value, name: &str, ptr: &str, budget: usize, diags: &mut Vec
     }
 }
 
-/// The fitted list must still be a valid description's tools.
-fn validate(list: &Value, rev: ProtocolRevision, diags: &mut Vec<Diagnostic>) {
+/// A one-revision description whose tools are the tools of a tools/list result
+/// (so a tools/list can be validated and linted like a description).
+pub fn description_of_tools_list(list: &Value, rev: ProtocolRevision) -> Value {
     let mut doc = skeleton::root(
-        json!({"name": "mcpdesc-fit", "version": "0"}),
+        json!({"name": "mcpdesc-tools-list", "version": "0"}),
         RevisionSet::single(rev),
     );
     let tools = list.get("tools").cloned().unwrap_or(Value::Array(Vec::new()));
     skeleton::set(&mut doc, "tools", tools);
-    let found = mcpdesc_validate::validate_value(&Value::Object(doc));
+    Value::Object(doc)
+}
+
+/// The fitted list must still be a valid description's tools.
+fn validate(list: &Value, rev: ProtocolRevision, diags: &mut Vec<Diagnostic>) {
+    let doc = description_of_tools_list(list, rev);
+    let found = mcpdesc_validate::validate_value(&doc);
     let mut seen = HashSet::new();
     for d in found.into_iter().filter(Diagnostic::is_error) {
         if seen.insert((d.code.clone(), d.pointer.clone())) {

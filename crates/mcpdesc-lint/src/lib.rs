@@ -31,7 +31,7 @@ pub mod rules;
 mod schema;
 
 pub use estimate::{Size, estimate_tokens};
-pub use fit::{FitOptions, Fitted, fit_tools_list};
+pub use fit::{FitOptions, Fitted, description_of_tools_list, fit_tools_list};
 pub use hosts::{HOSTS, HostProfile, HostRule, host, host_ids};
 pub use lint::{
     DEFAULT_TOOL_BUDGET_BYTES, LintOptions, LintReport, MIN_DESCRIPTION_WORDS, RevisionSizes,

@@ -64,6 +64,15 @@ fn diag(code: &'static str, msg: String, ptr: String) -> Diagnostic {
 /// Lints a decoded description.
 pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
     let mut report = LintReport::default();
+    // Lint a valid description only: the validator's errors come first and alone.
+    let invalid: Vec<Diagnostic> = mcpdesc_validate::validate_value(doc)
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .collect();
+    if !invalid.is_empty() {
+        report.diagnostics = invalid;
+        return report;
+    }
     let root_scope = doc
         .get("protocolVersions")
         .map_or(RevisionSet::EMPTY, RevisionSet::from_json);

@@ -5,6 +5,7 @@ pub mod convert;
 pub mod export;
 pub mod generate;
 pub mod import;
+pub mod lint;
 pub mod merge;
 pub mod names;
 pub mod project;
