@@ -59,9 +59,7 @@ pub fn fit_tools_list(list: &Value, rev: ProtocolRevision, opts: &FitOptions<'_>
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    let budget = opts
-        .budget
-        .or(opts.host.map(|_| DEFAULT_TOOL_BUDGET_BYTES));
+    let budget = opts.budget.or(opts.host.map(|_| DEFAULT_TOOL_BUDGET_BYTES));
     for (i, tool) in tools.iter_mut().enumerate() {
         let ptr = format!("/tools/{i}");
         let name = tool
@@ -90,7 +88,13 @@ pub fn fit_tools_list(list: &Value, rev: ProtocolRevision, opts: &FitOptions<'_>
     }
     let mut renames = IndexMap::new();
     if let Some(host) = opts.host {
-        rename(host, opts.server_prefix, &mut tools, &mut renames, &mut diags);
+        rename(
+            host,
+            opts.server_prefix,
+            &mut tools,
+            &mut renames,
+            &mut diags,
+        );
     }
     let tools_list = json!({ "tools": tools });
     validate(&tools_list, rev, &mut diags);
@@ -116,7 +120,11 @@ fn render_html(tool: &mut Value, name: &str, ptr: &str, diags: &mut Vec<Diagnost
         };
         let paths: Vec<Vec<String>> = walk(schema, "")
             .into_iter()
-            .filter(|(_, _, s)| s.get("description").and_then(Value::as_str).is_some_and(has_html))
+            .filter(|(_, _, s)| {
+                s.get("description")
+                    .and_then(Value::as_str)
+                    .is_some_and(has_html)
+            })
             .map(|(p, _, _)| mcpdesc_core::pointer::tokens(&p))
             .collect();
         for toks in paths {
@@ -153,7 +161,10 @@ fn inline_refs(tool: &mut Value, key: &str, name: &str, ptr: &str, diags: &mut V
     let Some(schema) = tool.get(key) else {
         return;
     };
-    if !walk(schema, "").iter().any(|(_, _, s)| s.get("$ref").is_some()) {
+    if !walk(schema, "")
+        .iter()
+        .any(|(_, _, s)| s.get("$ref").is_some())
+    {
         return;
     }
     let mut nodes = 0usize;
@@ -206,7 +217,10 @@ fn inline(
         if stack.iter().any(|s| s == r) {
             return Err((
                 "fit-ref-cycle",
-                format!("`$ref` {r} is recursive ({} → {r}); it cannot be inlined", stack.join(" → ")),
+                format!(
+                    "`$ref` {r} is recursive ({} → {r}); it cannot be inlined",
+                    stack.join(" → ")
+                ),
             ));
         }
         let target = ref_target(root, r).ok_or_else(|| {
@@ -229,7 +243,9 @@ fn inline(
         }
         return Ok(match expanded {
             Value::Object(mut m)
-                if siblings.keys().all(|k| m.get(k).is_none_or(|v| v == &siblings[k])) =>
+                if siblings
+                    .keys()
+                    .all(|k| m.get(k).is_none_or(|v| v == &siblings[k])) =>
             {
                 for (k, v) in siblings {
                     m.insert(k, v);
@@ -263,7 +279,9 @@ fn inline_children(
         return Ok(v.clone());
     }
     Ok(match v {
-        Value::Object(m) if matches!(key, "properties" | "patternProperties" | "dependentSchemas") => {
+        Value::Object(m)
+            if matches!(key, "properties" | "patternProperties" | "dependentSchemas") =>
+        {
             let mut o = Map::new();
             for (k, s) in m {
                 o.insert(k.clone(), inline(root, s, stack, nodes)?);
@@ -424,7 +442,9 @@ fn report_missing(
         diags.push(
             Diagnostic::warning(
                 "fit-title-missing",
-                format!("tool `{name}` has no title, which {h} requires; left missing (never invented)"),
+                format!(
+                    "tool `{name}` has no title, which {h} requires; left missing (never invented)"
+                ),
             )
             .at(ptr),
         );
@@ -474,7 +494,12 @@ fn rename(
     let chars = host.name_chars();
     let names: Vec<String> = tools
         .iter()
-        .map(|t| t.get("name").and_then(Value::as_str).unwrap_or("").to_string())
+        .map(|t| {
+            t.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        })
         .collect();
     let bad = |n: &str| n.chars().count() > max || chars.is_some_and(|c| !c.accepts(n));
     if !names.iter().any(|n| bad(n)) {
@@ -540,16 +565,10 @@ fn stub(bytes: usize, budget: usize) -> Value {
 
 /// Replaces subschemas at depth `cut` (relative to `root`; larger than their stub)
 /// with a stub. Returns how many were replaced.
-fn cut_at(root: &mut Value, cut: usize, budget: usize, skip_defs_at_root: bool) -> usize {
+fn cut_at(root: &mut Value, cut: usize, budget: usize) -> usize {
     let targets: Vec<(Vec<String>, usize)> = walk(root, "")
         .into_iter()
-        .filter(|(p, d, _)| {
-            *d == cut
-                && !(skip_defs_at_root && {
-                    let t = mcpdesc_core::pointer::tokens(p);
-                    matches!(t.first().map(String::as_str), Some("$defs" | "definitions"))
-                })
-        })
+        .filter(|(_, d, _)| *d == cut)
         .map(|(p, _, s)| (mcpdesc_core::pointer::tokens(&p), s.to_string().len()))
         .collect();
     let stub_len = stub(usize::MAX, budget).to_string().len();
@@ -640,7 +659,7 @@ fn prune(tool: &mut Value, name: &str, ptr: &str, budget: usize, diags: &mut Vec
             }
             last_cut = cut;
             if let Some(s) = tool.get_mut("outputSchema") {
-                replaced += cut_at(s, cut, budget, false);
+                replaced += cut_at(s, cut, budget);
                 dropped.extend(drop_unreachable_defs(s));
             }
         }
@@ -670,7 +689,7 @@ fn prune(tool: &mut Value, name: &str, ptr: &str, budget: usize, diags: &mut Vec
         let depth = walk(input, "").iter().map(|x| x.1).max().unwrap_or(0);
         let mut replaced = 0;
         let mut last_cut = depth;
-        for cut in (2..=depth).rev() {
+        for cut in (1..=depth).rev() {
             if size(tool) <= budget {
                 break;
             }
@@ -679,9 +698,12 @@ fn prune(tool: &mut Value, name: &str, ptr: &str, budget: usize, diags: &mut Vec
                 && let Some(obj) = s.as_object_mut()
             {
                 for container in ["$defs", "definitions"] {
-                    if let Some(defs) = obj.get_mut(container) {
-                        // Depth inside the container: `$defs/X` is depth 1 from the root.
-                        replaced += cut_at(defs, cut - 1, budget, false);
+                    if let Some(Value::Object(defs)) = obj.get_mut(container) {
+                        // `$defs/X` is at depth 1 from the root: depth `cut` is
+                        // `cut - 1` inside the definition (0: the whole definition).
+                        for def in defs.values_mut() {
+                            replaced += cut_at(def, cut - 1, budget);
+                        }
                     }
                 }
             }
@@ -720,7 +742,10 @@ pub fn description_of_tools_list(list: &Value, rev: ProtocolRevision) -> Value {
         json!({"name": "mcpdesc-tools-list", "version": "0"}),
         RevisionSet::single(rev),
     );
-    let tools = list.get("tools").cloned().unwrap_or(Value::Array(Vec::new()));
+    let tools = list
+        .get("tools")
+        .cloned()
+        .unwrap_or(Value::Array(Vec::new()));
     skeleton::set(&mut doc, "tools", tools);
     Value::Object(doc)
 }
@@ -735,7 +760,10 @@ fn validate(list: &Value, rev: ProtocolRevision, diags: &mut Vec<Diagnostic>) {
             diags.push(
                 Diagnostic::error(
                     "fit-invalid",
-                    format!("the fitted tools/list does not validate: [{}] {}", d.code, d.message),
+                    format!(
+                        "the fitted tools/list does not validate: [{}] {}",
+                        d.code, d.message
+                    ),
                 )
                 .at(d.pointer),
             );

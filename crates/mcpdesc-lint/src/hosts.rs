@@ -146,13 +146,14 @@ use Status::*;
 
 const ANTHROPIC_TOOL_NAME: &str = "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#specifying-client-tools";
 const ANTHROPIC_TOP_LEVEL_UNION: &str = "https://github.com/anthropics/claude-code/issues (API error: input_schema does not support oneOf, allOf, or anyOf at the top level)";
-const CLAUDE_DIRECTORY: &str = "https://support.claude.com/en/articles/12922832-anthropic-mcp-directory-policy";
+const CLAUDE_DIRECTORY: &str =
+    "https://support.claude.com/en/articles/12922832-anthropic-mcp-directory-policy";
 const OPENAI_FUNCTION_NAME: &str =
     "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools";
-const OPENAI_STRICT: &str = "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas";
+const OPENAI_STRICT: &str =
+    "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas";
 const CHATGPT_APPS: &str = "https://developers.openai.com/apps-sdk/app-submission-guidelines";
-const GEMINI_FUNCTION_NAME: &str =
-    "https://ai.google.dev/api/caching#FunctionDeclaration (name: must start with a letter or an underscore; a-z, A-Z, 0-9, underscores, dots, colons, dashes; max 64)";
+const GEMINI_FUNCTION_NAME: &str = "https://ai.google.dev/api/caching#FunctionDeclaration (name: must start with a letter or an underscore; a-z, A-Z, 0-9, underscores, dots, colons, dashes; max 64)";
 const GEMINI_CLI_MCP: &str = "https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md (tool name normalization: over 63 characters truncated with a middle ___)";
 const GEMINI_CLI_REF: &str = "https://github.com/google-gemini/gemini-cli/issues/13326";
 const CURSOR_MCP: &str = "https://docs.cursor.com/context/model-context-protocol";
@@ -290,7 +291,11 @@ pub const HOSTS: &[HostProfile] = &[
                 GEMINI_FUNCTION_NAME,
                 Confirmed,
             ),
-            fact(NameChars(NameChars::Gemini), GEMINI_FUNCTION_NAME, Confirmed),
+            fact(
+                NameChars(NameChars::Gemini),
+                GEMINI_FUNCTION_NAME,
+                Confirmed,
+            ),
             fact(NameTruncatedOver(63), GEMINI_CLI_MCP, Confirmed),
             fact(NoRef, GEMINI_CLI_REF, Unconfirmed),
         ],
@@ -328,7 +333,11 @@ pub const HOSTS: &[HostProfile] = &[
                 "https://kiro.dev/docs/mcp/usage (autoApprove example mcp_aws_docs_search_documentation)",
                 Unconfirmed,
             ),
-            fact(NameChars(NameChars::AlnumUnderscore), KIRO_LIMIT, Unconfirmed),
+            fact(
+                NameChars(NameChars::AlnumUnderscore),
+                KIRO_LIMIT,
+                Unconfirmed,
+            ),
         ],
     },
     HostProfile {

@@ -277,7 +277,10 @@ fn doc_indices(doc: &Value, view: &Value, rev: ProtocolRevision, root: RevisionS
 }
 
 fn is_write(m: Method) -> bool {
-    matches!(m, Method::Post | Method::Put | Method::Patch | Method::Delete)
+    matches!(
+        m,
+        Method::Post | Method::Put | Method::Patch | Method::Delete
+    )
 }
 
 /// Rules for every host.
@@ -409,7 +412,12 @@ fn host_tool(
     let h = host.id;
     let name_ptr = format!("{ptr}/name");
     for fact in host.facts {
-        let src = format!("{}, read {}, {}", fact.source, fact.read, fact.status.as_str());
+        let src = format!(
+            "{}, read {}, {}",
+            fact.source,
+            fact.read,
+            fact.status.as_str()
+        );
         match fact.rule {
             HostRule::NameMaxLen { max, counts_prefix } => {
                 let shown = if counts_prefix {
@@ -509,8 +517,9 @@ fn host_tool(
                 for key in ["inputSchema", "outputSchema"] {
                     if let Some(s) = tool.get(key) {
                         let base = format!("{ptr}/{key}");
-                        if let Some((p, _, _)) =
-                            walk(s, &base).into_iter().find(|(_, _, v)| v.get("$ref").is_some())
+                        if let Some((p, _, _)) = walk(s, &base)
+                            .into_iter()
+                            .find(|(_, _, v)| v.get("$ref").is_some())
                         {
                             ds.push(diag(
                                 rules::HOST_SCHEMA_REF,
@@ -560,7 +569,9 @@ pub(crate) fn strict_findings(
         if s.get("additionalProperties") != Some(&Value::Bool(false)) {
             ds.push(diag(
                 rules::HOST_STRICT_OBJECT,
-                format!("{h}: tool `{name}`: an object without `additionalProperties: false` ({src})"),
+                format!(
+                    "{h}: tool `{name}`: an object without `additionalProperties: false` ({src})"
+                ),
                 p.clone(),
             ));
         }

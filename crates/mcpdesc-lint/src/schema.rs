@@ -139,7 +139,8 @@ fn tag_at(s: &str, i: usize) -> Option<(usize, String)> {
 
 /// Whether `text` contains HTML markup.
 pub fn has_html(text: &str) -> bool {
-    text.match_indices('<').any(|(i, _)| tag_at(text, i).is_some())
+    text.match_indices('<')
+        .any(|(i, _)| tag_at(text, i).is_some())
 }
 
 /// `text` rendered as plain text: tags removed (block ends become line breaks, list

@@ -17,8 +17,10 @@ use mcpdesc_lint::{LintOptions, lint};
 /// errors. `--format json` prints the same line per file as `validate --format json`
 /// (`valid` = no error-level finding).
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  mcpdesc lint server.mcpdesc.yaml --host claude-code --host kiro --server-prefix github\n  \
-mcpdesc lint --format json --deny html-in-description --allow param-description-missing a.mcpdesc.json")]
+#[command(
+    after_help = "Examples:\n  mcpdesc lint server.mcpdesc.yaml --host claude-code --host kiro --server-prefix github\n  \
+mcpdesc lint --format json --deny html-in-description --allow param-description-missing a.mcpdesc.json"
+)]
 pub struct Args {
     /// Files to lint (`-` for standard input).
     #[arg(required = true)]
