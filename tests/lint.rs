@@ -612,6 +612,19 @@ fn real_descriptions_every_host() {
         .output()
         .expect("import");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The import's one summary line: GitHub has tools over 32 KiB (the largest
+    // exported tool is ~85 KB, see the snapshot), and the line names the flags.
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let summary: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("[tools-over-budget]"))
+        .collect();
+    assert_eq!(summary.len(), 1, "{stderr}");
+    assert!(
+        summary[0].contains("--budget BYTES") && summary[0].contains("mcpdesc lint"),
+        "{}",
+        summary[0]
+    );
     let doc: Value = serde_json::from_slice(&std::fs::read(&out).expect("read")).expect("json");
     let all: Vec<&str> = mcpdesc_lint::HOSTS.iter().map(|h| h.id).collect();
     let report = lint(&doc, &opts(&all, Some("github")));
