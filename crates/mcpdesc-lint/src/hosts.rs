@@ -4,8 +4,13 @@
 //! host limit (`mcpdesc-names` takes its length limit as a parameter).
 //!
 //! Keep it current by re-reading the sources: a fact whose status is
-//! [`Status::Unconfirmed`] was reported by users or peers but not found in the
-//! host's own documentation or code.
+//! [`Status::Unconfirmed`] was not (yet) read in the host's own documentation or
+//! code. As of the first version of this table every fact is unconfirmed: the
+//! sources name where each is documented or reported (third-party reports seen on
+//! 2026-12-01: Kiro's 64 with prefix in kiro-gateway#104, Claude Code's `mcp__`
+//! prefix counting against 64 in awslabs/agent-plugins#131, Gemini CLI's 63-character
+//! truncation and Gemini's name characters in notes and code quoting gemini-cli);
+//! promote a fact to [`Status::Confirmed`] when its host's own source is read.
 
 /// Whether a fact was confirmed by the host's own documentation or code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,7 +182,7 @@ pub const HOSTS: &[HostProfile] = &[
             fact(
                 NameChars(NameChars::AlnumUnderscoreHyphen),
                 ANTHROPIC_TOOL_NAME,
-                Confirmed,
+                Unconfirmed,
             ),
             fact(RequiresTitle, CLAUDE_DIRECTORY, Unconfirmed),
             fact(
@@ -201,17 +206,17 @@ pub const HOSTS: &[HostProfile] = &[
                     counts_prefix: true,
                 },
                 ANTHROPIC_TOOL_NAME,
-                Confirmed,
+                Unconfirmed,
             ),
             fact(
                 ServerPrefix("mcp__{server}__{tool}"),
                 "https://docs.anthropic.com/en/docs/claude-code/mcp",
-                Confirmed,
+                Unconfirmed,
             ),
             fact(
                 NameChars(NameChars::AlnumUnderscoreHyphen),
                 ANTHROPIC_TOOL_NAME,
-                Confirmed,
+                Unconfirmed,
             ),
             fact(NoTopLevelUnion, ANTHROPIC_TOP_LEVEL_UNION, Unconfirmed),
             fact(
@@ -231,12 +236,12 @@ pub const HOSTS: &[HostProfile] = &[
                     counts_prefix: false,
                 },
                 OPENAI_FUNCTION_NAME,
-                Confirmed,
+                Unconfirmed,
             ),
             fact(
                 NameChars(NameChars::AlnumUnderscoreHyphen),
                 OPENAI_FUNCTION_NAME,
-                Confirmed,
+                Unconfirmed,
             ),
             fact(
                 RequiresAnnotations(AnnotationRequirement::All(&[
@@ -259,14 +264,14 @@ pub const HOSTS: &[HostProfile] = &[
                     counts_prefix: false,
                 },
                 OPENAI_FUNCTION_NAME,
-                Confirmed,
+                Unconfirmed,
             ),
             fact(
                 NameChars(NameChars::AlnumUnderscoreHyphen),
                 OPENAI_FUNCTION_NAME,
-                Confirmed,
+                Unconfirmed,
             ),
-            fact(NoTopLevelUnion, OPENAI_STRICT, Confirmed),
+            fact(NoTopLevelUnion, OPENAI_STRICT, Unconfirmed),
             fact(
                 Strict(StrictLimits {
                     max_depth: 10,
@@ -274,9 +279,9 @@ pub const HOSTS: &[HostProfile] = &[
                     max_enum_values: 1000,
                 }),
                 OPENAI_STRICT,
-                Confirmed,
+                Unconfirmed,
             ),
-            fact(MaxTools(128), OPENAI_FUNCTION_NAME, Confirmed),
+            fact(MaxTools(128), OPENAI_FUNCTION_NAME, Unconfirmed),
         ],
     },
     HostProfile {
@@ -289,14 +294,14 @@ pub const HOSTS: &[HostProfile] = &[
                     counts_prefix: false,
                 },
                 GEMINI_FUNCTION_NAME,
-                Confirmed,
+                Unconfirmed,
             ),
             fact(
                 NameChars(NameChars::Gemini),
                 GEMINI_FUNCTION_NAME,
-                Confirmed,
+                Unconfirmed,
             ),
-            fact(NameTruncatedOver(63), GEMINI_CLI_MCP, Confirmed),
+            fact(NameTruncatedOver(63), GEMINI_CLI_MCP, Unconfirmed),
             fact(NoRef, GEMINI_CLI_REF, Unconfirmed),
         ],
     },
@@ -357,7 +362,7 @@ pub const HOSTS: &[HostProfile] = &[
                 VSCODE_MCP,
                 Unconfirmed,
             ),
-            fact(MaxTools(128), VSCODE_MCP, Confirmed),
+            fact(MaxTools(128), VSCODE_MCP, Unconfirmed),
         ],
     },
 ];
