@@ -51,6 +51,8 @@ enum Command {
     /// Generate a typed client (Rust or TypeScript).
     #[command(subcommand)]
     Generate(cmd::generate::GenerateCommand),
+    /// Run a description as an MCP server: a REST gateway from its OpenAPI provenance, or a mock.
+    Serve(Box<cmd::serve::Args>),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
 }
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Command::Split(a) => cmd::split::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Generate(a) => cmd::generate::run(a),
+        Command::Serve(a) => cmd::serve::run(*a),
         Command::Completions(a) => cmd::completions::run(a, Cli::command()),
         Command::Man(a) => cmd::man::run(a, Cli::command()),
     };

@@ -11,5 +11,6 @@ pub mod man;
 pub mod merge;
 pub mod names;
 pub mod project;
+pub mod serve;
 pub mod split;
 pub mod validate;
