@@ -7,6 +7,7 @@ pub mod diff;
 pub mod export;
 pub mod generate;
 pub mod import;
+pub mod lint;
 pub mod man;
 pub mod merge;
 pub mod names;
