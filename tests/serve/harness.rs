@@ -64,6 +64,7 @@ pub fn server_with(
                 revisions,
                 page_size,
                 log,
+                fit: None,
             },
             backend,
             transport: Transport::Stdio,

@@ -14,6 +14,7 @@
 
 mod clients;
 mod faults;
+mod fit;
 mod harness;
 mod http;
 mod mock;

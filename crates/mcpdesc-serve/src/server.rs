@@ -86,6 +86,19 @@ pub struct ServeOptions {
     pub page_size: usize,
     /// Where log lines go.
     pub log: Log,
+    /// `--host H` / `--budget BYTES` / `--server-prefix NAME`: serve each revision's
+    /// `tools/list` rewritten for that host and pruned to that budget
+    /// ([`mcpdesc_lint::fit_tools_list`], what `export tools-list --host` emits), and map
+    /// `tools/call` of a renamed tool back to its declaration.
+    pub fit: Option<Fit>,
+}
+
+/// What [`ServeOptions::fit`] fits the served `tools/list` to.
+#[derive(Debug, Clone, Default)]
+pub struct Fit {
+    pub host: Option<&'static mcpdesc_lint::HostProfile>,
+    pub server_prefix: Option<String>,
+    pub budget: Option<usize>,
 }
 
 impl Default for ServeOptions {
@@ -94,6 +107,7 @@ impl Default for ServeOptions {
             revisions: None,
             page_size: DEFAULT_PAGE_SIZE,
             log: Log::Stderr,
+            fit: None,
         }
     }
 }
@@ -111,6 +125,17 @@ impl Server {
     /// [`prepare`], which does). The revisions served are `opts.revisions` or
     /// every revision of the description.
     pub fn new(doc: Arc<Value>, backend: Backend, opts: &ServeOptions) -> Result<Server, String> {
+        Self::with_fit(doc, backend, opts).map(|(server, _)| server)
+    }
+
+    /// [`Server::new`], also returning the diagnostics of fitting the tool lists to
+    /// [`ServeOptions::fit`] (renames, prunings, and errors for what cannot be made
+    /// acceptable; the caller refuses to serve when there is an error).
+    pub fn with_fit(
+        doc: Arc<Value>,
+        backend: Backend,
+        opts: &ServeOptions,
+    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), String> {
         let root = mcpdesc_core::decl::root_scope(&doc);
         let revisions = match opts.revisions {
             None => root,
@@ -121,12 +146,17 @@ impl Server {
                 ));
             }
         };
-        let catalog = Catalog::new(doc, revisions, opts.page_size);
-        Ok(Server {
+        let mut catalog = Catalog::new(doc, revisions, opts.page_size);
+        let fit_diagnostics = match &opts.fit {
+            Some(fit) => catalog.fit(fit),
+            None => Vec::new(),
+        };
+        let server = Server {
             catalog,
             backend,
             log: opts.log.clone(),
-        })
+        };
+        Ok((server, fit_diagnostics))
     }
 
     /// The revisions served.

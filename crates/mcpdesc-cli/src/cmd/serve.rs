@@ -4,14 +4,14 @@
 //! [--validate-output off|warn|strict] [--inbound-token-env VAR] [--page-size N]
 //! [--mock [--mock-example TOOL=NAME]...]`.
 
-use crate::args::HeaderArg;
+use crate::args::{HeaderArg, HostArg};
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_core::RevisionSet;
 use mcpdesc_serve::mock::MockOptions;
 use mcpdesc_serve::rest::{self, RestOptions, Secret, ValidateOutput};
 use mcpdesc_serve::server::http::HttpOptions;
 use mcpdesc_serve::server::{
-    BackendOptions, DEFAULT_PAGE_SIZE, Options, ServeOptions, StartError, Transport,
+    BackendOptions, DEFAULT_PAGE_SIZE, Fit, Options, ServeOptions, StartError, Transport,
 };
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -113,6 +113,18 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_PAGE_SIZE,
           value_parser = positive)]
     pub page_size: usize,
+    /// Serve each revision's tools/list rewritten so host H accepts it, exactly as
+    /// `mcpdesc export tools-list --host H` emits it (renamed tools are called by their
+    /// new names); a tool that cannot be made acceptable refuses the description.
+    #[arg(long, value_name = "H")]
+    pub host: Option<HostArg>,
+    /// Prune each tool's list entry to this many bytes of compact JSON (output schemas
+    /// first, never required inputs); with --host the host's default budget applies.
+    #[arg(long, value_name = "BYTES", value_parser = positive)]
+    pub budget: Option<usize>,
+    /// With --host: the server name the host puts in front of tool names.
+    #[arg(long = "server-prefix", value_name = "NAME", requires = "host")]
+    pub server_prefix: Option<String>,
     /// Answer tools/call from the tools' named examples instead of calling an API.
     #[arg(long, conflicts_with_all = ["base_url", "credentials", "headers", "allow_hosts", "validate_output"])]
     pub mock: bool,
@@ -283,6 +295,11 @@ pub fn run(args: Args) -> CmdResult {
         serve: ServeOptions {
             revisions: args.protocol_versions,
             page_size: args.page_size,
+            fit: (args.host.is_some() || args.budget.is_some()).then(|| Fit {
+                host: args.host.map(|h| h.0),
+                server_prefix: args.server_prefix.clone(),
+                budget: args.budget,
+            }),
             ..ServeOptions::default()
         },
         backend,

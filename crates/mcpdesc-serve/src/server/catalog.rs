@@ -14,7 +14,7 @@
 use super::args::ArgsValidator;
 use super::jsonrpc::RpcError;
 use mcpdesc_core::decl::{decl_scope, root_scope};
-use mcpdesc_core::{DeclKind, ProtocolRevision, RevisionSet, refs};
+use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, RevisionSet, refs};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -80,6 +80,19 @@ pub struct View {
     /// Resources, resource templates, prompts.
     others: [Vec<Arc<Entry>>; 3],
     capabilities: Value,
+    /// The `tools/list` entries fitted to a host or budget ([`Catalog::fit`]), in the
+    /// order of `tools`; `None`: the export as it is.
+    fitted: Option<Fitted>,
+}
+
+/// A view's tool list as fitted to a host or budget.
+#[derive(Debug)]
+struct Fitted {
+    tools: Vec<Value>,
+    /// Served (new) name → the declaration's name, for each renamed tool.
+    renames: HashMap<String, String>,
+    /// Declaration names that were renamed (no longer callable by that name).
+    renamed_away: std::collections::HashSet<String>,
 }
 
 /// Every served revision's view, plus the server's identity.
@@ -198,6 +211,7 @@ impl Catalog {
                 tool_index,
                 others,
                 capabilities,
+                fitted: None,
             });
         }
         Catalog {
@@ -212,6 +226,65 @@ impl Catalog {
             page_size: page_size.max(1),
             cursor_key: Default::default(),
         }
+    }
+
+    /// Rewrites every view's `tools/list` with [`mcpdesc_lint::fit_tools_list`] (the
+    /// function `export tools-list --host/--budget` uses), so each revision serves what
+    /// that export emits. Returns the fitting's diagnostics, one per finding however many
+    /// revisions share it (the revisions are named), with pointers into the source
+    /// document; an error means a tool cannot be made acceptable and the caller must
+    /// not serve.
+    pub fn fit(&mut self, fit: &super::Fit) -> Vec<Diagnostic> {
+        let opts = mcpdesc_lint::FitOptions {
+            host: fit.host,
+            server_prefix: fit.server_prefix.as_deref(),
+            budget: fit.budget,
+        };
+        // Each finding → the revisions that reported it.
+        let mut found: indexmap::IndexMap<Diagnostic, Vec<ProtocolRevision>> =
+            indexmap::IndexMap::new();
+        for view in &mut self.views {
+            let mut tools = Vec::with_capacity(view.tools.len());
+            for e in &view.tools {
+                match mcpdesc_scope::wire_value(DeclKind::Tool, &self.doc, e.decl(), &e.pointer) {
+                    Ok(Some(v)) => tools.push(v),
+                    _ => {
+                        let d = Diagnostic::error(
+                            "serve-tool-unlistable",
+                            format!("cannot build the tools/list entry of `{}`", e.name),
+                        )
+                        .at(e.pointer.clone());
+                        found.entry(d).or_default().push(view.revision);
+                    }
+                }
+            }
+            let out = mcpdesc_lint::fit_tools_list(&json!({"tools": tools}), view.revision, &opts);
+            for mut d in out.diagnostics {
+                d.pointer = to_source_pointer(&d.pointer, &view.tools);
+                found.entry(d).or_default().push(view.revision);
+            }
+            let served = match out.tools_list.get("tools") {
+                Some(Value::Array(t)) => t.clone(),
+                _ => Vec::new(),
+            };
+            let renamed_away = out.renames.values().cloned().collect();
+            view.fitted = Some(Fitted {
+                tools: served,
+                renames: out.renames.into_iter().collect(),
+                renamed_away,
+            });
+        }
+        let several = self.views.len() > 1;
+        found
+            .into_iter()
+            .map(|(mut d, revs)| {
+                if several {
+                    let names: Vec<&str> = revs.iter().map(|r| r.as_str()).collect();
+                    d.message = format!("{} (MCP {})", d.message, names.join(", "));
+                }
+                d
+            })
+            .collect()
     }
 
     /// The view of a served revision.
@@ -261,17 +334,25 @@ impl Catalog {
         let start = page * self.page_size;
         let end = (start + self.page_size).min(len);
         let mut items = Vec::with_capacity(end.saturating_sub(start));
-        for i in start..end {
-            let e = view.item(kind, i);
-            match mcpdesc_scope::wire_value(kind, &self.doc, e.decl(), &e.pointer) {
-                Ok(Some(v)) => items.push(v),
-                // A validated document always resolves; a value that cannot be built is
-                // an internal error, not a silently shorter list.
-                _ => {
-                    return Err(RpcError::new(
-                        super::jsonrpc::INTERNAL_ERROR,
-                        format!("cannot list {}", e.pointer),
-                    ));
+        let fitted = match (kind, &view.fitted) {
+            (DeclKind::Tool, Some(f)) => Some(f.tools.get(start..end).unwrap_or_default()),
+            _ => None,
+        };
+        if let Some(served) = fitted {
+            items.extend(served.iter().cloned());
+        } else {
+            for i in start..end {
+                let e = view.item(kind, i);
+                match mcpdesc_scope::wire_value(kind, &self.doc, e.decl(), &e.pointer) {
+                    Ok(Some(v)) => items.push(v),
+                    // A validated document always resolves; a value that cannot be built is
+                    // an internal error, not a silently shorter list.
+                    _ => {
+                        return Err(RpcError::new(
+                            super::jsonrpc::INTERNAL_ERROR,
+                            format!("cannot list {}", e.pointer),
+                        ));
+                    }
                 }
             }
         }
@@ -316,8 +397,17 @@ impl Catalog {
 }
 
 impl View {
-    /// The tool named `name`.
+    /// The tool served as `name` (with a fitted list: the tool that name was given to;
+    /// a declaration's own name no longer answers once the fitting renamed it).
     pub fn tool(&self, name: &str) -> Option<&Arc<Entry>> {
+        let name = match &self.fitted {
+            Some(f) => match f.renames.get(name) {
+                Some(original) => original.as_str(),
+                None if f.renamed_away.contains(name) => return None,
+                None => name,
+            },
+            None => name,
+        };
         self.tool_index.get(name).map(|&i| &self.tools[i])
     }
 
@@ -332,7 +422,10 @@ impl View {
 
     fn len(&self, kind: DeclKind) -> usize {
         match kind {
-            DeclKind::Tool => self.tools.len(),
+            DeclKind::Tool => self
+                .fitted
+                .as_ref()
+                .map_or(self.tools.len(), |f| f.tools.len()),
             DeclKind::Resource => self.others[0].len(),
             DeclKind::ResourceTemplate => self.others[1].len(),
             DeclKind::Prompt => self.others[2].len(),
@@ -381,6 +474,20 @@ fn capabilities(tools: &[Arc<Entry>], others: &[Vec<Arc<Entry>>; 3]) -> Value {
         caps.insert("prompts".into(), json!({}));
     }
     Value::Object(caps)
+}
+
+/// A pointer into a view's `tools/list` (`/tools/I/...`) as the pointer of the same
+/// place in the source document (`/tools/J/...`, J the declaration's index), so the CLI
+/// can give it a line:column; others unchanged.
+fn to_source_pointer(p: &str, tools: &[Arc<Entry>]) -> String {
+    let Some(rest) = p.strip_prefix("/tools/") else {
+        return p.to_string();
+    };
+    let (idx, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    match idx.parse::<usize>().ok().and_then(|i| tools.get(i)) {
+        Some(e) => format!("{}{tail}", e.pointer),
+        None => p.to_string(),
+    }
 }
 
 /// `s` cut to `n` characters for messages.

@@ -136,7 +136,13 @@ fn build(
             "mock (named examples)",
         ),
     };
-    let server = Server::new(Arc::clone(doc), backend, serve).map_err(StartError::Usage)?;
+    let (server, fitting) =
+        Server::with_fit(Arc::clone(doc), backend, serve).map_err(StartError::Usage)?;
+    if mcpdesc_core::has_errors(&fitting) {
+        return Err(StartError::Rejected(fitting));
+    }
+    let mut warnings = warnings;
+    warnings.extend(fitting);
     Ok((server, warnings, holds_credentials, mode))
 }
 
