@@ -55,6 +55,8 @@ enum Command {
     /// Generate a typed client (Rust or TypeScript).
     #[command(subcommand)]
     Generate(cmd::generate::GenerateCommand),
+    /// Render documentation of a description: a self-contained HTML page or Markdown.
+    Docs(cmd::docs::Args),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
         Command::Split(a) => cmd::split::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Generate(a) => cmd::generate::run(a),
+        Command::Docs(a) => cmd::docs::run(a),
     };
     match result {
         Ok(o) => o.into(),

@@ -2,6 +2,7 @@
 
 pub mod capture;
 pub mod convert;
+pub mod docs;
 pub mod export;
 pub mod generate;
 pub mod import;

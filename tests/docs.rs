@@ -1,0 +1,479 @@
+//! `mcpdesc docs`: Markdown snapshots of the spec examples, the CLI's wiring and
+//! atomic output, the page's invariants (deterministic bytes, strict CSP, nothing
+//! remote), hostile descriptions, and the generated pages driven in headless Chromium
+//! (tests/docs/driver.mjs through puppeteer-core).
+//!
+//! Oracles: tool lists per revision come from the source documents by the §4.10 rule
+//! (explicit `protocolVersions`, else the root's), computed here; required markers
+//! from the schemas' `required` arrays; the browser itself for CSP hashes (a wrong hash
+//! blocks the script and every DOM assertion fails) and for whether payloads run.
+//! Browser tests skip without Chromium or `.deps` unless `MCPDESC_REQUIRE_DEPS=1`.
+//! Screenshots are kept under `target/docs-browser/`.
+
+use mcpdesc_core::{Format, Limits};
+use mcpdesc_tests::{chromium, fixture, mcpdesc_bin, missing, node_modules, snapshot_dir, workspace_root};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn load(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).expect("readable fixture");
+    let format = Format::detect(path.to_str(), &text);
+    mcpdesc_core::decode(&text, format, &Limits::default())
+        .expect("decodes")
+        .value
+}
+
+fn spec_examples() -> Vec<(String, PathBuf)> {
+    let mut v: Vec<(String, PathBuf)> = std::fs::read_dir(fixture("spec/examples"))
+        .expect("examples dir")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .map(|p| (p.file_stem().unwrap_or_default().to_string_lossy().into_owned(), p))
+        .collect();
+    v.sort();
+    v
+}
+
+fn markdown(doc: &Value) -> String {
+    let out = mcpdesc_docs::generate(doc, mcpdesc_docs::Format::Markdown, &Default::default());
+    out.output.unwrap_or_else(|| panic!("generates: {:?}", out.diagnostics))
+}
+
+fn html(doc: &Value) -> String {
+    let out = mcpdesc_docs::generate(doc, mcpdesc_docs::Format::Html, &Default::default());
+    out.output.unwrap_or_else(|| panic!("generates: {:?}", out.diagnostics))
+}
+
+/// Where the browser tests keep pages and screenshots.
+fn artifacts() -> PathBuf {
+    let t = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"));
+    let dir = t.join("docs-browser");
+    std::fs::create_dir_all(&dir).expect("artifact dir");
+    dir
+}
+
+/// The hostile fixture with its loopback port filled in.
+fn hostile(port: u16) -> Value {
+    let text = std::fs::read_to_string(fixture("docs/hostile.yaml"))
+        .expect("fixture")
+        .replace("PORT", &port.to_string());
+    let mut doc = mcpdesc_core::decode(&text, Format::Yaml, &Limits::default())
+        .expect("decodes")
+        .value;
+    // A huge string: 300 000 characters of markup.
+    doc["tools"][0]["inputSchema"]["properties"]["node"]["description"] =
+        json!("<b>".repeat(100_000));
+    doc
+}
+
+/// Tool names by revision per §4.10, from the source document (the test's oracle).
+fn expected_tools(doc: &Value) -> (Vec<String>, Vec<(String, Vec<String>)>) {
+    let root: Vec<String> = doc["protocolVersions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(String::from)
+        .collect();
+    let tools = doc["tools"].as_array().cloned().unwrap_or_default();
+    let all = tools.iter().map(|t| t["name"].as_str().unwrap_or("").to_string()).collect();
+    let by = root
+        .iter()
+        .map(|r| {
+            let names = tools
+                .iter()
+                .filter(|t| match t.get("protocolVersions") {
+                    Some(v) => v.as_array().into_iter().flatten().any(|x| x == r.as_str()),
+                    None => true,
+                })
+                .map(|t| t["name"].as_str().unwrap_or("").to_string())
+                .collect();
+            (r.clone(), names)
+        })
+        .collect();
+    (all, by)
+}
+
+#[test]
+fn markdown_of_the_spec_examples() {
+    for (name, path) in spec_examples() {
+        let md = markdown(&load(&path));
+        insta::with_settings!({snapshot_path => snapshot_dir("docs"), prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!(format!("{name}.md"), md);
+        });
+    }
+}
+
+#[test]
+fn page_is_deterministic_self_contained_and_strict() {
+    for (_, path) in spec_examples() {
+        let doc = load(&path);
+        let a = html(&doc);
+        assert_eq!(a, html(&doc), "{}: same input, same bytes", path.display());
+        // One executable script and one stylesheet, both inline; no external resource.
+        assert_eq!(a.matches("<script>").count(), 1);
+        assert_eq!(a.matches("<style>").count(), 1);
+        for bad in ["<script src", "<link", "<iframe", "<object", "@import", "url("] {
+            assert!(!a.contains(bad), "{}: {bad}", path.display());
+        }
+        let csp = a
+            .split("http-equiv=\"Content-Security-Policy\" content=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .expect("a CSP meta element");
+        for directive in [
+            "default-src 'none'",
+            "img-src data:",
+            "connect-src 'none'",
+            "form-action 'none'",
+            "base-uri 'none'",
+        ] {
+            assert!(csp.contains(directive), "{csp}");
+        }
+        assert!(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"), "{csp}");
+        assert!(csp.contains("script-src 'sha256-") && csp.contains("style-src 'sha256-"), "{csp}");
+    }
+}
+
+#[test]
+fn hostile_strings_are_inert_in_html_and_markdown() {
+    let doc = hostile(9);
+    let page = html(&doc);
+    // Outside the one script of our own, no payload became markup.
+    let (before_js, _) = page.rsplit_once("<script>").expect("the page script");
+    for needle in ["<script>window", "onerror=", "<img src=x", "<iframe", "<svg", "javascript:", "</style><style>"] {
+        assert!(!before_js.contains(needle), "page has `{needle}`");
+    }
+    // The data blocks hold the payloads escaped.
+    assert!(before_js.contains("\\u003c/script\\u003e"));
+    // Bidi controls are shown as visible marks.
+    assert!(!page.contains('\u{202E}') && page.contains("⟨U+202E⟩"));
+
+    let md = markdown(&doc);
+    let unescaped_lt = md
+        .char_indices()
+        .filter(|(i, c)| *c == '<' && !md[..*i].ends_with('\\'))
+        .count();
+    assert_eq!(unescaped_lt, 0, "every `<` is escaped");
+    for needle in ["](javascript", "<script", "\u{202E}"] {
+        assert!(!md.contains(needle), "markdown has `{needle}`");
+    }
+    // Table cells cannot break out: every unescaped `|` is a cell border.
+    for line in md.lines().filter(|l| l.starts_with('|')) {
+        let borders = line
+            .char_indices()
+            .filter(|(i, c)| *c == '|' && !line[..*i].ends_with('\\'))
+            .count();
+        let header = md.lines().find(|l| l.starts_with("| property")).map_or(8, |h| h.matches('|').count());
+        if line.starts_with("| property") || line.starts_with("|---") || line.starts_with("| revision") {
+            continue;
+        }
+        assert!(borders == header || borders == 8, "{line}");
+    }
+}
+
+#[test]
+fn cli_writes_a_site_or_markdown_and_rejects_invalid_input() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let input = fixture("spec/examples/full-featured.yaml");
+    let site = tmp.path().join("site");
+    let st = Command::new(mcpdesc_bin())
+        .args(["docs"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&site)
+        .args(["--title", "Chess <docs>"])
+        .status()
+        .expect("runs");
+    assert_eq!(st.code(), Some(0));
+    let page = std::fs::read_to_string(site.join("index.html")).expect("index.html");
+    assert!(page.contains("<title>Chess &lt;docs&gt;</title>"), "title escaped");
+    // Existing directory: index.html replaced, other files left alone.
+    std::fs::write(site.join("keep.txt"), "mine").expect("write");
+    let st = Command::new(mcpdesc_bin()).arg("docs").arg(&input).arg("-o").arg(&site).status().expect("runs");
+    assert_eq!(st.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(site.join("keep.txt")).expect("kept"), "mine");
+    let names: BTreeSet<String> = std::fs::read_dir(tmp.path())
+        .expect("dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, BTreeSet::from(["site".to_string()]), "no temp dirs left");
+
+    let md = tmp.path().join("DOCS.md");
+    let st = Command::new(mcpdesc_bin())
+        .arg("docs")
+        .arg(&input)
+        .arg("-o")
+        .arg(&md)
+        .args(["--format", "markdown"])
+        .status()
+        .expect("runs");
+    assert_eq!(st.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&md).expect("md"),
+        markdown(&load(&input)),
+        "the CLI writes what the library renders"
+    );
+
+    // Invalid: exit 1 with a located diagnostic, nothing written, old output untouched.
+    let bad = tmp.path().join("bad.yaml");
+    std::fs::write(&bad, "mcpdesc: 0.8.0\ninfo: {name: x, version: '1'}\nprotocolVersions: ['2099-01-01']\n")
+        .expect("write");
+    let out = Command::new(mcpdesc_bin())
+        .arg("docs")
+        .arg(&bad)
+        .arg("-o")
+        .arg(&md)
+        .args(["--format", "markdown"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.yaml:3:"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&md).expect("md"), markdown(&load(&input)));
+    let out = Command::new(mcpdesc_bin()).arg("docs").arg(&bad).arg("-o").arg(tmp.path().join("new")).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!tmp.path().join("new").exists());
+    // A file where the site directory should go is a usage error.
+    let out = Command::new(mcpdesc_bin()).arg("docs").arg(&input).arg("-o").arg(&md).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// One page for the driver: where it is and what to do on it.
+struct Job {
+    name: String,
+    doc: Value,
+    spec: Value,
+}
+
+fn run_driver(jobs: &[Job]) -> Option<Vec<Value>> {
+    let (Some(chromium), Some(modules)) = (chromium(), node_modules()) else {
+        missing("headless Chromium or .deps/node (run `cargo xtask deps`)");
+        return None;
+    };
+    if !modules.join("puppeteer-core").is_dir() {
+        missing("puppeteer-core in .deps/node");
+        return None;
+    }
+    let dir = artifacts();
+    let mut pages = Vec::new();
+    for j in jobs {
+        let site = dir.join(&j.name);
+        std::fs::create_dir_all(&site).expect("site dir");
+        let file = site.join("index.html");
+        std::fs::write(&file, html(&j.doc)).expect("write page");
+        let mut spec = j.spec.clone();
+        spec["name"] = json!(j.name);
+        spec["file"] = json!(file);
+        spec["screenshot"] = json!(dir.join(format!("{}.png", j.name)));
+        pages.push(spec);
+    }
+    let job = dir.join("job.json");
+    let body = json!({"chromium": chromium, "nodeModules": modules, "pages": pages});
+    std::fs::write(&job, body.to_string()).expect("job");
+    let out = Command::new("node")
+        .arg(workspace_root().join("tests/docs/driver.mjs"))
+        .arg(&job)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "driver failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    Some(serde_json::from_slice(&out.stdout).expect("driver JSON"))
+}
+
+/// What every page must satisfy: no errors, no CSP violation, no request, a non-blank
+/// screenshot, the canary unset.
+fn assert_clean(r: &Value) {
+    let name = &r["name"];
+    assert_eq!(r["consoleErrors"], json!([]), "{name}: console errors");
+    assert_eq!(r["csp"], json!([]), "{name}: CSP violations");
+    assert_eq!(r["requests"], json!([]), "{name}: network requests");
+    assert_eq!(r["pwned"], json!(false), "{name}: canary set");
+    let shot = &r["screenshot"];
+    let (w, h) = (shot["width"].as_u64().unwrap_or(0), shot["height"].as_u64().unwrap_or(0));
+    let ink = shot["nonBackground"].as_u64().unwrap_or(0);
+    assert!(w == 1280 && h == 900, "{name}: screenshot {shot}");
+    assert!(ink * 100 > w * h && shot["colors"].as_u64().unwrap_or(0) > 8, "{name}: blank screenshot {shot}");
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array().into_iter().flatten().filter_map(Value::as_str).map(String::from).collect()
+}
+
+/// The first tool with required input properties, and those properties (resolving a
+/// `$componentRef` by hand).
+fn tool_with_required(doc: &Value) -> Option<(String, Vec<String>, Vec<String>)> {
+    for t in doc["tools"].as_array().into_iter().flatten() {
+        let mut s = &t["inputSchema"];
+        if let Some(r) = s.get("$componentRef").and_then(Value::as_str) {
+            s = &doc["components"]["schemas"][r.rsplit('/').next().unwrap_or("")];
+        }
+        let req = strings(&s["required"]);
+        let props: Vec<String> = s["properties"].as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+        if !req.is_empty() {
+            return Some((t["name"].as_str().unwrap_or("").into(), req, props));
+        }
+    }
+    None
+}
+
+fn input_rows(detail: &Value) -> Vec<Value> {
+    detail["sections"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|s| s["heading"] == "Input")
+        .and_then(|s| s["tables"].get(0))
+        .map(|t| t["rows"].as_array().cloned().unwrap_or_default())
+        .unwrap_or_default()
+}
+
+fn output_table(detail: &Value) -> Value {
+    detail["sections"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|s| s["heading"] == "Output")
+        .and_then(|s| s["tables"].get(0).cloned())
+        .unwrap_or(Value::Null)
+}
+
+#[test]
+fn pages_in_headless_chromium() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("loopback listener");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let port = listener.local_addr().expect("addr").port();
+
+    let mut jobs = Vec::new();
+    for (name, path) in spec_examples() {
+        let doc = load(&path);
+        let mut spec = json!({});
+        if let Some(t) = doc["tools"][0]["name"].as_str() {
+            spec["query"] = json!(t);
+        }
+        if let Some((tool, _, _)) = tool_with_required(&doc) {
+            spec["open"] = json!([{"tool": tool}]);
+        }
+        jobs.push(Job { name: format!("spec-{name}"), doc, spec });
+    }
+    let petstore = load(&workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml"));
+    jobs.push(Job {
+        name: "petstore".into(),
+        doc: petstore.clone(),
+        spec: json!({
+            "query": "pet",
+            "open": [
+                {"rev": "2025-06-18", "tool": "list_pets"},
+                {"rev": "2026-07-28", "tool": "list_pets"},
+                {"tool": "list_pets", "nth": 1},
+            ],
+            "screenshotOpen": "list_pets",
+        }),
+    });
+    jobs.push(Job {
+        name: "hostile".into(),
+        doc: hostile(port),
+        spec: json!({"openAll": true, "query": "evil"}),
+    });
+    let Some(results) = run_driver(&jobs) else { return };
+
+    for (job, r) in jobs.iter().zip(&results) {
+        assert_clean(r);
+        let (all, by) = expected_tools(&job.doc);
+        assert_eq!(strings(&r["all"]), all, "{}: every tool listed", job.name);
+        for (rev, names) in &by {
+            assert_eq!(strings(&r["byRevision"][rev]), *names, "{} at {rev}", job.name);
+        }
+        if let Some(q) = job.spec["query"].as_str() {
+            let found = strings(&r["search"]);
+            let hits: Vec<&String> = all.iter().filter(|n| n.to_lowercase().contains(&q.to_lowercase())).collect();
+            assert!(hits.iter().all(|h| found.contains(h)), "{}: search `{q}` finds {found:?}", job.name);
+            if all.len() > 1 && job.name != "hostile" {
+                assert!(found.len() < all.len(), "{}: search `{q}` narrows ({} of {})", job.name, found.len(), all.len());
+            }
+        }
+        if job.name.starts_with("spec-") {
+            if let Some((tool, req, props)) = tool_with_required(&job.doc) {
+                let rows = input_rows(&r["opened"][0]["detail"]);
+                let top: Vec<&Value> = rows.iter().filter(|x| x["depth"] == 0).collect();
+                assert_eq!(top.iter().map(|x| x["name"].as_str().unwrap_or("")).collect::<Vec<_>>(), props, "{tool}");
+                for row in top {
+                    let n = row["name"].as_str().unwrap_or("");
+                    assert_eq!(row["required"], json!(req.iter().any(|x| x == n)), "{tool}.{n} required marker");
+                }
+            }
+        }
+    }
+
+    // Petstore: the 2026-07-28-only variant of list_pets (array output) is hidden at
+    // 2025-06-18, where the wrapped variant (`result` property) shows; "all" has both.
+    let p = &results[jobs.iter().position(|j| j.name == "petstore").expect("petstore")];
+    let count = |names: &Value| strings(names).iter().filter(|n| *n == "list_pets").count();
+    assert_eq!(count(&p["all"]), 2);
+    assert_eq!(count(&p["byRevision"]["2025-06-18"]), 1);
+    assert_eq!(count(&p["byRevision"]["2026-07-28"]), 1);
+    let at_old = output_table(&p["opened"][0]["detail"]);
+    assert!(at_old["rows"].as_array().into_iter().flatten().any(|r| r["name"] == "result"), "{at_old}");
+    assert!(at_old["summary"].as_str().unwrap_or("").starts_with("object"), "{at_old}");
+    let at_new = output_table(&p["opened"][1]["detail"]);
+    assert!(at_new["summary"].as_str().unwrap_or("").starts_with("array"), "{at_new}");
+    assert!(!at_new["rows"].as_array().into_iter().flatten().any(|r| r["name"] == "result"));
+    // The inputs' required markers, against the schema's `required`.
+    let rows = input_rows(&p["opened"][0]["detail"]);
+    let req = |n: &str| rows.iter().find(|r| r["name"] == n).map(|r| r["required"].clone());
+    assert_eq!(req("X-Request-Id"), Some(json!(true)));
+    assert_eq!(req("limit"), Some(json!(false)));
+    let scopes = strings(&p["scopes"]);
+    assert!(scopes.contains(&"2025-06-18, 2025-11-25".to_string()) && scopes.contains(&"2026-07-28".to_string()), "{scopes:?}");
+
+    // Hostile: the title is the payload as text, nothing ran, nothing was fetched.
+    let h = &results[jobs.iter().position(|j| j.name == "hostile").expect("hostile")];
+    assert_eq!(h["title"], json!("<script>document.title='pwned';window.__pwned=1</script>"));
+    assert_eq!(h["finalTitle"], h["title"]);
+    assert!(h["bodyText"].as_u64().unwrap_or(0) > 300_000, "the huge string is shown");
+    let mut hits = Vec::new();
+    while let Ok((mut s, _)) = listener.accept() {
+        let mut buf = [0u8; 256];
+        let n = s.read(&mut buf).unwrap_or(0);
+        hits.push(String::from_utf8_lossy(&buf[..n]).into_owned());
+    }
+    assert!(hits.is_empty(), "the loopback listener was contacted: {hits:?}");
+}
+
+/// The GitHub description (1,223 tools) in Chromium: every tool is listed; the time
+/// to interactive is printed (the generation target lives in the criterion bench).
+#[test]
+fn github_page_in_headless_chromium() {
+    let Some(modules) = node_modules() else {
+        return missing(".deps/node (run `cargo xtask deps`)");
+    };
+    let spec = modules.join("@octokit/openapi/generated/api.github.com.json");
+    if !spec.exists() {
+        return missing("@octokit/openapi in .deps/node");
+    }
+    let doc = mcpdesc_openapi::import_path_value(&spec, &Default::default())
+        .expect("imports")
+        .value;
+    let n = doc["tools"].as_array().map_or(0, Vec::len);
+    let jobs = [Job {
+        name: "github".into(),
+        doc,
+        spec: json!({"query": "repos"}),
+    }];
+    let Some(results) = run_driver(&jobs) else { return };
+    let r = &results[0];
+    assert_clean(r);
+    assert_eq!(r["all"].as_array().map_or(0, Vec::len), n);
+    eprintln!("github page: {n} tools, interactive after {} ms", r["readyMs"]);
+}
