@@ -11,7 +11,9 @@
 //! Screenshots are kept under `target/docs-browser/`.
 
 use mcpdesc_core::{Format, Limits};
-use mcpdesc_tests::{chromium, fixture, mcpdesc_bin, missing, node_modules, snapshot_dir, workspace_root};
+use mcpdesc_tests::{
+    chromium, fixture, mcpdesc_bin, missing, node_modules, snapshot_dir, workspace_root,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::io::Read as _;
@@ -32,7 +34,15 @@ fn spec_examples() -> Vec<(String, PathBuf)> {
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .map(|p| (p.file_stem().unwrap_or_default().to_string_lossy().into_owned(), p))
+        .map(|p| {
+            (
+                p.file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+                p,
+            )
+        })
         .collect();
     v.sort();
     v
@@ -40,12 +50,14 @@ fn spec_examples() -> Vec<(String, PathBuf)> {
 
 fn markdown(doc: &Value) -> String {
     let out = mcpdesc_docs::generate(doc, mcpdesc_docs::Format::Markdown, &Default::default());
-    out.output.unwrap_or_else(|| panic!("generates: {:?}", out.diagnostics))
+    out.output
+        .unwrap_or_else(|| panic!("generates: {:?}", out.diagnostics))
 }
 
 fn html(doc: &Value) -> String {
     let out = mcpdesc_docs::generate(doc, mcpdesc_docs::Format::Html, &Default::default());
-    out.output.unwrap_or_else(|| panic!("generates: {:?}", out.diagnostics))
+    out.output
+        .unwrap_or_else(|| panic!("generates: {:?}", out.diagnostics))
 }
 
 /// Where the browser tests keep pages and screenshots.
@@ -72,6 +84,22 @@ fn hostile(port: u16) -> Value {
     doc
 }
 
+/// A name as the page shows it: bidi controls as visible `⟨U+XXXX⟩` marks.
+fn shown(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\u{202A}'..='\u{202E}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{061C}' => {
+                format!("⟨U+{:04X}⟩", c as u32)
+            }
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 /// Tool names by revision per §4.10, from the source document (the test's oracle).
 fn expected_tools(doc: &Value) -> (Vec<String>, Vec<(String, Vec<String>)>) {
     let root: Vec<String> = doc["protocolVersions"]
@@ -82,7 +110,10 @@ fn expected_tools(doc: &Value) -> (Vec<String>, Vec<(String, Vec<String>)>) {
         .map(String::from)
         .collect();
     let tools = doc["tools"].as_array().cloned().unwrap_or_default();
-    let all = tools.iter().map(|t| t["name"].as_str().unwrap_or("").to_string()).collect();
+    let all = tools
+        .iter()
+        .map(|t| shown(t["name"].as_str().unwrap_or("")))
+        .collect();
     let by = root
         .iter()
         .map(|r| {
@@ -92,7 +123,7 @@ fn expected_tools(doc: &Value) -> (Vec<String>, Vec<(String, Vec<String>)>) {
                     Some(v) => v.as_array().into_iter().flatten().any(|x| x == r.as_str()),
                     None => true,
                 })
-                .map(|t| t["name"].as_str().unwrap_or("").to_string())
+                .map(|t| shown(t["name"].as_str().unwrap_or("")))
                 .collect();
             (r.clone(), names)
         })
@@ -119,14 +150,22 @@ fn page_is_deterministic_self_contained_and_strict() {
         // One executable script and one stylesheet, both inline; no external resource.
         assert_eq!(a.matches("<script>").count(), 1);
         assert_eq!(a.matches("<style>").count(), 1);
-        for bad in ["<script src", "<link", "<iframe", "<object", "@import", "url("] {
+        for bad in [
+            "<script src",
+            "<link",
+            "<iframe",
+            "<object",
+            "@import",
+            "url(",
+        ] {
             assert!(!a.contains(bad), "{}: {bad}", path.display());
         }
         let csp = a
             .split("http-equiv=\"Content-Security-Policy\" content=\"")
             .nth(1)
             .and_then(|s| s.split('"').next())
-            .expect("a CSP meta element");
+            .expect("a CSP meta element")
+            .replace("&#39;", "'");
         for directive in [
             "default-src 'none'",
             "img-src data:",
@@ -136,8 +175,14 @@ fn page_is_deterministic_self_contained_and_strict() {
         ] {
             assert!(csp.contains(directive), "{csp}");
         }
-        assert!(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"), "{csp}");
-        assert!(csp.contains("script-src 'sha256-") && csp.contains("style-src 'sha256-"), "{csp}");
+        assert!(
+            !csp.contains("unsafe-inline") && !csp.contains("unsafe-eval") && !csp.contains('&'),
+            "{csp}"
+        );
+        assert!(
+            csp.contains("script-src 'sha256-") && csp.contains("style-src 'sha256-"),
+            "{csp}"
+        );
     }
 }
 
@@ -145,33 +190,110 @@ fn page_is_deterministic_self_contained_and_strict() {
 fn hostile_strings_are_inert_in_html_and_markdown() {
     let doc = hostile(9);
     let page = html(&doc);
-    // Outside the one script of our own, no payload became markup.
+    // Outside the one script of our own, no payload became markup: every tag is one
+    // the template or the sanitizer writes, with no event handler, style or script URL.
     let (before_js, _) = page.rsplit_once("<script>").expect("the page script");
-    for needle in ["<script>window", "onerror=", "<img src=x", "<iframe", "<svg", "javascript:", "</style><style>"] {
-        assert!(!before_js.contains(needle), "page has `{needle}`");
+    let allowed = [
+        "!DOCTYPE",
+        "html",
+        "head",
+        "meta",
+        "title",
+        "style",
+        "body",
+        "header",
+        "div",
+        "h1",
+        "h2",
+        "p",
+        "code",
+        "span",
+        "dl",
+        "dt",
+        "dd",
+        "a",
+        "details",
+        "summary",
+        "ul",
+        "ol",
+        "li",
+        "nav",
+        "label",
+        "select",
+        "option",
+        "input",
+        "main",
+        "section",
+        "noscript",
+        "script",
+        "strong",
+        "em",
+        "br",
+        "pre",
+        "del",
+        "blockquote",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+    ];
+    for tag in before_js.split('<').skip(1) {
+        let tag = tag.split('>').next().unwrap_or("");
+        let name = tag
+            .trim_start_matches('/')
+            .split([' ', '\n'])
+            .next()
+            .unwrap_or("");
+        assert!(allowed.contains(&name), "unexpected tag <{tag}>");
+        let lower = tag.to_ascii_lowercase();
+        assert!(
+            !lower.contains(" on") && !lower.contains("style=") && !lower.contains("javascript:"),
+            "tag <{tag}>"
+        );
     }
     // The data blocks hold the payloads escaped.
     assert!(before_js.contains("\\u003c/script\\u003e"));
     // Bidi controls are shown as visible marks.
     assert!(!page.contains('\u{202E}') && page.contains("⟨U+202E⟩"));
 
+    // The huge string is cut, with a note saying so.
+    assert!(page.contains("more characters)"));
+
     let md = markdown(&doc);
-    let unescaped_lt = md
-        .char_indices()
-        .filter(|(i, c)| *c == '<' && !md[..*i].ends_with('\\'))
-        .count();
-    assert_eq!(unescaped_lt, 0, "every `<` is escaped");
-    for needle in ["](javascript", "<script", "\u{202E}"] {
-        assert!(!md.contains(needle), "markdown has `{needle}`");
+    // Outside fenced code blocks (where nothing is markup), every `<` is escaped.
+    let mut fenced = false;
+    for line in md.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let unescaped = line
+            .char_indices()
+            .any(|(i, c)| c == '<' && !line[..i].ends_with('\\'));
+        assert!(!unescaped, "unescaped `<` in {line}");
     }
+    for (i, _) in md.match_indices("](javascript") {
+        assert!(md[..i].ends_with('\\'), "a javascript: link at {i}");
+    }
+    assert!(!md.contains('\u{202E}'), "bidi control in markdown");
     // Table cells cannot break out: every unescaped `|` is a cell border.
     for line in md.lines().filter(|l| l.starts_with('|')) {
         let borders = line
             .char_indices()
             .filter(|(i, c)| *c == '|' && !line[..*i].ends_with('\\'))
             .count();
-        let header = md.lines().find(|l| l.starts_with("| property")).map_or(8, |h| h.matches('|').count());
-        if line.starts_with("| property") || line.starts_with("|---") || line.starts_with("| revision") {
+        let header = md
+            .lines()
+            .find(|l| l.starts_with("| property"))
+            .map_or(8, |h| h.matches('|').count());
+        if line.starts_with("| property")
+            || line.starts_with("|---")
+            || line.starts_with("| revision")
+        {
             continue;
         }
         assert!(borders == header || borders == 8, "{line}");
@@ -193,18 +315,34 @@ fn cli_writes_a_site_or_markdown_and_rejects_invalid_input() {
         .expect("runs");
     assert_eq!(st.code(), Some(0));
     let page = std::fs::read_to_string(site.join("index.html")).expect("index.html");
-    assert!(page.contains("<title>Chess &lt;docs&gt;</title>"), "title escaped");
+    assert!(
+        page.contains("<title>Chess &#60;docs&#62;</title>"),
+        "title escaped"
+    );
     // Existing directory: index.html replaced, other files left alone.
     std::fs::write(site.join("keep.txt"), "mine").expect("write");
-    let st = Command::new(mcpdesc_bin()).arg("docs").arg(&input).arg("-o").arg(&site).status().expect("runs");
+    let st = Command::new(mcpdesc_bin())
+        .arg("docs")
+        .arg(&input)
+        .arg("-o")
+        .arg(&site)
+        .status()
+        .expect("runs");
     assert_eq!(st.code(), Some(0));
-    assert_eq!(std::fs::read_to_string(site.join("keep.txt")).expect("kept"), "mine");
+    assert_eq!(
+        std::fs::read_to_string(site.join("keep.txt")).expect("kept"),
+        "mine"
+    );
     let names: BTreeSet<String> = std::fs::read_dir(tmp.path())
         .expect("dir")
         .filter_map(Result::ok)
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names, BTreeSet::from(["site".to_string()]), "no temp dirs left");
+    assert_eq!(
+        names,
+        BTreeSet::from(["site".to_string()]),
+        "no temp dirs left"
+    );
 
     let md = tmp.path().join("DOCS.md");
     let st = Command::new(mcpdesc_bin())
@@ -224,8 +362,11 @@ fn cli_writes_a_site_or_markdown_and_rejects_invalid_input() {
 
     // Invalid: exit 1 with a located diagnostic, nothing written, old output untouched.
     let bad = tmp.path().join("bad.yaml");
-    std::fs::write(&bad, "mcpdesc: 0.8.0\ninfo: {name: x, version: '1'}\nprotocolVersions: ['2099-01-01']\n")
-        .expect("write");
+    std::fs::write(
+        &bad,
+        "mcpdesc: 0.8.0\ninfo: {name: x, version: '1'}\nprotocolVersions: ['2099-01-01']\n",
+    )
+    .expect("write");
     let out = Command::new(mcpdesc_bin())
         .arg("docs")
         .arg(&bad)
@@ -237,12 +378,27 @@ fn cli_writes_a_site_or_markdown_and_rejects_invalid_input() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("bad.yaml:3:"), "{stderr}");
-    assert_eq!(std::fs::read_to_string(&md).expect("md"), markdown(&load(&input)));
-    let out = Command::new(mcpdesc_bin()).arg("docs").arg(&bad).arg("-o").arg(tmp.path().join("new")).output().expect("runs");
+    assert_eq!(
+        std::fs::read_to_string(&md).expect("md"),
+        markdown(&load(&input))
+    );
+    let out = Command::new(mcpdesc_bin())
+        .arg("docs")
+        .arg(&bad)
+        .arg("-o")
+        .arg(tmp.path().join("new"))
+        .output()
+        .expect("runs");
     assert_eq!(out.status.code(), Some(1));
     assert!(!tmp.path().join("new").exists());
     // A file where the site directory should go is a usage error.
-    let out = Command::new(mcpdesc_bin()).arg("docs").arg(&input).arg("-o").arg(&md).output().expect("runs");
+    let out = Command::new(mcpdesc_bin())
+        .arg("docs")
+        .arg(&input)
+        .arg("-o")
+        .arg(&md)
+        .output()
+        .expect("runs");
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -301,14 +457,25 @@ fn assert_clean(r: &Value) {
     assert_eq!(r["requests"], json!([]), "{name}: network requests");
     assert_eq!(r["pwned"], json!(false), "{name}: canary set");
     let shot = &r["screenshot"];
-    let (w, h) = (shot["width"].as_u64().unwrap_or(0), shot["height"].as_u64().unwrap_or(0));
+    let (w, h) = (
+        shot["width"].as_u64().unwrap_or(0),
+        shot["height"].as_u64().unwrap_or(0),
+    );
     let ink = shot["nonBackground"].as_u64().unwrap_or(0);
     assert!(w == 1280 && h == 900, "{name}: screenshot {shot}");
-    assert!(ink * 100 > w * h && shot["colors"].as_u64().unwrap_or(0) > 8, "{name}: blank screenshot {shot}");
+    assert!(
+        ink * 100 > w * h && shot["colors"].as_u64().unwrap_or(0) > 8,
+        "{name}: blank screenshot {shot}"
+    );
 }
 
 fn strings(v: &Value) -> Vec<String> {
-    v.as_array().into_iter().flatten().filter_map(Value::as_str).map(String::from).collect()
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(String::from)
+        .collect()
 }
 
 /// The first tool with required input properties, and those properties (resolving a
@@ -320,7 +487,10 @@ fn tool_with_required(doc: &Value) -> Option<(String, Vec<String>, Vec<String>)>
             s = &doc["components"]["schemas"][r.rsplit('/').next().unwrap_or("")];
         }
         let req = strings(&s["required"]);
-        let props: Vec<String> = s["properties"].as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+        let props: Vec<String> = s["properties"]
+            .as_object()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
         if !req.is_empty() {
             return Some((t["name"].as_str().unwrap_or("").into(), req, props));
         }
@@ -365,7 +535,11 @@ fn pages_in_headless_chromium() {
         if let Some((tool, _, _)) = tool_with_required(&doc) {
             spec["open"] = json!([{"tool": tool}]);
         }
-        jobs.push(Job { name: format!("spec-{name}"), doc, spec });
+        jobs.push(Job {
+            name: format!("spec-{name}"),
+            doc,
+            spec,
+        });
     }
     let petstore = load(&workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml"));
     jobs.push(Job {
@@ -386,31 +560,61 @@ fn pages_in_headless_chromium() {
         doc: hostile(port),
         spec: json!({"openAll": true, "query": "evil"}),
     });
-    let Some(results) = run_driver(&jobs) else { return };
+    let Some(results) = run_driver(&jobs) else {
+        return;
+    };
 
     for (job, r) in jobs.iter().zip(&results) {
         assert_clean(r);
         let (all, by) = expected_tools(&job.doc);
         assert_eq!(strings(&r["all"]), all, "{}: every tool listed", job.name);
         for (rev, names) in &by {
-            assert_eq!(strings(&r["byRevision"][rev]), *names, "{} at {rev}", job.name);
+            assert_eq!(
+                strings(&r["byRevision"][rev]),
+                *names,
+                "{} at {rev}",
+                job.name
+            );
         }
         if let Some(q) = job.spec["query"].as_str() {
             let found = strings(&r["search"]);
-            let hits: Vec<&String> = all.iter().filter(|n| n.to_lowercase().contains(&q.to_lowercase())).collect();
-            assert!(hits.iter().all(|h| found.contains(h)), "{}: search `{q}` finds {found:?}", job.name);
+            let hits: Vec<&String> = all
+                .iter()
+                .filter(|n| n.to_lowercase().contains(&q.to_lowercase()))
+                .collect();
+            assert!(
+                hits.iter().all(|h| found.contains(h)),
+                "{}: search `{q}` finds {found:?}",
+                job.name
+            );
             if all.len() > 1 && job.name != "hostile" {
-                assert!(found.len() < all.len(), "{}: search `{q}` narrows ({} of {})", job.name, found.len(), all.len());
+                assert!(
+                    found.len() < all.len(),
+                    "{}: search `{q}` narrows ({} of {})",
+                    job.name,
+                    found.len(),
+                    all.len()
+                );
             }
         }
         if job.name.starts_with("spec-") {
             if let Some((tool, req, props)) = tool_with_required(&job.doc) {
                 let rows = input_rows(&r["opened"][0]["detail"]);
                 let top: Vec<&Value> = rows.iter().filter(|x| x["depth"] == 0).collect();
-                assert_eq!(top.iter().map(|x| x["name"].as_str().unwrap_or("")).collect::<Vec<_>>(), props, "{tool}");
+                assert_eq!(
+                    top.iter()
+                        .map(|x| x["name"].as_str().unwrap_or(""))
+                        .collect::<Vec<_>>(),
+                    props,
+                    "{tool}"
+                );
                 for row in top {
                     let n = row["name"].as_str().unwrap_or("");
-                    assert_eq!(row["required"], json!(req.iter().any(|x| x == n)), "{tool}.{n} required marker");
+                    assert_eq!(
+                        row["required"],
+                        json!(req.iter().any(|x| x == n)),
+                        "{tool}.{n} required marker"
+                    );
                 }
             }
         }
@@ -418,37 +622,85 @@ fn pages_in_headless_chromium() {
 
     // Petstore: the 2026-07-28-only variant of list_pets (array output) is hidden at
     // 2025-06-18, where the wrapped variant (`result` property) shows; "all" has both.
-    let p = &results[jobs.iter().position(|j| j.name == "petstore").expect("petstore")];
+    let p = &results[jobs
+        .iter()
+        .position(|j| j.name == "petstore")
+        .expect("petstore")];
     let count = |names: &Value| strings(names).iter().filter(|n| *n == "list_pets").count();
     assert_eq!(count(&p["all"]), 2);
     assert_eq!(count(&p["byRevision"]["2025-06-18"]), 1);
     assert_eq!(count(&p["byRevision"]["2026-07-28"]), 1);
     let at_old = output_table(&p["opened"][0]["detail"]);
-    assert!(at_old["rows"].as_array().into_iter().flatten().any(|r| r["name"] == "result"), "{at_old}");
-    assert!(at_old["summary"].as_str().unwrap_or("").starts_with("object"), "{at_old}");
+    assert!(
+        at_old["rows"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|r| r["name"] == "result"),
+        "{at_old}"
+    );
+    assert!(
+        at_old["summary"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("object"),
+        "{at_old}"
+    );
     let at_new = output_table(&p["opened"][1]["detail"]);
-    assert!(at_new["summary"].as_str().unwrap_or("").starts_with("array"), "{at_new}");
-    assert!(!at_new["rows"].as_array().into_iter().flatten().any(|r| r["name"] == "result"));
+    assert!(
+        at_new["summary"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("array"),
+        "{at_new}"
+    );
+    assert!(
+        !at_new["rows"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|r| r["name"] == "result")
+    );
     // The inputs' required markers, against the schema's `required`.
     let rows = input_rows(&p["opened"][0]["detail"]);
-    let req = |n: &str| rows.iter().find(|r| r["name"] == n).map(|r| r["required"].clone());
+    let req = |n: &str| {
+        rows.iter()
+            .find(|r| r["name"] == n)
+            .map(|r| r["required"].clone())
+    };
     assert_eq!(req("X-Request-Id"), Some(json!(true)));
     assert_eq!(req("limit"), Some(json!(false)));
     let scopes = strings(&p["scopes"]);
-    assert!(scopes.contains(&"2025-06-18, 2025-11-25".to_string()) && scopes.contains(&"2026-07-28".to_string()), "{scopes:?}");
+    assert!(
+        scopes.contains(&"2025-06-18, 2025-11-25".to_string())
+            && scopes.contains(&"2026-07-28".to_string()),
+        "{scopes:?}"
+    );
 
     // Hostile: the title is the payload as text, nothing ran, nothing was fetched.
-    let h = &results[jobs.iter().position(|j| j.name == "hostile").expect("hostile")];
-    assert_eq!(h["title"], json!("<script>document.title='pwned';window.__pwned=1</script>"));
+    let h = &results[jobs
+        .iter()
+        .position(|j| j.name == "hostile")
+        .expect("hostile")];
+    assert_eq!(
+        h["title"],
+        json!("<script>document.title='pwned';window.__pwned=1</script>")
+    );
     assert_eq!(h["finalTitle"], h["title"]);
-    assert!(h["bodyText"].as_u64().unwrap_or(0) > 300_000, "the huge string is shown");
+    assert!(
+        h["bodyText"].as_u64().unwrap_or(0) > 2_000,
+        "every detail rendered"
+    );
     let mut hits = Vec::new();
     while let Ok((mut s, _)) = listener.accept() {
         let mut buf = [0u8; 256];
         let n = s.read(&mut buf).unwrap_or(0);
         hits.push(String::from_utf8_lossy(&buf[..n]).into_owned());
     }
-    assert!(hits.is_empty(), "the loopback listener was contacted: {hits:?}");
+    assert!(
+        hits.is_empty(),
+        "the loopback listener was contacted: {hits:?}"
+    );
 }
 
 /// The GitHub description (1,223 tools) in Chromium: every tool is listed; the time
@@ -471,9 +723,14 @@ fn github_page_in_headless_chromium() {
         doc,
         spec: json!({"query": "repos"}),
     }];
-    let Some(results) = run_driver(&jobs) else { return };
+    let Some(results) = run_driver(&jobs) else {
+        return;
+    };
     let r = &results[0];
     assert_clean(r);
     assert_eq!(r["all"].as_array().map_or(0, Vec::len), n);
-    eprintln!("github page: {n} tools, interactive after {} ms", r["readyMs"]);
+    eprintln!(
+        "github page: {n} tools, interactive after {} ms",
+        r["readyMs"]
+    );
 }

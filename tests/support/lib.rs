@@ -99,11 +99,13 @@ pub fn check_config() -> mcpdesc_codegen::check::CheckConfig {
 /// The headless Chromium the browser tests drive: `MCPDESC_CHROMIUM`, else the path
 /// `cargo xtask deps` found or installed (written to `.deps/chromium-path`).
 pub fn chromium() -> Option<PathBuf> {
-    let path = std::env::var_os("MCPDESC_CHROMIUM").map(PathBuf::from).or_else(|| {
-        std::fs::read_to_string(workspace_root().join(".deps/chromium-path"))
-            .ok()
-            .map(|s| PathBuf::from(s.trim()))
-    })?;
+    let path = std::env::var_os("MCPDESC_CHROMIUM")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::fs::read_to_string(workspace_root().join(".deps/chromium-path"))
+                .ok()
+                .map(|s| PathBuf::from(s.trim()))
+        })?;
     path.exists().then_some(path)
 }
 

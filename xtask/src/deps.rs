@@ -16,8 +16,11 @@ pub fn install(root: &Path) -> Result<(), String> {
     // The docs browser tests read the browser's path from here (one lookup, this one).
     let chromium = ensure_chromium()?;
     std::fs::create_dir_all(&deps).map_err(|e| format!("{}: {e}", deps.display()))?;
-    std::fs::write(deps.join("chromium-path"), chromium.as_os_str().as_encoded_bytes())
-        .map_err(|e| format!(".deps/chromium-path: {e}"))?;
+    std::fs::write(
+        deps.join("chromium-path"),
+        chromium.as_os_str().as_encoded_bytes(),
+    )
+    .map_err(|e| format!(".deps/chromium-path: {e}"))?;
     let spec_dir = root.join("xtask/deps");
     let pkg = std::fs::read_to_string(spec_dir.join("package.json"))
         .map_err(|e| format!("package.json: {e}"))?;
@@ -87,10 +90,7 @@ pub fn find_chromium() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("MCPDESC_CHROMIUM") {
         return Some(PathBuf::from(p)).filter(|p| p.exists());
     }
-    let fixed = [
-        "/usr/bin/chromium-headless-shell",
-        "/usr/bin/chromium",
-    ];
+    let fixed = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
     if let Some(p) = fixed.iter().map(PathBuf::from).find(|p| p.exists()) {
         return Some(p);
     }

@@ -13,8 +13,8 @@
 //! `innerHTML` sink in the script (descriptions sanitized here by ammonia) is the only
 //! one that can exist.
 
-use crate::model::Page;
 use crate::Error;
+use crate::model::Page;
 use askama::Template;
 use sha2::{Digest, Sha256};
 
@@ -36,7 +36,9 @@ struct PageHtml<'a> {
 
 impl std::fmt::Debug for PageHtml<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PageHtml").field("title", &self.page.title).finish_non_exhaustive()
+        f.debug_struct("PageHtml")
+            .field("title", &self.page.title)
+            .finish_non_exhaustive()
     }
 }
 
@@ -100,7 +102,11 @@ fn base64(bytes: &[u8]) -> String {
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {
@@ -119,11 +125,20 @@ mod tests {
 
     #[test]
     fn base64_matches_rfc4648_vectors() {
-        for (i, o) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foobar", "Zm9vYmFy")] {
+        for (i, o) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foobar", "Zm9vYmFy"),
+        ] {
             assert_eq!(base64(i.as_bytes()), o);
         }
         // sha256("") from FIPS 180-2, base64-encoded.
-        assert_eq!(hash_source(""), "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
+        assert_eq!(
+            hash_source(""),
+            "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="
+        );
     }
 
     #[test]

@@ -7,10 +7,10 @@
 //! nothing from the description is read as Markdown or HTML, and no link is made from
 //! description values.
 
+use crate::Error;
 use crate::model::{Block, Decl, Page, Section};
 use crate::schema::SchemaDoc;
-use crate::text::{md_block, md_cell, md_fence, md_inline};
-use crate::Error;
+use crate::text::{md_block, md_cell, md_fence, md_inline, md_line};
 use askama::Template;
 use std::fmt::Write as _;
 
@@ -24,7 +24,9 @@ struct DocsMd<'a> {
 
 impl std::fmt::Debug for DocsMd<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DocsMd").field("title", &self.page.title).finish_non_exhaustive()
+        f.debug_struct("DocsMd")
+            .field("title", &self.page.title)
+            .finish_non_exhaustive()
     }
 }
 
@@ -54,7 +56,12 @@ pub fn render(page: &Page) -> Result<String, Error> {
         .views
         .iter()
         .map(|v| {
-            let count = |key: &str| v.items.iter().filter(|[d, _]| page.decls[*d].kind == key).count();
+            let count = |key: &str| {
+                v.items
+                    .iter()
+                    .filter(|[d, _]| page.decls[*d].kind == key)
+                    .count()
+            };
             let lacks = page
                 .revisions
                 .iter()
@@ -104,6 +111,10 @@ impl DocsMd<'_> {
         md_inline(s)
     }
 
+    fn line(&self, s: &str) -> String {
+        md_line(s)
+    }
+
     fn para(&self, s: &str) -> String {
         md_block(s)
     }
@@ -120,11 +131,22 @@ impl DocsMd<'_> {
     fn meta(&self, d: &Decl) -> String {
         let mut lines = Vec::new();
         if let Some(scope) = &d.scope {
-            let note = if d.narrowed { " (protocol-scoped variant)" } else { "" };
+            let note = if d.narrowed {
+                " (protocol-scoped variant)"
+            } else {
+                ""
+            };
             lines.push(format!("Protocol revisions: {}{note}", scope.join(", ")));
         }
         if !d.badges.is_empty() {
-            let b: Vec<String> = d.badges.iter().map(|b| md_inline(&b.label)).collect();
+            let b: Vec<String> = d
+                .badges
+                .iter()
+                .map(|b| {
+                    let dflt = if b.default { " (default)" } else { "" };
+                    format!("{}{dflt}", md_inline(&b.label))
+                })
+                .collect();
             lines.push(format!("Badges: {}", b.join(" · ")));
         }
         if !d.tags.is_empty() {
@@ -179,7 +201,12 @@ fn block(out: &mut String, b: &Block) {
         Block::Example { name, parts } => {
             let _ = write!(out, "Example {}:", md_inline(name));
             for p in parts {
-                let _ = write!(out, "\n\n{}:\n\n{}", md_inline(&p.label), md_fence("json", &p.text));
+                let _ = write!(
+                    out,
+                    "\n\n{}:\n\n{}",
+                    md_inline(&p.label),
+                    md_fence("json", &p.text)
+                );
             }
         }
         Block::Code { text } => out.push_str(&md_fence("json", text)),
@@ -205,7 +232,9 @@ fn schema(out: &mut String, doc: &SchemaDoc) {
             out.push_str("_no properties_\n\n");
             continue;
         }
-        out.push_str("| property | type | required | constraints | default | enum | description |\n");
+        out.push_str(
+            "| property | type | required | constraints | default | enum | description |\n",
+        );
         out.push_str("|---|---|---|---|---|---|---|\n");
         for r in &t.rows {
             let name = format!("{}{}", "› ".repeat(r.depth), md_inline(&r.name));

@@ -12,11 +12,11 @@
 
 use crate::schema::{self, SchemaDoc};
 use crate::text::{self, Rich, inert, inert_max, json_block, safe_href};
+use mcpdesc_core::decl::{decl_scope, is_extension, root_scope};
 use mcpdesc_core::provenance::ToolProvenance;
+use mcpdesc_core::refs;
 use mcpdesc_core::revision::FIELD_FACTS;
 use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, RevisionSet, Severity};
-use mcpdesc_core::decl::{decl_scope, is_extension, root_scope};
-use mcpdesc_core::refs;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -226,7 +226,11 @@ const KINDS: [(&str, &str, Option<DeclKind>); 8] = [
     ("capabilities", "Capabilities", Some(DeclKind::Capabilities)),
     ("tools", "Tools", Some(DeclKind::Tool)),
     ("resources", "Resources", Some(DeclKind::Resource)),
-    ("resourceTemplates", "Resource templates", Some(DeclKind::ResourceTemplate)),
+    (
+        "resourceTemplates",
+        "Resource templates",
+        Some(DeclKind::ResourceTemplate),
+    ),
     ("prompts", "Prompts", Some(DeclKind::Prompt)),
     ("securitySchemes", "Security schemes", None),
     ("components", "Components", None),
@@ -382,7 +386,10 @@ struct Builder<'a> {
 }
 
 fn str_of(v: &Value, key: &str) -> String {
-    v.get(key).and_then(Value::as_str).map(inert).unwrap_or_default()
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(inert)
+        .unwrap_or_default()
 }
 
 fn opt_str(v: &Value, key: &str) -> Option<String> {
@@ -470,7 +477,11 @@ fn icons(v: Option<&Value>) -> Vec<Icon> {
                 note.push(inert_max(m, 100));
             }
             if let Some(s) = ic.get("sizes").and_then(Value::as_array) {
-                let sizes: Vec<String> = s.iter().filter_map(Value::as_str).map(|s| inert_max(s, 50)).collect();
+                let sizes: Vec<String> = s
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|s| inert_max(s, 50))
+                    .collect();
                 if !sizes.is_empty() {
                     note.push(sizes.join(" "));
                 }
@@ -538,7 +549,9 @@ impl Builder<'_> {
         let name = match kind {
             DeclKind::Transport => {
                 let t = str_of(d, "type");
-                let target = opt_str(d, "url").or_else(|| opt_str(d, "command")).unwrap_or_default();
+                let target = opt_str(d, "url")
+                    .or_else(|| opt_str(d, "command"))
+                    .unwrap_or_default();
                 format!("{t} {target}").trim().to_string()
             }
             DeclKind::Capabilities => format!("capabilities #{}", i + 1),
@@ -633,7 +646,10 @@ impl Builder<'_> {
                 }
                 if let Some(e) = d.get("env").and_then(Value::as_object) {
                     for (k, v) in e {
-                        fields.push(code_field(&format!("env {}", inert_max(k, 200)), scalar_text(v)));
+                        fields.push(code_field(
+                            &format!("env {}", inert_max(k, 200)),
+                            scalar_text(v),
+                        ));
                     }
                 }
             }
@@ -642,7 +658,9 @@ impl Builder<'_> {
                 if let Some(m) = c.as_object_mut() {
                     m.shift_remove("protocolVersions");
                 }
-                overview.push(Block::Code { text: json_block(&c) });
+                overview.push(Block::Code {
+                    text: json_block(&c),
+                });
             }
             _ => {
                 for key in ["title", "uri", "uriTemplate", "mimeType"] {
@@ -669,22 +687,34 @@ impl Builder<'_> {
         s.push("", overview);
 
         if kind == DeclKind::Tool {
-            s.push("Annotations", vec![Block::Badges { items: annotation_badges(d.get("annotations")) }]);
+            s.push(
+                "Annotations",
+                vec![Block::Badges {
+                    items: annotation_badges(d.get("annotations")),
+                }],
+            );
             if let Some(ex) = d.get("execution") {
                 let ts = ex.get("taskSupport").and_then(Value::as_str);
-                s.push("Execution", vec![Block::Fields {
-                    items: vec![field(
-                        "taskSupport",
-                        ts.map(inert).unwrap_or_else(|| "forbidden (default)".into()),
-                    )],
-                }]);
+                s.push(
+                    "Execution",
+                    vec![Block::Fields {
+                        items: vec![field(
+                            "taskSupport",
+                            ts.map(inert)
+                                .unwrap_or_else(|| "forbidden (default)".into()),
+                        )],
+                    }],
+                );
             }
             s.push("Input", self.schema_blocks(d.get("inputSchema")));
             match d.get("outputSchema") {
                 Some(o) => s.push("Output", self.schema_blocks(Some(o))),
-                None => s.push("Output", vec![Block::Note {
-                    text: "no outputSchema: results are unstructured content".into(),
-                }]),
+                None => s.push(
+                    "Output",
+                    vec![Block::Note {
+                        text: "no outputSchema: results are unstructured content".into(),
+                    }],
+                ),
             }
         }
         if kind == DeclKind::Prompt {
@@ -709,13 +739,28 @@ impl Builder<'_> {
                 .iter()
                 .map(|(name, e)| {
                     let mut parts = vec![part("input", e.get("input"))];
-                    for (i, step) in e.get("steps").and_then(Value::as_array).into_iter().flatten().enumerate() {
+                    for (i, step) in e
+                        .get("steps")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .enumerate()
+                    {
                         let ty = step.get("type").and_then(Value::as_str).unwrap_or("?");
-                        parts.push(part(&format!("step {} · {} request", i + 1, inert_max(ty, 50)), step.get("request")));
-                        parts.push(part(&format!("step {} · {} response", i + 1, inert_max(ty, 50)), step.get("response")));
+                        parts.push(part(
+                            &format!("step {} · {} request", i + 1, inert_max(ty, 50)),
+                            step.get("request"),
+                        ));
+                        parts.push(part(
+                            &format!("step {} · {} response", i + 1, inert_max(ty, 50)),
+                            step.get("response"),
+                        ));
                     }
                     parts.push(part("result", e.get("result")));
-                    Block::Example { name: inert_max(name, 200), parts }
+                    Block::Example {
+                        name: inert_max(name, 200),
+                        parts,
+                    }
                 })
                 .collect();
             s.push("Interaction examples", blocks);
@@ -761,10 +806,20 @@ impl Builder<'_> {
             s.push("Elicitations", blocks);
         }
         if kind.is_primitive() {
-            s.push("Security", vec![Block::Fields { items: self.security(d) }]);
+            s.push(
+                "Security",
+                vec![Block::Fields {
+                    items: self.security(d),
+                }],
+            );
         }
         if let Some(cr) = d.get("clientRequirements") {
-            s.push("Client requirements", vec![Block::Code { text: json_block(cr) }]);
+            s.push(
+                "Client requirements",
+                vec![Block::Code {
+                    text: json_block(cr),
+                }],
+            );
         }
         if kind == DeclKind::Tool {
             if let Some(p) = provenance(d) {
@@ -779,7 +834,12 @@ impl Builder<'_> {
             s.push("Icons", vec![Block::Fields { items }]);
         }
         if let Some(m) = d.get("_meta") {
-            s.push("_meta", vec![Block::Code { text: json_block(m) }]);
+            s.push(
+                "_meta",
+                vec![Block::Code {
+                    text: json_block(m),
+                }],
+            );
         }
         let ext: Map<String, Value> = d
             .as_object()
@@ -789,7 +849,12 @@ impl Builder<'_> {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         if !ext.is_empty() {
-            s.push("Extensions", vec![Block::Code { text: json_block(&Value::Object(ext)) }]);
+            s.push(
+                "Extensions",
+                vec![Block::Code {
+                    text: json_block(&Value::Object(ext)),
+                }],
+            );
         }
         Detail { sections: s.0 }
     }
@@ -797,20 +862,27 @@ impl Builder<'_> {
     /// A Tool or elicitation schema, `$componentRef` resolved.
     fn schema_blocks(&self, v: Option<&Value>) -> Vec<Block> {
         let Some(v) = v else {
-            return vec![Block::Note { text: "no schema".into() }];
+            return vec![Block::Note {
+                text: "no schema".into(),
+            }];
         };
         match refs::resolve(self.doc, v, "schemas") {
             Ok((schema, at)) => {
                 let mut blocks = Vec::new();
                 if let Some(at) = at {
                     blocks.push(Block::Note {
-                        text: format!("component {}", inert_max(at.trim_start_matches("/components/"), 300)),
+                        text: format!(
+                            "component {}",
+                            inert_max(at.trim_start_matches("/components/"), 300)
+                        ),
                     });
                 }
                 blocks.push(Block::Schema(schema::document(schema)));
                 blocks
             }
-            Err(e) => vec![Block::Note { text: format!("unresolvable reference: {}", e.code()) }],
+            Err(e) => vec![Block::Note {
+                text: format!("unresolvable reference: {}", e.code()),
+            }],
         }
     }
 
@@ -824,17 +896,23 @@ impl Builder<'_> {
                     Ok(r) => r,
                     Err(err) => {
                         return Block::Note {
-                            text: format!("example {}: unresolvable reference ({})", inert_max(name, 200), err.code()),
+                            text: format!(
+                                "example {}: unresolvable reference ({})",
+                                inert_max(name, 200),
+                                err.code()
+                            ),
                         };
                     }
                 };
                 let mut parts = Vec::new();
-                if let Some(at) = at {
-                    parts.push(Part {
-                        label: "component".into(),
-                        text: inert_max(at.trim_start_matches("/components/"), 300),
-                    });
-                }
+                let name = match at {
+                    Some(at) => format!(
+                        "{} (component {})",
+                        inert_max(name, 200),
+                        inert_max(at.trim_start_matches("/components/"), 300)
+                    ),
+                    None => inert_max(name, 200),
+                };
                 match kind {
                     DeclKind::Tool => parts.push(part("input", e.get("input"))),
                     DeclKind::Prompt => parts.push(part("arguments", e.get("arguments"))),
@@ -843,7 +921,7 @@ impl Builder<'_> {
                 }
                 parts.push(part("result", e.get("result")));
                 parts.retain(|p| !p.text.is_empty());
-                Block::Example { name: inert_max(name, 200), parts }
+                Block::Example { name, parts }
             })
             .collect()
     }
@@ -854,7 +932,10 @@ impl Builder<'_> {
         let mut out = Vec::new();
         match (d.get("security"), self.doc.get("security")) {
             (Some(own), _) => out.push(field("effective", security_text(own) + " (declared here)")),
-            (None, Some(root)) => out.push(field("effective", security_text(root) + " (inherited from the document)")),
+            (None, Some(root)) => out.push(field(
+                "effective",
+                security_text(root) + " (inherited from the document)",
+            )),
             (None, None) => out.push(field("effective", "no mcpdesc-declared requirement")),
         }
         let transports_override = self
@@ -863,7 +944,10 @@ impl Builder<'_> {
             .and_then(Value::as_array)
             .is_some_and(|t| t.iter().any(|t| t.get("security").is_some()));
         if d.get("security").is_none() && transports_override {
-            out.push(field("note", "a transport's own security replaces the document's for that transport"));
+            out.push(field(
+                "note",
+                "a transport's own security replaces the document's for that transport",
+            ));
         }
         out
     }
@@ -888,7 +972,9 @@ impl Builder<'_> {
             }
             blocks.push(Block::Fields { items });
             if let Some(f) = s.get("flows") {
-                blocks.push(Block::Code { text: json_block(f) });
+                blocks.push(Block::Code {
+                    text: json_block(f),
+                });
             }
             let decl = Decl {
                 kind: "securitySchemes",
@@ -896,7 +982,11 @@ impl Builder<'_> {
                 name: inert_max(name, 300),
                 title: None,
                 summary: str_of(s, "type"),
-                search: s.get("description").and_then(Value::as_str).map(inert).unwrap_or_default(),
+                search: s
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(inert)
+                    .unwrap_or_default(),
                 tags: Vec::new(),
                 scope: None,
                 narrowed: false,
@@ -904,7 +994,15 @@ impl Builder<'_> {
                 badges: Vec::new(),
                 detail: 0,
             };
-            self.push(decl, Detail { sections: vec![Section { heading: String::new(), blocks }] });
+            self.push(
+                decl,
+                Detail {
+                    sections: vec![Section {
+                        heading: String::new(),
+                        blocks,
+                    }],
+                },
+            );
         }
     }
 
@@ -921,14 +1019,20 @@ impl Builder<'_> {
                 let blocks = if ns == "schemas" {
                     self.schema_blocks(Some(v))
                 } else {
-                    vec![Block::Code { text: json_block(v) }]
+                    vec![Block::Code {
+                        text: json_block(v),
+                    }]
                 };
                 let decl = Decl {
                     kind: "components",
                     anchor: format!("components-{i}"),
                     name: format!("{}/{}", inert_max(ns, 100), inert_max(name, 300)),
                     title: None,
-                    summary: v.get("description").and_then(Value::as_str).map(text::summary).unwrap_or_default(),
+                    summary: v
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .map(text::summary)
+                        .unwrap_or_default(),
                     search: String::new(),
                     tags: Vec::new(),
                     scope: None,
@@ -937,7 +1041,15 @@ impl Builder<'_> {
                     badges: Vec::new(),
                     detail: 0,
                 };
-                self.push(decl, Detail { sections: vec![Section { heading: String::new(), blocks }] });
+                self.push(
+                    decl,
+                    Detail {
+                        sections: vec![Section {
+                            heading: String::new(),
+                            blocks,
+                        }],
+                    },
+                );
                 i += 1;
             }
         }
@@ -1056,7 +1168,11 @@ fn provenance(d: &Value) -> Option<Vec<Block>> {
         Ok(p) => p,
         Err(diag) => {
             return Some(vec![Block::Note {
-                text: format!("unreadable {}: {}", mcpdesc_core::provenance::EXTENSION, inert(&diag.message)),
+                text: format!(
+                    "unreadable {}: {}",
+                    mcpdesc_core::provenance::EXTENSION,
+                    inert(&diag.message)
+                ),
             }]);
         }
     };
@@ -1073,7 +1189,10 @@ fn provenance(d: &Value) -> Option<Vec<Block>> {
     if let Some(r) = &p.response {
         if let Ok(Value::Object(m)) = serde_json::to_value(r) {
             for (k, v) in m {
-                items.push(code_field(&format!("response {}", inert_max(&k, 100)), scalar_text(&v)));
+                items.push(code_field(
+                    &format!("response {}", inert_max(&k, 100)),
+                    scalar_text(&v),
+                ));
             }
         }
     }
@@ -1090,10 +1209,17 @@ fn prompt_arguments(args: &[Value]) -> SchemaDoc {
             prop: true,
             ty: "string".into(),
             required: a.get("required").and_then(Value::as_bool) == Some(true),
-            constraints: opt_str(a, "title").map(|t| format!("title {t}")).into_iter().collect(),
+            constraints: opt_str(a, "title")
+                .map(|t| format!("title {t}"))
+                .into_iter()
+                .collect(),
             default: None,
             enumeration: Vec::new(),
-            description: a.get("description").and_then(Value::as_str).map(|d| inert_max(d, 2_000)).unwrap_or_default(),
+            description: a
+                .get("description")
+                .and_then(Value::as_str)
+                .map(|d| inert_max(d, 2_000))
+                .unwrap_or_default(),
             link: None,
             cycle: false,
         })

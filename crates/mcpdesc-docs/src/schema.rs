@@ -207,7 +207,15 @@ impl Walker<'_> {
             .unwrap_or_default();
         if let Some(props) = m.get("properties").and_then(Value::as_object) {
             for (name, s) in props {
-                self.row(name, true, required.contains(name.as_str()), s, depth, table, out);
+                self.row(
+                    name,
+                    true,
+                    required.contains(name.as_str()),
+                    s,
+                    depth,
+                    table,
+                    out,
+                );
             }
         }
         if let Some(props) = m.get("patternProperties").and_then(Value::as_object) {
@@ -217,13 +225,19 @@ impl Walker<'_> {
             }
         }
         match m.get("additionalProperties") {
-            Some(s @ Value::Object(_)) => self.row("{additional}", false, false, s, depth, table, out),
+            Some(s @ Value::Object(_)) => {
+                self.row("{additional}", false, false, s, depth, table, out)
+            }
             _ => {}
         }
         for key in ["items", "additionalItems", "contains"] {
             match m.get(key) {
                 Some(s @ Value::Object(_)) => {
-                    let label = if key == "items" { "[items]".to_string() } else { format!("[{key}]") };
+                    let label = if key == "items" {
+                        "[items]".to_string()
+                    } else {
+                        format!("[{key}]")
+                    };
                     self.row(&label, false, false, s, depth, table, out)
                 }
                 Some(Value::Array(a)) => {
@@ -239,7 +253,11 @@ impl Walker<'_> {
                 self.row(&format!("[{i}]"), false, false, s, depth, table, out);
             }
         }
-        for (key, label) in [("oneOf", "one of"), ("anyOf", "any of"), ("allOf", "all of")] {
+        for (key, label) in [
+            ("oneOf", "one of"),
+            ("anyOf", "any of"),
+            ("allOf", "all of"),
+        ] {
             if let Some(a) = m.get(key).and_then(Value::as_array) {
                 for (i, s) in a.iter().enumerate() {
                     let l = format!("{label} #{}", i + 1);
@@ -336,7 +354,11 @@ fn type_text(s: &Value) -> String {
     if let Some(r) = m.get("$ref").and_then(Value::as_str) {
         let target = def_name(r).unwrap_or_else(|| r.to_string());
         let arrow = format!("→ {}", inert_max(&target, 200));
-        t = if t.is_empty() { arrow } else { format!("{t} {arrow}") };
+        t = if t.is_empty() {
+            arrow
+        } else {
+            format!("{t} {arrow}")
+        };
     }
     if t.is_empty() {
         t = if m.contains_key("const") {
@@ -366,7 +388,9 @@ fn type_text(s: &Value) -> String {
 
 /// The constraints column, each as `keyword value` text.
 fn constraints(s: &Value) -> Vec<String> {
-    let Some(m) = s.as_object() else { return Vec::new() };
+    let Some(m) = s.as_object() else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for (key, label) in [
         ("minimum", "≥"),
@@ -406,9 +430,7 @@ fn constraints(s: &Value) -> Vec<String> {
             out.push(label.into());
         }
     }
-    if m.get("additionalProperties") == Some(&Value::Bool(false))
-        && m.contains_key("properties")
-    {
+    if m.get("additionalProperties") == Some(&Value::Bool(false)) && m.contains_key("properties") {
         out.push("no other properties".into());
     }
     if let Some(Value::Array(ex)) = m.get("examples") {
@@ -455,7 +477,10 @@ mod tests {
         assert_eq!((rows[0].name.as_str(), rows[0].required), ("limit", false));
         assert_eq!(rows[0].constraints, ["≥ 1"]);
         assert_eq!(rows[0].default.as_deref(), Some("20"));
-        assert_eq!((rows[1].ty.as_str(), rows[1].required), ("string (uuid)", true));
+        assert_eq!(
+            (rows[1].ty.as_str(), rows[1].required),
+            ("string (uuid)", true)
+        );
         assert_eq!(rows[2].enumeration, [r#""a""#, r#""b""#]);
     }
 
@@ -477,16 +502,26 @@ mod tests {
         assert!(!root[0].cycle);
         let node = &d.tables[1];
         assert!(node.recursive);
-        let items = node.rows.iter().find(|r| r.name == "[items]").expect("items row");
+        let items = node
+            .rows
+            .iter()
+            .find(|r| r.name == "[items]")
+            .expect("items row");
         assert!(items.cycle && items.ty == "→ Node");
-        let leaf = node.rows.iter().find(|r| r.name == "leaf").expect("leaf row");
+        let leaf = node
+            .rows
+            .iter()
+            .find(|r| r.name == "leaf")
+            .expect("leaf row");
         assert!(!leaf.cycle);
         assert!(!d.tables[2].recursive);
     }
 
     #[test]
     fn composition_and_bounds() {
-        let d = document(&json!({"oneOf": [{"type": "string"}, {"type": "object", "properties": {"a": {}}}]}));
+        let d = document(
+            &json!({"oneOf": [{"type": "string"}, {"type": "object", "properties": {"a": {}}}]}),
+        );
         let rows = &d.tables[0].rows;
         assert_eq!(rows[0].name, "one of #1");
         assert_eq!((rows[2].name.as_str(), rows[2].depth), ("a", 1));

@@ -188,16 +188,15 @@ pub fn inline_image(src: &str) -> Option<String> {
     (ok_mime && ok_data).then(|| src.to_string())
 }
 
-/// Escapes text for inline Markdown: every ASCII punctuation character CommonMark
-/// could read as syntax gets a backslash, line breaks become spaces. The result
-/// renders as exactly the (inert) text.
+/// Escapes text for inline Markdown (not at the start of a line): a backslash before
+/// every character CommonMark or GFM could read as inline syntax (emphasis, code,
+/// links, HTML, tables, strikethrough, entities); line breaks become spaces. The
+/// result renders as exactly the (inert) text.
 pub fn md_inline(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         match c {
-            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '<' | '>' | '(' | ')' | '#' | '+'
-            | '-' | '.' | '!' | '|' | '~' | '&' | '"' | '\'' | ':' | '=' | '$' | '%' | '^'
-            | '@' | '/' | ';' | ',' | '?' => {
+            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '!' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -206,6 +205,22 @@ pub fn md_inline(s: &str) -> String {
         }
     }
     out
+}
+
+/// [`md_inline`] for text that starts a line: also escapes what would open a block
+/// there (`#`, `>`, `+`, `-`, `=`, `1.`, `1)`) and drops leading indentation (code
+/// blocks).
+pub fn md_line(s: &str) -> String {
+    let trimmed = s.trim_start_matches([' ', '\t']);
+    let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+    let escaped = md_inline(trimmed);
+    if matches!(trimmed.as_bytes().first(), Some(b'#' | b'+' | b'-' | b'=')) {
+        return format!("\\{escaped}");
+    }
+    if digits > 0 && matches!(trimmed.as_bytes().get(digits), Some(b'.' | b')')) {
+        return format!("{}\\{}", &escaped[..digits], &escaped[digits..]);
+    }
+    escaped
 }
 
 /// [`md_inline`] for a table cell (same escaping; an empty cell becomes a space).
@@ -225,7 +240,7 @@ pub fn md_block(s: &str) -> String {
     let lines: Vec<&str> = s.lines().collect();
     for (i, line) in lines.iter().enumerate() {
         let line = line.trim_end();
-        out.push_str(&md_inline(line.trim_start()));
+        out.push_str(&md_line(line));
         let next_blank = lines.get(i + 1).is_none_or(|l| l.trim().is_empty());
         if i + 1 < lines.len() {
             if !line.is_empty() && !next_blank {
@@ -255,7 +270,11 @@ pub fn md_fence(lang: &str, body: &str) -> String {
 
 /// The first sentence-ish line of a description, as plain inert text (list summaries).
 pub fn summary(s: &str) -> String {
-    let line = s.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let line = s
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
     inert_max(line, 200)
 }
 
@@ -324,7 +343,10 @@ mod tests {
 
     #[test]
     fn markdown_escaping_is_inert() {
-        assert_eq!(md_inline("a|b<c>[d](e)`f`"), r"a\|b\<c\>\[d\]\(e\)\`f\`");
+        assert_eq!(md_inline("a|b<c>[d](e)`f`"), r"a\|b\<c\>\[d\](e)\`f\`");
+        assert_eq!(md_line("# h"), r"\# h");
+        assert_eq!(md_line("  12. x-y"), r"12\. x-y");
+        assert_eq!(md_inline("12. a: b.c/d"), "12. a: b.c/d");
         assert_eq!(md_block("one\ntwo\n\nthree"), "one\\\ntwo\n\nthree");
         assert_eq!(md_fence("json", "a ``` b"), "````json\na ``` b\n````");
     }

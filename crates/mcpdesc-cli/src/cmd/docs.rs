@@ -48,7 +48,8 @@ pub fn run(args: Args) -> CmdResult {
         DocsFormat::Markdown => mcpdesc_docs::Format::Markdown,
     };
     let opts = mcpdesc_docs::Options { title: args.title };
-    let generated = mcpdesc_docs::generate_with(&decoded.value, format, &opts, |d| decoded.annotate(d));
+    let generated =
+        mcpdesc_docs::generate_with(&decoded.value, format, &opts, |d| decoded.annotate(d));
     util::print_diagnostics(&name, &generated.diagnostics);
     let Some(text) = generated.output else {
         return Ok(Outcome::Rejected);
@@ -68,7 +69,10 @@ fn write_site(out: &Path, page: &[u8]) -> Result<(), UsageError> {
         return util::write_atomic(&out.join("index.html"), page);
     }
     if out.exists() {
-        return Err(UsageError(format!("{}: exists and is not a directory", out.display())));
+        return Err(UsageError(format!(
+            "{}: exists and is not a directory",
+            out.display()
+        )));
     }
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -79,7 +83,12 @@ fn write_site(out: &Path, page: &[u8]) -> Result<(), UsageError> {
         .prefix(".mcpdesc-")
         .suffix(".tmp")
         .tempdir_in(&parent)
-        .map_err(|e| UsageError(format!("{}: cannot create a temporary directory: {e}", parent.display())))?;
+        .map_err(|e| {
+            UsageError(format!(
+                "{}: cannot create a temporary directory: {e}",
+                parent.display()
+            ))
+        })?;
     let mut f = std::fs::File::create(tmp.path().join("index.html")).map_err(at)?;
     f.write_all(page).map_err(at)?;
     f.sync_all().map_err(at)?;
