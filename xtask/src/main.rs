@@ -10,6 +10,7 @@
 //! cargo xtask check-generated      compile proofs of generated Rust and TypeScript clients
 //! cargo xtask bench                benchmarks (criterion + whole-process comparisons)
 //! cargo xtask fuzz TARGET --time N run a cargo-fuzz target for N seconds
+//! cargo xtask screenshot           refresh docs/screenshot.png (the README's picture of `mcpdesc docs`)
 //! ```
 
 mod bench;
@@ -19,6 +20,7 @@ mod deps;
 mod fuzz;
 mod regen;
 mod roundtrip;
+mod screenshot;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         "check-generated" => check_generated::run(rest),
         "bench" => bench::run(rest),
         "fuzz" => fuzz::run(rest),
+        "screenshot" => screenshot::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())
@@ -54,7 +57,7 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N>";
+const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|screenshot>";
 
 /// The workspace root.
 pub fn root() -> PathBuf {

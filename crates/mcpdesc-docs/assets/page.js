@@ -47,9 +47,16 @@
     if (b.default && b.value) s.textContent = text + ' (default)';
     return s;
   }
-  function detail(i) {
-    if (!details[i]) details[i] = JSON.parse(document.getElementById('detail-' + i).textContent);
-    return details[i];
+  // The script runs before the detail blocks are parsed (so a large page is usable
+  // early); a detail opened before then is rendered once the document is complete.
+  function withDetail(i, fn) {
+    var node = details[i] ? null : document.getElementById('detail-' + i);
+    if (!details[i] && !node && document.readyState === 'loading') {
+      document.addEventListener('DOMContentLoaded', function () { withDetail(i, fn); }, { once: true });
+      return;
+    }
+    if (!details[i]) details[i] = node ? JSON.parse(node.textContent) : { sections: [] };
+    fn(details[i]);
   }
 
   // --- detail rendering -------------------------------------------------------
@@ -156,7 +163,7 @@
       default: return el('p', 'note', b.text || '');
     }
   }
-  function renderDetail(body, decl, det) {
+  function renderDetail(body, decl, detail) {
     if (state.rev) {
       var info = index.revisions.filter(function (r) { return r.id === state.rev; })[0];
       var lacks = info ? info.lacks.filter(function (l) { return l.kind === decl.kind; }) : [];
@@ -166,7 +173,7 @@
         }).join(', ')));
       }
     }
-    detail(det).sections.forEach(function (s) {
+    detail.sections.forEach(function (s) {
       if (s.heading) body.appendChild(el('h4', null, s.heading));
       s.blocks.forEach(function (b) { body.appendChild(block(b)); });
     });
@@ -194,8 +201,8 @@
     var done = false;
     head.addEventListener('click', function () {
       if (!done) {
-        renderDetail(body, d, det);
         done = true;
+        withDetail(det, function (detail) { renderDetail(body, d, detail); });
       }
       body.hidden = !body.hidden;
       head.setAttribute('aria-expanded', String(!body.hidden));

@@ -224,11 +224,8 @@ impl Walker<'_> {
                 self.row(&label, false, false, s, depth, table, out);
             }
         }
-        match m.get("additionalProperties") {
-            Some(s @ Value::Object(_)) => {
-                self.row("{additional}", false, false, s, depth, table, out)
-            }
-            _ => {}
+        if let Some(s @ Value::Object(_)) = m.get("additionalProperties") {
+            self.row("{additional}", false, false, s, depth, table, out);
         }
         for key in ["items", "additionalItems", "contains"] {
             match m.get(key) {

@@ -33,14 +33,12 @@ fn is_hazard(c: char) -> bool {
 /// at most `max` characters (then `… (N more characters)`).
 pub fn inert_max(s: &str, max: usize) -> String {
     let mut out = String::with_capacity(s.len().min(max * 4));
-    let mut count = 0usize;
-    for c in s.chars() {
+    for (count, c) in s.chars().enumerate() {
         if count == max {
             let rest = s.chars().count() - count;
             out.push_str(&format!("… ({rest} more characters)"));
             break;
         }
-        count += 1;
         if is_hazard(c) {
             out.push_str(&format!("⟨U+{:04X}⟩", c as u32));
         } else {
