@@ -738,3 +738,65 @@ fn github_page_in_headless_chromium() {
         r["readyMs"]
     );
 }
+
+/// Without a browser: each view lists what the §4.10 rule keeps, and a declaration
+/// whose nested elicitations have their own scopes shows, per revision, only those
+/// that apply there (its own detail), while the "all revisions" detail shows both.
+#[test]
+fn views_follow_protocol_scopes() {
+    let petstore = load(&workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml"));
+    let page = mcpdesc_docs::model::build(&petstore, None, &[]);
+    let (_, by) = expected_tools(&petstore);
+    for (rev, names) in by {
+        let view = page
+            .views
+            .iter()
+            .find(|v| v.revision == rev)
+            .expect("a view per revision");
+        let shown: Vec<String> = view
+            .items
+            .iter()
+            .map(|[d, _]| &page.decls[*d])
+            .filter(|d| d.kind == "tools")
+            .map(|d| d.name.clone())
+            .collect();
+        assert_eq!(shown, names, "{rev}");
+    }
+
+    let doc = json!({
+        "mcpdesc": "0.8.0", "info": {"name": "e", "version": "1"},
+        "protocolVersions": ["2025-06-18", "2025-11-25"],
+        "tools": [{"name": "ask", "inputSchema": {"type": "object"}, "elicitations": [
+            {"name": "confirm", "mode": "form", "message": "Sure?",
+             "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}},
+            {"name": "login", "mode": "url", "message": "Sign in", "protocolVersions": ["2025-11-25"]}
+        ]}]
+    });
+    let diags = mcpdesc_validate::validate_value(&doc);
+    assert!(mcpdesc_validate::conforms(&diags), "{diags:?}");
+    let page = mcpdesc_docs::model::build(&doc, None, &diags);
+    let names_in = |detail: usize| -> Vec<String> {
+        let text = serde_json::to_string(&page.details[detail]).expect("json");
+        ["confirm", "login"]
+            .into_iter()
+            .filter(|n| text.contains(&format!("\"{n}\"")))
+            .map(String::from)
+            .collect()
+    };
+    let all = page.decls[0].detail;
+    assert_eq!(names_in(all), ["confirm", "login"]);
+    let at = |rev: &str| {
+        page.views
+            .iter()
+            .find(|v| v.revision == rev)
+            .expect("view")
+            .items[0][1]
+    };
+    assert_eq!(names_in(at("2025-06-18")), ["confirm"]);
+    assert_eq!(names_in(at("2025-11-25")), ["confirm", "login"]);
+    assert_ne!(
+        at("2025-11-25"),
+        all,
+        "the projected detail has no nested scopes"
+    );
+}

@@ -793,7 +793,7 @@ impl Builder<'_> {
                 if e.get("protocolVersions").is_some() {
                     items.push(field("protocol revisions", escope.to_strings().join(", ")));
                 }
-                for key in ["message", "url", "onDecline", "onCancel"] {
+                for key in ["when", "message", "url", "onDecline", "onCancel"] {
                     if let Some(v) = e.get(key).and_then(Value::as_str) {
                         items.push(field(key, inert(v)));
                     }
