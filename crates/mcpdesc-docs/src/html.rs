@@ -16,6 +16,7 @@
 use crate::Error;
 use crate::model::Page;
 use askama::Template;
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 /// The page's stylesheet (inlined verbatim; its hash is in the CSP).
@@ -59,7 +60,7 @@ pub fn render(page: &Page) -> Result<String, Error> {
     let index = script_json(&serde_json::to_string(page)?);
     let details = page
         .details
-        .iter()
+        .par_iter()
         .map(|d| serde_json::to_string(d).map(|s| script_json(&s)))
         .collect::<Result<Vec<_>, _>>()?;
     let t = PageHtml {
@@ -79,16 +80,33 @@ pub fn render(page: &Page) -> Result<String, Error> {
 /// and `<!--` can never appear in the element's text.
 pub fn script_json(json: &str) -> String {
     let mut out = String::with_capacity(json.len() + json.len() / 16);
-    for c in json.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
+    let bytes = json.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let (len, esc) = match bytes[i] {
+            b'<' => (1, "\\u003c"),
+            b'>' => (1, "\\u003e"),
+            b'&' => (1, "\\u0026"),
+            0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA8) => {
+                (3, "\\u2028")
+            }
+            0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA9) => {
+                (3, "\\u2029")
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        // Only ASCII bytes and whole UTF-8 sequences are cut at: slicing stays on
+        // character boundaries.
+        out.push_str(&json[start..i]);
+        out.push_str(esc);
+        i += len;
+        start = i;
     }
+    out.push_str(&json[start..]);
     out
 }
 

@@ -17,6 +17,7 @@ use mcpdesc_core::provenance::ToolProvenance;
 use mcpdesc_core::refs;
 use mcpdesc_core::revision::FIELD_FACTS;
 use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, RevisionSet, Severity};
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -254,14 +255,22 @@ pub fn build(doc: &Value, title: Option<&str>, warnings: &[Diagnostic]) -> Page 
         .unwrap_or_else(|| info.name.clone());
 
     // "All revisions": every declaration in source order, with its effective scope.
+    // Details are independent of each other: built on every core.
     let mut sources: Vec<(DeclKind, Vec<usize>)> = Vec::new();
     for (key, _, kind) in KINDS {
         match kind {
             Some(kind) => {
-                let items = doc.get(kind.collection()).and_then(Value::as_array);
+                let items: &[Value] = doc
+                    .get(kind.collection())
+                    .and_then(Value::as_array)
+                    .map_or(&[], Vec::as_slice);
+                let details: Vec<Detail> = items
+                    .par_iter()
+                    .map(|d| b.detail(kind, d, decl_scope(d, root)))
+                    .collect();
                 let mut idx = Vec::new();
-                for (i, d) in items.into_iter().flatten().enumerate() {
-                    idx.push(b.scoped_decl(key, kind, i, d));
+                for (i, (d, detail)) in items.iter().zip(details).enumerate() {
+                    idx.push(b.scoped_decl(key, kind, i, d, detail));
                 }
                 sources.push((kind, idx));
             }
@@ -271,22 +280,21 @@ pub fn build(doc: &Value, title: Option<&str>, warnings: &[Diagnostic]) -> Page 
     }
 
     // One view per declared revision, from the scope crate's projection.
+    // One view per declared revision (§4.12): a declaration is in the view of `rev` when
+    // its effective scope has it; what it shows there is the scope crate's projection of
+    // the declaration, computed only where it differs from the source beyond the dropped
+    // scope (nested elicitations with scopes of their own), so a 1,500-tool description
+    // is not copied once per revision.
     let mut views = Vec::new();
     for rev in root.iter() {
         let mut items = Vec::new();
-        let Ok(view) = mcpdesc_scope::project_unchecked(doc, rev, Default::default()) else {
-            continue;
-        };
         for (kind, idx) in &sources {
             let src = doc.get(kind.collection()).and_then(Value::as_array);
-            let projected = view.get(kind.collection()).and_then(Value::as_array);
-            let kept = src
-                .into_iter()
-                .flatten()
-                .zip(idx)
-                .filter(|(d, _)| decl_scope(d, root).contains(rev));
-            for ((source, &decl), proj) in kept.zip(projected.into_iter().flatten()) {
-                let detail = b.view_detail(*kind, decl, source, proj, rev);
+            for (source, &decl) in src.into_iter().flatten().zip(idx) {
+                if !decl_scope(source, root).contains(rev) {
+                    continue;
+                }
+                let detail = b.view_detail(*kind, decl, source, rev);
                 items.push([decl, detail]);
             }
         }
@@ -543,9 +551,15 @@ impl Builder<'_> {
         self.decls.len() - 1
     }
 
-    fn scoped_decl(&mut self, key: &'static str, kind: DeclKind, i: usize, d: &Value) -> usize {
+    fn scoped_decl(
+        &mut self,
+        key: &'static str,
+        kind: DeclKind,
+        i: usize,
+        d: &Value,
+        detail: Detail,
+    ) -> usize {
         let scope = decl_scope(d, self.root);
-        let detail = self.detail(kind, d, scope);
         let name = match kind {
             DeclKind::Transport => {
                 let t = str_of(d, "type");
@@ -596,13 +610,14 @@ impl Builder<'_> {
     }
 
     /// The detail shown for `source` at `rev`: the source's own unless the projection
-    /// changed the declaration beyond dropping its scope (nested scoped elicitations).
+    /// changes the declaration beyond dropping its scope (nested scoped elicitations),
+    /// then one made from `mcpdesc_scope::project_declaration` (shared between the
+    /// revisions where it is the same).
     fn view_detail(
         &mut self,
         kind: DeclKind,
         decl: usize,
         source: &Value,
-        projected: &Value,
         rev: ProtocolRevision,
     ) -> usize {
         let base = self.decls[decl].detail;
@@ -613,7 +628,11 @@ impl Builder<'_> {
         if !nested_scopes {
             return base;
         }
-        let detail = self.detail(kind, projected, RevisionSet::single(rev));
+        let Some(projected) = mcpdesc_scope::project_declaration(kind, source, self.root, rev)
+        else {
+            return base;
+        };
+        let detail = self.detail(kind, &projected, RevisionSet::single(rev));
         let known = self.extra.get(&decl).cloned().unwrap_or_default();
         if let Some(i) = known.into_iter().find(|&i| self.details[i] == detail) {
             return i;

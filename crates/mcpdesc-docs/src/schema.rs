@@ -83,9 +83,12 @@ pub fn document(schema: &Value) -> SchemaDoc {
             (*n, out)
         })
         .collect();
+    // What each definition reaches through references, once per schema (cycle marks).
+    let reach: BTreeMap<&str, BTreeSet<String>> =
+        graph.keys().map(|n| (*n, reachable(&graph, n))).collect();
     let mut w = Walker {
         defs: defs.iter().map(|(n, _)| n.to_string()).collect(),
-        graph: &graph,
+        reach: &reach,
         rows: 0,
         cut: false,
         external: BTreeSet::new(),
@@ -105,7 +108,7 @@ pub fn document(schema: &Value) -> SchemaDoc {
         tables.push(Table {
             name: inert(name),
             summary: summary(def),
-            recursive: reaches(&graph, name, name),
+            recursive: reach.get(name).is_some_and(|r| r.contains(*name)),
             rows,
         });
     }
@@ -166,26 +169,23 @@ fn local_refs(v: &Value, out: &mut BTreeSet<String>, depth: usize) {
     }
 }
 
-/// Whether definition `from` reaches definition `to` through references (BFS).
-fn reaches(graph: &BTreeMap<&str, BTreeSet<String>>, from: &str, to: &str) -> bool {
-    let mut seen = BTreeSet::new();
+/// Every definition `from` reaches through references (itself only through a cycle).
+fn reachable(graph: &BTreeMap<&str, BTreeSet<String>>, from: &str) -> BTreeSet<String> {
+    let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut stack: Vec<&str> = vec![from];
     while let Some(n) = stack.pop() {
         for next in graph.get(n).into_iter().flatten() {
-            if next == to {
-                return true;
-            }
-            if seen.insert(next.as_str()) {
+            if seen.insert(next.clone()) {
                 stack.push(next.as_str());
             }
         }
     }
-    false
+    seen
 }
 
 struct Walker<'a> {
     defs: BTreeSet<String>,
-    graph: &'a BTreeMap<&'a str, BTreeSet<String>>,
+    reach: &'a BTreeMap<&'a str, BTreeSet<String>>,
     rows: usize,
     cut: bool,
     external: BTreeSet<String>,
@@ -291,7 +291,9 @@ impl Walker<'_> {
             match def_name(r) {
                 Some(n) if self.defs.contains(&n) => {
                     cycle = match table {
-                        Some(t) => n == t || reaches(self.graph, &n, t),
+                        Some(t) => {
+                            n == t || self.reach.get(n.as_str()).is_some_and(|r| r.contains(t))
+                        }
                         None => false,
                     };
                     link = Some(inert(&n));
