@@ -239,6 +239,7 @@ fn hostile_strings_are_inert_in_html_and_markdown() {
         "h5",
         "h6",
         "hr",
+        "img",
     ];
     for tag in markup.split('<').skip(1) {
         let tag = tag.split('>').next().unwrap_or("");
@@ -248,6 +249,12 @@ fn hostile_strings_are_inert_in_html_and_markdown() {
             .next()
             .unwrap_or("");
         assert!(allowed.contains(&name), "unexpected tag <{tag}>");
+        if name == "img" {
+            assert!(
+                tag.contains(" src=\"data:image/png;base64,"),
+                "only inline raster icons: <{tag}>"
+            );
+        }
         let lower = tag.to_ascii_lowercase();
         assert!(
             !lower.contains(" on") && !lower.contains("style=") && !lower.contains("javascript:"),

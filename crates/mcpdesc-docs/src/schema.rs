@@ -191,6 +191,41 @@ struct Walker<'a> {
     external: BTreeSet<String>,
 }
 
+/// The keywords [`Walker::children`] reads, in the order it shows them.
+const WALK_KEYS: [&str; 15] = [
+    "required",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "items",
+    "additionalItems",
+    "contains",
+    "prefixItems",
+    "oneOf",
+    "anyOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+];
+
+/// The values of `keys` in `m`, found in one pass over its members: a schema object has
+/// a handful of members, and a hashed lookup per keyword per row was most of the time
+/// of a large page.
+fn gather<'a, const N: usize>(
+    m: &'a serde_json::Map<String, Value>,
+    keys: &[&str; N],
+) -> [Option<&'a Value>; N] {
+    let mut out = [None; N];
+    for (k, v) in m {
+        if let Some(i) = keys.iter().position(|x| *x == k) {
+            out[i] = Some(v);
+        }
+    }
+    out
+}
+
 impl Walker<'_> {
     /// Rows for what `schema` contains: properties, items, additional properties,
     /// alternatives. `table` is the definition whose table these rows are in.
@@ -200,43 +235,45 @@ impl Walker<'_> {
             self.cut = true;
             return;
         }
-        let required: BTreeSet<&str> = m
-            .get("required")
+        let [
+            required,
+            properties,
+            pattern,
+            additional,
+            items,
+            additional_items,
+            contains,
+            prefix,
+            one_of,
+            any_of,
+            all_of,
+            not,
+            if_,
+            then,
+            else_,
+        ] = gather(m, &WALK_KEYS);
+        let required: BTreeSet<&str> = required
             .and_then(Value::as_array)
             .map(|a| a.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        if let Some(props) = m.get("properties").and_then(Value::as_object) {
-            for (name, s) in props {
-                self.row(
-                    name,
-                    true,
-                    required.contains(name.as_str()),
-                    s,
-                    depth,
-                    table,
-                    out,
-                );
-            }
+        for (name, s) in properties.and_then(Value::as_object).into_iter().flatten() {
+            let req = required.contains(name.as_str());
+            self.row(name, true, req, s, depth, table, out);
         }
-        if let Some(props) = m.get("patternProperties").and_then(Value::as_object) {
-            for (pat, s) in props {
-                let label = format!("/{}/", inert_max(pat, 200));
-                self.row(&label, false, false, s, depth, table, out);
-            }
+        for (pat, s) in pattern.and_then(Value::as_object).into_iter().flatten() {
+            let label = format!("/{}/", inert_max(pat, 200));
+            self.row(&label, false, false, s, depth, table, out);
         }
-        if let Some(s @ Value::Object(_)) = m.get("additionalProperties") {
+        if let Some(s @ Value::Object(_)) = additional {
             self.row("{additional}", false, false, s, depth, table, out);
         }
-        for key in ["items", "additionalItems", "contains"] {
-            match m.get(key) {
-                Some(s @ Value::Object(_)) => {
-                    let label = if key == "items" {
-                        "[items]".to_string()
-                    } else {
-                        format!("[{key}]")
-                    };
-                    self.row(&label, false, false, s, depth, table, out)
-                }
+        for (v, label) in [
+            (items, "[items]"),
+            (additional_items, "[additionalItems]"),
+            (contains, "[contains]"),
+        ] {
+            match v {
+                Some(s @ Value::Object(_)) => self.row(label, false, false, s, depth, table, out),
                 Some(Value::Array(a)) => {
                     for (i, s) in a.iter().enumerate() {
                         self.row(&format!("[{i}]"), false, false, s, depth, table, out);
@@ -245,25 +282,27 @@ impl Walker<'_> {
                 _ => {}
             }
         }
-        if let Some(a) = m.get("prefixItems").and_then(Value::as_array) {
-            for (i, s) in a.iter().enumerate() {
-                self.row(&format!("[{i}]"), false, false, s, depth, table, out);
+        for (i, s) in prefix
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            self.row(&format!("[{i}]"), false, false, s, depth, table, out);
+        }
+        for (v, label) in [(one_of, "one of"), (any_of, "any of"), (all_of, "all of")] {
+            for (i, s) in v
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let l = format!("{label} #{}", i + 1);
+                self.row(&l, false, false, s, depth, table, out);
             }
         }
-        for (key, label) in [
-            ("oneOf", "one of"),
-            ("anyOf", "any of"),
-            ("allOf", "all of"),
-        ] {
-            if let Some(a) = m.get(key).and_then(Value::as_array) {
-                for (i, s) in a.iter().enumerate() {
-                    let l = format!("{label} #{}", i + 1);
-                    self.row(&l, false, false, s, depth, table, out);
-                }
-            }
-        }
-        for key in ["not", "if", "then", "else"] {
-            if let Some(s) = m.get(key).filter(|s| s.is_object()) {
+        for (v, key) in [(not, "not"), (if_, "if"), (then, "then"), (else_, "else")] {
+            if let Some(s) = v.filter(|s| s.is_object()) {
                 self.row(&format!("({key})"), false, false, s, depth, table, out);
             }
         }
@@ -385,33 +424,60 @@ fn type_text(s: &Value) -> String {
     t
 }
 
+/// Constraint keywords and their labels, in the order the column shows them.
+const CONSTRAINTS: [(&str, &str); 18] = [
+    ("minimum", "≥"),
+    ("exclusiveMinimum", ">"),
+    ("maximum", "≤"),
+    ("exclusiveMaximum", "<"),
+    ("multipleOf", "multiple of"),
+    ("minLength", "min length"),
+    ("maxLength", "max length"),
+    ("pattern", "pattern"),
+    ("minItems", "min items"),
+    ("maxItems", "max items"),
+    ("minProperties", "min properties"),
+    ("maxProperties", "max properties"),
+    ("minContains", "min contains"),
+    ("maxContains", "max contains"),
+    ("const", "const"),
+    ("contentMediaType", "media type"),
+    ("contentEncoding", "encoding"),
+    ("x-mcp-header", "header"),
+];
+/// Boolean keywords shown when true.
+const FLAGS: [(&str, &str); 4] = [
+    ("uniqueItems", "unique items"),
+    ("deprecated", "deprecated"),
+    ("readOnly", "read-only"),
+    ("writeOnly", "write-only"),
+];
+
 /// The constraints column, each as `keyword value` text.
 fn constraints(s: &Value) -> Vec<String> {
     let Some(m) = s.as_object() else {
         return Vec::new();
     };
+    let mut values: [Option<&Value>; 18] = [None; 18];
+    let mut flags = [false; 4];
+    let (mut closed, mut has_props, mut example) = (false, false, None);
+    for (k, v) in m {
+        if let Some(i) = CONSTRAINTS.iter().position(|(c, _)| c == k) {
+            values[i] = Some(v);
+        } else if let Some(i) = FLAGS.iter().position(|(f, _)| f == k) {
+            flags[i] = v.as_bool() == Some(true);
+        } else {
+            match k.as_str() {
+                "additionalProperties" => closed = *v == Value::Bool(false),
+                "properties" => has_props = true,
+                "examples" => example = v.as_array().and_then(|a| a.first()),
+                _ => {}
+            }
+        }
+    }
     let mut out = Vec::new();
-    for (key, label) in [
-        ("minimum", "≥"),
-        ("exclusiveMinimum", ">"),
-        ("maximum", "≤"),
-        ("exclusiveMaximum", "<"),
-        ("multipleOf", "multiple of"),
-        ("minLength", "min length"),
-        ("maxLength", "max length"),
-        ("pattern", "pattern"),
-        ("minItems", "min items"),
-        ("maxItems", "max items"),
-        ("minProperties", "min properties"),
-        ("maxProperties", "max properties"),
-        ("minContains", "min contains"),
-        ("maxContains", "max contains"),
-        ("const", "const"),
-        ("contentMediaType", "media type"),
-        ("contentEncoding", "encoding"),
-        ("x-mcp-header", "header"),
-    ] {
-        if let Some(v) = m.get(key) {
+    for ((_, label), v) in CONSTRAINTS.iter().zip(values) {
+        if let Some(v) = v {
             let text = match v {
                 Value::String(s) => inert_max(s, 300),
                 other => json_cell(other),
@@ -419,23 +485,16 @@ fn constraints(s: &Value) -> Vec<String> {
             out.push(format!("{label} {text}"));
         }
     }
-    for (key, label) in [
-        ("uniqueItems", "unique items"),
-        ("deprecated", "deprecated"),
-        ("readOnly", "read-only"),
-        ("writeOnly", "write-only"),
-    ] {
-        if m.get(key).and_then(Value::as_bool) == Some(true) {
-            out.push(label.into());
+    for ((_, label), on) in FLAGS.iter().zip(flags) {
+        if on {
+            out.push((*label).into());
         }
     }
-    if m.get("additionalProperties") == Some(&Value::Bool(false)) && m.contains_key("properties") {
+    if closed && has_props {
         out.push("no other properties".into());
     }
-    if let Some(Value::Array(ex)) = m.get("examples") {
-        if let Some(first) = ex.first() {
-            out.push(format!("example {}", json_cell(first)));
-        }
+    if let Some(first) = example {
+        out.push(format!("example {}", json_cell(first)));
     }
     out
 }
