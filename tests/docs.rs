@@ -609,24 +609,22 @@ fn pages_in_headless_chromium() {
         if let Some((tool, req, props)) = tool_with_required(&job.doc)
             && job.name.starts_with("spec-")
         {
-            {
-                let rows = input_rows(&r["opened"][0]["detail"]);
-                let top: Vec<&Value> = rows.iter().filter(|x| x["depth"] == 0).collect();
+            let rows = input_rows(&r["opened"][0]["detail"]);
+            let top: Vec<&Value> = rows.iter().filter(|x| x["depth"] == 0).collect();
+            assert_eq!(
+                top.iter()
+                    .map(|x| x["name"].as_str().unwrap_or(""))
+                    .collect::<Vec<_>>(),
+                props,
+                "{tool}"
+            );
+            for row in top {
+                let n = row["name"].as_str().unwrap_or("");
                 assert_eq!(
-                    top.iter()
-                        .map(|x| x["name"].as_str().unwrap_or(""))
-                        .collect::<Vec<_>>(),
-                    props,
-                    "{tool}"
+                    row["required"],
+                    json!(req.iter().any(|x| x == n)),
+                    "{tool}.{n} required marker"
                 );
-                for row in top {
-                    let n = row["name"].as_str().unwrap_or("");
-                    assert_eq!(
-                        row["required"],
-                        json!(req.iter().any(|x| x == n)),
-                        "{tool}.{n} required marker"
-                    );
-                }
             }
         }
     }
