@@ -142,16 +142,16 @@ fn py_server() -> PathBuf {
     fixture("live/servers/py_server.py")
 }
 fn everything_target() -> Target {
-    Target::Command {
-        program: "node".into(),
-        args: vec![everything_js().display().to_string(), "stdio".into()],
-    }
+    Target::command(
+        "node",
+        vec![everything_js().display().to_string(), "stdio".into()],
+    )
 }
 fn py_target() -> Target {
-    Target::Command {
-        program: venv_python().display().to_string(),
-        args: vec![py_server().display().to_string(), "stdio".into()],
-    }
+    Target::command(
+        venv_python().display().to_string(),
+        vec![py_server().display().to_string(), "stdio".into()],
+    )
 }
 fn cap_opts() -> CaptureOptions {
     CaptureOptions {
@@ -691,7 +691,7 @@ fn live_python_streamable_http() {
         std::thread::sleep(Duration::from_millis(100));
     }
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let out = capture(&Target::Url(url), &cap_opts()).unwrap_or_else(|e| panic!("{e}"));
+    let out = capture(&Target::url(url), &cap_opts()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         out.sessions
             .iter()
@@ -737,10 +737,10 @@ fn pid_gone(pid_file: &Path) {
 fn crashing_server_is_a_clear_error_and_is_reaped() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pid_file = dir.path().join("pid");
-    let t = Target::Command {
-        program: fixture("live/servers/crash.sh").display().to_string(),
-        args: vec![pid_file.display().to_string()],
-    };
+    let t = Target::command(
+        fixture("live/servers/crash.sh").display().to_string(),
+        vec![pid_file.display().to_string()],
+    );
     let err = capture(
         &t,
         &CaptureOptions {
@@ -766,10 +766,10 @@ fn crashing_server_is_a_clear_error_and_is_reaped() {
 fn hanging_server_times_out_and_is_killed() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pid_file = dir.path().join("pid");
-    let t = Target::Command {
-        program: fixture("live/servers/hang.sh").display().to_string(),
-        args: vec![pid_file.display().to_string()],
-    };
+    let t = Target::command(
+        fixture("live/servers/hang.sh").display().to_string(),
+        vec![pid_file.display().to_string()],
+    );
     let started = std::time::Instant::now();
     let o = CaptureOptions {
         timeout: Duration::from_millis(800),
@@ -961,4 +961,382 @@ fn round_trip_python() {
         py_server().display().to_string(),
         "stdio".into(),
     ]);
+}
+
+// ------------------------------------------------------------------ server-only transcripts
+
+/// Five files of what the Python server wrote to its stdout, one session per revision
+/// (no requests: `tests/fixtures/live/dumps/server-stdout/make.py`).
+fn py_stdout_dumps() -> Vec<String> {
+    ProtocolRevision::ALL
+        .iter()
+        .map(|r| format!("server-stdout/py-{r}.jsonl"))
+        .collect()
+}
+
+#[test]
+fn server_stdout_transcripts_import_without_flags() {
+    // Each alone: the revision and the server come from the initialize result (the
+    // server/discover result for the stateless 2026-07-28 session), recognized by shape.
+    for (name, rev) in py_stdout_dumps().iter().zip(ProtocolRevision::ALL) {
+        let (doc, d) = import_ok(&[name.as_str()], &opts(None, None));
+        assert_eq!(doc["protocolVersions"], json!([rev.as_str()]), "{name}");
+        assert_eq!(
+            doc["info"],
+            json!({"name": "mcpdesc-live-test", "title": "mcpdesc live test server", "version": "1.2.3"}),
+            "{name}"
+        );
+        assert!(codes(&d, Severity::Error).is_empty(), "{}", render(&d));
+        assert_validates(&doc);
+    }
+    // All five at once: five revisions, which no single --protocol-version could say.
+    let names = py_stdout_dumps();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (doc, d) = import_ok(&names, &opts(None, None));
+    assert_eq!(
+        doc["protocolVersions"],
+        json!([
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+            "2026-07-28"
+        ])
+    );
+    assert!(
+        decl(&doc, "get_weather", V2024_11_05)
+            .get("title")
+            .is_none()
+    );
+    assert_eq!(
+        decl(&doc, "get_weather", V2025_06_18)["title"],
+        "Get Weather"
+    );
+    assert_eq!(
+        decl(&doc, "notes.append", V2026_07_28)["icons"][0]["src"],
+        "https://example.com/note.png"
+    );
+    assert!(
+        !codes(&d, Severity::Warning).contains(&"protocol-version-flag-ignored".to_string()),
+        "{}",
+        render(&d)
+    );
+    assert_validates(&doc);
+    snapshot("import_server_stdout_five_revisions", &doc, &d);
+
+    // server-everything answers server/discover with an error, then negotiates
+    // 2025-11-25 when asked for 2026-07-28: two files of one revision, which agree.
+    let names: Vec<String> = ProtocolRevision::ALL
+        .iter()
+        .map(|r| format!("server-stdout/everything-{r}.jsonl"))
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (doc, d) = import_ok(&names, &opts(None, None));
+    assert_eq!(
+        doc["protocolVersions"],
+        json!(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+    );
+    assert_eq!(doc["info"]["name"], "mcp-servers/everything");
+    assert!(codes(&d, Severity::Error).is_empty(), "{}", render(&d));
+    assert_validates(&doc);
+}
+
+/// Runs `make.py` (a small independent client in Python) against a live server: what
+/// the server writes to stdout, per revision, into `dir`.
+fn save_server_stdout(dir: &Path, prefix: &str, server: &[String]) -> Vec<(String, Vec<u8>)> {
+    let o = Command::new(venv_python())
+        .arg(fixture("live/dumps/server-stdout/make.py"))
+        .arg(dir.join(prefix))
+        .args(server)
+        .output()
+        .expect("run make.py");
+    assert!(
+        o.status.success(),
+        "make.py failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    ProtocolRevision::ALL
+        .iter()
+        .map(|r| {
+            let name = format!("{prefix}-{r}.jsonl");
+            let bytes = std::fs::read(dir.join(&name)).expect("saved stdout");
+            (name, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn live_server_stdout_imports_as_the_capture_does() {
+    if !have(
+        "npm server-everything and the PyPI mcp server",
+        &[everything_js(), venv_python()],
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let servers = [
+        (
+            "py",
+            vec![
+                venv_python().display().to_string(),
+                py_server().display().to_string(),
+                "stdio".to_string(),
+            ],
+            py_target(),
+        ),
+        (
+            "everything",
+            vec![
+                "node".to_string(),
+                everything_js().display().to_string(),
+                "stdio".to_string(),
+            ],
+            everything_target(),
+        ),
+    ];
+    for (prefix, cmd, target) in servers {
+        let inputs = save_server_stdout(dir.path(), prefix, &cmd);
+        for (name, bytes) in &inputs {
+            let text = String::from_utf8_lossy(bytes);
+            assert!(
+                !text.contains("\"method\":\"initialize\"")
+                    && !text.contains("\"method\":\"tools/list\""),
+                "{name} holds client requests"
+            );
+        }
+        let imported = import_dumps(&inputs, &opts(None, None))
+            .unwrap_or_else(|d| panic!("{prefix}: {}", render(&d)));
+        let captured = capture(&target, &cap_opts()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            imported.document.to_value(),
+            captured.import.document.to_value(),
+            "{prefix}: the server's stdout alone and a full capture differ"
+        );
+    }
+}
+
+// ------------------------------------------------------------------ credentials
+
+/// A secret no output may contain (unique per run).
+fn secret(what: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("mcpdesc-{what}-{}-{nanos}", std::process::id())
+}
+
+/// Every file under `dir` and the process output: none may contain `secret`.
+fn assert_nowhere(secret: &str, out: &std::process::Output, dir: &Path) {
+    for (what, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        assert!(
+            !String::from_utf8_lossy(bytes).contains(secret),
+            "the secret is in {what}"
+        );
+    }
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let text =
+                    String::from_utf8_lossy(&std::fs::read(&p).unwrap_or_default()).into_owned();
+                assert!(!text.contains(secret), "the secret is in {}", p.display());
+            }
+        }
+    }
+}
+
+fn stderr_of(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn capture_with_a_bearer_token_never_shows_it() {
+    let Some(bin) = cli() else { return };
+    if !have("python mcp server (PyPI mcp)", &[venv_python()]) {
+        return;
+    }
+    let token = secret("token");
+    let port = free_port();
+    let child = Command::new(venv_python())
+        .arg(py_server())
+        .args(["http-bearer", &port.to_string()])
+        .env("MCPDESC_TEST_BEARER_TOKEN", &token)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start the python server");
+    let _reap = Reap(child);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the HTTP server did not come up"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out_file = dir.path().join("out.json");
+    let capture_cmd = |extra: &[&str]| {
+        let mut c = Command::new(&bin);
+        c.args(["capture", "--url", &url, "--timeout", "30", "-o"])
+            .arg(&out_file)
+            .arg("--save-transcripts")
+            .arg(dir.path().join("sessions"))
+            .args(extra);
+        c
+    };
+
+    // Without credentials: the server's 401 is the error, nothing is written.
+    let o = capture_cmd(&["--protocol-versions", "2025-06-18"])
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr_of(&o));
+    assert!(stderr_of(&o).contains("401"), "{}", stderr_of(&o));
+    assert!(!out_file.exists());
+
+    // From the environment (`${VAR}`): every revision captured; the token is in no
+    // output, transcript or message.
+    let o = capture_cmd(&["--header", "Authorization:${MCPDESC_TEST_AUTH}"])
+        .env("MCPDESC_TEST_AUTH", format!("Bearer {token}"))
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
+    let doc: Value =
+        serde_json::from_slice(&std::fs::read(&out_file).expect("output")).expect("json");
+    assert_eq!(doc["info"]["name"], "mcpdesc-live-test");
+    assert_eq!(
+        tool_names(&doc)
+            .iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        3
+    );
+    assert_validates(&doc);
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("sessions"))
+            .map(|d| d.count())
+            .unwrap_or(0),
+        5
+    );
+    assert_nowhere(&token, &o, dir.path());
+
+    // A literal value works too, and a wrong one is the server's 401, not an echo.
+    let o = capture_cmd(&[
+        "--protocol-versions",
+        "2025-11-25",
+        "--header",
+        &format!("Authorization: Bearer {token}"),
+    ])
+    .output()
+    .expect("run");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
+    assert_nowhere(&token, &o, dir.path());
+    let wrong = secret("wrong");
+    let o = capture_cmd(&[
+        "--protocol-versions",
+        "2025-11-25",
+        "--header",
+        &format!("Authorization: Bearer {wrong}"),
+    ])
+    .output()
+    .expect("run");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr_of(&o));
+    assert!(stderr_of(&o).contains("401"), "{}", stderr_of(&o));
+    assert_nowhere(&wrong, &o, dir.path());
+
+    // Usage errors name the flag and the reason, never the value.
+    let bad = secret("bad");
+    for (arg, why) in [
+        (format!("Authorization Bearer {bad}"), "NAME:VALUE"),
+        (
+            format!("Authorization: Bearer {bad}\r\nX-Evil: 1"),
+            "control character",
+        ),
+        (
+            "Authorization:${MCPDESC_TEST_UNSET_SECRET_VAR}".to_string(),
+            "MCPDESC_TEST_UNSET_SECRET_VAR",
+        ),
+        ("Mcp-Session-Id:abc".to_string(), "Mcp-Session-Id"),
+    ] {
+        let o = capture_cmd(&["--header", &arg]).output().expect("run");
+        assert_eq!(o.status.code(), Some(2), "{arg:?}: {}", stderr_of(&o));
+        assert!(stderr_of(&o).contains(why), "{arg:?}: {}", stderr_of(&o));
+        assert_nowhere(&bad, &o, dir.path());
+    }
+    // `--header` is for HTTP servers only.
+    let o = Command::new(&bin)
+        .args(["capture", "--header", "X-A:b", "--", "true"])
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
+}
+
+#[test]
+fn capture_with_an_environment_credential_never_shows_it() {
+    let Some(bin) = cli() else { return };
+    if !have("python mcp server (PyPI mcp)", &[venv_python()]) {
+        return;
+    }
+    let key = secret("key");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let expected = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(expected.path(), &key).expect("write the expected key");
+    let out_file = dir.path().join("out.yaml");
+    let run = |env: Option<String>| {
+        let mut c = Command::new(&bin);
+        c.args([
+            "capture",
+            "--protocol-versions",
+            "2025-06-18,2026-07-28",
+            "-o",
+        ])
+        .arg(&out_file)
+        .arg("--save-transcripts")
+        .arg(dir.path().join("sessions"));
+        if let Some(e) = env {
+            c.arg("--env").arg(e);
+        }
+        c.arg("--")
+            .arg(venv_python())
+            .arg(py_server())
+            .arg("stdio-env")
+            .arg(expected.path())
+            .env_remove("MCPDESC_LIVE_API_KEY");
+        c.output().expect("run")
+    };
+    // Without it the server refuses to start: its stderr says why.
+    let o = run(None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr_of(&o));
+    assert!(
+        stderr_of(&o).contains("MCPDESC_LIVE_API_KEY is not set"),
+        "{}",
+        stderr_of(&o)
+    );
+    assert!(!out_file.exists());
+    // A wrong one: the same, and the wrong value is not echoed.
+    let wrong = secret("wrong-key");
+    let o = run(Some(format!("MCPDESC_LIVE_API_KEY={wrong}")));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr_of(&o));
+    assert!(stderr_of(&o).contains("is wrong"), "{}", stderr_of(&o));
+    assert_nowhere(&wrong, &o, dir.path());
+    // The right one: captured, and the key is nowhere.
+    let o = run(Some(format!("MCPDESC_LIVE_API_KEY={key}")));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr_of(&o));
+    let text = std::fs::read_to_string(&out_file).expect("output");
+    let (doc, _) =
+        mcpdesc_core::parse_document(&text, mcpdesc_core::Format::Yaml, &Default::default())
+            .expect("yaml");
+    let doc = doc.to_value();
+    assert_eq!(doc["protocolVersions"], json!(["2025-06-18", "2026-07-28"]));
+    assert_nowhere(&key, &o, dir.path());
+    // `--env` is for stdio servers only.
+    let o = Command::new(&bin)
+        .args(["capture", "--url", "http://127.0.0.1:9/mcp", "--env", "A=b"])
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr_of(&o));
 }

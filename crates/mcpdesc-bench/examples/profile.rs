@@ -4,9 +4,32 @@
 //! cargo run --release -p mcpdesc-bench --example profile -- [STAGE] [ROUNDS]
 //! ```
 //!
-//! STAGE is `import`, `validate-1k`, `validate-github`, `codegen` or `all` (default).
+//! STAGE is `import`, `import-phases`, `validate-1k`, `validate-github`, `codegen` or
+//! `all` (default). `import-phases` streams the GitHub import as `mcpdesc import openapi
+//! -o X.json` does (into a discarding writer) and prints each phase's wall time and the
+//! process's RSS and peak RSS after it, through `ImportOptions::on_phase`.
 use mcpdesc_bench::{github_spec, synthetic_description};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// Prints one import phase with the process's memory (Linux `/proc`).
+fn print_phase(phase: mcpdesc_openapi::Phase, took: Duration) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let mem = |k: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(k))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    println!(
+        "import phase {:<10} {:>8.1} ms  rss {:>4} MiB  peak {:>4} MiB",
+        phase.as_str(),
+        took.as_secs_f64() * 1000.0,
+        mem("VmRSS:"),
+        mem("VmHWM:")
+    );
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,6 +53,26 @@ fn main() {
         eprintln!("profile: GitHub spec not found; only the synthetic stage ran");
         return;
     };
+    if want("import-phases") {
+        let opts = mcpdesc_openapi::ImportOptions {
+            on_phase: Some(print_phase),
+            ..Default::default()
+        };
+        for _ in 0..rounds {
+            let t = Instant::now();
+            match mcpdesc_openapi::import_path_json(&path, &opts, &mut std::io::sink()) {
+                Ok(r) => println!(
+                    "import GitHub streamed: {:?} ({} tool objects)",
+                    t.elapsed(),
+                    r.stats.tool_objects
+                ),
+                Err(e) => eprintln!("profile: import failed: {e}"),
+            }
+        }
+        if stage == "import-phases" {
+            return;
+        }
+    }
     let opts = mcpdesc_openapi::ImportOptions::default();
     let mut description = None;
     for _ in 0..rounds.max(1) {

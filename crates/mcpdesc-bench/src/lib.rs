@@ -5,7 +5,10 @@
 //! `@octokit/openapi` (issue 7's reference input) when `cargo xtask deps` installed it.
 //!
 //! The crate also holds the `baseline` binary: plain serde_json read + parse + write,
-//! the whole-process reference the importer is compared with.
+//! the whole-process reference the importer is compared with; and the OpenAPI corpus
+//! runner ([`corpus`], `examples/corpus.rs`, what `cargo xtask corpus` runs).
+
+pub mod corpus;
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

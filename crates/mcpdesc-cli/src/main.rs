@@ -2,8 +2,6 @@
 //! flags, calls one library function, prints diagnostics and maps the outcome to an
 //! exit code: 0 success, 1 unacceptable input, 2 usage or I/O error.
 
-// Used by `capture --header/--env` and `serve --header` (being wired in).
-#[allow(dead_code)]
 mod args;
 mod cmd;
 mod util;

@@ -10,11 +10,71 @@ use std::time::Duration;
 /// What to capture from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
-    /// A stdio server: program and arguments (one process per session).
-    Command { program: String, args: Vec<String> },
-    /// A streamable HTTP endpoint.
-    Url(String),
+    /// A stdio server: program, arguments and environment variables to set for it
+    /// (credentials a server reads from its environment; one process per session).
+    Command {
+        program: String,
+        args: Vec<String>,
+        env: Vec<(String, Secret)>,
+    },
+    /// A streamable HTTP endpoint and header fields sent with every request to it
+    /// (`Authorization: Bearer …`, API keys).
+    Url {
+        url: String,
+        headers: Vec<(String, Secret)>,
+    },
 }
+
+impl Target {
+    /// A stdio server without extra environment.
+    pub fn command(program: impl Into<String>, args: Vec<String>) -> Self {
+        Target::Command {
+            program: program.into(),
+            args,
+            env: Vec::new(),
+        }
+    }
+    /// A streamable HTTP endpoint without extra headers.
+    pub fn url(url: impl Into<String>) -> Self {
+        Target::Url {
+            url: url.into(),
+            headers: Vec::new(),
+        }
+    }
+}
+
+/// A credential (header or environment value): never printed. `Debug` shows
+/// `<redacted>`, and no error, diagnostic or transcript of a capture contains it (the
+/// transcripts hold JSON-RPC messages only; HTTP headers and the child's environment
+/// are not part of them).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+    /// The value, for the one place that sends it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+/// Header fields the client sets itself on every request; a target may not override
+/// them (the session would break in ways hard to see).
+pub const MANAGED_HEADERS: [&str; 5] = [
+    "content-type",
+    "accept",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "mcp-method",
+];
 
 /// Capture settings.
 #[derive(Debug, Clone)]
@@ -84,6 +144,9 @@ pub enum CaptureError {
     },
     #[error("no protocol revision requested")]
     NoRevisions,
+    /// A header the client manages itself was given (see [`MANAGED_HEADERS`]).
+    #[error("header `{0}` is set by the MCP client itself and cannot be overridden")]
+    ManagedHeader(String),
 }
 
 fn to_jsonl(messages: &[serde_json::Value]) -> Vec<u8> {
@@ -105,6 +168,13 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
     if opts.revisions.is_empty() {
         return Err(CaptureError::NoRevisions);
     }
+    if let Target::Url { headers, .. } = target
+        && let Some((name, _)) = headers
+            .iter()
+            .find(|(n, _)| MANAGED_HEADERS.contains(&n.to_ascii_lowercase().as_str()))
+    {
+        return Err(CaptureError::ManagedHeader(name.clone()));
+    }
     let sopts = SessionOptions {
         timeout: opts.timeout,
         client_name: "mcpdesc".into(),
@@ -112,18 +182,19 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
     let mut sessions = Vec::new();
     for &rev in &opts.revisions {
         let record = match target {
-            Target::Command { program, args } => {
-                let mut t = StdioTransport::spawn(program, args, opts.stderr_limit, opts.grace)
-                    .map_err(|source| CaptureError::Session {
-                        revision: rev,
-                        source,
-                    })?;
+            Target::Command { program, args, env } => {
+                let mut t =
+                    StdioTransport::spawn(program, args, env, opts.stderr_limit, opts.grace)
+                        .map_err(|source| CaptureError::Session {
+                            revision: rev,
+                            source,
+                        })?;
                 let r = run_session(&mut t as &mut dyn Transport, rev, &sopts);
                 drop(t); // closes stdin, kills after the grace period, reaps
                 r
             }
-            Target::Url(url) => {
-                let mut t = HttpTransport::new(url, opts.timeout);
+            Target::Url { url, headers } => {
+                let mut t = HttpTransport::new(url, headers, opts.timeout);
                 let r = run_session(&mut t as &mut dyn Transport, rev, &sopts);
                 t.close();
                 r
@@ -190,4 +261,36 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
     notes.append(&mut import.diagnostics);
     import.diagnostics = notes;
     Ok(CaptureOutcome { sessions, import })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_do_not_show_in_debug_output() {
+        let t = Target::Url {
+            url: "http://127.0.0.1:1/mcp".into(),
+            headers: vec![("Authorization".into(), Secret::new("Bearer hunter2"))],
+        };
+        let c = Target::Command {
+            program: "server".into(),
+            args: vec![],
+            env: vec![("API_KEY".into(), Secret::new("hunter3"))],
+        };
+        for shown in [format!("{t:?}"), format!("{c:?}")] {
+            assert!(!shown.contains("hunter"), "{shown}");
+            assert!(shown.contains("<redacted>"), "{shown}");
+        }
+    }
+
+    #[test]
+    fn managed_headers_are_refused_before_any_session() {
+        let t = Target::Url {
+            url: "http://127.0.0.1:1/mcp".into(),
+            headers: vec![("mcp-protocol-version".into(), Secret::new("x"))],
+        };
+        let e = capture(&t, &CaptureOptions::default()).expect_err("refused");
+        assert!(matches!(e, CaptureError::ManagedHeader(ref h) if h == "mcp-protocol-version"));
+    }
 }

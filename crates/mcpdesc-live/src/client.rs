@@ -6,6 +6,7 @@
 //! stdin, waits a short grace period, then kills and reaps it — on success, error,
 //! timeout and panic alike.
 
+use crate::capture::Secret;
 use crate::dump::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION};
 use mcpdesc_core::{Feature, ProtocolRevision};
 use serde_json::{Value, json};
@@ -108,15 +109,18 @@ pub struct StdioTransport {
 }
 
 impl StdioTransport {
-    /// Starts `program args…`. `stderr_limit` bounds the kept stderr tail.
+    /// Starts `program args…` with `env` added to its environment. `stderr_limit`
+    /// bounds the kept stderr tail.
     pub fn spawn(
         program: &str,
         args: &[String],
+        env: &[(String, Secret)],
         stderr_limit: usize,
         grace: Duration,
     ) -> Result<Self, ClientError> {
         let mut child = Command::new(program)
             .args(args)
+            .envs(env.iter().map(|(k, v)| (k, v.expose())))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -371,6 +375,8 @@ impl StdioTransport {
 pub struct HttpTransport {
     agent: ureq::Agent,
     url: String,
+    /// Sent with every request (credentials).
+    headers: Vec<(String, Secret)>,
     session_id: Option<String>,
     protocol_version: Option<String>,
     /// Messages received but not yet handed out.
@@ -378,8 +384,9 @@ pub struct HttpTransport {
 }
 
 impl HttpTransport {
-    /// A transport for `url`; `timeout` bounds each HTTP exchange.
-    pub fn new(url: &str, timeout: Duration) -> Self {
+    /// A transport for `url` that sends `headers` with every request; `timeout` bounds
+    /// each HTTP exchange.
+    pub fn new(url: &str, headers: &[(String, Secret)], timeout: Duration) -> Self {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .timeout_global(Some(timeout))
             .http_status_as_error(false)
@@ -388,6 +395,7 @@ impl HttpTransport {
         HttpTransport {
             agent,
             url: url.to_string(),
+            headers: headers.to_vec(),
             session_id: None,
             protocol_version: None,
             inbox: VecDeque::new(),
@@ -445,6 +453,9 @@ impl Transport for HttpTransport {
         let mut req = ureq::http::Request::post(&self.url)
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream");
+        for (k, v) in &self.headers {
+            req = req.header(k, v.expose());
+        }
         if let Some(s) = &self.session_id {
             req = req.header("Mcp-Session-Id", s);
         }
@@ -491,15 +502,22 @@ impl Transport for HttpTransport {
         if !status.is_success() {
             let mut text = String::new();
             let _ = body.as_reader().take(4096).read_to_string(&mut text);
-            // A JSON-RPC error in an error status is still an answer: hand it over.
+            // A JSON-RPC error in an error status is still an answer: hand it over. (An
+            // OAuth error body, `{"error": "invalid_token"}`, is not one.)
             if let Ok(v) = serde_json::from_str::<Value>(&text)
-                && v.get("error").is_some()
+                && v.get("jsonrpc").is_some()
+                && v.get("error").is_some_and(Value::is_object)
             {
                 self.inbox.push_back(v);
                 return Ok(());
             }
+            let hint = if matches!(status.as_u16(), 401 | 403) {
+                " (the server wants credentials: send them with `--header`)"
+            } else {
+                ""
+            };
             return Err(ClientError::Http(format!(
-                "POST {} ({method}): HTTP {status}: {}",
+                "POST {} ({method}): HTTP {status}{hint}: {}",
                 self.url,
                 text.trim()
             )));
@@ -544,9 +562,11 @@ impl Transport for HttpTransport {
 
     fn close(&mut self) {
         if let Some(s) = self.session_id.take() {
-            let req = ureq::http::Request::delete(&self.url)
-                .header("Mcp-Session-Id", &s)
-                .body(());
+            let mut req = ureq::http::Request::delete(&self.url).header("Mcp-Session-Id", &s);
+            for (k, v) in &self.headers {
+                req = req.header(k, v.expose());
+            }
+            let req = req.body(());
             if let Ok(req) = req {
                 let _ = self.agent.run(req);
             }

@@ -8,13 +8,20 @@
 //! - a JSON array of pages (bare results or JSON-RPC responses), or of Tool objects;
 //! - a session transcript: JSON Lines (or a JSON array) of JSON-RPC messages, with the
 //!   `initialize` request/response (or the 2026-07-28 `server/discover` exchange),
-//!   notifications, any number of `tools/list` pages and unrelated traffic.
+//!   notifications, any number of `tools/list` pages and unrelated traffic;
+//! - only the server's side of a session (a stdio server's standard output saved to a
+//!   file): no requests, so responses are recognized by their shape. An initialize
+//!   result has `protocolVersion` and `capabilities` (its `protocolVersion` is the
+//!   negotiated revision, its `serverInfo` the server); a `server/discover` result has
+//!   `supportedVersions` and `capabilities` (the session's revision is the one
+//!   stateless-lifecycle revision it lists, its `_meta` carries the server); pages
+//!   follow in file order.
 //!
 //! Parsing produces [`ParsedDump`]: the listings (each a complete tool list assembled
 //! from its pages in cursor order), the negotiated revision when the dump says, and the
 //! server identity. Positions (line/column) are kept for every tool for diagnostics.
 
-use mcpdesc_core::{Diagnostic, Format, Limits, Position, pointer};
+use mcpdesc_core::{Diagnostic, Feature, Format, Limits, Position, ProtocolRevision, pointer};
 use serde_json::Value;
 
 // The 2026-07-28 `_meta` envelope keys are MCP vocabulary: one home in core.
@@ -400,11 +407,42 @@ fn order_pages(pages: Vec<Page>, diags: &mut Vec<Diagnostic>) -> Vec<Listing> {
     listings
 }
 
+/// An `initialize` result by its shape (InitializeResult requires both members in every
+/// revision): how a response is recognized when no request correlates it.
+fn is_initialize_result(result: &Value) -> bool {
+    result.get("protocolVersion").is_some_and(Value::is_string)
+        && result.get("capabilities").is_some_and(Value::is_object)
+}
+
+/// A 2026-07-28 `server/discover` result by its shape.
+fn is_discover_result(result: &Value) -> bool {
+    result.get("supportedVersions").is_some_and(Value::is_array)
+        && result.get("capabilities").is_some_and(Value::is_object)
+}
+
 fn id_key(v: Option<&Value>) -> Option<String> {
     match v {
         Some(Value::Null) | None => None,
         Some(v) => Some(v.to_string()),
     }
+}
+
+/// The revision of a stateless session from its `server/discover` result: the one
+/// revision with [`Feature::StatelessLifecycle`] among `supportedVersions` (only such a
+/// revision is used without `initialize`). None when there is not exactly one.
+fn stateless_revision(unit: &Unit, rptr: &str, result: &Value) -> Option<(String, Origin)> {
+    let listed = result.get("supportedVersions").and_then(Value::as_array)?;
+    let mut stateless = listed.iter().enumerate().filter(|(_, v)| {
+        v.as_str()
+            .and_then(ProtocolRevision::parse)
+            .is_some_and(|r| r.has(Feature::StatelessLifecycle))
+    });
+    let (i, v) = stateless.next()?;
+    if stateless.next().is_some() {
+        return None;
+    }
+    let at = pointer::push(&pointer::push(rptr, "supportedVersions"), i.to_string());
+    Some((v.as_str()?.to_string(), unit.origin(&at)))
 }
 
 fn parse_transcript(
@@ -422,6 +460,7 @@ fn parse_transcript(
     let mut negotiated: Option<(String, Origin)> = None;
     let mut server_info: Option<(Value, Origin)> = None;
     let mut modern: Option<(String, Origin)> = None;
+    let mut discovered: Option<(String, Origin)> = None;
     let mut any_rpc = false;
     for (mi, m) in msgs.iter().enumerate() {
         let Some(v) = get(m) else { continue };
@@ -477,6 +516,17 @@ fn parse_transcript(
             continue;
         };
         let rptr = pointer::push(&m.1, "result");
+        // Without a request to correlate (only the server's side was saved), a result is
+        // recognized by its shape.
+        let method = method.or_else(|| {
+            if is_initialize_result(result) {
+                Some("initialize")
+            } else if is_discover_result(result) {
+                Some("server/discover")
+            } else {
+                None
+            }
+        });
         match method {
             Some("initialize") => {
                 if let Some(pv) = result.get("protocolVersion").and_then(Value::as_str) {
@@ -518,6 +568,9 @@ fn parse_transcript(
                     let p = pointer::push(&pointer::push(&rptr, "_meta"), META_SERVER_INFO);
                     server_info = Some((si.clone(), unit.origin(&p)));
                 }
+                if discovered.is_none() {
+                    discovered = stateless_revision(unit, &rptr, result);
+                }
             }
             _ => {}
         }
@@ -536,8 +589,9 @@ fn parse_transcript(
     }
     // A 2026-07-28 (stateless) session has no initialize: its revision is the one every
     // tools/list request carried in its `_meta` envelope.
+    // Only the server's side of such a session: its discover result says.
     if negotiated.is_none() {
-        negotiated = modern;
+        negotiated = modern.or(discovered);
     }
     let listings = order_pages(pages, &mut diags);
     if diags.iter().any(Diagnostic::is_error) {
@@ -582,6 +636,59 @@ mod tests {
             d.listings[0].tools[2].origin.position.map(|p| p.line),
             Some(3)
         );
+    }
+
+    #[test]
+    fn server_side_only_responses_are_known_by_their_shape() {
+        let init = [
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a"}]}}"#,
+        ]
+        .join("\n");
+        let d = parse_dump(init.as_bytes(), &Limits::default()).expect("parse");
+        assert_eq!(
+            d.negotiated.as_ref().map(|n| n.0.as_str()),
+            Some("2025-03-26")
+        );
+        assert_eq!(
+            d.server_info.as_ref().map(|s| &s.0["name"]),
+            Some(&Value::from("s"))
+        );
+        assert_eq!(names(&d.listings[0]), ["a"]);
+        // A discover result: the one stateless revision it lists is the session's.
+        let discover = |versions: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"supportedVersions":{versions},"capabilities":{{}},"_meta":{{"{META_SERVER_INFO}":{{"name":"s","version":"1"}}}}}}}}
+{{"jsonrpc":"2.0","id":2,"result":{{"tools":[]}}}}"#
+            )
+        };
+        let d = parse_dump(
+            discover(r#"["2025-11-25","2026-07-28"]"#).as_bytes(),
+            &Limits::default(),
+        )
+        .expect("parse");
+        assert_eq!(
+            d.negotiated.as_ref().map(|n| n.0.as_str()),
+            Some("2026-07-28")
+        );
+        assert_eq!(
+            d.negotiated.as_ref().map(|n| n.1.pointer.as_str()),
+            Some("/result/supportedVersions/1")
+        );
+        assert!(d.server_info.is_some());
+        // No stateless revision listed: the dump does not say.
+        let d = parse_dump(discover(r#"["2025-11-25"]"#).as_bytes(), &Limits::default())
+            .expect("parse");
+        assert!(d.negotiated.is_none());
+        // A result that is neither stays unrelated traffic.
+        let other = [
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-03-26"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#,
+        ]
+        .join("\n");
+        let d = parse_dump(other.as_bytes(), &Limits::default()).expect("parse");
+        assert!(d.negotiated.is_none());
     }
 
     #[test]

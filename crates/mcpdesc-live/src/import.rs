@@ -209,7 +209,7 @@ pub fn import_dumps(
         let msg = match reason {
             DropReason::NotInRevision | DropReason::DialectNotInRevision => format!(
                 "tool `{tool}`: `{field}` is not defined in MCP {}; dropped from the view of {}",
-                list(*revs),
+                revs,
                 if revs.len() == 1 {
                     "that revision"
                 } else {
@@ -218,11 +218,11 @@ pub fn import_dumps(
             ),
             DropReason::Unknown => format!(
                 "tool `{tool}`: `{field}` is not a field of the MCP Tool type; dropped (seen at {})",
-                list(*revs)
+                revs
             ),
             DropReason::OutputSchemaRoot => format!(
                 "tool `{tool}`: `outputSchema` has no object root, which MCP {} requires; dropped from the view of {}",
-                list(*revs),
+                revs,
                 if revs.len() == 1 {
                     "that revision"
                 } else {
@@ -328,10 +328,6 @@ pub fn import_dumps(
     })
 }
 
-fn list(revs: RevisionSet) -> String {
-    revs.to_strings().join(", ")
-}
-
 fn tools_names(tools: &[Value]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for t in tools {
@@ -344,13 +340,11 @@ fn tools_names(tools: &[Value]) -> Vec<String> {
     names
 }
 
-/// Host-safe: what `mcpdesc-names` accepts (`[a-z][a-z0-9_]*`, at most 64 bytes).
+/// Host-safe: what `mcpdesc-names` accepts (`[a-z][a-z0-9_]*`, at most
+/// [`mcpdesc_names::DEFAULT_MAX_LEN`] bytes, the longest name hosts are known to accept).
 fn host_safe(name: &str) -> bool {
-    mcpdesc_names::is_host_safe(name, HOST_SAFE_MAX_LEN)
+    mcpdesc_names::is_host_safe(name, mcpdesc_names::DEFAULT_MAX_LEN)
 }
-
-/// Longest tool name hosts are known to accept.
-const HOST_SAFE_MAX_LEN: usize = 64;
 
 fn compare_views(
     rev: ProtocolRevision,

@@ -20,5 +20,7 @@ pub mod dump;
 pub mod import;
 pub mod view;
 
-pub use capture::{CaptureError, CaptureOptions, CaptureOutcome, Session, Target, capture};
+pub use capture::{
+    CaptureError, CaptureOptions, CaptureOutcome, MANAGED_HEADERS, Secret, Session, Target, capture,
+};
 pub use import::{FileDiagnostic, ImportOptions, ImportOutcome, InputRevision, import_dumps};

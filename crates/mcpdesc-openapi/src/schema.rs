@@ -33,7 +33,6 @@
 //! Direction: in input schemas `readOnly` properties are removed (a caller cannot
 //! set them), in output schemas `writeOnly` ones (a server never returns them).
 
-use crate::ImportOptions;
 use crate::diag::Diags;
 use crate::spec::{RefTarget, Spec, SpecVersion};
 use mcpdesc_core::pointer;
@@ -84,7 +83,6 @@ pub struct DefCache {
 #[derive(Debug)]
 pub struct SchemaCx<'a> {
     pub spec: &'a Spec,
-    pub opts: &'a ImportOptions,
     pub dir: Direction,
     cache: &'a DefCache,
     /// Definitions referenced by what was converted since the last collection.
@@ -96,15 +94,9 @@ pub struct SchemaCx<'a> {
 }
 
 impl<'a> SchemaCx<'a> {
-    pub fn new(
-        spec: &'a Spec,
-        opts: &'a ImportOptions,
-        dir: Direction,
-        cache: &'a DefCache,
-    ) -> Self {
+    pub fn new(spec: &'a Spec, dir: Direction, cache: &'a DefCache) -> Self {
         SchemaCx {
             spec,
-            opts,
             dir,
             cache,
             refs: Vec::new(),
@@ -229,7 +221,7 @@ impl<'a> SchemaCx<'a> {
             Direction::Input => "readOnly",
             Direction::Output => "writeOnly",
         };
-        let target = match self.spec.deref(doc, ptr, v, self.opts) {
+        let target = match self.spec.deref(doc, ptr, v) {
             Ok((_, _, t)) => t,
             Err(_) => v,
         };
@@ -275,7 +267,7 @@ impl<'a> SchemaCx<'a> {
         diags: &mut Diags,
     ) -> Map<String, Value> {
         let mut out = Map::new();
-        match self.spec.classify(doc, r, self.opts) {
+        match self.spec.classify(doc, r) {
             RefTarget::Remote(u) => {
                 self.remote_refs += 1;
                 diags.warn(
@@ -311,6 +303,12 @@ impl<'a> SchemaCx<'a> {
             }
         }
         out
+    }
+
+    /// The `$defs` name of a component schema (`None` for any other target): what
+    /// provenance records as `response.component`.
+    pub fn component_def_name(&self, key: &DefKey) -> Option<Arc<str>> {
+        is_component(self.spec, &pointer::tokens(&key.1), key.0).then(|| self.def_name(key))
     }
 
     /// The global `$defs` name of a target (see the module docs).
@@ -651,12 +649,7 @@ fn def_name(spec: &Spec, key: &DefKey) -> String {
             }
         })
         .collect();
-    let component = key.0 == 0
-        && match spec.version {
-            SpecVersion::Swagger2 => tokens.len() == 2 && tokens[0] == "definitions",
-            _ => tokens.len() == 3 && tokens[0] == "components" && tokens[1] == "schemas",
-        };
-    if component && !sanitized.is_empty() && sanitized == last {
+    if is_component(spec, &tokens, key.0) && !sanitized.is_empty() && sanitized == last {
         return sanitized;
     }
     let base = if sanitized.is_empty() {
@@ -686,6 +679,16 @@ fn def_name(spec: &Spec, key: &DefKey) -> String {
         name.push('_');
     }
     name
+}
+
+/// Whether the pointer `tokens` of document `doc` name a component schema of the root
+/// document (`#/components/schemas/NAME`, 2.0 `#/definitions/NAME`).
+fn is_component(spec: &Spec, tokens: &[String], doc: usize) -> bool {
+    doc == 0
+        && match spec.version {
+            SpecVersion::Swagger2 => tokens.len() == 2 && tokens[0] == "definitions",
+            _ => tokens.len() == 3 && tokens[0] == "components" && tokens[1] == "schemas",
+        }
 }
 
 /// Number of JSON values in `v` (iterative).

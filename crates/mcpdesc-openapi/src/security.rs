@@ -14,11 +14,12 @@
 //!   stays `[{}]`; omitted stays omitted. Scopes of http/apiKey schemes are cleared
 //!   (mcpdesc requires empty arrays there), duplicates removed.
 //! - Relative OAuth / OpenID URLs (allowed by OpenAPI 3) are resolved against the
-//!   first absolute server URL when there is one.
+//!   first absolute server URL (variables at their defaults) when there is one.
 
 use crate::diag::Diags;
 use crate::schema::push_token;
 use crate::spec::{Spec, SpecVersion};
+use mcpdesc_core::provenance::Server;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -33,7 +34,7 @@ pub struct SchemeNames {
 /// Maps the schemes; returns the `securitySchemes` map (None when empty).
 pub fn map_schemes(
     spec: &Spec,
-    servers: &[String],
+    servers: &[Server],
     diags: &mut Diags,
 ) -> (Option<Map<String, Value>>, SchemeNames) {
     let root = &spec.docs[0].value;
@@ -55,13 +56,13 @@ pub fn map_schemes(
     };
     let base_url = servers
         .iter()
-        .find(|s| s.starts_with("http://") || s.starts_with("https://"))
-        .cloned();
+        .map(Server::default_url)
+        .find(|s| s.starts_with("http://") || s.starts_with("https://"));
     let mut out = Map::new();
     for (name, def) in defs {
         let mut ptr = base_ptr.clone();
         push_token(&mut ptr, name);
-        let def = match spec.deref(0, &ptr, def, &crate::ImportOptions::default()) {
+        let def = match spec.deref(0, &ptr, def) {
             Ok((_, _, d)) => d,
             Err(_) => {
                 diags.warn(

@@ -1,16 +1,59 @@
-//! Loading an OpenAPI document (and the files its relative `$ref`s name) and
-//! resolving references.
+//! Loading an OpenAPI document (and the files its relative `$ref`s name), resolving
+//! references, and placing diagnostics back into the documents they point into.
 //!
 //! Everything is loaded up front, before any operation is converted: the set of
 //! documents is then immutable and shared by the parallel operation converters
 //! without locks. Loading is bounded (number of files, total bytes) and confined to
-//! the spec's folder unless [`crate::ImportOptions::allow_refs_outside_folder`] is set.
+//! the spec's folder unless [`RefPolicy::allow_refs_outside_folder`] is set.
+//!
+//! **The `$ref` policy is decided once, at load.** [`Spec::load`] takes a [`RefPolicy`]
+//! and resolves every file or URL any loaded document names: each `(document, file)`
+//! pair gets its answer then (a loaded document, or why not), with the file-system
+//! checks (canonical paths, the folder confinement, symlinks) done there and only
+//! there. Classifying a `$ref` afterwards ([`Spec::classify`], [`Spec::deref`]) is a map
+//! lookup: no options travel into the converters and no syscall runs on their path.
 
 use crate::diag::Diags;
 use mcpdesc_core::{Diagnostic, Format, Limits, SourceMap};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
+
+/// What a spec may reference, decided by the caller and owned by the [`Spec`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RefPolicy {
+    /// Fetch `http(s)` documents that `$ref`s name (`--allow-remote-refs`).
+    pub allow_remote_refs: bool,
+    /// Let relative-file refs leave the spec's folder (and absolute paths).
+    pub allow_refs_outside_folder: bool,
+    /// Decoding limits for the spec and every referenced document (the total size of
+    /// referenced documents shares `max_document_bytes`).
+    pub limits: Limits,
+}
+
+impl RefPolicy {
+    /// The policy of an import's options.
+    pub fn of(opts: &crate::ImportOptions) -> Self {
+        RefPolicy {
+            allow_remote_refs: opts.allow_remote_refs,
+            allow_refs_outside_folder: opts.allow_refs_outside_folder,
+            limits: opts.limits,
+        }
+    }
+}
+
+/// The answer for one file named by a document's `$ref`s, decided at load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FileRef {
+    /// Loaded as `docs[i]`.
+    Loaded(usize),
+    /// Refused by the policy (absolute, `..` escape, symlink out of the folder, no
+    /// folder known).
+    Outside,
+    /// Allowed, but it could not be read or decoded, or a limit was reached (a warning
+    /// said which).
+    Failed,
+}
 
 /// The OpenAPI flavor of a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -26,17 +69,6 @@ pub enum SpecVersion {
     OpenApi31,
 }
 
-impl SpecVersion {
-    /// `"2.0"`, `"3.0"`, `"3.1"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SpecVersion::Swagger2 => "2.0",
-            SpecVersion::OpenApi30 => "3.0",
-            SpecVersion::OpenApi31 => "3.1",
-        }
-    }
-}
-
 /// One loaded document: the root spec or a file reached through a relative `$ref`.
 #[derive(Debug)]
 pub struct SourceDoc {
@@ -48,7 +80,8 @@ pub struct SourceDoc {
     pub display: String,
 }
 
-/// The root document plus every referenced file.
+/// The root document plus every referenced file, and the `$ref` policy they were
+/// loaded under.
 #[derive(Debug)]
 pub struct Spec {
     pub version: SpecVersion,
@@ -56,7 +89,14 @@ pub struct Spec {
     pub version_string: String,
     /// `docs[0]` is the root document.
     pub docs: Vec<SourceDoc>,
+    policy: RefPolicy,
+    /// The canonical folder of the root document (what relative refs may not leave).
+    root_dir: Option<PathBuf>,
+    /// Loaded files by their normalized absolute path (`usize::MAX`: failed).
     by_path: HashMap<PathBuf, usize>,
+    /// Per document: the answer for every file its `$ref`s name (the file part, as
+    /// written).
+    files: Vec<HashMap<String, FileRef>>,
     /// Remote documents fetched with `allow_remote_refs` (`usize::MAX`: failed).
     by_url: HashMap<String, usize>,
 }
@@ -275,14 +315,14 @@ fn scalar_string(v: &Value) -> String {
 }
 
 impl Spec {
-    /// Builds the spec from the decoded root and loads every file reached through
-    /// relative `$ref`s (bounded).
+    /// Builds the spec from the decoded root and loads every document reached through
+    /// `$ref`s that `policy` allows (bounded), deciding each reference's answer now.
     pub fn load(
         root: Value,
         source_map: Option<SourceMap>,
         path: Option<&Path>,
         display: &str,
-        opts: &crate::ImportOptions,
+        policy: RefPolicy,
         diags: &mut Diags,
     ) -> Result<Spec, Diagnostic> {
         let (version, version_string) = detect_version(&root)?;
@@ -294,6 +334,7 @@ impl Spec {
                 "/openapi",
             );
         }
+        let canonical = path.and_then(|p| p.canonicalize().ok());
         let mut spec = Spec {
             version,
             version_string,
@@ -303,126 +344,129 @@ impl Spec {
                 path: path.map(Path::to_path_buf),
                 display: display.to_string(),
             }],
+            policy,
+            root_dir: canonical
+                .as_ref()
+                .and_then(|p| p.parent().map(Path::to_path_buf)),
             by_path: HashMap::new(),
+            files: vec![HashMap::new()],
             by_url: HashMap::new(),
         };
-        if let Some(p) = path.and_then(|p| p.canonicalize().ok()) {
+        if let Some(p) = canonical {
             spec.by_path.insert(p, 0);
         }
-        spec.load_referenced_files(opts, diags);
+        spec.load_referenced_files(diags);
         Ok(spec)
     }
 
-    /// The folder that relative references may not escape.
-    fn root_dir(&self) -> Option<PathBuf> {
-        self.docs[0]
-            .path
-            .as_ref()
-            .and_then(|p| p.canonicalize().ok())
-            .and_then(|p| p.parent().map(Path::to_path_buf))
+    fn push_doc(&mut self, doc: SourceDoc) -> usize {
+        self.docs.push(doc);
+        self.files.push(HashMap::new());
+        self.docs.len() - 1
     }
 
-    fn load_referenced_files(&mut self, opts: &crate::ImportOptions, diags: &mut Diags) {
+    fn load_referenced_files(&mut self, diags: &mut Diags) {
         let mut total_bytes = 0usize;
         let mut next = 0usize;
         while next < self.docs.len() {
             let mut refs = Vec::new();
             collect_file_refs(&self.docs[next].value, &mut refs);
-            for r in refs {
-                let file = r.split('#').next().unwrap_or("");
-                if is_http(file) && opts.allow_remote_refs {
-                    self.load_remote(next, file, opts, &mut total_bytes, diags);
+            for file in refs {
+                if is_http(&file) && self.policy.allow_remote_refs {
+                    self.load_remote(next, &file, &mut total_bytes, diags);
                     continue;
                 }
-                if file.is_empty() || has_scheme(file) {
+                if file.is_empty() || has_scheme(&file) || self.files[next].contains_key(&file) {
                     continue;
                 }
-                let Some(abs) = self.file_path(next, file, opts) else {
-                    continue;
+                let answer = match self.file_path(next, &file) {
+                    None => FileRef::Outside,
+                    Some(abs) => self.load_file(next, &file, abs, &mut total_bytes, diags),
                 };
-                if self.by_path.contains_key(&abs) {
-                    continue;
-                }
-                if self.docs.len() >= MAX_REF_FILES {
-                    diags.warn(
-                        next,
-                        "openapi-ref-limit",
-                        format!(
-                            "more than {MAX_REF_FILES} referenced files; `{file}` is not loaded"
-                        ),
-                        "",
-                    );
-                    self.by_path.insert(abs, usize::MAX);
-                    continue;
-                }
-                let bytes = match std::fs::read(&abs) {
-                    Ok(b) => b,
-                    Err(e) => {
-                        diags.warn(
-                            next,
-                            "openapi-ref-file",
-                            format!("cannot read referenced file `{file}`: {e}"),
-                            "",
-                        );
-                        self.by_path.insert(abs, usize::MAX);
-                        continue;
-                    }
-                };
-                total_bytes += bytes.len();
-                if total_bytes > opts.limits.max_document_bytes {
-                    diags.warn(
-                        next,
-                        "openapi-ref-limit",
-                        "referenced files exceed the total size limit".to_string(),
-                        "",
-                    );
-                    self.by_path.insert(abs, usize::MAX);
-                    continue;
-                }
-                let fmt = Format::detect(abs.to_str(), std::str::from_utf8(&bytes).unwrap_or(""));
-                let mut infos = Vec::new();
-                match decode_openapi(&bytes, fmt, &opts.limits, &mut infos) {
-                    Ok((value, sm)) => {
-                        let display = self
-                            .root_dir()
-                            .and_then(|d| abs.strip_prefix(d).ok().map(|p| p.display().to_string()))
-                            .unwrap_or_else(|| abs.display().to_string());
-                        self.by_path.insert(abs.clone(), self.docs.len());
-                        self.docs.push(SourceDoc {
-                            value,
-                            source_map: sm,
-                            path: Some(abs),
-                            display,
-                        });
-                    }
-                    Err(e) => {
-                        diags.warn(
-                            next,
-                            "openapi-ref-file",
-                            format!(
-                                "cannot decode referenced file `{file}`: [{}] {}",
-                                e.code, e.message
-                            ),
-                            "",
-                        );
-                        self.by_path.insert(abs, usize::MAX);
-                    }
-                }
+                self.files[next].insert(file, answer);
             }
             next += 1;
         }
     }
 
-    /// Fetches one remote (http/https) document, only ever with `allow_remote_refs`:
-    /// bounded time, bounded size (shared with referenced files), each URL once.
-    fn load_remote(
+    /// Loads one allowed file (once per path, whichever document names it first).
+    fn load_file(
         &mut self,
         from: usize,
-        url: &str,
-        opts: &crate::ImportOptions,
+        file: &str,
+        abs: PathBuf,
         total_bytes: &mut usize,
         diags: &mut Diags,
-    ) {
+    ) -> FileRef {
+        if let Some(&i) = self.by_path.get(&abs) {
+            return if i == usize::MAX {
+                FileRef::Failed
+            } else {
+                FileRef::Loaded(i)
+            };
+        }
+        let mut fail = |spec: &mut Spec, code: &str, msg: String| {
+            diags.warn(from, code, msg, "");
+            spec.by_path.insert(abs.clone(), usize::MAX);
+            FileRef::Failed
+        };
+        if self.docs.len() >= MAX_REF_FILES {
+            return fail(
+                self,
+                "openapi-ref-limit",
+                format!("more than {MAX_REF_FILES} referenced files; `{file}` is not loaded"),
+            );
+        }
+        let bytes = match std::fs::read(&abs) {
+            Ok(b) => b,
+            Err(e) => {
+                return fail(
+                    self,
+                    "openapi-ref-file",
+                    format!("cannot read referenced file `{file}`: {e}"),
+                );
+            }
+        };
+        *total_bytes += bytes.len();
+        if *total_bytes > self.policy.limits.max_document_bytes {
+            return fail(
+                self,
+                "openapi-ref-limit",
+                "referenced files exceed the total size limit".to_string(),
+            );
+        }
+        let fmt = Format::detect(abs.to_str(), sniff_head(&bytes));
+        let mut infos = Vec::new();
+        match decode_openapi(&bytes, fmt, &self.policy.limits, &mut infos) {
+            Ok((value, source_map)) => {
+                let display = self
+                    .root_dir
+                    .as_ref()
+                    .and_then(|d| abs.strip_prefix(d).ok().map(|p| p.display().to_string()))
+                    .unwrap_or_else(|| abs.display().to_string());
+                let i = self.push_doc(SourceDoc {
+                    value,
+                    source_map,
+                    path: Some(abs.clone()),
+                    display,
+                });
+                self.by_path.insert(abs, i);
+                FileRef::Loaded(i)
+            }
+            Err(e) => fail(
+                self,
+                "openapi-ref-file",
+                format!(
+                    "cannot decode referenced file `{file}`: [{}] {}",
+                    e.code, e.message
+                ),
+            ),
+        }
+    }
+
+    /// Fetches one remote (http/https) document, only ever with `allow_remote_refs`:
+    /// bounded time, bounded size (shared with referenced files), each URL once.
+    fn load_remote(&mut self, from: usize, url: &str, total_bytes: &mut usize, diags: &mut Diags) {
         if self.by_url.contains_key(url) {
             return;
         }
@@ -436,23 +480,24 @@ impl Spec {
             self.by_url.insert(url.to_string(), usize::MAX);
             return;
         }
-        let budget = opts.limits.max_document_bytes.saturating_sub(*total_bytes);
+        let limits = self.policy.limits;
+        let budget = limits.max_document_bytes.saturating_sub(*total_bytes);
         let fetched = fetch(url, budget).and_then(|bytes| {
             *total_bytes += bytes.len();
-            let fmt = Format::detect(Some(url), std::str::from_utf8(&bytes).unwrap_or(""));
+            let fmt = Format::detect(Some(url), sniff_head(&bytes));
             let mut infos = Vec::new();
-            decode_openapi(&bytes, fmt, &opts.limits, &mut infos)
+            decode_openapi(&bytes, fmt, &limits, &mut infos)
                 .map_err(|e| format!("cannot decode it: [{}] {}", e.code, e.message))
         });
         match fetched {
             Ok((value, source_map)) => {
-                self.by_url.insert(url.to_string(), self.docs.len());
-                self.docs.push(SourceDoc {
+                let i = self.push_doc(SourceDoc {
                     value,
                     source_map,
                     path: None,
                     display: url.to_string(),
                 });
+                self.by_url.insert(url.to_string(), i);
             }
             Err(e) => {
                 diags.warn(
@@ -467,37 +512,40 @@ impl Spec {
     }
 
     /// Absolute path of a relative file reference made in `docs[from]`, or None when
-    /// it is not allowed (absolute, escaping the spec's folder, no folder known).
-    fn file_path(&self, from: usize, file: &str, opts: &crate::ImportOptions) -> Option<PathBuf> {
+    /// the policy does not allow it (absolute, escaping the spec's folder, no folder
+    /// known). Load time only: it asks the file system.
+    fn file_path(&self, from: usize, file: &str) -> Option<PathBuf> {
+        let allow_outside = self.policy.allow_refs_outside_folder;
         let file = percent_decode(file);
         let rel = Path::new(&file);
         let base = self.docs[from].path.as_ref()?.canonicalize().ok()?;
         let base_dir = base.parent()?;
-        if rel.is_absolute() && !opts.allow_refs_outside_folder {
+        if rel.is_absolute() && !allow_outside {
             return None;
         }
         let joined = normalize(&base_dir.join(rel));
-        if !opts.allow_refs_outside_folder {
-            let root = self.root_dir()?;
+        if !allow_outside {
+            let root = self.root_dir.as_ref()?;
             // A symlink inside the folder may point outside it (found by the hostile
             // suite): check where the file really is, too.
             let real = joined.canonicalize().unwrap_or_else(|_| joined.clone());
-            if !joined.starts_with(&root) || !real.starts_with(&root) {
+            if !joined.starts_with(root) || !real.starts_with(root) {
                 return None;
             }
         }
         Some(joined)
     }
 
-    /// Classifies a `$ref` string found in `docs[from]`.
-    pub fn classify(&self, from: usize, r: &str, opts: &crate::ImportOptions) -> RefTarget {
+    /// Classifies a `$ref` string found in `docs[from]` (a lookup of what the load
+    /// decided).
+    pub fn classify(&self, from: usize, r: &str) -> RefTarget {
         let (file, frag) = match r.find('#') {
             Some(i) => (&r[..i], &r[i + 1..]),
             None => (r, ""),
         };
         let pointer = percent_decode(frag);
         if has_scheme(file) {
-            if opts.allow_remote_refs
+            if self.policy.allow_remote_refs
                 && let Some(&i) = self.by_url.get(file)
                 && i != usize::MAX
                 && (pointer.is_empty() || pointer.starts_with('/'))
@@ -512,14 +560,14 @@ impl Spec {
         if file.is_empty() {
             return RefTarget::Local { doc: from, pointer };
         }
-        let Some(abs) = self.file_path(from, file, opts) else {
-            return RefTarget::Broken(format!(
+        match self.files.get(from).and_then(|f| f.get(file)) {
+            Some(FileRef::Loaded(i)) => RefTarget::Local { doc: *i, pointer },
+            Some(FileRef::Outside) => RefTarget::Broken(format!(
                 "`{r}`: relative file references must stay inside the spec's folder (absolute paths and `..` escapes are refused)"
-            ));
-        };
-        match self.by_path.get(&abs) {
-            Some(&i) if i != usize::MAX => RefTarget::Local { doc: i, pointer },
-            _ => RefTarget::Broken(format!("`{r}`: the referenced file could not be loaded")),
+            )),
+            Some(FileRef::Failed) | None => {
+                RefTarget::Broken(format!("`{r}`: the referenced file could not be loaded"))
+            }
         }
     }
 
@@ -535,7 +583,6 @@ impl Spec {
         doc: usize,
         ptr: &str,
         v: &'a Value,
-        opts: &crate::ImportOptions,
     ) -> Result<(usize, String, &'a Value), RefTarget> {
         let mut cur = (doc, ptr.to_string(), v);
         for _ in 0..MAX_REF_CHAIN {
@@ -547,7 +594,7 @@ impl Spec {
             else {
                 return Ok(cur);
             };
-            match self.classify(cur.0, r, opts) {
+            match self.classify(cur.0, r) {
                 RefTarget::Local { doc, pointer } => match self.get(doc, &pointer) {
                     Some(t) => cur = (doc, pointer, t),
                     None => return Err(RefTarget::Broken(format!("`{r}`: target not found"))),
@@ -561,7 +608,70 @@ impl Spec {
     }
 }
 
+impl Spec {
+    /// The import's diagnostics, finished: positions added (documents decoded on the
+    /// fast path without positions are decoded again, once each, with the located
+    /// decoder and the policy's limits, when a diagnostic needs a line), the file named
+    /// for diagnostics outside the root document, and duplicates removed (a component
+    /// schema used by many operations is converted many times), first occurrence first.
+    pub fn finish_diagnostics(&self, diags: Diags) -> Vec<Diagnostic> {
+        let mut seen = HashSet::new();
+        let mut out = Vec::with_capacity(diags.items.len());
+        let mut relocated: HashMap<usize, Option<(Value, SourceMap)>> = HashMap::new();
+        for (doc, mut d) in diags.items {
+            if let Some(sd) = self.docs.get(doc) {
+                if d.line.is_none() && !d.pointer.is_empty() {
+                    let located = match &sd.source_map {
+                        Some(sm) => sm.locate(&sd.value, &d.pointer),
+                        None => relocated
+                            .entry(doc)
+                            .or_insert_with(|| self.relocate(sd))
+                            .as_ref()
+                            .and_then(|(v, sm)| sm.locate(v, &d.pointer)),
+                    };
+                    if let Some(p) = located {
+                        d.line = Some(p.line);
+                        d.column = Some(p.column);
+                    }
+                }
+                if doc != 0 {
+                    d.message = format!("in `{}`: {}", sd.display, d.message);
+                }
+            }
+            if seen.insert((d.code.clone(), d.pointer.clone(), d.message.clone())) {
+                out.push(d);
+            }
+        }
+        out
+    }
+
+    /// Positions for a JSON document that was decoded without them.
+    fn relocate(&self, sd: &SourceDoc) -> Option<(Value, SourceMap)> {
+        let path = sd.path.as_ref()?;
+        let fmt = Format::detect(path.to_str(), "");
+        if fmt != Format::Json {
+            return None;
+        }
+        let bytes = std::fs::read(path).ok()?;
+        let d = mcpdesc_core::decode_bytes(&bytes, fmt, &self.policy.limits).ok()?;
+        Some((d.value, d.source_map))
+    }
+}
+
+/// The longest UTF-8 prefix of the first 64 bytes: enough to sniff JSON from YAML
+/// (`Format::sniff`), and never empty because the 64th byte splits a character.
+pub fn sniff_head(bytes: &[u8]) -> &str {
+    let head = &bytes[..bytes.len().min(64)];
+    match std::str::from_utf8(head) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or(""),
+    }
+}
+
+/// The file parts (before `#`) of the non-local `$ref`s in `v`, each once, in
+/// document order.
 fn collect_file_refs(v: &Value, out: &mut Vec<String>) {
+    let mut seen: HashSet<&str> = HashSet::new();
     // Iterative walk: input depth is bounded by the decoder, but stay stack-safe anyway.
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
@@ -570,8 +680,9 @@ fn collect_file_refs(v: &Value, out: &mut Vec<String>) {
                 for (k, x) in m {
                     if k == "$ref" {
                         if let Some(s) = x.as_str() {
-                            if !s.starts_with('#') {
-                                out.push(s.to_string());
+                            let file = s.split('#').next().unwrap_or("");
+                            if !s.starts_with('#') && seen.insert(file) {
+                                out.push(file.to_string());
                             }
                             continue;
                         }
@@ -652,6 +763,19 @@ mod tests {
         assert!(has_scheme("urn:x"));
         assert!(!has_scheme("c:/x"));
         assert!(!has_scheme("other.yaml"));
+    }
+
+    #[test]
+    fn sniffing_stops_at_a_character_boundary() {
+        // `é` is two bytes; put its first byte at index 63.
+        let mut json = String::from("{\"openapi\": \"3.0.0\", \"info\": {\"title\": \"");
+        json.push_str(&"x".repeat(63 - json.len()));
+        json.push_str("é\"}}");
+        assert_eq!(json.as_bytes()[63], 0xC3);
+        let head = sniff_head(json.as_bytes());
+        assert_eq!(head.len(), 63);
+        assert_eq!(Format::sniff(head), Format::Json);
+        assert_eq!(sniff_head(b"\xff{"), "");
     }
 
     #[test]

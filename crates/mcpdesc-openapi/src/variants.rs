@@ -26,6 +26,7 @@
 
 use crate::op::Built;
 use mcpdesc_core::RevisionSet;
+use mcpdesc_core::provenance::EXTENSION;
 use mcpdesc_scope::split::{LossAction, is_object_root, split_tool_output_root};
 use serde_json::{Map, Value, json};
 
@@ -54,7 +55,7 @@ pub fn tool_values(b: Built, name: &str, root: RevisionSet, wrap_output: bool) -
     } = b;
     let mut input = Some(input_schema);
     let mut description = description.map(Value::String);
-    let mut provenance = Some(Value::Object(provenance));
+    let mut provenance = Some(provenance);
     let mut output = output.map(|o| {
         if wrap_output {
             wrap(o.schema)
@@ -89,9 +90,11 @@ pub fn tool_values(b: Built, name: &str, root: RevisionSet, wrap_output: bool) -
                 t.insert("description".into(), d);
             }
         }
-        if let Some(p) = take(&mut provenance) {
-            t.insert("x-mcpdesc-openapi".into(), p);
-        }
+        let mut prov = if last {
+            provenance.take()
+        } else {
+            provenance.clone()
+        };
         if t.contains_key("outputSchema") {
             let wrapped_here = v
                 .losses
@@ -104,12 +107,13 @@ pub fn tool_values(b: Built, name: &str, root: RevisionSet, wrap_output: bool) -
                 );
             }
             if wrapped_here || pre_wrapped {
-                if let Some(Value::Object(p)) = t.get_mut("x-mcpdesc-openapi") {
-                    if let Some(Value::Object(r)) = p.get_mut("response") {
-                        r.insert("resultWrapper".into(), json!("result"));
-                    }
+                if let Some(r) = prov.as_mut().and_then(|p| p.response.as_mut()) {
+                    r.result_wrapper = Some(RESULT.into());
                 }
             }
+        }
+        if let Some(p) = prov {
+            t.insert(EXTENSION.into(), p.to_value());
         }
         out.push(value);
     }
@@ -142,9 +146,12 @@ fn tool_value(b: &Built, name: &str, output_stub: Option<Value>) -> Value {
     if let Some(s) = &b.security {
         t.insert("security".into(), s.clone());
     }
-    t.insert("x-mcpdesc-openapi".into(), json!({}));
+    t.insert(EXTENSION.into(), json!({}));
     Value::Object(t)
 }
+
+/// The property a wrapped output puts the body in (`resultWrapper`).
+const RESULT: &str = "result";
 
 /// `{"type":"object","properties":{"result": S},"required":["result"]}`, keeping
 /// `$defs` at the root where S's `#/$defs/…` references resolve.
@@ -153,8 +160,8 @@ pub fn wrap(schema: Value) -> Value {
     let defs = inner.as_object_mut().and_then(|m| m.shift_remove("$defs"));
     let mut root = Map::new();
     root.insert("type".into(), json!("object"));
-    root.insert("properties".into(), json!({ "result": inner }));
-    root.insert("required".into(), json!(["result"]));
+    root.insert("properties".into(), json!({ RESULT: inner }));
+    root.insert("required".into(), json!([RESULT]));
     if let Some(d) = defs {
         root.insert("$defs".into(), d);
     }

