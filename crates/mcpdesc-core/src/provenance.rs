@@ -196,7 +196,9 @@ pub enum Location {
     Header,
     Cookie,
     /// A request-body member (`requestBody.as: properties`) or the whole body
-    /// (`as: body`).
+    /// (`as: body`). `formData`, which importers before 2026-12 wrote for Swagger 2.0
+    /// form parameters, reads as `body`.
+    #[serde(alias = "formData")]
     Body,
 }
 

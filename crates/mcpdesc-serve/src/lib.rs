@@ -9,9 +9,11 @@
 //!   sends the request under the gateway's safety rules.
 //! - [`mock`]: answers from the tool's named examples (§9.3), marked as illustrative.
 //!
-//! [`server`] is the MCP side: lifecycle and revision negotiation, lists, argument
-//! validation, transports (stdio, Streamable HTTP) and their inbound security.
+//! Both answer a [`call::ToolCall`] with a [`call::CallOutcome`]. [`server`] is the MCP
+//! side: lifecycle and revision negotiation, lists, argument validation, transports
+//! (stdio, Streamable HTTP) and their inbound security.
 
+pub mod call;
 pub mod mock;
 pub mod rest;
 pub mod server;
