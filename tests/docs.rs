@@ -416,6 +416,8 @@ struct Job {
     name: String,
     doc: Value,
     spec: Value,
+    /// The page's bytes when they are not `html(&doc)` (the control pages).
+    page: Option<String>,
 }
 
 fn run_driver(jobs: &[Job]) -> Option<Vec<Value>> {
@@ -433,7 +435,8 @@ fn run_driver(jobs: &[Job]) -> Option<Vec<Value>> {
         let site = dir.join(&j.name);
         std::fs::create_dir_all(&site).expect("site dir");
         let file = site.join("index.html");
-        std::fs::write(&file, html(&j.doc)).expect("write page");
+        let bytes = j.page.clone().unwrap_or_else(|| html(&j.doc));
+        std::fs::write(&file, bytes).expect("write page");
         let mut spec = j.spec.clone();
         spec["name"] = json!(j.name);
         spec["file"] = json!(file);
@@ -548,6 +551,7 @@ fn pages_in_headless_chromium() {
             name: format!("spec-{name}"),
             doc,
             spec,
+            page: None,
         });
     }
     let petstore = load(&workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml"));
@@ -563,11 +567,13 @@ fn pages_in_headless_chromium() {
             ],
             "screenshotOpen": "list_pets",
         }),
+        page: None,
     });
     jobs.push(Job {
         name: "hostile".into(),
         doc: hostile(port),
         spec: json!({"openAll": true, "query": "evil"}),
+        page: None,
     });
     let Some(results) = run_driver(&jobs) else {
         return;
@@ -712,6 +718,61 @@ fn pages_in_headless_chromium() {
     );
 }
 
+/// The canary can fire: the observations `assert_clean` relies on (the title, the
+/// `window.__pwned` global, requests, CSP violation reports) do report a payload that
+/// runs. A hand-written page without CSP runs the payload's script and request; the
+/// generated hostile page with that script spliced in raw (as a renderer that forgot to
+/// escape would) keeps the canary unset only because its CSP refuses the script, and
+/// the refusal is reported.
+#[test]
+fn canary_fires_on_control_pages() {
+    let payload = "<script>document.title='pwned';window.__pwned=1;\
+                   fetch('http://127.0.0.1:9/canary',{mode:'no-cors'}).catch(()=>{})</script>";
+    let raw = format!(
+        "<!doctype html><html><head><title>control</title></head>\
+         <body data-ready=\"1\" data-ready-ms=\"0\"><select id=\"rev\"><option value=\"\">all</option></select>\
+         <p>{}</p>{payload}</body></html>",
+        "control page ".repeat(200)
+    );
+    let generated = html(&hostile(9));
+    let at = generated.rfind("</body>").expect("a body");
+    let spliced = format!("{}{payload}{}", &generated[..at], &generated[at..]);
+    let jobs = [
+        Job {
+            name: "control-raw".into(),
+            doc: json!({}),
+            spec: json!({}),
+            page: Some(raw),
+        },
+        Job {
+            name: "control-csp".into(),
+            doc: json!({}),
+            spec: json!({}),
+            page: Some(spliced),
+        },
+    ];
+    let Some(results) = run_driver(&jobs) else {
+        return;
+    };
+    let (raw, csp) = (&results[0], &results[1]);
+    assert_eq!(raw["pwned"], json!(true), "{raw}");
+    assert_eq!(raw["finalTitle"], json!("pwned"), "{raw}");
+    assert!(
+        strings(&raw["requests"])
+            .iter()
+            .any(|u| u.contains("/canary")),
+        "{raw}"
+    );
+    assert_eq!(csp["pwned"], json!(false), "{csp}");
+    assert!(
+        strings(&csp["csp"])
+            .iter()
+            .any(|v| v.starts_with("script-src")),
+        "{csp}"
+    );
+    assert_eq!(csp["requests"], json!([]), "{csp}");
+}
+
 /// The GitHub description (1,223 tools) in Chromium: every tool is listed; the time
 /// to interactive is printed (the generation target lives in the criterion bench).
 #[test]
@@ -731,6 +792,7 @@ fn github_page_in_headless_chromium() {
         name: "github".into(),
         doc,
         spec: json!({"query": "repos"}),
+        page: None,
     }];
     let Some(results) = run_driver(&jobs) else {
         return;
