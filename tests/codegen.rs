@@ -5,7 +5,7 @@
 //! - hand-written expectations (names from the issue, escaping canaries) checked against
 //!   the output with a small lexer that strips comments and string literals;
 //! - compile proofs (`cargo check` + clippy, `tsc --noEmit`) and semantic round trips,
-//!   through `mcpdesc_codegen::check` (the same code `cargo xtask check-generated` runs);
+//!   through `mcpdesc_codegen_check` (the same code `cargo xtask check-generated` runs);
 //! - end to end: generated clients call the npm `server-everything` and the Python test
 //!   server.
 //!
@@ -13,8 +13,9 @@
 //! skip with a loud message when the dependencies are missing, unless
 //! `MCPDESC_REQUIRE_DEPS=1`.
 
-use mcpdesc_codegen::check::{self, CheckConfig};
 use mcpdesc_codegen::{RustOptions, TsOptions, generate_rust, generate_typescript};
+use mcpdesc_codegen_check::{self as check, CheckConfig};
+use mcpdesc_core::ProtocolRevision;
 use mcpdesc_tests::{check_config, code_only, fixture, missing, snapshot_dir, workspace_root};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -26,6 +27,7 @@ const FIXTURES: &[&str] = &[
     "everything",
     "py-server",
     "many-tools",
+    "revisions",
 ];
 
 fn load(name: &str) -> Value {
@@ -159,6 +161,141 @@ fn repeated_defs_share_one_type_and_different_ones_do_not() {
     assert_eq!(collisions, 2, "{:#?}", g.diagnostics);
 }
 
+/// Issue 12: one component is one type across tools. An importer inlines a component
+/// as the output root of `createPet` and repeats it as `$defs/Pet` where `listPets`
+/// references it; both show the same `Pet` (as progenitor gives), whatever the tool
+/// order. The root must equal the definition exactly, including the definitions both
+/// reach: a root that only looks like `Pet` stays the tool's own type.
+#[test]
+fn a_component_root_is_the_components_one_type() {
+    let owner = serde_json::json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    let pet = serde_json::json!({
+        "type": "object", "required": ["id"],
+        "properties": {"id": {"type": "integer"}, "owner": {"$ref": "#/$defs/Owner"}}
+    });
+    let with_defs = |root: &Value, owner: &Value| {
+        let mut r = root.clone();
+        r["$defs"] = serde_json::json!({"Owner": owner});
+        r
+    };
+    let list = serde_json::json!({
+        "name": "listPets", "inputSchema": {"type": "object"},
+        "outputSchema": {"type": "array", "items": {"$ref": "#/$defs/Pet"},
+                         "$defs": {"Pet": pet, "Owner": owner}}
+    });
+    let create = serde_json::json!({
+        "name": "createPet", "inputSchema": {"type": "object"}, "outputSchema": with_defs(&pet, &owner)
+    });
+    let get = serde_json::json!({
+        "name": "getPet", "inputSchema": {"type": "object"}, "outputSchema": with_defs(&pet, &owner)
+    });
+    // Same JSON as `Pet`, but its `Owner` is another type: not `Pet`.
+    let odd_owner =
+        serde_json::json!({"type": "object", "properties": {"name": {"type": "integer"}}});
+    let odd = serde_json::json!({
+        "name": "oddPet", "inputSchema": {"type": "object"}, "outputSchema": with_defs(&pet, &odd_owner)
+    });
+    let doc = |tools: Vec<&Value>| {
+        serde_json::json!({
+            "mcpdesc": "0.8.0", "info": {"name": "pets", "version": "1"},
+            "protocolVersions": ["2026-07-28"], "tools": tools
+        })
+    };
+    for tools in [
+        vec![&list, &create, &get, &odd],
+        vec![&create, &odd, &get, &list],
+    ] {
+        let g = generate_rust(&doc(tools), &RustOptions::default()).expect("generates");
+        let types = file(&g, "src/types.rs");
+        assert_eq!(types.matches("pub struct Pet {").count(), 1, "{types}");
+        assert_eq!(types.matches("pub struct Owner {").count(), 1, "{types}");
+        for alias in [
+            "pub type ListPetsOutput = Vec<Pet>;",
+            "pub type CreatePetOutput = Pet;",
+            "pub type GetPetOutput = Pet;",
+        ] {
+            assert!(types.contains(alias), "missing {alias}\n{types}");
+        }
+        assert!(types.contains("pub struct OddPetOutput {"), "{types}");
+        assert!(
+            !types.contains("Pet2") && !types.contains("CreatePetOutputOwner"),
+            "{types}"
+        );
+        let collisions: Vec<_> = g
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "codegen-name-collision")
+            .collect();
+        assert_eq!(
+            collisions.len(),
+            1,
+            "only oddPet's Owner collides: {collisions:#?}"
+        );
+        let ts = generate_typescript(&doc(vec![&list, &create]), &TsOptions::default())
+            .expect("generates");
+        let index = file(&ts, "src/index.ts");
+        assert!(
+            index.contains("export type CreatePetOutput = Pet;"),
+            "{index}"
+        );
+        assert!(
+            index.contains("export type ListPetsOutput = Array<Pet>;"),
+            "{index}"
+        );
+    }
+    // Without any `$defs` to compare with, the importer's provenance names the
+    // component; a wrapped output's provenance names the wrapped value, not the root.
+    let provenance = |name: &str, wrapper: Option<&str>| {
+        let mut response = serde_json::json!({"status": "200", "component": "Pet"});
+        if let Some(w) = wrapper {
+            response["resultWrapper"] = serde_json::json!(w);
+        }
+        serde_json::json!({
+            "name": name, "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object", "properties": {"id": {"type": "integer"}}},
+            "x-mcpdesc-openapi": {"method": "GET", "path": format!("/{name}"), "response": response}
+        })
+    };
+    let g = generate_rust(
+        &doc(vec![
+            &provenance("a", None),
+            &provenance("b", None),
+            &provenance("c", Some("result")),
+        ]),
+        &RustOptions::default(),
+    )
+    .expect("generates");
+    let types = file(&g, "src/types.rs");
+    assert!(
+        types.contains("pub type AOutput = Pet;") && types.contains("pub type BOutput = Pet;"),
+        "{types}"
+    );
+    assert!(types.contains("pub struct COutput {"), "{types}");
+}
+
+/// A `$ref` whose only sibling is a one-element `allOf` wrapper (OpenAPI 3.0's nullable
+/// or described reference) is the referenced type, not a merged copy of it.
+#[test]
+fn a_single_allof_reference_is_the_referenced_type() {
+    let doc = serde_json::json!({
+        "mcpdesc": "0.8.0", "info": {"name": "pets", "version": "1"},
+        "protocolVersions": ["2026-07-28"],
+        "tools": [{"name": "getPet", "inputSchema": {"type": "object"}, "outputSchema": {
+            "type": "object",
+            "properties": {
+                "owner": {"anyOf": [{"allOf": [{"$ref": "#/$defs/Owner"}]}, {"type": "null"}]},
+                "vet": {"description": "The vet.", "allOf": [{"$ref": "#/$defs/Owner"}]}
+            },
+            "$defs": {"Owner": {"type": "object", "properties": {"name": {"type": "string"}}}}
+        }}]
+    });
+    let g = generate_rust(&doc, &RustOptions::default()).expect("generates");
+    let types = file(&g, "src/types.rs");
+    assert!(types.contains("pub owner: Option<Owner>,"), "{types}");
+    assert!(types.contains("pub vet: Option<Owner>,"), "{types}");
+    assert_eq!(types.matches("pub struct").count(), 2, "{types}");
+}
+
 /// `generate_clients` (one lowering, renderers in parallel: the fast path of issue 7)
 /// gives what the two generators give one after the other, for every fixture, with
 /// the default revision, an explicit one, one that differs per language, and a
@@ -167,26 +304,22 @@ fn repeated_defs_share_one_type_and_different_ones_do_not() {
 fn generate_clients_equals_the_two_generators() {
     let files =
         |g: &mcpdesc_codegen::Generated| (g.files.clone(), g.diagnostics.clone(), g.ir.clone());
-    for name in [
-        "constructs",
-        "everything",
-        "hostile",
-        "many-tools",
-        "py-server",
-    ] {
+    for name in FIXTURES {
         let doc = load(name);
         for (rv, tv) in [
             (None, None),
             (Some("2025-11-25"), Some("2025-11-25")),
             (Some("2025-11-25"), None),
+            (Some("2026-07-28"), None),
             (Some("2025-03-26"), Some("2025-03-26")),
         ] {
+            let rev = |v: Option<&str>| v.map(|s| s.parse::<ProtocolRevision>().expect("known"));
             let rust = RustOptions {
-                protocol_version: rv.map(String::from),
+                protocol_version: rev(rv),
                 ..Default::default()
             };
             let ts = TsOptions {
-                protocol_version: tv.map(String::from),
+                protocol_version: rev(tv),
                 ..Default::default()
             };
             let (r, t) = mcpdesc_codegen::generate_clients(&doc, &rust, &ts);
@@ -199,17 +332,40 @@ fn generate_clients_equals_the_two_generators() {
     }
 }
 
+/// `Views::project_and_lower` (validation beside lowering, what the generators use)
+/// gives what lowering `Views::project`'s views gives, on every fixture and revision,
+/// and refuses what it refuses.
+#[test]
+fn validating_beside_lowering_changes_nothing() {
+    use mcpdesc_codegen::lower::{Views, lower};
+    let invalid = serde_json::json!({"mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"},
+        "protocolVersions": ["2025-03-26"],
+        "tools": [{"name": "t", "title": "T", "inputSchema": {"type": "object"}}]});
+    let mut docs: Vec<Value> = FIXTURES.iter().map(|n| load(n)).collect();
+    docs.push(invalid);
+    for doc in &docs {
+        for rev in [None].into_iter().chain(ProtocolRevision::ALL.map(Some)) {
+            let serial = Views::project(doc, rev).map(|v| {
+                let l = lower(&v);
+                (l.ir, l.diagnostics)
+            });
+            let parallel = Views::project_and_lower(doc, rev).map(|l| (l.ir, l.diagnostics));
+            assert!(serial == parallel, "{rev:?}: differs");
+        }
+    }
+}
+
 #[test]
 fn projection_selects_tools_by_protocol_version() {
     let doc = load("constructs");
     let latest = generate_rust(&doc, &RustOptions::default()).expect("generates");
     let ir = latest.ir.expect("ir");
-    assert_eq!(ir.protocol_version, "2026-07-28");
+    assert_eq!(ir.protocol_version, ProtocolRevision::V2026_07_28);
     assert!(!ir.tools.iter().any(|t| t.wire_name == "old-only"));
     let old = generate_rust(
         &doc,
         &RustOptions {
-            protocol_version: Some("2025-11-25".into()),
+            protocol_version: Some(ProtocolRevision::V2025_11_25),
             ..Default::default()
         },
     )
@@ -225,16 +381,70 @@ fn projection_selects_tools_by_protocol_version() {
     let bad = generate_rust(
         &doc,
         &RustOptions {
-            protocol_version: Some("2025-03-26".into()),
+            protocol_version: Some(ProtocolRevision::V2025_03_26),
             ..Default::default()
         },
     )
     .expect("runs");
     assert!(bad.files.is_empty());
-    assert_eq!(
-        bad.diagnostics[0].code,
-        "codegen-protocol-version-not-in-document"
-    );
+    assert!(bad.ir.is_none());
+    assert_eq!(bad.diagnostics[0].code, "revision-not-in-document");
+}
+
+/// Codegen consumes the validated Effective Protocol View: an invalid description is
+/// refused with the validator's diagnostics (here §9.1: `title` does not exist at
+/// 2025-03-26), and nothing is generated.
+#[test]
+fn invalid_descriptions_are_refused_with_their_diagnostics() {
+    let doc = serde_json::json!({
+        "mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"},
+        "protocolVersions": ["2025-03-26"],
+        "tools": [{"name": "t", "title": "T", "inputSchema": {"type": "object"}}]
+    });
+    let expected = mcpdesc_validate::validate_value(&doc);
+    assert!(expected.iter().any(|d| d.is_error()), "{expected:#?}");
+    let (r, t) = mcpdesc_codegen::generate_clients(&doc, &Default::default(), &Default::default());
+    for g in [r.expect("rust"), t.expect("typescript")] {
+        assert!(g.ir.is_none() && g.files.is_empty());
+        let codes: Vec<(&str, &str)> = g
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.as_str(), d.pointer.as_str()))
+            .collect();
+        assert_eq!(codes, [("field-revision-mismatch", "/tools/0/title")]);
+    }
+    // Without validation (the caller vouches), the revision table still decides what
+    // the view has: no `title` at 2025-03-26.
+    let views = mcpdesc_codegen::lower::Views::unchecked(&doc, None).expect("declared");
+    let ir = mcpdesc_codegen::lower::lower(&views).ir;
+    assert_eq!(ir.tools[0].title, None);
+    assert_eq!(ir.tools[0].doc, "Calls the MCP tool `t`.");
+}
+
+/// The IR and the diagnostics point into the description as given, not into the view
+/// (which drops the tools of other revisions, so its `/tools/N` differ).
+#[test]
+fn pointers_are_into_the_source_document() {
+    let doc = serde_json::json!({
+        "mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"},
+        "protocolVersions": ["2025-11-25", "2026-07-28"],
+        "tools": [
+            {"name": "old", "protocolVersions": ["2025-11-25"], "inputSchema": {"type": "object"}},
+            {"name": "new", "inputSchema": {"type": "object",
+                "properties": {"when": {"if": {"type": "string"}}}}}
+        ]
+    });
+    let g = generate_rust(&doc, &RustOptions::default()).expect("generates");
+    let ir = g.ir.expect("ir");
+    assert_eq!(ir.tools.len(), 1);
+    assert_eq!(ir.tools[0].origin, "/tools/1");
+    let unsupported: Vec<&str> = g
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "codegen-unsupported-keyword")
+        .map(|d| d.pointer.as_str())
+        .collect();
+    assert_eq!(unsupported, ["/tools/1/inputSchema/properties/when/if"]);
 }
 
 #[test]
@@ -393,6 +603,46 @@ fn spec_fixtures_generate_without_panics() {
     assert!(n > 10, "only {n} spec fixtures found");
 }
 
+/// The templates live inside the crate (askama `dirs` relative to it), so a packaged
+/// `mcpdesc-codegen` carries them.
+#[test]
+fn the_crate_packages_its_templates() {
+    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args([
+            "package",
+            "-p",
+            "mcpdesc-codegen",
+            "--list",
+            "--allow-dirty",
+        ])
+        .current_dir(workspace_root())
+        .output()
+        .expect("cargo runs");
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let templates = std::fs::read_dir(workspace_root().join("crates/mcpdesc-codegen/templates"))
+        .expect("templates/")
+        .flatten()
+        .flat_map(|lang| {
+            std::fs::read_dir(lang.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .count();
+    assert_eq!(templates, 6);
+    let packaged = listed
+        .lines()
+        .filter(|l| l.starts_with("templates/"))
+        .count();
+    assert_eq!(packaged, templates, "{listed}");
+    assert!(listed.lines().any(|l| l == "askama.toml"), "{listed}");
+}
+
 fn report(reports: &[check::FixtureReport]) -> String {
     let mut s = String::new();
     for r in reports {
@@ -436,7 +686,7 @@ fn generated_rust_compiles_and_round_trips() {
     assert!(reports.iter().all(|r| r.ok()), "{text}");
     // The round trips ran (fixtures with Tool Examples).
     let trips: usize = reports.iter().map(|r| r.round_trips.len()).sum();
-    assert!(trips >= 8, "only {trips} round trips");
+    assert!(trips >= 9, "only {trips} round trips");
 }
 
 #[test]
@@ -500,55 +750,26 @@ fn e2e_generated_rust_client_calls_real_servers() {
     let (Some(server), Some((py, script))) = (everything_server(&cfg), py_server()) else {
         return missing("server-everything (.deps/node) or the Python venv with mcp (.deps/venv)");
     };
-    let base = cfg.work_dir.join("e2e-rust");
-    for (fixture_name, crate_name) in [
+    let crates: Vec<_> = [
         ("everything", "everything-client"),
         ("py-server", "py-client"),
-    ] {
-        let g = generate_rust(
-            &load(fixture_name),
-            &RustOptions {
-                crate_name: Some(crate_name.into()),
-                ..Default::default()
-            },
-        )
-        .expect("generates");
-        let dir = base.join(crate_name);
-        let _ = std::fs::remove_dir_all(&dir);
-        mcpdesc_codegen::write_files(&dir, &g.files).expect("writes");
-    }
-    let app = base.join("app");
-    let cargo_toml = "[package]\nname = \"e2e-app\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\neverything-client = { path = \"../everything-client\" }\npy-client = { path = \"../py-client\" }\nserde_json = \"1\"\ntokio = { version = \"1\", features = [\"macros\", \"rt\"] }\n\n[workspace]\n";
-    let _ = std::fs::remove_dir_all(&app);
-    mcpdesc_codegen::write_files(
-        &app,
-        &[
-            mcpdesc_codegen::GeneratedFile {
-                path: "Cargo.toml".into(),
-                contents: cargo_toml.into(),
-            },
-            mcpdesc_codegen::GeneratedFile {
-                path: "src/main.rs".into(),
-                contents: RUST_E2E_MAIN.into(),
-            },
-        ],
-    )
-    .expect("writes");
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["run", "--quiet", "--manifest-path"])
-        .arg(app.join("Cargo.toml"))
-        .arg("--")
-        .arg(&server)
-        .arg(&py)
-        .arg(&script)
-        .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
-        .output()
-        .expect("cargo runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "e2e app failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    ]
+    .into_iter()
+    .map(|(fixture_name, crate_name)| {
+        let opts = RustOptions {
+            crate_name: Some(crate_name.into()),
+            ..Default::default()
+        };
+        let g = generate_rust(&load(fixture_name), &opts).expect("generates");
+        (crate_name.to_string(), g)
+    })
+    .collect();
+    let stdout = run_rust_app(
+        &cfg,
+        &cfg.work_dir.join("e2e-rust"),
+        &crates,
+        RUST_E2E_MAIN,
+        &[server.as_os_str(), py.as_os_str(), script.as_os_str()],
     );
     let lines: Vec<Value> = stdout
         .lines()
@@ -603,48 +824,20 @@ fn e2e_generated_typescript_client_calls_real_servers() {
             "typescript, the SDK and server-everything (.deps/node) or the Python venv (.deps/venv)",
         );
     };
-    let base = cfg.work_dir.join("e2e-ts");
-    let _ = std::fs::remove_dir_all(&base);
-    for (fixture_name, dir) in [("everything", "everything"), ("py-server", "py")] {
-        let g = generate_typescript(&load(fixture_name), &TsOptions::default()).expect("generates");
-        let d = base.join(dir);
-        mcpdesc_codegen::write_files(&d, &g.files).expect("writes");
-        link(&cfg.node_dir.join("node_modules"), &d.join("node_modules"));
-        let out = Command::new("node")
-            .arg(&tsc)
-            .arg("-p")
-            .arg(d.join("tsconfig.json"))
-            .output()
-            .expect("tsc runs");
-        assert!(
-            out.status.success(),
-            "tsc {dir}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    std::fs::write(base.join("package.json"), "{\"type\": \"module\"}\n").expect("writes");
-    std::fs::write(base.join("e2e.mjs"), TS_E2E).expect("writes");
-    link(
-        &cfg.node_dir.join("node_modules"),
-        &base.join("node_modules"),
+    let packages =
+        [("everything", "everything"), ("py-server", "py")].map(|(fixture_name, dir)| {
+            let g =
+                generate_typescript(&load(fixture_name), &TsOptions::default()).expect("generates");
+            (dir, g)
+        });
+    let v = run_ts_app(
+        &cfg,
+        &tsc,
+        &cfg.work_dir.join("e2e-ts"),
+        &packages,
+        TS_E2E,
+        &[server.as_os_str(), py.as_os_str(), script.as_os_str()],
     );
-    let out = Command::new("node")
-        .arg(base.join("e2e.mjs"))
-        .arg(&server)
-        .arg(&py)
-        .arg(&script)
-        .current_dir(&base)
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value =
-        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
     assert!(
         v["w"]["temperature"].is_number() && v["w"]["conditions"].is_string(),
         "{v}"
@@ -665,9 +858,323 @@ fn e2e_generated_typescript_client_calls_real_servers() {
     assert_eq!(v["toolError"], "ToolError", "{v}");
 }
 
+/// Writes each generated crate (`(package name, generation)`, in a folder of that name)
+/// and an app depending on them under `base`, runs the app (`main`) with `args`, and
+/// returns its standard output; fails the test when it fails.
+fn run_rust_app(
+    cfg: &CheckConfig,
+    base: &Path,
+    crates: &[(String, mcpdesc_codegen::Generated)],
+    main: &str,
+    args: &[&std::ffi::OsStr],
+) -> String {
+    let mut deps = String::new();
+    for (package, g) in crates {
+        let d = base.join(package);
+        let _ = std::fs::remove_dir_all(&d);
+        mcpdesc_codegen::write_files(&d, &g.files).expect("writes");
+        deps.push_str(&format!("{package} = {{ path = \"../{package}\" }}\n"));
+    }
+    let app = base.join("app");
+    let cargo_toml = format!(
+        "[package]\nname = \"e2e-app\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n{deps}serde_json = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"rt\"] }}\n\n[workspace]\n"
+    );
+    let _ = std::fs::remove_dir_all(&app);
+    let files = [
+        ("Cargo.toml", cargo_toml),
+        ("src/main.rs", main.to_string()),
+    ]
+    .map(|(path, contents)| mcpdesc_codegen::GeneratedFile {
+        path: path.into(),
+        contents,
+    });
+    mcpdesc_codegen::write_files(&app, &files).expect("writes");
+    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(app.join("Cargo.toml"))
+        .arg("--")
+        .args(args)
+        .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
+        .output()
+        .expect("cargo runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "e2e app failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Writes and compiles (`tsc`) each generated package (`(folder, generation)`) under
+/// `base`, runs `script` (an ES module beside them) with node and `args`, and returns
+/// its last line of output as JSON; fails the test when anything fails.
+fn run_ts_app(
+    cfg: &CheckConfig,
+    tsc: &Path,
+    base: &Path,
+    packages: &[(&str, mcpdesc_codegen::Generated)],
+    script: &str,
+    args: &[&std::ffi::OsStr],
+) -> Value {
+    let _ = std::fs::remove_dir_all(base);
+    let node_modules = cfg.node_dir.join("node_modules");
+    for (dir, g) in packages {
+        let d = base.join(dir);
+        mcpdesc_codegen::write_files(&d, &g.files).expect("writes");
+        link(&node_modules, &d.join("node_modules"));
+        let out = Command::new("node")
+            .arg(tsc)
+            .arg("-p")
+            .arg(d.join("tsconfig.json"))
+            .output()
+            .expect("tsc runs");
+        assert!(
+            out.status.success(),
+            "tsc {dir}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    std::fs::write(base.join("package.json"), "{\"type\": \"module\"}\n").expect("writes");
+    std::fs::write(base.join("e2e.mjs"), script).expect("writes");
+    link(&node_modules, &base.join("node_modules"));
+    let out = Command::new("node")
+        .arg(base.join("e2e.mjs"))
+        .args(args)
+        .current_dir(base)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line")
+}
+
 fn link(target: &Path, link: &Path) {
     if !link.exists() {
         #[cfg(unix)]
         std::os::unix::fs::symlink(target, link).expect("symlink");
     }
+}
+
+fn pets_server() -> Option<(PathBuf, PathBuf)> {
+    let py = workspace_root().join(".deps/venv/bin/python");
+    let script = fixture("codegen/servers/pets_server.py");
+    (py.is_file() && script.is_file()).then_some((py, script))
+}
+
+/// The `revisions` fixture projected to 2026-07-28 alone: a description with no view
+/// for the revisions the TypeScript SDK (and a legacy server) negotiate.
+fn modern_only() -> Value {
+    mcpdesc_scope::project(&load("revisions"), ProtocolRevision::V2026_07_28).expect("projects")
+}
+
+/// Clients for the pet server: `pets` (types of the newest revision, 2026-07-28, where
+/// `list_pets` returns an array), `pets-old` (types of 2025-11-25, where it returns
+/// `{"result": [...]}`) and `pets-only` (a description declaring 2026-07-28 alone).
+fn pets_clients() -> [(&'static str, Value, Option<ProtocolRevision>); 3] {
+    [
+        ("pets", load("revisions"), None),
+        (
+            "pets-old",
+            load("revisions"),
+            Some(ProtocolRevision::V2025_11_25),
+        ),
+        ("pets-only", modern_only(), None),
+    ]
+}
+
+/// Asks the pet server for each revision in turn (rmcp negotiates 2025-06-18 and
+/// 2025-11-25 with `initialize`, 2026-07-28 with `server/discover`); prints one JSON
+/// line.
+const RUST_REVISIONS_MAIN: &str = r#"
+async fn pets_at(py: &str, script: &str, revision: Option<&str>) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+    let c = pets_client::Client::connect_stdio_at(py, [script, "stdio"], revision).await?;
+    let pets = c.list_pets(pets_client::ListPetsInput { limit: Some(2) }).await?;
+    let pet = c.get_pet(pets_client::GetPetInput { id: 2 }).await?;
+    let adopt = match c.adopt(pets_client::AdoptInput { id: 1 }).await {
+        Ok(blocks) => blocks.iter().filter_map(|b| b.as_text().map(|t| t.text.clone())).collect::<Vec<_>>().join(""),
+        Err(e @ pets_client::Error::ToolUnavailable { .. }) => format!("ToolUnavailable: {e}"),
+        Err(e) => return Err(e.into()),
+    };
+    let negotiated = c.protocol_version();
+    c.close().await?;
+    let names: Vec<String> = pets.into_iter().map(|p| p.name).collect();
+    Ok(serde_json::json!({"asked": revision, "negotiated": negotiated, "pets": names, "pet": pet.name, "adopt": adopt}))
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (py, script, everything) = (args[0].as_str(), args[1].as_str(), args[2].as_str());
+    let mut sessions = Vec::new();
+    for revision in [None, Some("2026-07-28"), Some("2025-11-25"), Some("2025-06-18")] {
+        sessions.push(pets_at(py, script, revision).await?);
+    }
+    let mut old = Vec::new();
+    for revision in ["2026-07-28", "2025-11-25"] {
+        let c = pets_old_client::Client::connect_stdio_at(py, [script, "stdio"], Some(revision)).await?;
+        let pets = c.list_pets(pets_old_client::ListPetsInput { limit: None }).await?;
+        old.push(serde_json::json!({"negotiated": c.protocol_version(), "result": pets.result.len()}));
+        c.close().await?;
+    }
+    let undeclared = match pets_client::Client::connect_stdio_at(py, [script, "stdio"], Some("2024-11-05")).await {
+        Err(pets_client::Error::UnsupportedRevision { revision }) => revision,
+        Err(e) => format!("other error: {e}"),
+        Ok(_) => "connected".into(),
+    };
+    let legacy_server = match pets_only_client::Client::connect_stdio("node", [everything, "stdio"]).await {
+        Err(e @ pets_only_client::Error::UnsupportedRevision { .. }) => e.to_string(),
+        Err(e) => format!("other error: {e}"),
+        Ok(_) => "connected".into(),
+    };
+    println!("{}", serde_json::json!({"sessions": sessions, "old": old, "undeclared": undeclared, "legacy_server": legacy_server}));
+    Ok(())
+}
+"#;
+
+/// Issue 12: generated clients are right for the revision they negotiate. Against the
+/// Python SDK's server at 2026-07-28 (stateless) and at 2025-11-25 and 2025-06-18
+/// (handshake), `list_pets` decodes the array that revision sends, unwrapping
+/// `{"result": [...]}` where the description wraps it (and wrapping it for a client whose
+/// types are 2025-11-25's); a tool outside the negotiated view fails without a call; a
+/// revision the description has no view for fails the connection, naming it.
+#[test]
+fn e2e_generated_rust_client_decodes_the_negotiated_revision() {
+    if std::env::var_os("MCPDESC_SKIP_GENERATED_BUILDS").is_some() {
+        return missing("generated builds (MCPDESC_SKIP_GENERATED_BUILDS is set)");
+    }
+    let cfg = check_config();
+    let (Some((py, script)), Some(everything)) = (pets_server(), everything_server(&cfg)) else {
+        return missing("the Python venv with mcp (.deps/venv) or server-everything (.deps/node)");
+    };
+    let crates: Vec<_> = pets_clients()
+        .into_iter()
+        .map(|(name, doc, revision)| {
+            let opts = RustOptions {
+                protocol_version: revision,
+                crate_name: Some(format!("{name}-client")),
+            };
+            let g = generate_rust(&doc, &opts).expect("generates");
+            assert!(!g.files.is_empty(), "{name}: {:#?}", g.diagnostics);
+            (format!("{name}-client"), g)
+        })
+        .collect();
+    let stdout = run_rust_app(
+        &cfg,
+        &cfg.work_dir.join("e2e-revisions-rust"),
+        &crates,
+        RUST_REVISIONS_MAIN,
+        &[py.as_os_str(), script.as_os_str(), everything.as_os_str()],
+    );
+    let v: Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
+    let sessions = v["sessions"].as_array().expect("sessions");
+    let negotiated: Vec<&str> = sessions
+        .iter()
+        .map(|s| s["negotiated"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        negotiated,
+        ["2026-07-28", "2026-07-28", "2025-11-25", "2025-06-18"],
+        "{v}"
+    );
+    for s in sessions {
+        assert_eq!(s["pets"], serde_json::json!(["Rex", "Tom"]), "{s}");
+        assert_eq!(s["pet"], "Tom", "{s}");
+        let adopt = s["adopt"].as_str().unwrap_or_default();
+        if s["negotiated"] == "2026-07-28" {
+            assert_eq!(adopt, "adopted 1", "{s}");
+        } else {
+            assert!(
+                adopt.starts_with("ToolUnavailable")
+                    && adopt.contains(s["negotiated"].as_str().unwrap_or("?")),
+                "{s}"
+            );
+        }
+    }
+    assert_eq!(
+        v["old"],
+        serde_json::json!([
+            {"negotiated": "2026-07-28", "result": 2},
+            {"negotiated": "2025-11-25", "result": 2}
+        ])
+    );
+    assert_eq!(v["undeclared"], "2024-11-05", "{v}");
+    let legacy = v["legacy_server"].as_str().unwrap_or_default();
+    assert!(
+        legacy.contains("2025-11-25") && legacy.contains("2026-07-28"),
+        "names the negotiated revision and the declared ones: {legacy}"
+    );
+}
+
+const TS_REVISIONS_E2E: &str = r#"
+import { McpClient, ToolUnavailableError } from "./pets/dist/index.js";
+import { McpClient as Old } from "./pets-old/dist/index.js";
+import { McpClient as Only, UnsupportedRevisionError } from "./pets-only/dist/index.js";
+const [py, script] = process.argv.slice(2);
+const c = await McpClient.connectStdio(py, [script, "stdio"]);
+const negotiated = c.protocolVersion;
+const pets = await c.listPets({ limit: 2 });
+const pet = await c.getPet({ id: 2 });
+let adopt = "";
+try { await c.adopt({ id: 1 }); } catch (err) { adopt = err instanceof ToolUnavailableError ? `ToolUnavailableError ${err.revision}` : String(err); }
+await c.close();
+const o = await Old.connectStdio(py, [script, "stdio"]);
+const old = await o.listPets({});
+await o.close();
+let only = "";
+try { await (await Only.connectStdio(py, [script, "stdio"])).close(); only = "connected"; } catch (err) { only = err instanceof UnsupportedRevisionError ? `UnsupportedRevisionError ${err.revision}: ${err.message}` : String(err); }
+console.log(JSON.stringify({ negotiated, pets, isArray: Array.isArray(pets), pet, adopt, old, only }));
+"#;
+
+/// The TypeScript SDK 1.32.2 negotiates at most 2025-11-25, where the pet server wraps
+/// `list_pets`' array: the client generated for 2026-07-28 unwraps it (it used to cast
+/// the object to `Array<Pet>`), and a client whose description has no 2025-11-25 view
+/// refuses the connection naming the revision.
+#[test]
+fn e2e_generated_typescript_client_decodes_the_negotiated_revision() {
+    let cfg = check_config();
+    let (Some(tsc), true, Some((py, script))) = (cfg.tsc(), cfg.has_sdk(), pets_server()) else {
+        return missing(
+            "typescript and the SDK (.deps/node) or the Python venv with mcp (.deps/venv)",
+        );
+    };
+    let packages: Vec<_> = pets_clients()
+        .into_iter()
+        .map(|(name, doc, revision)| {
+            let opts = TsOptions {
+                protocol_version: revision,
+                package_name: Some(name.into()),
+            };
+            (name, generate_typescript(&doc, &opts).expect("generates"))
+        })
+        .collect();
+    let v = run_ts_app(
+        &cfg,
+        &tsc,
+        &cfg.work_dir.join("e2e-revisions-ts"),
+        &packages,
+        TS_REVISIONS_E2E,
+        &[py.as_os_str(), script.as_os_str()],
+    );
+    assert_eq!(v["negotiated"], "2025-11-25", "{v}");
+    assert_eq!(v["isArray"], true, "{v}");
+    assert_eq!(
+        v["pets"],
+        serde_json::json!([{"id": 1, "name": "Rex"}, {"id": 2, "name": "Tom"}]),
+        "{v}"
+    );
+    assert_eq!(v["pet"]["name"], "Tom", "{v}");
+    assert_eq!(v["adopt"], "ToolUnavailableError 2025-11-25", "{v}");
+    assert_eq!(v["old"]["result"].as_array().map(Vec::len), Some(2), "{v}");
+    let only = v["only"].as_str().unwrap_or_default();
+    assert!(
+        only.starts_with("UnsupportedRevisionError 2025-11-25:") && only.contains("2026-07-28"),
+        "{v}"
+    );
 }

@@ -295,6 +295,41 @@ const EXPECTATIONS: &[(&str, &[Row])] = &[
     ("unresolved-external-tool-ref.json", &[(B, &[("tool-schema-ref-external", "/tools/0/inputSchema*")])]),
 ];
 
+/// Expected findings per invalid/warning fixture of `tests/fixtures/validate/` (this
+/// validator's own fixtures, one group per fix of issue 12; see its README). Written from
+/// the spec sections named there, not from a run.
+#[rustfmt::skip]
+const VALIDATOR_EXPECTATIONS: &[(&str, &[Row])] = &[
+    // ---------------------------------------------------------------- expected-invalid
+    // §8.5: from 2025-11-25 `sampling` and `elicitation` are closed types.
+    ("client-requirements-closed-types.json", &[
+        (A, &[("client-requirement-revision-mismatch", "/tools/0/clientRequirements/elicitation/text")]),
+        (A, &[("client-requirement-revision-mismatch", "/tools/0/clientRequirements/sampling/images")]),
+    ]),
+    // Kept although the reference validator disagrees: 9007199254740993 > 2^53 exactly.
+    ("exact-integer-beyond-double.json", &[(B, &[("tool-example-input-mismatch", "/tools/0/examples/one-past-the-maximum/input*")])]),
+    // §9.2: 2025-11-25 needs a valid 2020-12 schema, so the unresolved `$ref` stays an error.
+    ("mixed-scope-unresolved-local-ref.json", &[(B, &[("tool-schema-ref-unresolved", "/tools/0/inputSchema/properties/id/$ref")])]),
+    // Kept although the reference validator disagrees: §9.3, `"three"` is no integer under any dialect.
+    ("pre-dialect-integer-example-mismatch.json", &[(B, &[("tool-example-input-mismatch", "/tools/0/examples/text-for-integer/input*")])]),
+    // §15.3.3: a plain `.inf` is a non-finite number.
+    ("yaml-plain-infinity.yaml", &[(A, &[("non-finite-number", "/tools/0/inputSchema/properties/x/maximum")])]),
+    // ---------------------------------------------------------------- expected-warning
+    // §16.2 (last paragraph), §3.5: legacy revisions in root coverage, one root warning.
+    ("legacy-root-coverage.json", &[(A, &[("legacy-validation-incomplete", "/protocolVersions")])]),
+    ("legacy-root-coverage-transport-only.json", &[(A, &[("legacy-validation-incomplete", "/protocolVersions")])]),
+    // §9.2 pre-dialect paragraph: preserved, not rejected; validation incomplete.
+    ("pre-dialect-unresolved-local-ref.json", &[(B, &[("tool-schema-ref-unresolved", "/tools/0/inputSchema/properties/id/$ref")])]),
+    // JSON Schema 2020-12 §9.4.1: loops with no instance step are undefined.
+    ("schema-ref-root-cycle.json", &[(B, &[("tool-schema-ref-cycle", "/tools/0/inputSchema/$ref")])]),
+    ("schema-ref-self-cycle.json", &[
+        (B, &[("tool-schema-ref-cycle", "/tools/0/inputSchema/$defs/A/$ref")]),
+        (B, &[("tool-example-validation-incomplete", "/tools/0/examples/one/input")]),
+    ]),
+    ("schema-ref-two-cycle.json", &[(B, &[("tool-schema-ref-cycle", "/tools/0/inputSchema/$defs/A/$ref"),
+                                          ("tool-schema-ref-cycle", "/tools/0/inputSchema/$defs/B/allOf/0/$ref")])]),
+];
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Verdict {
     Valid,
@@ -321,11 +356,17 @@ impl Verdict {
     }
 }
 
-/// Every fixture: (directory, path), sorted.
+/// Every official fixture: (directory, path), sorted.
 fn fixtures() -> Vec<(&'static str, PathBuf)> {
+    fixtures_in("spec/fixtures")
+}
+
+/// Every fixture under `root` (a folder of `tests/fixtures` with the three verdict
+/// directories): (directory, path), sorted.
+fn fixtures_in(root: &str) -> Vec<(&'static str, PathBuf)> {
     let mut v = Vec::new();
     for dir in ["expected-invalid", "expected-warning", "expected-valid"] {
-        let base = fixture("spec/fixtures").join(dir);
+        let base = fixture(root).join(dir);
         let mut files: Vec<PathBuf> = std::fs::read_dir(&base)
             .unwrap_or_else(|e| panic!("{}: {e}", base.display()))
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -370,10 +411,16 @@ fn official_fixtures_verdicts_and_reasons() {
         94,
         "the vendored official fixture set has 94 files"
     );
+    check_verdicts(&all, EXPECTATIONS);
+}
+
+/// Each fixture gets its directory's verdict, and every row of `expectations` for it
+/// is present with the severity the directory is about.
+fn check_verdicts(all: &[(&'static str, PathBuf)], expectations: &[(&str, &[Row])]) {
     let mut failures = Vec::new();
     let mut pending = 0usize;
     let mut table = String::new();
-    for (dir, path) in &all {
+    for (dir, path) in all {
         let name = file_name(path);
         let expected = Verdict::of_dir(dir);
         let diags = diagnose(path);
@@ -396,7 +443,7 @@ fn official_fixtures_verdicts_and_reasons() {
                 "{dir}/{name}: expected {expected:?}, got {got:?}: {shown:?}"
             ));
         }
-        let rows = EXPECTATIONS
+        let rows = expectations
             .iter()
             .find(|(f, _)| *f == name)
             .map(|(_, r)| *r);
@@ -443,7 +490,7 @@ fn official_fixtures_verdicts_and_reasons() {
         ));
     }
     // Every row must name a real fixture (catches typos in the table).
-    for (name, _) in EXPECTATIONS {
+    for (name, _) in expectations {
         if !all.iter().any(|(_, p)| file_name(p) == *name) {
             failures.push(format!("expectation for unknown fixture {name}"));
         }
@@ -458,6 +505,147 @@ fn official_fixtures_verdicts_and_reasons() {
         "{} problem(s):\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+/// This validator's own fixtures (`tests/fixtures/validate/`): each fix of issue 12
+/// with fixtures that fail without it, and the negative controls next to them.
+#[test]
+fn validator_fixtures_verdicts_and_reasons() {
+    let all = fixtures_in("validate");
+    assert!(all.len() >= 16, "{} fixtures", all.len());
+    check_verdicts(&all, VALIDATOR_EXPECTATIONS);
+}
+
+/// Why the legacy-coverage warning leaves the 94 official verdicts alone: no
+/// expected-valid fixture covers 2024-11-05 or 2025-03-26 (read from the files), and
+/// every official fixture that does is invalid or already a warning. The warning is
+/// one diagnostic, at the root scope, worded from the revision table.
+#[test]
+fn legacy_coverage_warns_once_at_the_root() {
+    for (dir, path) in fixtures() {
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes);
+        let Ok(d) = mcpdesc_core::decode_bytes(
+            &bytes,
+            Format::detect(path.to_str(), &text),
+            &Limits::default(),
+        ) else {
+            continue;
+        };
+        let legacy = ["2024-11-05", "2025-03-26"].iter().any(|r| {
+            d.value["protocolVersions"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|v| v == r))
+        });
+        assert!(
+            !(legacy && dir == "expected-valid"),
+            "{} is expected valid but covers a legacy revision",
+            path.display()
+        );
+    }
+    let path = fixture("validate/expected-warning/legacy-root-coverage.json");
+    let legacy: Vec<Diagnostic> = diagnose(&path)
+        .into_iter()
+        .filter(|d| d.code == "legacy-validation-incomplete")
+        .collect();
+    assert_eq!(legacy.len(), 1, "{legacy:?}");
+    assert_eq!(legacy[0].severity, Severity::Warning);
+    assert!(
+        legacy[0].message.contains("MCP 2024-11-05")
+            && !legacy[0].message.contains("2025-06-18,")
+            && legacy[0].message.contains("from MCP 2025-06-18 on"),
+        "{}",
+        legacy[0].message
+    );
+}
+
+/// §17.4 resolves chains of any length; the validator's bound (`MAX_REF_CHAIN`) is a
+/// processing limit (§17.7): past it, one warning for the whole document (not one error
+/// per use, as there were 137 on a 200-hop chain), and the document is not declared
+/// invalid for it.
+#[test]
+fn component_ref_chains_past_the_limit_warn_once() {
+    use serde_json::{Map, Value, json};
+    let chain = |hops: usize, uses: usize| {
+        let mut schemas = Map::new();
+        for i in 0..hops {
+            schemas.insert(
+                format!("C{i}"),
+                json!({"$componentRef": format!("#/components/schemas/C{}", i + 1)}),
+            );
+        }
+        schemas.insert(format!("C{hops}"), json!({"type": "object"}));
+        let tools: Vec<Value> = (0..uses)
+            .map(|u| json!({"name": format!("t{u}"), "inputSchema": {"$componentRef": "#/components/schemas/C0"}}))
+            .collect();
+        json!({"mcpdesc": "0.8.0", "info": {"name": "n", "version": "1"},
+               "protocolVersions": ["2026-07-28"], "components": {"schemas": schemas}, "tools": tools})
+    };
+    let limit = mcpdesc_core::refs::MAX_REF_CHAIN;
+    // The longest chain the bound allows, used three times: valid.
+    let d = mcpdesc_validate::validate_value(&chain(limit - 1, 3));
+    assert!(d.is_empty(), "{d:?}");
+    // Past it: exactly one warning, at /components.
+    let d = mcpdesc_validate::validate_value(&chain(limit + 50, 3));
+    let shown: Vec<(String, String, Severity)> = d
+        .iter()
+        .map(|d| (d.code.clone(), d.pointer.clone(), d.severity))
+        .collect();
+    assert_eq!(
+        shown,
+        vec![(
+            "component-ref-too-deep".to_string(),
+            "/components".to_string(),
+            Severity::Warning
+        )]
+    );
+    assert!(
+        d[0].message.contains(&limit.to_string()),
+        "{}",
+        d[0].message
+    );
+    // In parts (one tool each, checked last first), still once: the pointer is the same
+    // from every use site.
+    let validator = mcpdesc_validate::Validator::new();
+    let mut doc = chain(limit + 50, 3);
+    let tools = doc["tools"].take();
+    doc["tools"] = json!([]);
+    let parts = validator.tool_parts(doc).expect("an object");
+    let mut reports: Vec<_> = tools
+        .as_array()
+        .into_iter()
+        .flatten()
+        .rev()
+        .map(|t| parts.check(vec![t.clone()]).0)
+        .collect();
+    reports.reverse();
+    assert_eq!(parts.finish(reports), d);
+}
+
+/// YAML `.inf` in a plain scalar is rejected with its line and column (counted by hand
+/// in the fixture: line 13, `maximum: .inf` after ten spaces).
+#[test]
+fn yaml_plain_infinity_is_rejected_where_it_stands() {
+    let d = diagnose(&fixture(
+        "validate/expected-invalid/yaml-plain-infinity.yaml",
+    ));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(
+        (d[0].code.as_str(), d[0].line, d[0].column),
+        ("non-finite-number", Some(13), Some(20))
+    );
+}
+
+/// The validator crate vendors the official schema so that it packages on its own; it
+/// must stay byte for byte the workspace's vendored official file.
+#[test]
+fn vendored_schema_is_the_official_file() {
+    let official = std::fs::read_to_string(fixture("spec/mcp-description-0.8.0.schema.json"))
+        .expect("tests/fixtures/spec schema");
+    assert!(
+        mcpdesc_validate::structural::SCHEMA_TEXT == official,
+        "crates/mcpdesc-validate/schema/ differs from tests/fixtures/spec/"
     );
 }
 
@@ -517,7 +705,7 @@ fn cli_json_verdicts_match() {
 /// Validation in parts (`mcpdesc_validate::ToolParts`, used by the importer to stream
 /// tools) must equal whole-document validation: same diagnostics, same order. The
 /// oracle is `validate_value` on the whole document; the inputs are every official
-/// fixture and spec example plus hand-made documents whose findings cross parts
+/// fixture, this validator's own fixtures and every spec example plus hand-made documents whose findings cross parts
 /// (same-name tools in different parts, a broken component reached from two parts, a
 /// restated structural error), each cut into parts of 1, 2, 3 and all tools, checked
 /// last part first.
@@ -525,7 +713,11 @@ fn cli_json_verdicts_match() {
 fn validation_in_parts_equals_whole_document_validation() {
     use serde_json::{Value, json};
     let mut docs: Vec<(String, Value)> = Vec::new();
-    let mut files: Vec<PathBuf> = fixtures().into_iter().map(|(_, p)| p).collect();
+    let mut files: Vec<PathBuf> = fixtures()
+        .into_iter()
+        .chain(fixtures_in("validate"))
+        .map(|(_, p)| p)
+        .collect();
     for dir in ["spec/examples", "scope"] {
         let base = fixture(dir);
         let mut more: Vec<PathBuf> = std::fs::read_dir(&base)

@@ -8,7 +8,7 @@
 //! 1. lexical: with comments and string literals stripped, no canary text is left in
 //!    the code;
 //! 2. the output compiles (`cargo check` + clippy -D warnings, `tsc --noEmit` ESM and
-//!    CommonJS) via `mcpdesc_codegen::check`;
+//!    CommonJS) via `mcpdesc_codegen_check`;
 //! 3. a canary that *runs* if injection worked: every payload writes a file named
 //!    `INJECTED`. The generated crate's unit tests and doctests are run (`cargo test`,
 //!    which also runs any build script), and the compiled TypeScript module is
@@ -19,7 +19,7 @@
 //! edge cases: keywords, collisions, `__proto__`, `../` in the server name).
 
 use crate::{run, truncate};
-use mcpdesc_codegen::check::{self, StepReport};
+use mcpdesc_codegen_check::{self as check, StepReport};
 use mcpdesc_tests::{check_config, code_only, fixture, missing};
 use std::path::{Path, PathBuf};
 use std::process::Command;

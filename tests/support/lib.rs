@@ -88,8 +88,8 @@ pub fn missing(what: &str) {
 
 /// Compile-check settings for generated clients in this workspace
 /// (`MCPDESC_GENERATED_TARGET_DIR` overrides their shared target folder).
-pub fn check_config() -> mcpdesc_codegen::check::CheckConfig {
-    let mut cfg = mcpdesc_codegen::check::CheckConfig::for_workspace(&workspace_root());
+pub fn check_config() -> mcpdesc_codegen_check::CheckConfig {
+    let mut cfg = mcpdesc_codegen_check::CheckConfig::for_workspace(&workspace_root());
     if let Some(t) = std::env::var_os("MCPDESC_GENERATED_TARGET_DIR") {
         cfg.cargo_target_dir = PathBuf::from(t);
     }

@@ -12,7 +12,7 @@
 //!
 //! TypeScript and the SDK come from `.deps/node`, installed first (pinned versions).
 
-use mcpdesc_codegen::check::{self, CheckConfig, FixtureReport, StepReport};
+use mcpdesc_codegen_check::{self as check, CheckConfig, FixtureReport, StepReport};
 use std::path::{Path, PathBuf};
 
 pub fn run(args: &[String]) -> Result<(), String> {

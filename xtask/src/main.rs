@@ -2,7 +2,8 @@
 //! (plus node/npm and python3 for the test dependencies it installs).
 //!
 //! ```text
-//! cargo xtask test                 install test deps into .deps/, then run every test
+//! cargo xtask test                 install test deps into .deps/, run every test, then the doc,
+//!                                  regen, package and fuzz-smoke checks
 //! cargo xtask deps                 only install .deps/ (npm + PyPI packages the tests use)
 //! cargo xtask roundtrip DIR        parse, validate, re-emit and check invariants for every description under DIR
 //! cargo xtask regen [--check]      regenerate committed generated artifacts (fail in --check mode on drift)
@@ -10,6 +11,8 @@
 //! cargo xtask check-generated      compile proofs of generated Rust and TypeScript clients
 //! cargo xtask bench                benchmarks (criterion + whole-process comparisons)
 //! cargo xtask fuzz TARGET --time N run a cargo-fuzz target for N seconds
+//! cargo xtask doc                  cargo doc --workspace --no-deps under -D warnings
+//! cargo xtask package [--verify]   every publishable crate packages (see package.rs)
 //! cargo xtask screenshot           refresh docs/screenshot.png (the README's picture of `mcpdesc docs`)
 //! ```
 
@@ -18,6 +21,7 @@ mod check_generated;
 mod corpus;
 mod deps;
 mod fuzz;
+mod package;
 mod regen;
 mod roundtrip;
 mod screenshot;
@@ -42,6 +46,8 @@ fn main() -> ExitCode {
         "bench" => bench::run(rest),
         "fuzz" => fuzz::run(rest),
         "screenshot" => screenshot::run(rest),
+        "doc" => doc(rest),
+        "package" => package::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())
@@ -57,7 +63,7 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|screenshot>";
+const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|doc|package [--verify]|screenshot>";
 
 /// The workspace root.
 pub fn root() -> PathBuf {
@@ -95,11 +101,26 @@ fn test(rest: &[String]) -> Result<(), String> {
         .args(rest)
         .env("MCPDESC_REQUIRE_DEPS", "1")
         .env("MCPDESC_BIN", &bin))?;
+    // The API docs build without a broken or ambiguous link.
+    doc(&[])?;
     // Committed generated artifacts (example descriptions and clients) are current.
     regen::run(&["--check".into()])?;
     // A short fuzz smoke run of every target (one build, 10 s each: bounded for CI);
     // longer runs: `cargo xtask fuzz TARGET --time N`.
-    fuzz::run(&["all".into(), "--time".into(), fuzz::SMOKE_SECS.to_string()])
+    fuzz::run(&["all".into(), "--time".into(), fuzz::SMOKE_SECS.to_string()])?;
+    // Every publishable crate packages with the files its build reads.
+    package::run(&[])
+}
+
+/// `cargo xtask doc`: the workspace's own docs, warnings as errors (broken or ambiguous
+/// intra-doc links, bad code blocks), into the shared target dir.
+fn doc(rest: &[String]) -> Result<(), String> {
+    if !rest.is_empty() {
+        return Err("usage: cargo xtask doc".into());
+    }
+    run(cargo()
+        .args(["doc", "--workspace", "--no-deps"])
+        .env("RUSTDOCFLAGS", "-D warnings"))
 }
 
 /// Builds the `mcpdesc` binary (debug profile) and returns its path.

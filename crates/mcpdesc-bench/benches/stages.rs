@@ -142,11 +142,22 @@ fn codegen(c: &mut Criterion) {
     let Some(gh) = github() else { return };
     let doc = &gh.description;
     let mut g = c.benchmark_group("codegen");
-    g.bench_function("github/lower", |b| {
-        b.iter(|| mcpdesc_codegen::lower::lower(black_box(doc), None))
+    let views = match mcpdesc_codegen::lower::Views::project(doc, None) {
+        Ok(views) => views,
+        Err(d) => {
+            eprintln!("mcpdesc-bench: the GitHub description does not project: {d:?}");
+            return;
+        }
+    };
+    g.bench_function("github/project", |b| {
+        b.iter(|| mcpdesc_codegen::lower::Views::project(black_box(doc), None).is_ok())
     });
-    let lowered = mcpdesc_codegen::lower::lower(doc, None);
-    if let Some(ir) = &lowered.ir {
+    g.bench_function("github/lower", |b| {
+        b.iter(|| mcpdesc_codegen::lower::lower(black_box(&views)))
+    });
+    let lowered = mcpdesc_codegen::lower::lower(&views);
+    if !mcpdesc_core::has_errors(&lowered.diagnostics) {
+        let ir = &lowered.ir;
         let rust = mcpdesc_codegen::RustOptions::default();
         let ts = mcpdesc_codegen::TsOptions::default();
         g.bench_function("github/render-rust", |b| {

@@ -107,12 +107,17 @@ fn main() {
     if want("codegen") {
         for _ in 0..rounds {
             let t = Instant::now();
-            let lowered = mcpdesc_codegen::lower::lower(&doc, None);
-            let tl = t.elapsed();
-            let Some(ir) = lowered.ir else {
-                eprintln!("profile: lowering failed");
-                return;
+            let views = match mcpdesc_codegen::lower::Views::project(&doc, None) {
+                Ok(v) => v,
+                Err(d) => {
+                    eprintln!("profile: projection failed: {d:?}");
+                    return;
+                }
             };
+            let tp = t.elapsed();
+            let t = Instant::now();
+            let ir = mcpdesc_codegen::lower::lower(&views).ir;
+            let tl = t.elapsed();
             let t = Instant::now();
             let r = mcpdesc_codegen::rust::render(&ir, &Default::default());
             let tr = t.elapsed();
@@ -120,7 +125,7 @@ fn main() {
             let ts = mcpdesc_codegen::typescript::render(&ir, &Default::default());
             let tt = t.elapsed();
             println!(
-                "codegen GitHub: lower {tl:?}, render rust {tr:?} ({} files), render ts {tt:?} ({} files)",
+                "codegen GitHub: project (validated) {tp:?}, lower {tl:?}, render rust {tr:?} ({} files), render ts {tt:?} ({} files)",
                 r.map_or(0, |f| f.0.len()),
                 ts.map_or(0, |f| f.0.len())
             );

@@ -1,9 +1,94 @@
 //! Typed flag values shared by several subcommands, parsed once by clap (ripgrep's
-//! parse-once, type-once): protocol revisions parse through their own `FromStr`
-//! (`ProtocolRevision`, `RevisionSet` with `all`), headers and environment entries here.
+//! parse-once, type-once), so a bad value is a usage error (exit 2) before anything is
+//! read:
+//! - `--protocol-version V`: [`mcpdesc_core::ProtocolRevision`] through its own `FromStr`;
+//! - `--protocol-versions all|V,V`: [`RevisionSetArg`], a [`RevisionSet`] whose default
+//!   is shown in `--help` (from the revision table, never written here);
+//! - `-o OUTPUT`: [`Output`], the one output rule of every subcommand that writes a
+//!   description or a tools/list result;
+//! - `--header NAME:VALUE`, `--env KEY=VALUE`: [`HeaderArg`], [`EnvArg`].
 
+use mcpdesc_core::{Format, RevisionSet};
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
+
+/// `--protocol-versions all|V,V`: a [`RevisionSet`] parsed by its `FromStr`. It exists
+/// only so that clap can show a default: `Display` writes what `FromStr` reads back
+/// (`all`, or the revisions comma-separated), where `RevisionSet`'s own `Display` is the
+/// bracketed list of diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RevisionSetArg(pub RevisionSet);
+
+impl FromStr for RevisionSetArg {
+    type Err = mcpdesc_core::revision::ParseRevisionSetError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.parse().map(RevisionSetArg)
+    }
+}
+
+impl fmt::Display for RevisionSetArg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == RevisionSet::ALL {
+            return f.write_str("all");
+        }
+        f.write_str(&self.0.to_strings().join(","))
+    }
+}
+
+/// `-o OUTPUT`, the one output rule: `-` is standard output; a file's format follows its
+/// extension, `.json` → JSON, `.yaml`/`.yml` → YAML (any case). Any other file name is a
+/// usage error, so a file's name always says what is in it. What standard output gets
+/// is the subcommand's to say ([`Output::format`]): the input's format when the input is
+/// an MCP Description, else JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    Stdout,
+    File { path: PathBuf, format: Format },
+}
+
+impl Output {
+    /// The one rule, for a value of `-o`.
+    pub fn new(path: PathBuf) -> Result<Self, String> {
+        if path.as_os_str() == "-" {
+            return Ok(Output::Stdout);
+        }
+        match Format::from_path(&path.to_string_lossy()) {
+            Some(format) => Ok(Output::File { path, format }),
+            None => Err(
+                "name the file .json, .yaml or .yml (the extension gives the format), or `-` for standard output"
+                    .to_string(),
+            ),
+        }
+    }
+
+    /// The file to write; `None` for standard output.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Output::Stdout => None,
+            Output::File { path, .. } => Some(path),
+        }
+    }
+
+    /// The format to write: the file's, or `stdout` for standard output.
+    pub fn format(&self, stdout: Format) -> Format {
+        match self {
+            Output::Stdout => stdout,
+            Output::File { format, .. } => *format,
+        }
+    }
+}
+
+impl clap::builder::ValueParserFactory for Output {
+    type Parser = clap::builder::TryMapValueParser<
+        clap::builder::PathBufValueParser,
+        fn(PathBuf) -> Result<Output, String>,
+    >;
+    fn value_parser() -> Self::Parser {
+        use clap::builder::TypedValueParser as _;
+        clap::builder::PathBufValueParser::new().try_map(Output::new)
+    }
+}
 
 /// `--header NAME:VALUE`. A VALUE written `${VAR}` is read from the environment
 /// variable VAR when the command runs, so secrets stay out of argv and shell history.
@@ -137,6 +222,47 @@ fn check_value(v: &str) -> Result<(), &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcpdesc_core::ProtocolRevision;
+
+    #[test]
+    fn revision_sets_show_what_they_parse() {
+        for set in [
+            RevisionSet::ALL,
+            RevisionSet::import_default(),
+            RevisionSet::single(ProtocolRevision::LATEST),
+        ] {
+            let shown = RevisionSetArg(set).to_string();
+            assert_eq!(shown.parse::<RevisionSetArg>(), Ok(RevisionSetArg(set)));
+        }
+        assert_eq!(RevisionSetArg(RevisionSet::ALL).to_string(), "all");
+        assert_eq!(
+            RevisionSetArg(RevisionSet::single(ProtocolRevision::V2025_06_18)).to_string(),
+            "2025-06-18"
+        );
+        assert!("".parse::<RevisionSetArg>().is_err());
+    }
+
+    #[test]
+    fn output_rule() {
+        let file = |p: &str| Output::new(PathBuf::from(p));
+        assert_eq!(file("-"), Ok(Output::Stdout));
+        for (name, format) in [
+            ("a.json", Format::Json),
+            ("dir/a.mcpdesc.JSON", Format::Json),
+            ("a.yaml", Format::Yaml),
+            ("a.Yml", Format::Yaml),
+        ] {
+            let out = file(name).expect(name);
+            assert_eq!(out.format(Format::Json), format, "{name}");
+            assert_eq!(out.format(Format::Yaml), format, "{name}");
+            assert_eq!(out.path(), Some(Path::new(name)));
+        }
+        for name in ["a.txt", "a", "dir/", "a.json.bak", ".yaml.x"] {
+            assert!(file(name).is_err(), "{name}");
+        }
+        assert_eq!(Output::Stdout.format(Format::Yaml), Format::Yaml);
+        assert_eq!(Output::Stdout.path(), None);
+    }
 
     #[test]
     fn headers() {

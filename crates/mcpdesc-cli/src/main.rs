@@ -6,7 +6,7 @@ mod args;
 mod cmd;
 mod util;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// mimalloc instead of the system allocator: the importer and the generators build and
@@ -17,7 +17,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Convert, validate, import, name, scope and generate code from MCP Descriptions (mcpdesc 0.8.0).
 #[derive(Debug, Parser)]
-#[command(name = "mcpdesc", version, about, long_about = None, propagate_version = true)]
+#[command(name = "mcpdesc", version, long_about = None, propagate_version = true)]
 #[command(
     after_help = "Exit codes: 0 success; 1 the input is not acceptable; 2 usage or I/O error.\n\
 Diagnostics go to stderr as FILE:LINE:COL: error[code]: message (at POINTER).\n\n\
@@ -28,24 +28,20 @@ struct Cli {
     command: Command,
 }
 
+// A subcommand's help (`--help`, its man page) is the doc comment of its `Args`: its
+// first paragraph is the one-line summary, the rest the long description. A doc
+// comment on a variant here would replace both with one line.
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Convert an MCP Description between JSON and YAML (lossless).
     Convert(cmd::convert::Args),
-    /// Validate MCP Descriptions against mcpdesc 0.8.0 (schema and semantic rules).
     Validate(cmd::validate::Args),
     /// Import tools from OpenAPI documents or tools/list dumps.
     #[command(subcommand)]
     Import(cmd::import::ImportCommand),
-    /// Capture tools/list from a live MCP server, one session per protocol revision.
     Capture(cmd::capture::Args),
-    /// Report (and fix) tool names that are not host-safe.
     Names(cmd::names::Args),
-    /// Project a description onto one protocol revision (Effective Protocol View, §4.12).
     Project(cmd::project::Args),
-    /// Merge descriptions into one with disjoint protocol-scoped variants (§4.13).
     Merge(cmd::merge::Args),
-    /// Split declarations into protocol-scoped variants that are each valid.
     Split(cmd::split::Args),
     /// Export what a conforming server would send (e.g. a tools/list result).
     #[command(subcommand)]
@@ -55,6 +51,8 @@ enum Command {
     Generate(cmd::generate::GenerateCommand),
     /// Render documentation of a description: a self-contained HTML page or Markdown.
     Docs(cmd::docs::Args),
+    Completions(cmd::completions::Args),
+    Man(cmd::man::Args),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +75,8 @@ fn main() -> ExitCode {
         Command::Export(a) => cmd::export::run(a),
         Command::Generate(a) => cmd::generate::run(a),
         Command::Docs(a) => cmd::docs::run(a),
+        Command::Completions(a) => cmd::completions::run(a, Cli::command()),
+        Command::Man(a) => cmd::man::run(a, Cli::command()),
     };
     match result {
         Ok(o) => o.into(),

@@ -1,15 +1,19 @@
 //! Shared plumbing for subcommands: reading inputs, atomic output, printing
 //! diagnostics, exit codes. Every subcommand goes through these, so the rules
-//! (exit codes, `FILE:LINE:COL: error[code]: message (at POINTER)`, temp-file-then-rename)
-//! hold everywhere.
+//! (exit codes, `FILE:LINE:COL: error[code]: message (at POINTER)`, temp-file-then-rename,
+//! the `-o` rule of [`Output`]) hold everywhere.
 
+use crate::args::Output;
 use mcpdesc_core::{Decoded, Diagnostic, Document, Format, Limits, Severity};
+use mcpdesc_live::FileDiagnostic;
+use std::fmt::Display;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// How a subcommand ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a subcommand ended; ordered by severity, so a run over several inputs ends
+/// with the `max` of theirs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Outcome {
     /// 0: success (warnings allowed).
     Success,
@@ -29,13 +33,15 @@ impl From<Outcome> for ExitCode {
     }
 }
 
-/// A usage or I/O failure, reported as `mcpdesc: error: …` with exit code 2.
+/// A usage or I/O failure, reported as `mcpdesc: error: …` with exit code 2. Built
+/// explicitly (no blanket `From`), so every message says what it is about.
 #[derive(Debug)]
 pub struct UsageError(pub String);
 
-impl<E: std::fmt::Display> From<E> for UsageError {
-    fn from(e: E) -> Self {
-        UsageError(e.to_string())
+impl UsageError {
+    /// `WHAT: ERROR`, e.g. a path and the I/O error it gave.
+    pub fn at(what: impl Display, error: impl Display) -> Self {
+        UsageError(format!("{what}: {error}"))
     }
 }
 
@@ -51,7 +57,8 @@ pub fn read_input(path: &str) -> Result<(Vec<u8>, String), UsageError> {
     if path == "-" {
         std::io::stdin()
             .take(MAX_INPUT_BYTES + 1)
-            .read_to_end(&mut buf)?;
+            .read_to_end(&mut buf)
+            .map_err(|e| UsageError::at("<stdin>", e))?;
         if buf.len() as u64 > MAX_INPUT_BYTES {
             return Err(UsageError(format!(
                 "<stdin>: input larger than {MAX_INPUT_BYTES} bytes"
@@ -59,13 +66,13 @@ pub fn read_input(path: &str) -> Result<(Vec<u8>, String), UsageError> {
         }
         return Ok((buf, "<stdin>".to_string()));
     }
-    let f = std::fs::File::open(path).map_err(|e| UsageError(format!("{path}: {e}")))?;
+    let f = std::fs::File::open(path).map_err(|e| UsageError::at(path, e))?;
     if f.metadata().map(|m| m.is_dir()).unwrap_or(false) {
         return Err(UsageError(format!("{path}: is a directory")));
     }
     f.take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut buf)
-        .map_err(|e| UsageError(format!("{path}: {e}")))?;
+        .map_err(|e| UsageError::at(path, e))?;
     if buf.len() as u64 > MAX_INPUT_BYTES {
         return Err(UsageError(format!(
             "{path}: input larger than {MAX_INPUT_BYTES} bytes"
@@ -74,14 +81,29 @@ pub fn read_input(path: &str) -> Result<(Vec<u8>, String), UsageError> {
     Ok((buf, path.to_string()))
 }
 
-/// Reads and decodes a description (JSON or YAML, by extension or by sniffing the
-/// text; UTF-8 with an optional BOM). When it cannot be decoded, prints the diagnostic
-/// (with its line and column) and returns `None`: the caller exits with "rejected".
+/// The format of an input description: from its extension, else sniffed from the first
+/// byte that is not a BOM or whitespace (`{`/`[` → JSON). Looks at a few bytes only.
+pub fn input_format(path: &str, bytes: &[u8]) -> Format {
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = text
+        .iter()
+        .position(|b| !b" \t\r\n".contains(b))
+        .unwrap_or(text.len());
+    let head = String::from_utf8_lossy(&text[start..text.len().min(start + 4)]);
+    Format::detect((path != "-").then_some(path), &head)
+}
+
+/// Decodes a description read by [`read_input`] (JSON or YAML by [`input_format`]; UTF-8
+/// with an optional BOM); the error is the decode diagnostic, with its line and column.
+pub fn decode_input(path: &str, bytes: &[u8]) -> Result<Decoded, Diagnostic> {
+    mcpdesc_core::decode_bytes(bytes, input_format(path, bytes), &Limits::default())
+}
+
+/// Reads and decodes a description. When it cannot be decoded, prints the diagnostic
+/// and returns `None`: the caller exits with "rejected".
 pub fn read_description(path: &str) -> Result<Option<(Decoded, String)>, UsageError> {
     let (bytes, name) = read_input(path)?;
-    let hint = (path != "-").then_some(path);
-    let format = Format::detect(hint, &String::from_utf8_lossy(&bytes));
-    match mcpdesc_core::decode_bytes(&bytes, format, &Limits::default()) {
+    match decode_input(path, &bytes) {
         Ok(d) => Ok(Some((d, name))),
         Err(d) => {
             print_diagnostics(&name, &[d]);
@@ -112,13 +134,14 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), UsageError> {
     let mut out = AtomicOutput::create(path)?;
     out.file()
         .write_all(contents)
-        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        .map_err(|e| UsageError::at(path.display(), e))?;
     out.commit()
 }
 
 /// An output file being written: a temporary file in the target's folder that
 /// replaces the target on [`AtomicOutput::commit`]. Dropped without a commit, it is
 /// removed and the target stays as it was.
+#[derive(Debug)]
 pub struct AtomicOutput {
     path: PathBuf,
     tmp: tempfile::NamedTempFile,
@@ -145,10 +168,10 @@ impl AtomicOutput {
             .filter(|m| m.is_file())
             .map(|m| m.permissions());
         let tmp = builder.tempfile_in(&dir).map_err(|e| {
-            UsageError(format!(
-                "{}: cannot create a temporary file: {e}",
-                dir.display()
-            ))
+            UsageError::at(
+                dir.display(),
+                format_args!("cannot create a temporary file: {e}"),
+            )
         })?;
         Ok(AtomicOutput {
             path: path.to_path_buf(),
@@ -164,38 +187,52 @@ impl AtomicOutput {
 
     /// Flushes the contents to disk and puts the file in place.
     pub fn commit(self) -> Result<(), UsageError> {
-        let at = |e: std::io::Error| UsageError(format!("{}: {e}", self.path.display()));
+        let at = |e: std::io::Error| UsageError::at(self.path.display(), e);
         if let Some(perms) = self.keep.clone() {
             self.tmp.as_file().set_permissions(perms).map_err(at)?;
         }
         self.tmp.as_file().sync_all().map_err(at)?;
         self.tmp
             .persist(&self.path)
-            .map_err(|e| UsageError(format!("{}: {}", self.path.display(), e.error)))?;
+            .map_err(|e| UsageError::at(self.path.display(), e.error))?;
         Ok(())
     }
 }
 
-/// Writes to OUTPUT atomically, or to stdout when there is none (or it is `-`).
-pub fn write_output(output: Option<&Path>, contents: &[u8]) -> Result<(), UsageError> {
-    match output {
-        Some(p) if p.as_os_str() != "-" => write_atomic(p, contents),
-        _ => {
+/// Writes to OUTPUT atomically, or to standard output when there is none (or it is `-`).
+pub fn write_output(output: Option<&Output>, contents: &[u8]) -> Result<(), UsageError> {
+    match output.and_then(Output::path) {
+        Some(p) => write_atomic(p, contents),
+        None => {
             let mut out = std::io::stdout().lock();
-            out.write_all(contents)?;
-            out.flush()?;
-            Ok(())
+            out.write_all(contents)
+                .and_then(|()| out.flush())
+                .map_err(|e| UsageError::at("<stdout>", e))
         }
     }
+}
+
+/// Emits `value` by the `-o` rule ([`Output`]): in the file's format, or in `stdout`
+/// (the subcommand's choice) on standard output.
+pub fn write_value(
+    value: &serde_json::Value,
+    output: Option<&Output>,
+    stdout: Format,
+) -> Result<(), UsageError> {
+    let format = output.map_or(stdout, |o| o.format(stdout));
+    let text = mcpdesc_core::emit::to_format(value, format);
+    write_output(output, text.as_bytes())
 }
 
 /// Refuses OUTPUT == INPUT unless `in_place`.
 pub fn check_not_same_file(
     input: &str,
-    output: Option<&Path>,
+    output: Option<&Output>,
     in_place: bool,
 ) -> Result<(), UsageError> {
-    let Some(out) = output else { return Ok(()) };
+    let Some(out) = output.and_then(Output::path) else {
+        return Ok(());
+    };
     if in_place || input == "-" {
         return Ok(());
     }
@@ -217,6 +254,14 @@ pub fn print_diagnostics(file: &str, diags: &[Diagnostic]) {
     let mut err = std::io::stderr().lock();
     for d in diags {
         let _ = writeln!(err, "{}", d.render(file));
+    }
+}
+
+/// Prints diagnostics that name their own input (`mcpdesc_live` imports several files).
+pub fn print_file_diagnostics(diags: &[FileDiagnostic]) {
+    let mut err = std::io::stderr().lock();
+    for d in diags {
+        let _ = writeln!(err, "{}", d.render());
     }
 }
 

@@ -4,6 +4,7 @@
 //! description (wire names, docs, enum values, defaults) is kept raw here; escaping
 //! happens once, in [`crate::escape`], when a renderer turns the IR into code.
 
+use mcpdesc_core::ProtocolRevision;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -14,8 +15,15 @@ pub type TypeId = usize;
 /// type their schemas need.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Ir {
-    /// The revision the description was projected to.
-    pub protocol_version: String,
+    /// The revision the description was projected to: the types are its view's.
+    pub protocol_version: ProtocolRevision,
+    /// Every revision the description declares, oldest first: the revisions a generated
+    /// client accepts when it connects (each tool says how it decodes results there).
+    pub protocol_versions: Vec<ProtocolRevision>,
+    /// One line saying what the generated client is (package descriptions).
+    pub summary: String,
+    /// The generated client's header documentation.
+    pub doc: String,
     /// Server identity from the Info Object.
     pub server: Server,
     /// Tools in declaration order.
@@ -31,6 +39,13 @@ pub struct Server {
     pub version: String,
     pub title: Option<String>,
     pub description: Option<String>,
+}
+
+impl Server {
+    /// How documentation names the server: its title, else its name.
+    pub fn label(&self) -> &str {
+        self.title.as_deref().unwrap_or(&self.name)
+    }
 }
 
 /// A name per target language. Identifiers are already sanitized and unique in their
@@ -49,8 +64,11 @@ pub struct Tool {
     pub wire_name: String,
     /// Method names: Rust `snake_case`, TS `camelCase`.
     pub names: Names,
+    /// `title`, where the revision defines it.
     pub title: Option<String>,
     pub description: Option<String>,
+    /// The method's documentation: title, description and wire name.
+    pub doc: String,
     pub deprecated: bool,
     /// JSON pointer of the Tool Object.
     pub origin: String,
@@ -61,6 +79,9 @@ pub struct Tool {
     pub output: TypeId,
     /// Whether the output is typed structured content.
     pub structured_output: bool,
+    /// How a result at each revision of [`Ir::protocol_versions`] becomes the output
+    /// type (the same order).
+    pub results: Vec<RevisionResult>,
     /// Where the resolved inputSchema is (for round-trip checks; not part of
     /// snapshots). A pointer, not a copy: the GitHub description's schemas are 24 MB.
     #[serde(skip)]
@@ -68,6 +89,46 @@ pub struct Tool {
     /// Where the resolved outputSchema is, if the tool has one in this revision.
     #[serde(skip)]
     pub output_schema: Option<SchemaAt>,
+}
+
+/// How a tool's result at one revision becomes its output type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RevisionResult {
+    pub revision: ProtocolRevision,
+    #[serde(flatten)]
+    pub decode: Decode,
+}
+
+/// How a result at a revision becomes the output type generated for the target one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "decode", rename_all = "snake_case")]
+pub enum Decode {
+    /// As it is: the same output schema (and every result of a tool without one).
+    Same,
+    /// That revision wraps the output type in an object: the output is its `property`.
+    Unwrap { property: String },
+    /// That revision sends the value the output type wraps: the output is
+    /// `{property: value}`.
+    Wrap { property: String },
+    /// That revision declares no output schema; decoded as it is (or from the JSON text
+    /// content), as from a server that predates structured content.
+    Unstructured,
+    /// That revision declares another output schema; decoded as it is, with a warning
+    /// at generation.
+    Differs,
+    /// The tool is not in that revision's view: calls fail without reaching the server.
+    Absent,
+}
+
+impl Decode {
+    /// What a generated client does at runtime: take the result as it is (`None`), or
+    /// one of [`Decode::Unwrap`], [`Decode::Wrap`], [`Decode::Absent`].
+    pub fn runtime(&self) -> Option<&Decode> {
+        match self {
+            Decode::Same | Decode::Unstructured | Decode::Differs => None,
+            d => Some(d),
+        }
+    }
 }
 
 /// Where a tool's resolved schema is in the description.

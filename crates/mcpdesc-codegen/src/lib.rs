@@ -3,10 +3,12 @@
 //! Typed MCP clients from an MCP Description: Rust (rmcp) and TypeScript
 //! (`@modelcontextprotocol/sdk`).
 //!
-//! The pipeline flows one way: description (projected to one protocol revision) →
-//! [`lower::lower`] → [`ir::Ir`] (plain data) → a renderer ([`rust`], [`typescript`])
-//! using askama templates from `templates/` → files. Every string from the
-//! description that reaches generated code passes through [`escape`].
+//! The pipeline flows one way: description → [`lower::Views::project`] (the validated
+//! Effective Protocol View of one revision, made by `mcpdesc_scope::project`; an invalid
+//! description is refused with the validator's diagnostics) → [`lower::lower`] →
+//! [`ir::Ir`] (plain data) → a renderer ([`rust`], [`typescript`]) using the crate's
+//! askama templates (`templates/`) → files. Every string from the description that
+//! reaches generated code passes through [`escape`].
 //!
 //! ```
 //! let doc = serde_json::json!({
@@ -20,7 +22,6 @@
 //! assert!(lib.contains("pub async fn echo(&self, input: EchoInput) -> Result<EchoOutput, Error>"));
 //! ```
 
-pub mod check;
 pub mod escape;
 pub mod ir;
 pub mod lower;
@@ -29,7 +30,7 @@ pub mod render;
 pub mod rust;
 pub mod typescript;
 
-use mcpdesc_core::Diagnostic;
+use mcpdesc_core::{Diagnostic, ProtocolRevision};
 use serde_json::Value;
 use std::path::{Component, Path};
 
@@ -79,91 +80,78 @@ pub struct Generated {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-fn generate(
-    doc: &Value,
-    version: Option<&str>,
-    render: impl FnOnce(&ir::Ir) -> Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error>,
-) -> Result<Generated, Error> {
-    let lowered = lower::lower(doc, version);
-    let mut diagnostics = lowered.diagnostics;
-    let Some(ir) = lowered.ir else {
-        return Ok(Generated {
-            ir: None,
-            files: vec![],
-            diagnostics,
-        });
-    };
-    if mcpdesc_core::has_errors(&diagnostics) {
-        return Ok(Generated {
-            ir: Some(ir),
-            files: vec![],
-            diagnostics,
-        });
+type Rendered = Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error>;
+
+/// Projects `doc` to the views of revision `rev` (validating it) and lowers them; the
+/// diagnostics of a refused input come back with no IR.
+fn lowered(doc: &Value, rev: Option<ProtocolRevision>) -> (Option<ir::Ir>, Vec<Diagnostic>) {
+    match lower::Views::project_and_lower(doc, rev) {
+        Ok(l) => (Some(l.ir), l.diagnostics),
+        Err(diagnostics) => (None, diagnostics),
     }
-    let (files, more) = render(&ir)?;
-    diagnostics.extend(more);
+}
+
+/// Renders a lowered description unless lowering reported errors.
+fn finish(
+    ir: Option<ir::Ir>,
+    mut diagnostics: Vec<Diagnostic>,
+    render: impl FnOnce(&ir::Ir) -> Rendered,
+) -> Result<Generated, Error> {
+    let files = match &ir {
+        Some(ir) if !mcpdesc_core::has_errors(&diagnostics) => {
+            let (files, more) = render(ir)?;
+            diagnostics.extend(more);
+            files
+        }
+        _ => Vec::new(),
+    };
     Ok(Generated {
-        ir: Some(ir),
+        ir,
         files,
         diagnostics,
     })
 }
 
-/// Generates the Rust client crate for `doc` (a description as JSON).
+/// Generates the Rust client crate for `doc` (a description as JSON). The description
+/// is validated and projected first (see [`lower::Views::project`]); an invalid one is
+/// refused with the validator's diagnostics.
 pub fn generate_rust(doc: &Value, opts: &RustOptions) -> Result<Generated, Error> {
-    generate(doc, opts.protocol_version.as_deref(), |ir| {
-        rust::render(ir, opts)
-    })
+    let (ir, diagnostics) = lowered(doc, opts.protocol_version);
+    finish(ir, diagnostics, |ir| rust::render(ir, opts))
 }
 
-/// Generates the TypeScript client package for `doc` (a description as JSON).
+/// Generates the TypeScript client package for `doc` (a description as JSON), like
+/// [`generate_rust`].
 pub fn generate_typescript(doc: &Value, opts: &TsOptions) -> Result<Generated, Error> {
-    generate(doc, opts.protocol_version.as_deref(), |ir| {
-        typescript::render(ir, opts)
-    })
+    let (ir, diagnostics) = lowered(doc, opts.protocol_version);
+    finish(ir, diagnostics, |ir| typescript::render(ir, opts))
 }
 
 /// Both clients at once: the Rust crate and the TypeScript package. When both
-/// target the same protocol revision (the default: the newest in the document), the
-/// description is lowered once and the two renderers run in parallel; otherwise the
-/// two generations run in parallel. Same results as [`generate_rust`] and
-/// [`generate_typescript`] called one after the other.
+/// target the same protocol revision (given or not: no revision means the newest in
+/// the document), the description is projected and lowered once and the two renderers
+/// run in parallel; otherwise the two generations run in parallel. Same results as
+/// [`generate_rust`] and [`generate_typescript`] called one after the other.
 pub fn generate_clients(
     doc: &Value,
     rust: &RustOptions,
     ts: &TsOptions,
 ) -> (Result<Generated, Error>, Result<Generated, Error>) {
-    if rust.protocol_version != ts.protocol_version {
+    let target = |rev| lower::Views::target(doc, rev);
+    if target(rust.protocol_version) != target(ts.protocol_version) {
         return rayon::join(|| generate_rust(doc, rust), || generate_typescript(doc, ts));
     }
-    let lowered = lower::lower(doc, rust.protocol_version.as_deref());
-    let diagnostics = lowered.diagnostics;
-    let Some(ir) = lowered.ir else {
-        let none = || {
-            Ok(Generated {
-                ir: None,
-                files: vec![],
-                diagnostics: diagnostics.clone(),
-            })
-        };
-        return (none(), none());
+    let (ir, diagnostics) = lowered(doc, rust.protocol_version);
+    let renderable = ir.is_some() && !mcpdesc_core::has_errors(&diagnostics);
+    let (r, t) = match &ir {
+        Some(ir) if renderable => {
+            rayon::join(|| rust::render(ir, rust), || typescript::render(ir, ts))
+        }
+        _ => (Ok(Default::default()), Ok(Default::default())),
     };
-    let finish = |rendered: Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error>, ir: ir::Ir| {
-        let (files, more) = rendered?;
-        let mut d = diagnostics.clone();
-        d.extend(more);
-        Ok(Generated {
-            ir: Some(ir),
-            files,
-            diagnostics: d,
-        })
-    };
-    if mcpdesc_core::has_errors(&diagnostics) {
-        let r = finish(Ok((vec![], vec![])), ir.clone());
-        return (r, finish(Ok((vec![], vec![])), ir));
-    }
-    let (r, t) = rayon::join(|| rust::render(&ir, rust), || typescript::render(&ir, ts));
-    (finish(r, ir.clone()), finish(t, ir))
+    let give =
+        |rendered: Rendered, ir: Option<ir::Ir>| finish(ir, diagnostics.clone(), |_| rendered);
+    (give(r, ir.clone()), give(t, ir))
 }
 
 /// Whether a generated relative path stays inside its output directory.

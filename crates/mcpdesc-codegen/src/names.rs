@@ -141,13 +141,19 @@ pub const RUST_RESERVED_TYPES: &[&str] = &[
     "ContentBlock",
     "Default",
     "Self",
+    "Decode",
 ];
 
 /// Method names of the generated Rust `Client`.
 pub const RUST_RESERVED_METHODS: &[&str] = &[
     "connect_stdio",
+    "connect_stdio_at",
     "connect_http",
+    "connect_http_at",
+    "start",
+    "protocol_version",
     "close",
+    "call",
     "call_structured",
     "call_content",
     "service",
@@ -158,6 +164,10 @@ pub const RUST_RESERVED_METHODS: &[&str] = &[
 pub const TS_RESERVED_TYPES: &[&str] = &[
     "McpClient",
     "ToolError",
+    "UnsupportedRevisionError",
+    "ToolUnavailableError",
+    "Decode",
+    "Transport",
     "Client",
     "StdioClientTransport",
     "StreamableHTTPClientTransport",
@@ -200,6 +210,7 @@ pub const TS_RESERVED_TYPES: &[&str] = &[
 pub const TS_RESERVED_METHODS: &[&str] = &[
     "connectStdio",
     "connectHttp",
+    "protocolVersion",
     "close",
     "constructor",
     "prototype",

@@ -141,3 +141,72 @@ pub fn doc_text(
     }
     Untrusted(parts.join("\n\n"))
 }
+
+/// What a generated method does at the revision the client negotiated, beyond taking
+/// the result as it is: from the tool's [`RevisionResult`](crate::ir::RevisionResult)s,
+/// the revisions where it is absent, and the others grouped by what they need (in
+/// revision order). Revisions not listed take the result as it is (the default arm).
+#[derive(Debug, Default)]
+pub(crate) struct Dispatch<'a> {
+    pub absent: Vec<&'static str>,
+    pub arms: Vec<(Vec<&'static str>, Reshape<'a>)>,
+}
+
+/// A result reshaped at a revision (see [`crate::ir::Decode`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reshape<'a> {
+    Unwrap(&'a str),
+    Wrap(&'a str),
+}
+
+/// Which reshapes some method of an IR needs (the variants of the generated code's
+/// private `Decode` type).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Reshapes {
+    pub unwrap: bool,
+    pub wrap: bool,
+}
+
+impl Reshapes {
+    pub fn of(ir: &crate::ir::Ir) -> Reshapes {
+        let mut r = Reshapes::default();
+        for (_, reshape) in ir.tools.iter().flat_map(|t| Dispatch::of(t).arms) {
+            match reshape {
+                Reshape::Unwrap(_) => r.unwrap = true,
+                Reshape::Wrap(_) => r.wrap = true,
+            }
+        }
+        r
+    }
+
+    /// Whether any method reshapes (the `Decode` type exists).
+    pub fn any(self) -> bool {
+        self.unwrap || self.wrap
+    }
+}
+
+impl<'a> Dispatch<'a> {
+    pub fn of(tool: &'a crate::ir::Tool) -> Dispatch<'a> {
+        use crate::ir::Decode;
+        let mut d = Dispatch::default();
+        for r in &tool.results {
+            let reshape = match r.decode.runtime() {
+                None => continue,
+                Some(Decode::Absent) => {
+                    d.absent.push(r.revision.as_str());
+                    continue;
+                }
+                // Content blocks are not reshaped (lowering gives them none).
+                Some(_) if !tool.structured_output => continue,
+                Some(Decode::Unwrap { property }) => Reshape::Unwrap(property),
+                Some(Decode::Wrap { property }) => Reshape::Wrap(property),
+                Some(_) => continue,
+            };
+            match d.arms.iter_mut().find(|(_, x)| *x == reshape) {
+                Some((revs, _)) => revs.push(r.revision.as_str()),
+                None => d.arms.push((vec![r.revision.as_str()], reshape)),
+            }
+        }
+        d
+    }
+}

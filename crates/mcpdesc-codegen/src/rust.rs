@@ -1,18 +1,19 @@
 //! Rust renderer: IR → a standalone crate using rmcp.
 
+use crate::escape;
 use crate::escape::Untrusted;
 use crate::ir::*;
-use crate::render::{Code, Ident, doc_text, filters, untrusted};
+use crate::render::{Code, Dispatch, Ident, Reshape, Reshapes, doc_text, filters, untrusted};
 use crate::{Error, GeneratedFile};
 use askama::Template;
-use mcpdesc_core::Diagnostic;
+use mcpdesc_core::{Diagnostic, ProtocolRevision};
 use std::collections::HashSet;
 
 /// Options for the Rust target.
 #[derive(Debug, Clone, Default)]
 pub struct RustOptions {
     /// Protocol revision to project to (default: the newest in the document).
-    pub protocol_version: Option<String>,
+    pub protocol_version: Option<ProtocolRevision>,
     /// Cargo package name (default: from the server name).
     pub crate_name: Option<String>,
 }
@@ -87,6 +88,10 @@ struct RTool {
     output: Ident,
     structured: bool,
     deprecated: bool,
+    /// The revisions (a `match` pattern) where the tool is not in the description.
+    absent: Option<Code>,
+    /// `match self.revision` arms (pattern, `Decode`) besides `_ => Decode::Same`.
+    arms: Vec<(Code, Code)>,
 }
 
 #[derive(Template)]
@@ -95,7 +100,13 @@ struct LibTpl {
     doc: Untrusted,
     crate_name: Ident,
     protocol_version: Untrusted,
+    /// Newest first.
+    protocol_versions: Vec<Untrusted>,
     tools: Vec<RTool>,
+    /// Some method reshapes results (the private `Decode` enum exists).
+    decodes: bool,
+    has_unwrap: bool,
+    has_wrap: bool,
     content_aliases: Vec<(Untrusted, Ident)>,
     has_structured: bool,
     has_content: bool,
@@ -498,18 +509,6 @@ fn items(cx: &mut Ctx<'_>) -> Result<Vec<Item>, Error> {
     Ok(out)
 }
 
-fn tool_doc(t: &Tool) -> Untrusted {
-    let mut parts = Vec::new();
-    if let Some(title) = t.title.as_deref().filter(|s| !s.trim().is_empty()) {
-        parts.push(title.to_string());
-    }
-    if let Some(d) = t.description.as_deref().filter(|s| !s.trim().is_empty()) {
-        parts.push(d.to_string());
-    }
-    parts.push(format!("Calls the MCP tool `{}`.", t.wire_name));
-    untrusted(parts.join("\n\n"))
-}
-
 /// Renders the crate's files (`Cargo.toml`, `src/lib.rs`, `src/types.rs`).
 pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error> {
     let mut cx = Ctx {
@@ -519,14 +518,10 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
         diags: Vec::new(),
     };
     let items = items(&mut cx)?;
-    let server_label = ir
-        .server
-        .title
-        .clone()
-        .unwrap_or_else(|| ir.server.name.clone());
     let types = TypesTpl {
         server: untrusted(format!(
-            "Types of the tools of the MCP server {server_label}."
+            "Types of the tools of the MCP server {}.",
+            ir.server.label()
         )),
         items,
     }
@@ -534,6 +529,7 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
 
     let mut tools = Vec::new();
     let mut content_aliases = Vec::new();
+    let reshapes = Reshapes::of(ir);
     for t in &ir.tools {
         let output = cx.name(t.output)?;
         if !t.structured_output {
@@ -544,8 +540,30 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
                 .unwrap_or_default();
             content_aliases.push((untrusted(doc), output.clone()));
         }
+        let dispatch = Dispatch::of(t);
+        let pattern = |revs: &[&str]| {
+            Code(
+                revs.iter()
+                    .map(|r| escape::rust::str_lit(r))
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+            )
+        };
+        let arms = dispatch
+            .arms
+            .iter()
+            .map(|(revs, reshape)| {
+                let decode = match reshape {
+                    Reshape::Unwrap(p) => format!("Decode::Unwrap({})", escape::rust::str_lit(p)),
+                    Reshape::Wrap(p) => format!("Decode::Wrap({})", escape::rust::str_lit(p)),
+                };
+                (pattern(revs), Code(decode))
+            })
+            .collect();
         tools.push(RTool {
-            doc: tool_doc(t),
+            absent: (!dispatch.absent.is_empty()).then(|| pattern(&dispatch.absent)),
+            arms,
+            doc: untrusted(t.doc.clone()),
             name: Ident::rust(&t.names.rust)?,
             wire: untrusted(t.wire_name.clone()),
             input: cx.name(t.input)?,
@@ -557,23 +575,19 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
     let package = crate_name(opts.crate_name.as_deref(), &ir.server.name);
     let crate_ident =
         Ident::rust(&package.replace('-', "_")).or_else(|_| Ident::rust("mcp_client"))?;
-    let mut doc = format!("Typed MCP client for {server_label}");
-    if !ir.server.version.is_empty() {
-        doc.push_str(&format!(" (version {})", ir.server.version));
-    }
-    doc.push('.');
-    if let Some(d) = &ir.server.description {
-        doc.push_str("\n\n");
-        doc.push_str(d);
-    }
-    doc.push_str(&format!(
-        "\n\nGenerated by mcpdesc from an MCP Description (protocol revision {}). Do not edit.",
-        ir.protocol_version
-    ));
     let lib = LibTpl {
-        doc: untrusted(doc),
+        doc: untrusted(ir.doc.clone()),
         crate_name: crate_ident,
-        protocol_version: untrusted(ir.protocol_version.clone()),
+        protocol_version: untrusted(ir.protocol_version.as_str()),
+        protocol_versions: ir
+            .protocol_versions
+            .iter()
+            .rev()
+            .map(|r| untrusted(r.as_str()))
+            .collect(),
+        decodes: reshapes.any(),
+        has_unwrap: reshapes.unwrap,
+        has_wrap: reshapes.wrap,
         has_structured: tools.iter().any(|t| t.structured),
         has_content: tools.iter().any(|t| !t.structured),
         tools,
@@ -582,7 +596,7 @@ pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Di
     .render()?;
     let cargo = CargoTpl {
         package: untrusted(package),
-        description: untrusted(format!("Typed MCP client for {server_label}")),
+        description: untrusted(ir.summary.clone()),
     }
     .render()?;
     let files = vec![

@@ -2,6 +2,7 @@
 //! `#/components/<namespace>/<name>`, followed transitively, cycles rejected, no I/O.
 
 use serde_json::Value;
+use std::collections::HashSet;
 
 /// The five component namespaces (§17.1).
 pub const NAMESPACES: [&str; 5] = [
@@ -12,8 +13,13 @@ pub const NAMESPACES: [&str; 5] = [
     "promptExamples",
 ];
 
-/// Upper bound on reference chains (§17.7); longer chains are reported as [`RefError::TooDeep`].
-pub const MAX_REF_CHAIN: usize = 64;
+/// Upper bound on reference chains (§17.7 asks implementations to bound reference
+/// depth); longer chains are not followed and give [`RefError::TooDeep`]. §17.4 itself
+/// requires transitive resolution of any length, so this is a limit of the
+/// implementation, not a rule of the format: it sits far beyond any real document
+/// (chains there are one or two hops) and only stops adversarial input. Membership is
+/// checked in a hash set, so a chain costs time linear in its length.
+pub const MAX_REF_CHAIN: usize = 1024;
 
 /// Why a Reference Object could not be resolved. Each maps to a distinct diagnostic code.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -36,8 +42,11 @@ pub enum RefError {
     /// The chain of references loops.
     #[error("$componentRef cycle: {}", .0.join(" -> "))]
     Cycle(Vec<String>),
-    /// The chain is longer than [`MAX_REF_CHAIN`].
-    #[error("$componentRef chain longer than {MAX_REF_CHAIN}")]
+    /// The chain is longer than [`MAX_REF_CHAIN`]: an implementation limit, not a
+    /// document error (the document may well be valid).
+    #[error(
+        "$componentRef chain longer than {MAX_REF_CHAIN} references: not followed (a processing limit of this implementation)"
+    )]
     TooDeep,
     /// A Reference Object with sibling properties (§17.2: exactly one property).
     #[error("a Reference Object must contain only `$componentRef`")]
@@ -56,6 +65,15 @@ impl RefError {
             RefError::Siblings => "component-ref-siblings",
         }
     }
+}
+
+/// The local-name grammar `^[A-Za-z0-9._-]+$` of component names (§17.1), security
+/// scheme names (§7.1), named-example and scenario names (§9.3, §10.4.1) and
+/// Elicitation Declaration names (§12.2).
+pub fn is_local_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
 /// The `$componentRef` string of a Reference Object, if `v` is one.
@@ -77,11 +95,7 @@ pub fn parse_ref(r: &str) -> Result<(&str, &str), RefError> {
     let (ns, name) = rest
         .split_once('/')
         .ok_or_else(|| RefError::Malformed(r.to_string()))?;
-    let name_ok = !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
-    if !NAMESPACES.contains(&ns) || !name_ok {
+    if !NAMESPACES.contains(&ns) || !is_local_name(name) {
         return Err(RefError::Malformed(r.to_string()));
     }
     Ok((ns, name))
@@ -98,8 +112,10 @@ pub fn resolve<'a>(
     namespace: &str,
 ) -> Result<(&'a Value, Option<String>), RefError> {
     let mut cur = value;
-    let mut seen: Vec<String> = Vec::new();
-    let mut at = None;
+    // The chain in order (for the cycle message) and as a set (for the cycle check).
+    let mut chain: Vec<&'a str> = Vec::new();
+    let mut seen: HashSet<&'a str> = HashSet::new();
+    let mut target = None;
     while let Some(obj) = cur.as_object().filter(|m| m.contains_key("$componentRef")) {
         let Some(r) = obj.get("$componentRef").and_then(Value::as_str) else {
             return Err(RefError::Malformed(
@@ -111,14 +127,16 @@ pub fn resolve<'a>(
         if obj.len() != 1 {
             return Err(RefError::Siblings);
         }
-        if seen.iter().any(|s| s == r) {
-            seen.push(r.to_string());
-            return Err(RefError::Cycle(seen));
+        if !seen.insert(r) {
+            chain.push(r);
+            return Err(RefError::Cycle(
+                chain.into_iter().map(str::to_string).collect(),
+            ));
         }
-        if seen.len() >= MAX_REF_CHAIN {
+        if chain.len() >= MAX_REF_CHAIN {
             return Err(RefError::TooDeep);
         }
-        seen.push(r.to_string());
+        chain.push(r);
         let (ns, name) = parse_ref(r)?;
         if ns != namespace {
             return Err(RefError::WrongNamespace {
@@ -132,8 +150,9 @@ pub fn resolve<'a>(
             .and_then(|c| c.get(ns))
             .and_then(|m| m.get(name))
             .ok_or_else(|| RefError::Missing(r.to_string()))?;
-        at = Some(format!("/components/{ns}/{}", crate::pointer::escape(name)));
+        target = Some((ns, name));
     }
+    let at = target.map(|(ns, name)| format!("/components/{ns}/{}", crate::pointer::escape(name)));
     Ok((cur, at))
 }
 
@@ -179,6 +198,76 @@ mod tests {
             resolve(&doc, &sib, "schemas").unwrap_err().code(),
             "component-ref-siblings"
         );
+        let inline = json!({"type": "string"});
+        assert_eq!(
+            resolve(&doc, &inline, "schemas").expect("inline").0,
+            &inline
+        );
+    }
+
+    /// A document with the chain `C0 -> C1 -> ... -> C{hops}` ending in an object schema.
+    fn chain(hops: usize) -> Value {
+        let mut schemas = serde_json::Map::new();
+        for i in 0..hops {
+            schemas.insert(
+                format!("C{i}"),
+                json!({"$componentRef": format!("#/components/schemas/C{}", i + 1)}),
+            );
+        }
+        schemas.insert(format!("C{hops}"), json!({"type": "object"}));
+        json!({"components": {"schemas": schemas}})
+    }
+
+    #[test]
+    fn long_chains_resolve_up_to_the_limit() {
+        let start = json!({"$componentRef": "#/components/schemas/C0"});
+        // 200 hops: far more than any real document, and resolved (§17.4).
+        let doc = chain(200);
+        let (v, at) = resolve(&doc, &start, "schemas").expect("200 hops resolve");
+        assert_eq!(v, &json!({"type": "object"}));
+        assert_eq!(at.as_deref(), Some("/components/schemas/C200"));
+        // Exactly MAX_REF_CHAIN references (the use site's plus MAX_REF_CHAIN - 1 hops).
+        let doc = chain(MAX_REF_CHAIN - 1);
+        assert!(resolve(&doc, &start, "schemas").is_ok());
+        let doc = chain(MAX_REF_CHAIN);
+        assert_eq!(
+            resolve(&doc, &start, "schemas").unwrap_err(),
+            RefError::TooDeep
+        );
+    }
+
+    #[test]
+    fn cycles_name_the_whole_loop() {
+        let doc = json!({"components": {"schemas": {
+            "X": {"$componentRef": "#/components/schemas/A"},
+            "A": {"$componentRef": "#/components/schemas/B"},
+            "B": {"$componentRef": "#/components/schemas/A"},
+            "S": {"$componentRef": "#/components/schemas/S"}
+        }}});
+        let x = json!({"$componentRef": "#/components/schemas/X"});
+        assert_eq!(
+            resolve(&doc, &x, "schemas").unwrap_err(),
+            RefError::Cycle(
+                [
+                    "#/components/schemas/X",
+                    "#/components/schemas/A",
+                    "#/components/schemas/B",
+                    "#/components/schemas/A"
+                ]
+                .map(String::from)
+                .to_vec()
+            )
+        );
+        let s = json!({"$componentRef": "#/components/schemas/S"});
+        assert_eq!(
+            resolve(&doc, &s, "schemas").unwrap_err(),
+            RefError::Cycle(["#/components/schemas/S"; 2].map(String::from).to_vec())
+        );
+    }
+
+    #[test]
+    fn inline_values_resolve_to_themselves() {
+        let doc = json!({});
         let inline = json!({"type": "string"});
         assert_eq!(
             resolve(&doc, &inline, "schemas").expect("inline").0,

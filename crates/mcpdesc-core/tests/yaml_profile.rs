@@ -222,7 +222,7 @@ fn plain_scalars_resolve_by_the_json_schema() {
         "- null\n- true\n- false\n- 0\n- -0\n- 42\n- -17\n- 1.5\n- 1.\n- -2.5e-3\n- 1E+2\n",
         "- 18446744073709551615\n- 123456789012345678901234567890\n",
         "- ~\n- Null\n- NULL\n- True\n- yes\n- on\n- 0.8.0\n- 0x1F\n- 0o17\n- 1_000\n- +1\n- .5\n",
-        "- 2025-06-18\n- .inf\n- -.inf\n- .nan\n- 012\n- 1:20\n-\n",
+        "- 2025-06-18\n- .iNf\n- -.nan\n- inf\n- 012\n- 1:20\n-\n",
     ));
     let expected = json!([
         null,
@@ -251,9 +251,9 @@ fn plain_scalars_resolve_by_the_json_schema() {
         "+1",
         ".5",
         "2025-06-18",
-        ".inf",
-        "-.inf",
-        ".nan",
+        ".iNf",
+        "-.nan",
+        "inf",
         "012",
         "1:20",
         null
@@ -278,10 +278,49 @@ fn quoted_and_block_scalars_are_always_strings() {
 fn non_finite_numbers_are_rejected() {
     assert_diag(&fails("a: 1\nb: 1e999\n"), "non-finite-number", 2, 4);
     assert_diag(&fails("- -1e400\n"), "non-finite-number", 1, 3);
-    // quoted, or in non-JSON spelling, they are just strings
+    // quoted, they are just strings
     assert_eq!(
-        ok("a: '1e999'\nb: .inf\n"),
-        json!({"a": "1e999", "b": ".inf"})
+        ok("a: '1e999'\nb: \".inf\"\nc: '-.Inf'\nd: \".NaN\"\n"),
+        json!({"a": "1e999", "b": ".inf", "c": "-.Inf", "d": ".NaN"})
+    );
+}
+
+/// YAML 1.2.2 Core-schema infinity and NaN (§10.3.2) in plain scalars: the author means
+/// a number, and §15.3.3 rejects non-finite numbers. Positions are the scalar's first
+/// character, counted by hand.
+#[test]
+fn core_schema_infinity_and_nan_are_rejected_where_they_stand() {
+    for (text, line, column) in [
+        ("maximum: .inf\n", 1, 10),
+        ("a: 1\nminimum: -.inf\n", 2, 10),
+        ("x: +.inf\n", 1, 4),
+        ("x: .Inf\n", 1, 4),
+        ("x: -.Inf\n", 1, 4),
+        ("x: .INF\n", 1, 4),
+        ("x: +.INF\n", 1, 4),
+        ("x: .nan\n", 1, 4),
+        ("x: .NaN\n", 1, 4),
+        ("schema:\n  default: .NAN\n", 2, 12),
+        ("- 1\n- .inf\n", 2, 3),
+        ("{a: [1, .Inf]}\n", 1, 9),
+    ] {
+        let d = fails(text);
+        assert_diag(&d, "non-finite-number", line, column);
+        assert!(
+            d.message.contains("non-finite") && d.message.contains("Quote it"),
+            "{d}"
+        );
+    }
+    assert_eq!(
+        fails("schema:\n  default: .NAN\n").pointer,
+        "/schema/default"
+    );
+    // as a key it is a number, like `1e999`, and keys must be strings
+    assert_diag(&fails(".inf: x\n"), "yaml-non-string-key", 1, 1);
+    // other spellings are strings in every YAML schema
+    assert_eq!(
+        ok("a: .iNf\nb: -.nan\nc: +.NaN\nd: inf\ne: NaN\nf: .infinity\n"),
+        json!({"a": ".iNf", "b": "-.nan", "c": "+.NaN", "d": "inf", "e": "NaN", "f": ".infinity"})
     );
 }
 

@@ -5,7 +5,7 @@
 //! - [`import_dumps`]: saved `tools/list` dumps (every shape people keep: bare results,
 //!   JSON-RPC responses, arrays of pages or tools, JSON Lines session transcripts, MCP
 //!   Inspector CLI output) → one Effective Protocol View per negotiated revision → merged.
-//! - [`capture`]: runs a server (stdio child process) or connects to one (streamable
+//! - [`capture()`]: runs a server (stdio child process) or connects to one (streamable
 //!   HTTP), opens one session per requested revision, pages through `tools/list`, and
 //!   feeds the session transcripts to [`import_dumps`] — so a capture is, by
 //!   construction, the import of the transcripts it can save.

@@ -239,16 +239,37 @@ fn render_all(path: &Path, decoded: &Decoded, mut diags: Vec<Diagnostic>) -> Str
         .join("\n      ")
 }
 
-/// Description files under `dir` (recursively): `*.json`, `*.yaml`, `*.yml`, sorted.
+/// Description files under `dir`, recursively: `*.json`, `*.yaml`, `*.yml` (any case),
+/// in sorted path order (`mcpdesc validate DIR` and [`roundtrip_dir`] both walk this).
+///
+/// Hidden entries (a name starting with `.`: `.git`, `.deps`, `.eslintrc.json`, our own
+/// temporary files), `target` and `node_modules` folders are skipped, and links to
+/// folders are not followed (a walk stays in the tree and cannot loop); links to files
+/// are read. `dir` itself is always walked, whatever its name. An unreadable folder is
+/// an error naming it.
 pub fn description_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    const SKIPPED_DIRS: [&str; 2] = ["target", "node_modules"];
+    let at = |p: &Path| {
+        let p = p.display().to_string();
+        move |e: std::io::Error| std::io::Error::new(e.kind(), format!("{p}: {e}"))
+    };
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d)? {
-            let p = e?.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.to_str().and_then(Format::from_path).is_some() {
+        for e in std::fs::read_dir(&d).map_err(at(&d))? {
+            let e = e.map_err(at(&d))?;
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') {
+                continue;
+            }
+            let p = e.path();
+            let kind = e.file_type().map_err(at(&p))?;
+            if kind.is_dir() {
+                if !SKIPPED_DIRS.contains(&name.as_ref()) {
+                    stack.push(p);
+                }
+            } else if Format::from_path(&name).is_some() && (kind.is_file() || p.is_file()) {
                 out.push(p);
             }
         }

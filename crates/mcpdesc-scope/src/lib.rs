@@ -1,9 +1,9 @@
 //! # mcpdesc-scope
 //!
 //! Protocol scopes of MCP Descriptions (mcpdesc 0.8.0 §4.10–§4.13): Effective Protocol
-//! Views ([`project`]), merging descriptions into disjoint protocol-scoped variants
-//! ([`merge`], [`merge_views`]), splitting declarations that are not valid in every
-//! revision of their scope ([`split`], [`split_declaration`]), semantic equivalence
+//! Views ([`project()`]), merging descriptions into disjoint protocol-scoped variants
+//! ([`merge()`], [`merge_views`]), splitting declarations that are not valid in every
+//! revision of their scope ([`split()`], [`split_declaration`]), semantic equivalence
 //! ([`equivalent`]) and the `tools/list` export ([`export_tools_list`]).
 //!
 //! Everything works on the decoded data model (`serde_json::Value` with key order

@@ -111,7 +111,7 @@
 //! - Nothing from the inbound request is sent upstream except `--forward-header`
 //!   headers; hop-by-hop headers are never forwarded.
 //! - Secrets (credentials, tokens, API-key query values, `Authorization`) never appear
-//!   in a [`CallLog`](crate::call::CallLog), an error or a result.
+//!   in a [`CallLog`], an error or a result.
 //!
 //! # Responses
 //! - 2xx JSON (`application/json`, `+json`): `structuredContent` (wrapped as

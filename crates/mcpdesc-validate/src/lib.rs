@@ -1,9 +1,15 @@
 //! # mcpdesc-validate
 //!
 //! Conformance checking of MCP Description 0.8.0 documents (spec §16.1): the official
-//! JSON Schema (structural layer, [`structural`]) plus the semantic rules of the
-//! specification — document-level rules in `rules`, embedded payloads (tool schemas,
-//! examples, elicitations) in [`payload`].
+//! JSON Schema (structural layer, [`structural`], vendored in this crate) plus the
+//! semantic rules of the specification — document-level rules in `rules`, embedded
+//! payloads (tool schemas, examples, elicitations) in [`payload`], `_meta` in [`meta`].
+//!
+//! The semantic layer is one walk (`walk.rs`) with one context (`ctx.rs`): the
+//! primitive declarations are collected once, each with its effective scope under one
+//! rule (§4.10, within the parent's scope), and every rule family reads them from there.
+//! Revision facts come only from [`mcpdesc_core::revision`], declaration kinds from
+//! [`mcpdesc_core::DeclKind`], the `_meta` vocabulary from [`mcpdesc_core::meta`].
 //!
 //! The validator works on the decoded JSON data model (`serde_json::Value`, key order
 //! preserved) because every rule reports a JSON pointer.
@@ -32,6 +38,7 @@ mod rules;
 pub mod structural;
 #[cfg(test)]
 mod tests_support;
+mod walk;
 
 pub use parts::{PartReport, ToolParts};
 pub use rules::identifiers::{
@@ -95,7 +102,8 @@ impl Validator {
         (structural, semantic)
     }
 
-    /// Full check of a typed document.
+    /// Full check of a typed document: [`Validator::validate_value`] on its JSON form.
+    /// (Producers in this workspace validate the `Value` they emit directly.)
     pub fn validate(&self, doc: &Document) -> Vec<Diagnostic> {
         self.validate_value(&doc.to_value())
     }
@@ -112,26 +120,14 @@ impl Validator {
             return Vec::new();
         };
         let mut cx = ctx::Ctx::new(doc, obj);
-        rules::run(&mut cx);
-        let root_scope = cx.root_scope;
-        let mut out = cx.out;
-        out.extend(payload::check(&payload::PayloadCtx {
-            root: doc,
-            root_scope,
-        }));
-        out
+        walk::run(&mut cx);
+        cx.finish()
     }
 }
 
 /// Validates a decoded document (structural + semantic rules), sorted by document order.
 pub fn validate_value(doc: &Value) -> Vec<Diagnostic> {
     Validator::new().validate_value(doc)
-}
-
-/// Validates a typed document: `validate_value(&doc.to_value())`. This is the check every
-/// producer in the workspace runs on what it emits (§16.2 item 3).
-pub fn validate(doc: &Document) -> Vec<Diagnostic> {
-    validate_value(&doc.to_value())
 }
 
 /// True when `diags` contains no error (warnings allowed): the document conforms.

@@ -1,7 +1,19 @@
-//! MCP `_meta` objects (§3.5): key syntax, reserved prefixes and known reserved keys.
+//! MCP `_meta` objects (§3.5): key syntax, reserved prefixes and the reserved keys MCP
+//! defines — the one check for every place `_meta` appears: declarations and, in named
+//! examples, completed results, content blocks and Resource Contents.
 //!
-//! Public so that the payload rules (named examples: results, content blocks, resource
-//! contents) apply exactly the same key rules as declarations do.
+//! The key grammar and the reserved keys are MCP vocabulary and live in
+//! [`mcpdesc_core::meta`]; which revision defines what is in the revision table
+//! ([`Feature::Meta`], [`Feature::ServerInfoMeta`]). What this module adds is the
+//! decision, and the diagnostic codes, which differ by context for historical reasons
+//! and stay stable:
+//!
+//! | finding | declaration | result, content, contents |
+//! |---|---|---|
+//! | `_meta` not defined in a scope revision | `field-revision-mismatch` (the field table, not here) | `payload-meta-inapplicable` |
+//! | key syntax | `invalid-meta-key` | `invalid-meta-key` |
+//! | reserved key misused (placement, revision, value) | `meta-reserved-key-misuse` | `payload-meta-reserved-key` |
+//! | unrecognized key under an MCP-reserved prefix (warning) | `unknown-reserved-meta-key` | `payload-meta-unknown-reserved-key` |
 //!
 //! ```
 //! use mcpdesc_validate::meta::{MetaContext, check_meta};
@@ -12,7 +24,7 @@
 //! assert_eq!(d[0].code, "invalid-meta-key");
 //! ```
 
-use crate::rules::identifiers::{has_reserved_prefix, is_meta_key};
+use mcpdesc_core::meta::{REQUEST_ONLY_KEYS, SERVER_INFO, has_reserved_prefix, is_meta_key};
 use mcpdesc_core::{Diagnostic, Feature, RevisionSet, pointer};
 use serde_json::Value;
 
@@ -27,34 +39,26 @@ pub enum MetaContext {
     Content,
 }
 
-/// A reserved `_meta` key this validator knows, and where MCP allows it.
-#[derive(Debug, Clone, Copy)]
-struct KnownKey {
-    key: &'static str,
-    /// Contexts (among the represented ones) where the key is valid.
-    allowed: &'static [MetaContext],
-    /// Revisions that define the key (`None`: every revision that defines `_meta`).
-    feature: Option<Feature>,
-    /// What the key is, for messages.
-    role: &'static str,
-}
+impl MetaContext {
+    /// `(misused reserved key, unrecognized reserved key)` codes of this context.
+    fn codes(self) -> (&'static str, &'static str) {
+        match self {
+            MetaContext::Declaration => ("meta-reserved-key-misuse", "unknown-reserved-meta-key"),
+            MetaContext::Result | MetaContext::Content => (
+                "payload-meta-reserved-key",
+                "payload-meta-unknown-reserved-key",
+            ),
+        }
+    }
 
-/// Known reserved keys. `progressToken` is request metadata in every revision; the
-/// `serverInfo` key is result metadata from 2026-07-28 (§9.3, §10.4.4).
-const KNOWN_KEYS: &[KnownKey] = &[
-    KnownKey {
-        key: "progressToken",
-        allowed: &[],
-        feature: None,
-        role: "request-only metadata (`params._meta.progressToken`)",
-    },
-    KnownKey {
-        key: "io.modelcontextprotocol/serverInfo",
-        allowed: &[MetaContext::Result],
-        feature: Some(Feature::ServerInfoMeta),
-        role: "completed-result metadata carrying an MCP Implementation",
-    },
-];
+    fn noun(self) -> &'static str {
+        match self {
+            MetaContext::Declaration => "a declaration",
+            MetaContext::Result => "a result",
+            MetaContext::Content => "a content block or contents entry",
+        }
+    }
+}
 
 /// An MCP `Implementation` value: an object with string `name` and `version`.
 fn is_implementation(v: &Value) -> bool {
@@ -65,10 +69,7 @@ fn is_implementation(v: &Value) -> bool {
 }
 
 /// Checks one `_meta` object at `at`, used in `context`, for the effective `scope`.
-///
-/// Errors: `invalid-meta-key` (syntax), `meta-reserved-key-misuse` (a known reserved key
-/// in a context, revision or with a value MCP does not allow). Warning:
-/// `unknown-reserved-meta-key` (valid but unrecognized key under an MCP-reserved prefix).
+/// The codes per context are in the module table.
 pub fn check_meta(
     meta: &Value,
     at: &str,
@@ -76,6 +77,22 @@ pub fn check_meta(
     scope: RevisionSet,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let (misuse, unknown) = context.codes();
+    if context != MetaContext::Declaration {
+        let revs = scope.without(Feature::Meta);
+        if !revs.is_empty() {
+            out.push(
+                Diagnostic::error(
+                    "payload-meta-inapplicable",
+                    format!(
+                        "`_meta` here is not defined for MCP {revs} (it is defined {}) (§3.5)",
+                        Feature::Meta.phrase()
+                    ),
+                )
+                .at(at),
+            );
+        }
+    }
     let Some(obj) = meta.as_object() else {
         return out;
     };
@@ -94,36 +111,50 @@ pub fn check_meta(
             );
             continue;
         }
-        if let Some(k) = KNOWN_KEYS.iter().find(|k| k.key == key) {
-            if !k.allowed.contains(&context) {
+        if REQUEST_ONLY_KEYS.contains(&key.as_str()) {
+            out.push(
+                Diagnostic::error(
+                    misuse,
+                    format!(
+                        "`{key}` is request-only metadata (`params._meta.{key}`) and is not valid in {} (§3.5)",
+                        context.noun()
+                    ),
+                )
+                .at(here),
+            );
+            continue;
+        }
+        if key == SERVER_INFO {
+            if context != MetaContext::Result {
                 out.push(
                     Diagnostic::error(
-                        "meta-reserved-key-misuse",
-                        format!("`{key}` is {} and is not valid here (§3.5)", k.role),
+                        misuse,
+                        format!(
+                            "`{key}` is completed-result metadata and is not valid in {} (§3.5, §9.3)",
+                            context.noun()
+                        ),
                     )
                     .at(here),
                 );
                 continue;
             }
-            if let Some(f) = k.feature {
-                let bad = scope.without(f);
-                if !bad.is_empty() {
-                    out.push(
-                        Diagnostic::error(
-                            "meta-reserved-key-misuse",
-                            format!(
-                                "`{key}` is not defined for MCP {} (§3.5)",
-                                bad.to_strings().join(", ")
-                            ),
-                        )
-                        .at(here.clone()),
-                    );
-                }
-            }
-            if k.key == "io.modelcontextprotocol/serverInfo" && !is_implementation(value) {
+            let bad = scope.without(Feature::ServerInfoMeta);
+            if !bad.is_empty() {
                 out.push(
                     Diagnostic::error(
-                        "meta-reserved-key-misuse",
+                        misuse,
+                        format!(
+                            "`{key}` is not defined for MCP {bad} (it is defined {}) (§3.5)",
+                            Feature::ServerInfoMeta.phrase()
+                        ),
+                    )
+                    .at(here.clone()),
+                );
+            }
+            if !is_implementation(value) {
+                out.push(
+                    Diagnostic::error(
+                        misuse,
                         format!("`{key}` must be an MCP Implementation object with string `name` and `version` (§9.3)"),
                     )
                     .at(here),
@@ -134,7 +165,7 @@ pub fn check_meta(
         if has_reserved_prefix(key) {
             out.push(
                 Diagnostic::warning(
-                    "unknown-reserved-meta-key",
+                    unknown,
                     format!("`{key}` uses an MCP-reserved prefix but is not a key this validator recognizes; it is preserved (§3.5)"),
                 )
                 .at(here),
@@ -215,6 +246,7 @@ mod tests {
                 "/r/io.modelcontextprotocol~1serverInfo"
             )]
         );
+        // In examples the same findings carry the payload codes (module table).
         let d = check_meta(
             &ok,
             "/r",
@@ -224,7 +256,7 @@ mod tests {
         assert_eq!(
             codes(&d),
             vec![(
-                "meta-reserved-key-misuse",
+                "payload-meta-reserved-key",
                 "/r/io.modelcontextprotocol~1serverInfo"
             )]
         );
@@ -238,9 +270,59 @@ mod tests {
         assert_eq!(
             codes(&d),
             vec![(
-                "meta-reserved-key-misuse",
+                "payload-meta-reserved-key",
                 "/r/io.modelcontextprotocol~1serverInfo"
             )]
         );
+        let d = check_meta(
+            &ok,
+            "/c",
+            MetaContext::Content,
+            RevisionSet::single(V2026_07_28),
+        );
+        assert_eq!(
+            codes(&d),
+            vec![(
+                "payload-meta-reserved-key",
+                "/c/io.modelcontextprotocol~1serverInfo"
+            )]
+        );
+    }
+
+    /// One function, three contexts: the same `_meta` gets the same findings everywhere,
+    /// under each context's codes (the table in the module docs), and only examples
+    /// check whether `_meta` exists at all (declarations have the field table).
+    #[test]
+    fn one_check_for_every_context() {
+        let m = json!({"bad key": 1, "progressToken": "t", "io.modelcontextprotocol/future-key": {}, "com.example/x": 1});
+        let legacy = RevisionSet::single(V2025_03_26);
+        assert_eq!(
+            codes(&check_meta(&m, "/m", MetaContext::Declaration, legacy)),
+            vec![
+                ("invalid-meta-key", "/m/bad key"),
+                ("meta-reserved-key-misuse", "/m/progressToken"),
+                (
+                    "unknown-reserved-meta-key",
+                    "/m/io.modelcontextprotocol~1future-key"
+                ),
+            ]
+        );
+        for context in [MetaContext::Result, MetaContext::Content] {
+            let d = check_meta(&m, "/m", context, legacy);
+            assert_eq!(
+                codes(&d),
+                vec![
+                    ("payload-meta-inapplicable", "/m"),
+                    ("invalid-meta-key", "/m/bad key"),
+                    ("payload-meta-reserved-key", "/m/progressToken"),
+                    (
+                        "payload-meta-unknown-reserved-key",
+                        "/m/io.modelcontextprotocol~1future-key"
+                    ),
+                ]
+            );
+            assert!(d[0].message.contains("from MCP 2025-06-18 on"), "{}", d[0]);
+            assert!(!d[3].is_error());
+        }
     }
 }

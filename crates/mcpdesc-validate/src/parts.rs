@@ -27,7 +27,7 @@
 //! One documented difference: the example-validation budget
 //! (`payload-validation-limit`, 20,000 instance validations per document) applies per
 //! part. A document that reaches it is validated more completely in parts, never less.
-//! `tests/parts.rs` (crate tests) checks equality against `validate_value` on every
+//! `tests/conformance.rs` (workspace tests) checks equality against `validate_value` on every
 //! official fixture and spec example, cut into parts of several sizes.
 
 use crate::{Validator, is_restated, order_key};

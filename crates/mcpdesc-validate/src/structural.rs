@@ -1,8 +1,10 @@
 //! Structural layer: the official mcpdesc 0.8.0 JSON Schema (§16.1 item 7).
 //!
-//! The schema is the vendored copy in `tests/fixtures/spec/mcp-description-0.8.0.schema.json`
-//! (from mcpdesc/mcpdesc.org, see `tests/fixtures/spec/SOURCE.md`), embedded at build time
-//! and compiled once per process. Every `$ref` in it is local (`#/$defs/...`) and the
+//! The schema is vendored in this crate (`schema/mcp-description-0.8.0.schema.json`, so
+//! the crate packages on its own), byte for byte the official file that the workspace
+//! also vendors with the fixtures in `tests/fixtures/spec/` (from mcpdesc/mcpdesc.org, see
+//! its `SOURCE.md`; `tests/conformance.rs` checks the two copies are identical). It is
+//! embedded at build time and compiled once per process. Every `$ref` in it is local (`#/$defs/...`) and the
 //! 2020-12 meta-schema is bundled by `jsonschema`, so compilation never needs a retriever;
 //! we still install the offline retriever so that nothing could ever fetch (§4.7).
 //!
@@ -17,8 +19,7 @@ use serde_json::Value;
 use std::sync::OnceLock;
 
 /// The official schema text, byte-for-byte as published.
-pub const SCHEMA_TEXT: &str =
-    include_str!("../../../tests/fixtures/spec/mcp-description-0.8.0.schema.json");
+pub const SCHEMA_TEXT: &str = include_str!("../schema/mcp-description-0.8.0.schema.json");
 
 /// The schema's root `$id`.
 pub const SCHEMA_ID: &str = "https://mcpdesc.org/schema/mcp-description/0.8.0.json";

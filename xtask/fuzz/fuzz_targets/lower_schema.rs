@@ -1,10 +1,13 @@
 //! Schema lowering and rendering (mcpdesc-codegen): an arbitrary JSON value used as a
 //! tool's `inputSchema` and `outputSchema` never panics the generator, never makes it
 //! report an internal error (template failure, unsanitized identifier), and never yields
-//! a file path that leaves the output directory.
+//! a file path that leaves the output directory. The generators validate first (most
+//! arbitrary schemas are refused there), so the lowering and the renderers are also
+//! driven directly on the unvalidated view.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use mcpdesc_codegen::lower::{Views, lower};
 use mcpdesc_codegen::{Error, RustOptions, TsOptions, generate_rust, generate_typescript};
 use mcpdesc_core::{Format, Limits, decode_bytes};
 use serde_json::json;
@@ -44,4 +47,12 @@ fuzz_target!(|data: &[u8]| {
     };
     check(generate_rust(&doc, &RustOptions::default()));
     check(generate_typescript(&doc, &TsOptions::default()));
+    let Ok(views) = Views::unchecked(&doc, None) else { return };
+    let ir = lower(&views).ir;
+    let files = |r: Result<(Vec<mcpdesc_codegen::GeneratedFile>, _), Error>| match r {
+        Ok((files, _)) => mcpdesc_codegen::Generated { ir: None, files, diagnostics: vec![] },
+        Err(e) => panic!("renderer failed internally: {e}"),
+    };
+    check(Ok(files(mcpdesc_codegen::rust::render(&ir, &RustOptions::default()))));
+    check(Ok(files(mcpdesc_codegen::typescript::render(&ir, &TsOptions::default()))));
 });

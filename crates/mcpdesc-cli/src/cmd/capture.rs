@@ -1,10 +1,9 @@
 //! `mcpdesc capture [--protocol-versions all|V,V] [-o OUTPUT] [--save-transcripts DIR]
 //! (-- COMMAND ARGS… [--env KEY=VALUE…] | --url URL [--header NAME:VALUE…])`.
 
-use crate::args::{EnvArg, HeaderArg};
-use crate::cmd::import::tools_list::{out_format, print};
+use crate::args::{EnvArg, HeaderArg, Output, RevisionSetArg};
 use crate::util::{self, CmdResult, Outcome, UsageError};
-use mcpdesc_core::ProtocolRevision;
+use mcpdesc_core::{Format, RevisionSet};
 use mcpdesc_live::{CaptureError, CaptureOptions, Secret, Session, Target, capture};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -34,11 +33,12 @@ mcpdesc capture --url https://mcp.example.com/mcp --header 'Authorization:${MCP_
 mcpdesc capture --env API_KEY=\"$API_KEY\" -- node server.js")]
 pub struct Args {
     /// `all`, or a comma-separated list of revisions to request.
-    #[arg(long, value_name = "all|V,V", default_value = "all")]
-    pub protocol_versions: String,
-    /// Output file (default: standard output, JSON). `.yaml`/`.yml` → YAML. Written atomically.
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
+    #[arg(long, value_name = "all|V,V", default_value_t = RevisionSetArg(RevisionSet::ALL))]
+    pub protocol_versions: RevisionSetArg,
+    /// Output file, .json, .yaml or .yml: the extension gives the format (default:
+    /// standard output, JSON). Written atomically.
+    #[arg(short, long, value_hint = clap::ValueHint::FilePath)]
+    pub output: Option<Output>,
     /// Directory for one JSON Lines transcript per session (`session-<requested>.jsonl`),
     /// readable by `mcpdesc import tools-list`.
     #[arg(long, value_name = "DIR")]
@@ -98,27 +98,8 @@ where
     }
 }
 
-fn parse_revisions(s: &str) -> Result<Vec<ProtocolRevision>, UsageError> {
-    if s.trim() == "all" {
-        return Ok(ProtocolRevision::ALL.to_vec());
-    }
-    let mut out = Vec::new();
-    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let r = part
-            .parse::<ProtocolRevision>()
-            .map_err(|e| UsageError(e.to_string()))?;
-        if !out.contains(&r) {
-            out.push(r);
-        }
-    }
-    if out.is_empty() {
-        return Err(UsageError("--protocol-versions: no revision given".into()));
-    }
-    Ok(out)
-}
-
 fn save_transcripts(dir: &Path, sessions: &[Session]) -> Result<(), UsageError> {
-    std::fs::create_dir_all(dir).map_err(|e| UsageError(format!("{}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| UsageError::at(dir.display(), e))?;
     for s in sessions {
         util::write_atomic(&dir.join(s.transcript_file_name()), &s.transcript)?;
     }
@@ -126,7 +107,6 @@ fn save_transcripts(dir: &Path, sessions: &[Session]) -> Result<(), UsageError> 
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let revisions = parse_revisions(&args.protocol_versions)?;
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return Err(UsageError(
             "--timeout must be a positive number of seconds".into(),
@@ -158,7 +138,7 @@ pub fn run(args: Args) -> CmdResult {
         }
     };
     let opts = CaptureOptions {
-        revisions,
+        revisions: args.protocol_versions.0.iter().collect(),
         timeout: Duration::from_secs_f64(args.timeout),
         ..Default::default()
     };
@@ -170,20 +150,19 @@ pub fn run(args: Args) -> CmdResult {
                     s.requested, s.negotiated, s.lifecycle, s.tools, s.pages
                 );
             }
-            print(&outcome.import.diagnostics);
+            util::print_file_diagnostics(&outcome.import.diagnostics);
             if let Some(dir) = &args.save_transcripts {
                 save_transcripts(dir, &outcome.sessions)?;
             }
             let doc = outcome.import.document.to_value();
-            let text = mcpdesc_core::emit::to_format(&doc, out_format(args.output.as_deref()));
-            util::write_output(args.output.as_deref(), text.as_bytes())?;
+            util::write_value(&doc, args.output.as_ref(), Format::Json)?;
             Ok(Outcome::Success)
         }
         Err(CaptureError::Import {
             diagnostics,
             sessions,
         }) => {
-            print(&diagnostics);
+            util::print_file_diagnostics(&diagnostics);
             if let Some(dir) = &args.save_transcripts {
                 save_transcripts(dir, &sessions)?;
             }

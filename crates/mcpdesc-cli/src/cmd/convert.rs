@@ -1,8 +1,8 @@
 //! `mcpdesc convert INPUT [-o OUTPUT] [--to json|yaml] [--in-place]`: lossless JSON ↔ YAML.
 
+use crate::args::Output;
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_core::Format;
-use std::path::PathBuf;
 
 /// Convert an MCP Description between JSON and YAML (restricted profile, §15.3).
 ///
@@ -18,10 +18,12 @@ cat server.mcpdesc.json | mcpdesc convert - --to yaml"
 pub struct Args {
     /// Input file, or `-` for standard input.
     pub input: String,
-    /// Output file (default: standard output). Written atomically.
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
-    /// Output format (default: from OUTPUT's extension, else JSON).
+    /// Output file, .json, .yaml or .yml: the extension gives the format (default:
+    /// standard output). Written atomically.
+    #[arg(short, long, value_hint = clap::ValueHint::FilePath)]
+    pub output: Option<Output>,
+    /// Output format on standard output (default: the input's). A file's format is its
+    /// extension's; --to may only repeat it.
     #[arg(long, value_enum)]
     pub to: Option<OutFormat>,
     /// Allow OUTPUT to be the INPUT file.
@@ -30,24 +32,44 @@ pub struct Args {
 }
 
 /// Output formats.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutFormat {
     Json,
     Yaml,
 }
 
+impl From<OutFormat> for Format {
+    fn from(f: OutFormat) -> Format {
+        match f {
+            OutFormat::Json => Format::Json,
+            OutFormat::Yaml => Format::Yaml,
+        }
+    }
+}
+
 pub fn run(args: Args) -> CmdResult {
-    util::check_not_same_file(&args.input, args.output.as_deref(), args.in_place)?;
-    let Some((doc, _, _)) = util::read_document(&args.input)? else {
+    let to = args.to.map(Format::from);
+    if let (Some(to), Some(Output::File { path, format })) = (to, &args.output) {
+        if to != *format {
+            return Err(UsageError(format!(
+                "--to {} contradicts the extension of `{}`; a file's format is its extension's",
+                format_name(to),
+                path.display()
+            )));
+        }
+    }
+    util::check_not_same_file(&args.input, args.output.as_ref(), args.in_place)?;
+    let Some((doc, decoded, _)) = util::read_document(&args.input)? else {
         return Ok(Outcome::Rejected);
     };
-    let out_format = match (args.to, args.output.as_deref()) {
-        (Some(OutFormat::Json), _) => Format::Json,
-        (Some(OutFormat::Yaml), _) => Format::Yaml,
-        (None, Some(p)) => Format::from_path(&p.to_string_lossy()).unwrap_or(Format::Json),
-        (None, None) => Format::Json,
-    };
-    let out = mcpdesc_core::emit::to_format(&doc.to_value(), out_format);
-    util::write_output(args.output.as_deref(), out.as_bytes()).map_err(|e| UsageError(e.0))?;
+    let stdout = to.unwrap_or(decoded.format);
+    util::write_value(&doc.to_value(), args.output.as_ref(), stdout)?;
     Ok(Outcome::Success)
+}
+
+fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Json => "json",
+        Format::Yaml => "yaml",
+    }
 }

@@ -6,7 +6,7 @@ pub mod tools_list;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum ExportCommand {
-    /// The tools/list result a conforming server would send at one revision.
+    // Help comes from the `Args` doc comment (see `main.rs`).
     ToolsList(tools_list::Args),
 }
 

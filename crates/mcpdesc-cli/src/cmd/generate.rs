@@ -1,15 +1,16 @@
 //! `mcpdesc generate rust|typescript`.
 
-use crate::util::CmdResult;
+use crate::util::{self, CmdResult, Outcome, UsageError};
+use mcpdesc_codegen::Generated;
+use std::path::Path;
 
 pub mod rust;
 pub mod typescript;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum GenerateCommand {
-    /// Generate a typed Rust client crate (rmcp).
+    // Help comes from each `Args` doc comment (see `main.rs`).
     Rust(rust::Args),
-    /// Generate a typed TypeScript client package (@modelcontextprotocol/sdk).
     Typescript(typescript::Args),
 }
 
@@ -18,4 +19,32 @@ pub fn run(cmd: GenerateCommand) -> CmdResult {
         GenerateCommand::Rust(a) => rust::run(a),
         GenerateCommand::Typescript(a) => typescript::run(a),
     }
+}
+
+/// What `generate rust` and `generate typescript` share: read, decode, generate, print
+/// diagnostics, write the files under `output`.
+fn generate_into(
+    input: &str,
+    output: &Path,
+    generate: impl FnOnce(&serde_json::Value) -> Result<Generated, mcpdesc_codegen::Error>,
+) -> CmdResult {
+    let Some((_, decoded, name)) = util::read_document(input)? else {
+        return Ok(Outcome::Rejected);
+    };
+    let generated = generate(&decoded.value).map_err(|e| UsageError(e.to_string()))?;
+    let mut diags = generated.diagnostics;
+    decoded.annotate(&mut diags);
+    util::print_diagnostics(&name, &diags);
+    if generated.files.is_empty() {
+        return Ok(Outcome::Rejected);
+    }
+    if output.exists() && !output.is_dir() {
+        return Err(UsageError::at(
+            output.display(),
+            "exists and is not a directory",
+        ));
+    }
+    mcpdesc_codegen::write_files(output, &generated.files)
+        .map_err(|e| UsageError(e.to_string()))?;
+    Ok(util::outcome_of(&diags))
 }

@@ -7,9 +7,8 @@ pub mod tools_list;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum ImportCommand {
-    /// Import OpenAPI (Swagger 2.0, OpenAPI 3.0, 3.1) operations as tools.
+    // Help comes from each `Args` doc comment (see `main.rs`).
     Openapi(openapi::Args),
-    /// Import tools/list dumps (one per protocol revision) as one description.
     ToolsList(tools_list::Args),
 }
 

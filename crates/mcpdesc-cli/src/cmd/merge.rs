@@ -1,9 +1,9 @@
 //! `mcpdesc merge FILE... [-o OUTPUT]`: one description with disjoint protocol-scoped variants (§4.13).
 
-use super::project::{RejectedAtLeast, print_unlocated, write};
+use crate::args::Output;
 use crate::util::{self, CmdResult, Outcome};
+use mcpdesc_core::Format;
 use mcpdesc_scope::MergeInput;
-use std::path::PathBuf;
 
 /// Merge descriptions into one with disjoint protocol-scoped variants (§4.13).
 ///
@@ -20,16 +20,17 @@ pub struct Args {
     /// Input descriptions (JSON or YAML).
     #[arg(required = true)]
     pub files: Vec<String>,
-    /// Output file (default: standard output); format from its extension, else the first input's.
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
+    /// Output file, .json, .yaml or .yml: the extension gives the format (default:
+    /// standard output, in the first input's format). Written atomically.
+    #[arg(short, long, value_hint = clap::ValueHint::FilePath)]
+    pub output: Option<Output>,
 }
 
 pub fn run(args: Args) -> CmdResult {
     let mut inputs = Vec::new();
     let mut format = None;
     for f in &args.files {
-        util::check_not_same_file(f, args.output.as_deref(), false)?;
+        util::check_not_same_file(f, args.output.as_ref(), false)?;
         let Some((decoded, name)) = util::read_description(f)? else {
             return Ok(Outcome::Rejected);
         };
@@ -38,16 +39,17 @@ pub fn run(args: Args) -> CmdResult {
     }
     match mcpdesc_scope::merge(&inputs) {
         Ok(merged) => {
-            write(
+            util::write_value(
                 &merged,
-                args.output.as_deref(),
-                format.unwrap_or(mcpdesc_core::Format::Json),
+                args.output.as_ref(),
+                format.unwrap_or(Format::Json),
             )?;
             Ok(Outcome::Success)
         }
         Err(diags) => {
-            print_unlocated(&diags);
-            Ok(util::outcome_of(&diags).max_rejected())
+            // The diagnostics name the inputs in their messages; no single file is theirs.
+            util::print_diagnostics("mcpdesc", &diags);
+            Ok(Outcome::Rejected)
         }
     }
 }

@@ -1,11 +1,13 @@
 //! One module per subcommand; each owns its `Args` and a `run` function.
 
 pub mod capture;
+pub mod completions;
 pub mod convert;
 pub mod docs;
 pub mod export;
 pub mod generate;
 pub mod import;
+pub mod man;
 pub mod merge;
 pub mod names;
 pub mod project;

@@ -1,8 +1,8 @@
 //! `mcpdesc project FILE --protocol-version V [-o OUTPUT]`: the Effective Protocol View (§4.12).
 
-use crate::util::{self, CmdResult, Outcome, UsageError};
-use mcpdesc_core::{Diagnostic, Format, ProtocolRevision};
-use std::path::{Path, PathBuf};
+use crate::args::Output;
+use crate::util::{self, CmdResult, Outcome};
+use mcpdesc_core::ProtocolRevision;
 
 /// Project a description onto one protocol revision (Effective Protocol View, §4.12).
 ///
@@ -20,59 +20,26 @@ pub struct Args {
     /// The MCP protocol revision to project onto (must be in root protocolVersions).
     #[arg(long = "protocol-version", value_name = "V")]
     pub protocol_version: ProtocolRevision,
-    /// Output file (default: standard output); format from its extension, else the input's.
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
+    /// Output file, .json, .yaml or .yml: the extension gives the format (default:
+    /// standard output, in the input's format). Written atomically.
+    #[arg(short, long, value_hint = clap::ValueHint::FilePath)]
+    pub output: Option<Output>,
 }
 
 pub fn run(args: Args) -> CmdResult {
-    util::check_not_same_file(&args.file, args.output.as_deref(), false)?;
+    util::check_not_same_file(&args.file, args.output.as_ref(), false)?;
     let Some((decoded, name)) = util::read_description(&args.file)? else {
         return Ok(Outcome::Rejected);
     };
     match mcpdesc_scope::project(&decoded.value, args.protocol_version) {
         Ok(view) => {
-            write(&view, args.output.as_deref(), decoded.format)?;
+            util::write_value(&view, args.output.as_ref(), decoded.format)?;
             Ok(Outcome::Success)
         }
         Err(mut diags) => {
             decoded.annotate(&mut diags);
             util::print_diagnostics(&name, &diags);
-            Ok(util::outcome_of(&diags).max_rejected())
+            Ok(Outcome::Rejected)
         }
     }
-}
-
-/// Emits `value` to OUTPUT (format from its extension, else `input_format`) or stdout.
-pub(crate) fn write(
-    value: &serde_json::Value,
-    output: Option<&Path>,
-    input_format: Format,
-) -> Result<(), UsageError> {
-    let format = output
-        .filter(|p| p.as_os_str() != "-")
-        .and_then(|p| Format::from_path(&p.to_string_lossy()))
-        .unwrap_or(input_format);
-    let text = mcpdesc_core::emit::to_format(value, format);
-    util::write_output(output, text.as_bytes())
-}
-
-/// Errors from the scope library always mean "rejected", even if (defensively) none
-/// of them has error severity.
-pub(crate) trait RejectedAtLeast {
-    fn max_rejected(self) -> Outcome;
-}
-
-impl RejectedAtLeast for Outcome {
-    fn max_rejected(self) -> Outcome {
-        match self {
-            Outcome::Success => Outcome::Rejected,
-            o => o,
-        }
-    }
-}
-
-/// Prints diagnostics that carry no file of their own (merge spans several inputs).
-pub(crate) fn print_unlocated(diags: &[Diagnostic]) {
-    util::print_diagnostics("mcpdesc", diags);
 }

@@ -1,8 +1,7 @@
 //! `mcpdesc split FILE [-o OUTPUT]`: protocol-scoped variants that are each valid.
 
-use super::project::{RejectedAtLeast, write};
+use crate::args::Output;
 use crate::util::{self, CmdResult, Outcome};
-use std::path::PathBuf;
 
 /// Split declarations into protocol-scoped variants that are each valid.
 ///
@@ -16,13 +15,14 @@ use std::path::PathBuf;
 pub struct Args {
     /// Input description (JSON or YAML), or `-` for standard input.
     pub file: String,
-    /// Output file (default: standard output); format from its extension, else the input's.
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
+    /// Output file, .json, .yaml or .yml: the extension gives the format (default:
+    /// standard output, in the input's format). Written atomically.
+    #[arg(short, long, value_hint = clap::ValueHint::FilePath)]
+    pub output: Option<Output>,
 }
 
 pub fn run(args: Args) -> CmdResult {
-    util::check_not_same_file(&args.file, args.output.as_deref(), false)?;
+    util::check_not_same_file(&args.file, args.output.as_ref(), false)?;
     let Some((decoded, name)) = util::read_description(&args.file)? else {
         return Ok(Outcome::Rejected);
     };
@@ -31,13 +31,13 @@ pub fn run(args: Args) -> CmdResult {
             let mut warnings: Vec<_> = losses.iter().map(|l| l.to_diagnostic()).collect();
             decoded.annotate(&mut warnings);
             util::print_diagnostics(&name, &warnings);
-            write(&doc, args.output.as_deref(), decoded.format)?;
+            util::write_value(&doc, args.output.as_ref(), decoded.format)?;
             Ok(Outcome::Success)
         }
         Err(mut diags) => {
             decoded.annotate(&mut diags);
             util::print_diagnostics(&name, &diags);
-            Ok(util::outcome_of(&diags).max_rejected())
+            Ok(Outcome::Rejected)
         }
     }
 }

@@ -1,17 +1,26 @@
-//! `mcpdesc validate FILE... [--format text|json]`: mcpdesc 0.8.0 conformance (§16.1).
+//! `mcpdesc validate FILE|DIR... [--format text|json]`: mcpdesc 0.8.0 conformance (§16.1).
 
-use crate::util::{self, CmdResult, Outcome};
-use mcpdesc_core::{Diagnostic, Format, Limits, Severity, decode_bytes};
+use crate::util::{self, CmdResult, Outcome, UsageError};
+use mcpdesc_core::{Diagnostic, Severity};
 use mcpdesc_validate::Validator;
 use serde_json::json;
+use std::path::Path;
 
-/// Validate MCP Descriptions against mcpdesc 0.8.0: the official JSON Schema plus every
-/// semantic rule (scopes, coverage, security, capabilities, revision applicability,
-/// components, tool schemas, examples, elicitations…).
+/// Validate MCP Descriptions against mcpdesc 0.8.0 (schema and semantic rules).
 ///
-/// Each FILE is decoded as JSON or restricted YAML (by extension, else by content).
+/// The official JSON Schema plus every semantic rule: scopes, coverage, security,
+/// capabilities, revision applicability, components, tool schemas, examples,
+/// elicitations…
+///
+/// Each FILE is decoded as JSON or restricted YAML (by extension, else by content). A
+/// DIR stands for every `*.json`, `*.yaml` and `*.yml` file under it, recursively, in
+/// sorted path order; hidden entries (`.git`, `.eslintrc.json`), `target` and
+/// `node_modules` folders and links to folders are skipped. A DIR without such files is
+/// a usage error.
+///
 /// Exit status: 0 when every file conforms (warnings allowed), 1 when any file has an
-/// error (including a decode error), 2 on usage or I/O errors.
+/// error (including a decode error), 2 on usage or I/O errors (the other files are
+/// still validated and reported).
 ///
 /// `--format text` (default): diagnostics on stderr as
 /// `FILE:LINE:COL: severity[code]: message (at POINTER)`, one summary line per file on
@@ -23,10 +32,11 @@ use serde_json::json;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  mcpdesc validate server.mcpdesc.yaml\n  \
 mcpdesc validate --format json a.mcpdesc.json b.mcpdesc.yaml\n  \
+mcpdesc validate descriptions/\n  \
 cat server.mcpdesc.json | mcpdesc validate -")]
 pub struct Args {
-    /// Files to validate (`-` for standard input).
-    #[arg(required = true)]
+    /// Files or directories to validate (`-` for standard input).
+    #[arg(required = true, value_name = "FILE|DIR", value_hint = clap::ValueHint::AnyPath)]
     pub files: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
@@ -44,9 +54,7 @@ pub enum OutputFormat {
 
 /// Decodes and validates one input; diagnostics carry line/column where known.
 fn check(validator: &Validator, path: &str, bytes: &[u8]) -> Vec<Diagnostic> {
-    let sniff = String::from_utf8_lossy(bytes);
-    let format = Format::detect((path != "-").then_some(path), &sniff);
-    match decode_bytes(bytes, format, &Limits::default()) {
+    match util::decode_input(path, bytes) {
         Err(d) => vec![d],
         Ok(decoded) => {
             let mut diags = validator.validate_value(&decoded.value);
@@ -92,16 +100,48 @@ fn summary(file: &str, diags: &[Diagnostic]) -> String {
     }
 }
 
+/// The files an argument stands for: itself, or the description files under a directory.
+fn files_of(arg: &str) -> Result<Vec<String>, UsageError> {
+    let dir = Path::new(arg);
+    if arg == "-" || !dir.is_dir() {
+        return Ok(vec![arg.to_string()]);
+    }
+    let files = mcpdesc_pipeline::description_files(dir).map_err(|e| UsageError(e.to_string()))?;
+    if files.is_empty() {
+        return Err(UsageError(format!(
+            "{arg}: a directory without description files (*.json, *.yaml, *.yml)"
+        )));
+    }
+    files
+        .iter()
+        .map(|p| {
+            p.to_str()
+                .map(str::to_string)
+                .ok_or_else(|| UsageError::at(p.display(), "the path is not UTF-8"))
+        })
+        .collect()
+}
+
 pub fn run(args: Args) -> CmdResult {
     let validator = Validator::new();
     let mut outcome = Outcome::Success;
-    for path in &args.files {
+    // A usage or I/O error does not stop the run: the other files still get their verdicts.
+    let usage = |e: UsageError| {
+        eprintln!("mcpdesc: error: {}", e.0);
+        Outcome::Usage
+    };
+    let mut paths = Vec::new();
+    for arg in &args.files {
+        match files_of(arg) {
+            Ok(files) => paths.extend(files),
+            Err(e) => outcome = outcome.max(usage(e)),
+        }
+    }
+    for path in &paths {
         let (bytes, name) = match util::read_input(path) {
             Ok(x) => x,
             Err(e) => {
-                // Keep going: the other files still get their verdicts.
-                eprintln!("mcpdesc: error: {}", e.0);
-                outcome = Outcome::Usage;
+                outcome = outcome.max(usage(e));
                 continue;
             }
         };
@@ -113,9 +153,7 @@ pub fn run(args: Args) -> CmdResult {
             }
             OutputFormat::Json => println!("{}", json_line(&name, &diags)),
         }
-        if util::outcome_of(&diags) == Outcome::Rejected && outcome == Outcome::Success {
-            outcome = Outcome::Rejected;
-        }
+        outcome = outcome.max(util::outcome_of(&diags));
     }
     Ok(outcome)
 }

@@ -183,6 +183,16 @@ fn plain_value(s: String, b: &ValueBuilder, pos: Position) -> Result<Value, Diag
         Plain::Null => Value::Null,
         Plain::Bool(v) => Value::Bool(v),
         Plain::Str => Value::String(s),
+        Plain::NonFinite => {
+            return Err(err(
+                b,
+                "non-finite-number",
+                format!(
+                    "`{s}` is a non-finite number (YAML infinity or NaN); MCP Descriptions carry only finite numbers (§15.3.3). Quote it (\"{s}\") if it is meant as a string"
+                ),
+                pos,
+            ));
+        }
         Plain::Number => match number_from_text(&s) {
             Some(n) => Value::Number(n),
             None => {

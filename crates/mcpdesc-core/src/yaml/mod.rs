@@ -22,7 +22,7 @@
 //! | `yaml-non-string-key` | a plain key resolving to null/bool/number, incl. the empty key (§15.3.1) |
 //! | `yaml-complex-key` | a sequence or mapping used as a key (§15.3.1) |
 //! | `duplicate-key` | a key repeated in one mapping after resolution (§15.3.2) |
-//! | `non-finite-number` | a plain number that overflows f64, e.g. `1e999` (§15.3.3) |
+//! | `non-finite-number` | a plain number that overflows f64 (`1e999`), or a Core-schema infinity/NaN (`.inf`, `-.Inf`, `.NaN`) (§15.3.3) |
 //! | `limit-*` | the [`crate::Limits`] (depth, collection size, scalar size, total values) |
 
 mod decode;

@@ -7,7 +7,13 @@
 //! profile clearly means "anything else is a string"; that is what we do. Deliberate
 //! consequences, all following the JSON schema rather than the Core schema or YAML 1.1:
 //! `~`, `Null`, `NULL`, `True`, `FALSE`, `yes`, `on`, `0x1F`, `0o17`, `1_000`, `+1`,
-//! `.5`, `.inf`, `.nan` and `2025-06-18` are strings.
+//! `.5` and `2025-06-18` are strings.
+//!
+//! One deliberate exception: the YAML 1.2.2 Core-schema spellings of infinity and NaN
+//! (`.inf`, `+.inf`, `-.inf`, `.Inf`, `.INF`, `.nan`, `.NaN`, `.NAN`, §10.3.2). The JSON
+//! schema does not know them, but an author who writes `maximum: .inf` means a number,
+//! not the string ".inf", and §15.3.3 says non-finite numbers MUST be rejected. So they
+//! resolve to [`Plain::NonFinite`], which the decoder rejects (quoted, they are strings).
 //!
 //! One case the JSON schema leaves open is the *empty* plain scalar (an omitted
 //! value, `key:`). YAML 1.2.2 §7.2 says such nodes are "commonly resolved to a null
@@ -21,6 +27,8 @@ pub(crate) enum Plain {
     Bool(bool),
     /// Matches the JSON-schema int or float pattern (the text is the number).
     Number,
+    /// A Core-schema infinity or NaN: a number the profile cannot represent.
+    NonFinite,
     Str,
 }
 
@@ -31,8 +39,17 @@ pub(crate) fn resolve_plain(s: &str) -> Plain {
         "true" => Plain::Bool(true),
         "false" => Plain::Bool(false),
         _ if is_json_number(s) => Plain::Number,
+        _ if is_core_non_finite(s) => Plain::NonFinite,
         _ => Plain::Str,
     }
+}
+
+/// `[-+]?(\.inf|\.Inf|\.INF)` and `\.nan|\.NaN|\.NAN`: the YAML 1.2.2 Core schema's
+/// infinity and not-a-number (§10.3.2; YAML 1.1 spells them the same). Other case
+/// mixes (`.iNf`) and signed NaN are strings in every YAML schema.
+fn is_core_non_finite(s: &str) -> bool {
+    let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
+    matches!(unsigned, ".inf" | ".Inf" | ".INF") || matches!(s, ".nan" | ".NaN" | ".NAN")
 }
 
 /// `-?(0|[1-9][0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?` — the union of the JSON schema's
@@ -112,15 +129,23 @@ mod tests {
             "-",
             "1e",
             "1e+",
-            ".inf",
-            "-.inf",
-            ".nan",
+            ".iNf",
+            "-.nan",
+            "+.NaN",
+            "inf",
+            ".infinity",
             "2025-06-18",
             "1:20",
             "e5",
             "--1",
         ] {
             assert_eq!(resolve_plain(s), Plain::Str, "{s:?}");
+        }
+        for s in [
+            ".inf", "+.inf", "-.inf", ".Inf", "+.Inf", "-.Inf", ".INF", "+.INF", "-.INF", ".nan",
+            ".NaN", ".NAN",
+        ] {
+            assert_eq!(resolve_plain(s), Plain::NonFinite, "{s:?}");
         }
     }
 }

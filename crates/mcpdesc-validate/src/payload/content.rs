@@ -1,8 +1,11 @@
 //! Rules shared by every embedded MCP result: the completed-result frame (no JSON-RPC
 //! envelope, no task/input-required state, `resultType` per revision), content blocks
-//! per revision, Resource Contents, and literal `_meta` (§3.5, §9.3, §10.4.4, §11.3).
+//! per revision, Resource Contents, and literal `_meta` (§3.5, §9.3, §10.4.4, §11.3;
+//! the `_meta` rules themselves are [`crate::meta`]'s, shared with declarations).
 
-use super::{Cx, at};
+use super::at;
+use crate::ctx::Ctx;
+use crate::meta::{MetaContext, check_meta};
 use mcpdesc_core::revision::content_types;
 use mcpdesc_core::{Feature, RevisionSet};
 use serde_json::{Map, Value};
@@ -11,12 +14,11 @@ use serde_json::{Map, Value};
 const ENVELOPE: &[&str] = &["jsonrpc", "id", "method", "error"];
 /// Members of non-completed results (tasks, Multi Round-Trip input requests).
 const NOT_COMPLETED: &[&str] = &["task", "inputRequests", "requestState"];
-use mcpdesc_core::meta::{REQUEST_ONLY_KEYS as REQUEST_ONLY_META, SERVER_INFO};
 
 /// Checks what every completed result shares: envelope, completion state,
 /// `resultType` per revision, result-level `_meta`.
 pub(crate) fn check_result_frame(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     result: &Map<String, Value>,
     rptr: &str,
     scope: RevisionSet,
@@ -71,70 +73,18 @@ pub(crate) fn check_result_frame(
         }
     }
     if let Some(m) = result.get("_meta") {
-        check_meta(cx, m, &at(rptr, "_meta"), scope, true);
-    }
-}
-
-/// Literal `_meta` on a result (`result_level`), content block or Resource Contents.
-pub(crate) fn check_meta(
-    cx: &mut Cx<'_>,
-    meta: &Value,
-    ptr: &str,
-    scope: RevisionSet,
-    result_level: bool,
-) {
-    let revs = scope.without(Feature::Meta);
-    if !revs.is_empty() {
-        cx.error(
-            "payload-meta-inapplicable",
-            ptr,
-            format!("`_meta` here is not defined for MCP {revs} (§3.5)"),
-        );
-    }
-    let Some(m) = meta.as_object() else { return };
-    for (k, v) in m {
-        let kp = at(ptr, k);
-        if k == SERVER_INFO {
-            let no_rev = scope.without(Feature::ServerInfoMeta);
-            if !result_level {
-                cx.error(
-                    "payload-meta-reserved-key",
-                    &kp,
-                    format!("`{SERVER_INFO}` is valid only in result `_meta`"),
-                );
-            } else if !no_rev.is_empty() {
-                cx.error(
-                    "payload-meta-reserved-key",
-                    &kp,
-                    format!("`{SERVER_INFO}` is not defined for MCP {no_rev}"),
-                );
-            }
-            let is_impl = v.as_object().is_some_and(|o| {
-                o.get("name").is_some_and(Value::is_string)
-                    && o.get("version").is_some_and(Value::is_string)
-            });
-            if !is_impl {
-                cx.error(
-                    "payload-meta-reserved-key",
-                    &kp,
-                    format!("`{SERVER_INFO}` must be an MCP Implementation object with string `name` and `version`"),
-                );
-            }
-        } else if REQUEST_ONLY_META.contains(&k.as_str()) {
-            cx.error("payload-meta-reserved-key", &kp, format!("`{k}` is request metadata and is invalid in a result, content or contents object"));
-        } else if mcpdesc_core::meta::has_reserved_prefix(k) {
-            cx.warn(
-                "payload-meta-unknown-reserved-key",
-                &kp,
-                format!("`{k}` uses an MCP-reserved prefix but is not a recognized key; preserved"),
-            );
-        }
+        cx.extend(check_meta(
+            m,
+            &at(rptr, "_meta"),
+            MetaContext::Result,
+            scope,
+        ));
     }
 }
 
 /// A content block (text, image, audio, resource, resource_link) in a Tool result or
 /// Prompt message, checked against every revision of the scope.
-pub(crate) fn check_content_block(cx: &mut Cx<'_>, block: &Value, ptr: &str, scope: RevisionSet) {
+pub(crate) fn check_content_block(cx: &mut Ctx<'_>, block: &Value, ptr: &str, scope: RevisionSet) {
     let Some(b) = block.as_object() else { return };
     if let Some(t) = b.get("type").and_then(Value::as_str) {
         let revs: RevisionSet = scope
@@ -189,13 +139,18 @@ pub(crate) fn check_content_block(cx: &mut Cx<'_>, block: &Value, ptr: &str, sco
         }
     }
     if let Some(m) = b.get("_meta") {
-        check_meta(cx, m, &at(ptr, "_meta"), scope, false);
+        cx.extend(check_meta(
+            m,
+            &at(ptr, "_meta"),
+            MetaContext::Content,
+            scope,
+        ));
     }
 }
 
 /// One Resource Contents entry: `uri` plus exactly one of `text`/`blob` (§10.4.4).
 pub(crate) fn check_resource_contents(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     entry: &Value,
     ptr: &str,
     scope: RevisionSet,
@@ -247,7 +202,12 @@ pub(crate) fn check_resource_contents(
         (Some(_), None) => {}
     }
     if let Some(m) = e.get("_meta") {
-        check_meta(cx, m, &at(ptr, "_meta"), scope, false);
+        cx.extend(check_meta(
+            m,
+            &at(ptr, "_meta"),
+            MetaContext::Content,
+            scope,
+        ));
     }
 }
 

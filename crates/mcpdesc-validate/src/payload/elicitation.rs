@@ -2,19 +2,20 @@
 //! syntax, and the restricted form-schema vocabulary of each revision.
 
 use super::content::is_uri;
-use super::{Cx, Primitive, at, is_local_name};
-use mcpdesc_core::{Feature, RevisionSet, refs};
+use super::{at, is_local_name};
+use crate::ctx::{Ctx, Primitive, scope_of};
+use mcpdesc_core::{Feature, RevisionSet};
 use serde_json::{Map, Value};
 
 /// String formats elicitation form fields may use (§12.3).
 const FORMATS: &[&str] = &["email", "uri", "date", "date-time"];
 
 /// Every Elicitation Declaration of a primitive.
-pub(crate) fn check_elicitations(cx: &mut Cx<'_>, p: &Primitive<'_>) {
-    let Some(list) = p.obj.get("elicitations").and_then(Value::as_array) else {
+pub(crate) fn check_elicitations<'a>(cx: &mut Ctx<'a>, p: &Primitive<'a>) {
+    let Some(list) = p.value.get("elicitations").and_then(Value::as_array) else {
         return;
     };
-    let list_ptr = at(&p.ptr, "elicitations");
+    let list_ptr = at(&p.pointer, "elicitations");
     let mut names: Vec<&str> = Vec::new();
     for (i, e) in list.iter().enumerate() {
         let ep = at(&list_ptr, &i.to_string());
@@ -39,20 +40,17 @@ pub(crate) fn check_elicitations(cx: &mut Cx<'_>, p: &Primitive<'_>) {
                 names.push(n);
             }
         }
-        let escope = match o.get("protocolVersions") {
-            Some(v) => {
-                let s = RevisionSet::from_json(v);
-                if s.is_empty() || !s.is_subset(p.scope) {
-                    cx.error(
-                        "elicitation-scope-outside-parent",
-                        at(&ep, "protocolVersions"),
-                        format!("the declaration's scope {s} must be a non-empty subset of the containing primitive's scope {} (§12.5)", p.scope),
-                    );
-                }
-                s.intersection(p.scope)
+        if let Some(v) = o.get("protocolVersions") {
+            let s = RevisionSet::from_json(v);
+            if s.is_empty() || !s.is_subset(p.scope) {
+                cx.error(
+                    "elicitation-scope-outside-parent",
+                    at(&ep, "protocolVersions"),
+                    format!("the declaration's scope {s} must be a non-empty subset of the containing primitive's scope {} (§12.5)", p.scope),
+                );
             }
-            None => p.scope,
-        };
+        }
+        let escope = scope_of(o, p.scope);
         let mode = o.get("mode").and_then(Value::as_str);
         match mode {
             Some("form") => {
@@ -111,8 +109,7 @@ pub(crate) fn check_elicitations(cx: &mut Cx<'_>, p: &Primitive<'_>) {
         }
         if mode == Some("form") {
             if let Some(raw) = o.get("requestedSchema") {
-                let root = cx.root;
-                if let Ok((schema, comp)) = refs::resolve(root, raw, "schemas") {
+                if let Ok((schema, comp)) = cx.resolve(raw, "schemas") {
                     let sp = comp.unwrap_or_else(|| at(&ep, "requestedSchema"));
                     check_form_schema(cx, schema, &sp, escope);
                 }
@@ -123,7 +120,7 @@ pub(crate) fn check_elicitations(cx: &mut Cx<'_>, p: &Primitive<'_>) {
 
 /// The restricted form vocabulary (§12.3). Legacy revisions get the shape checks
 /// under the widest vocabulary (no revision-specific rule is invented for them).
-fn check_form_schema(cx: &mut Cx<'_>, schema: &Value, ptr: &str, escope: RevisionSet) {
+fn check_form_schema(cx: &mut Ctx<'_>, schema: &Value, ptr: &str, escope: RevisionSet) {
     let modern: RevisionSet = escope.iter().filter(|r| !r.is_legacy()).collect();
     let strict = modern.without(Feature::ElicitationRichSchemas);
     let v = Vocab {
@@ -217,7 +214,7 @@ struct Vocab {
 }
 
 impl Vocab {
-    fn unknown_keys(&self, cx: &mut Cx<'_>, o: &Map<String, Value>, ptr: &str, allowed: &[&str]) {
+    fn unknown_keys(&self, cx: &mut Ctx<'_>, o: &Map<String, Value>, ptr: &str, allowed: &[&str]) {
         for k in o.keys() {
             if !allowed.contains(&k.as_str()) {
                 cx.error(
@@ -232,18 +229,19 @@ impl Vocab {
         }
     }
 
-    fn not_before_rich(&self, cx: &mut Cx<'_>, ptr: String, what: &str) {
+    fn not_before_rich(&self, cx: &mut Ctx<'_>, ptr: String, what: &str) {
         cx.error(
             "elicitation-form-schema",
             ptr,
             format!(
-                "{what} is not defined for MCP {} (from MCP 2025-11-25 only) (§12.3)",
-                self.revs
+                "{what} is not defined for MCP {} (it is defined {}) (§12.3)",
+                self.revs,
+                Feature::ElicitationRichSchemas.phrase()
             ),
         );
     }
 
-    fn property(&self, cx: &mut Cx<'_>, prop: &Value, pp: &str) {
+    fn property(&self, cx: &mut Ctx<'_>, prop: &Value, pp: &str) {
         let Some(o) = prop.as_object() else {
             cx.error(
                 "elicitation-form-schema",
@@ -425,7 +423,7 @@ impl Vocab {
     /// Primitive defaults are defined for strings and numbers only from 2025-11-25.
     fn default_of(
         &self,
-        cx: &mut Cx<'_>,
+        cx: &mut Ctx<'_>,
         default: Option<&Value>,
         dp: String,
         ok: fn(&Value) -> bool,
@@ -460,7 +458,7 @@ fn titled_options(v: Option<&Value>) -> Option<Vec<&str>> {
         .collect()
 }
 
-fn bounds(cx: &mut Cx<'_>, o: &Map<String, Value>, pp: &str, min: &str, max: &str) {
+fn bounds(cx: &mut Ctx<'_>, o: &Map<String, Value>, pp: &str, min: &str, max: &str) {
     if let (Some(lo), Some(hi)) = (
         o.get(min).and_then(Value::as_f64),
         o.get(max).and_then(Value::as_f64),

@@ -1,4 +1,4 @@
-//! Rules on embedded payloads: tool schemas, examples, elicitations (owned by validate-b).
+//! Rules on embedded payloads: tool schemas, examples, elicitations.
 //!
 //! Everything a document carries that is not MCP Description structure but a JSON
 //! Schema or a literal MCP payload: Tool `inputSchema`/`outputSchema` (§9.2), Tool
@@ -7,6 +7,9 @@
 //! Elicitation Declarations (§12). `$componentRef` use sites are resolved first
 //! (§17.3); a reference that does not resolve is skipped here (the reference rules
 //! report it). Revision facts come only from [`mcpdesc_core::revision`].
+//!
+//! These rules run per declaration inside the validator's one walk (see the crate
+//! docs), on the same context and the same effective scopes as the document rules.
 //!
 //! # Diagnostic codes
 //!
@@ -19,7 +22,8 @@
 //! | `tool-schema-invalid` | error | the schema is invalid under its declared or default dialect's meta-schema |
 //! | `tool-schema-shape` | error | pre-dialect shape: `properties` not an object of objects, `required` not an array of strings |
 //! | `tool-schema-uninterpretable` | warning | pre-dialect schema valid under no supported dialect: its constraints cannot be interpreted |
-//! | `tool-schema-ref-unresolved` | error | a local `$ref` in a tool schema does not resolve |
+//! | `tool-schema-ref-unresolved` | error; warning where only pre-dialect revisions apply | a local `$ref` in a tool schema does not resolve (§9.2: before `ToolSchemaDialect` other keywords are preserved, not rejected) |
+//! | `tool-schema-ref-cycle` | warning | `$ref`s (with in-place applicators) loop back with no instance step; undefined (JSON Schema 2020-12 §9.4.1), instances not validated |
 //! | `tool-schema-ref-external` | warning | an external `$ref` is preserved, never fetched: validation is incomplete |
 //! | `mcp-header-inapplicable` | error | `x-mcp-header` in a revision without `McpHeader` |
 //! | `mcp-header-invalid-value` | error | `x-mcp-header` is not a non-empty HTTP field-name token |
@@ -42,9 +46,12 @@
 //! | `content-field-inapplicable` | error | content field not defined in some revision (`annotations.lastModified`, `icons`) |
 //! | `base64-invalid` | error | `blob`/`data` is not valid base64 |
 //! | `payload-meta-inapplicable` | error | `_meta` on a result, content block or contents in a revision without `Meta` |
+//! | `invalid-meta-key` | error | `_meta` key syntax (as on declarations) |
 //! | `payload-meta-reserved-key` | error | reserved `_meta` key misused in a result (`serverInfo` shape/revision/placement, request-only keys) |
 //! | `payload-meta-unknown-reserved-key` | warning | unrecognized key under an MCP-reserved `_meta` prefix (preserved) |
-//! | `legacy-payload-validation-incomplete` | warning | payloads in MCP 2024-11-05/2025-03-26 get only structural and selected checks |
+//!
+//! (The `_meta` rows are decided by [`crate::meta::check_meta`], the one `_meta` check.)
+//! | `legacy-payload-validation-incomplete` | warning | payloads in legacy revisions (before `CompleteSemanticValidation`) get only structural and selected checks |
 //! | `interaction-example-shape` | error | interaction example `steps` missing or empty |
 //! | `interaction-step-inapplicable` | error | step kind or field not defined in some revision (elicitation, URL mode, sampling tools) |
 //! | `interaction-declaration-unknown` | error | step `declaration` names no Elicitation Declaration of the Tool |
@@ -90,161 +97,26 @@ mod content;
 mod elicitation;
 mod prompts;
 mod resources;
-mod schema;
+pub(crate) mod schema;
 mod tools;
 pub mod uri_template;
 
-use mcpdesc_core::{Diagnostic, RevisionSet, pointer};
-use serde_json::{Map, Value};
-use std::collections::HashSet;
+use crate::ctx::{Ctx, Primitive};
+pub(crate) use mcpdesc_core::refs::is_local_name;
+use mcpdesc_core::{DeclKind, RevisionSet, pointer};
+use serde_json::Value;
 
-/// Context for payload rules: the whole document (for $componentRef resolution) and the root scope.
-#[derive(Debug)]
-pub struct PayloadCtx<'a> {
-    /// The whole decoded document.
-    pub root: &'a Value,
-    /// Root protocol coverage (§4.9); primitive scopes are taken within it.
-    pub root_scope: RevisionSet,
-}
-
-/// Runs every payload rule over the document. Called once by `validate_value`.
-pub fn check(ctx: &PayloadCtx<'_>) -> Vec<Diagnostic> {
-    // The document's own coverage is authoritative; `root_scope` bounds it.
-    let root_scope = match ctx.root.get("protocolVersions") {
-        Some(v) => RevisionSet::from_json(v).intersection(ctx.root_scope),
-        None => ctx.root_scope,
-    };
-    let mut cx = Cx::new(ctx.root);
-    for (key, kind) in [
-        ("tools", Kind::Tool),
-        ("resources", Kind::Resource),
-        ("resourceTemplates", Kind::ResourceTemplate),
-        ("prompts", Kind::Prompt),
-    ] {
-        let Some(items) = ctx.root.get(key).and_then(Value::as_array) else {
-            continue;
-        };
-        for (i, item) in items.iter().enumerate() {
-            let Some(obj) = item.as_object() else {
-                continue;
-            };
-            let ptr = format!("/{key}/{i}");
-            let scope = RevisionSet::effective(obj.get("protocolVersions"), root_scope)
-                .intersection(root_scope);
-            let p = Primitive {
-                obj,
-                ptr,
-                scope,
-                kind,
-            };
-            match kind {
-                Kind::Tool => tools::check_tool(&mut cx, &p),
-                Kind::Resource => resources::check_resource(&mut cx, &p),
-                Kind::ResourceTemplate => resources::check_template(&mut cx, &p),
-                Kind::Prompt => prompts::check_prompt(&mut cx, &p),
-            }
-            elicitation::check_elicitations(&mut cx, &p);
-            legacy_warning(&mut cx, &p);
-        }
+/// Every payload rule of one primitive declaration.
+pub(crate) fn check_declaration<'a>(cx: &mut Ctx<'a>, p: &Primitive<'a>) {
+    match p.kind {
+        DeclKind::Tool => tools::check_tool(cx, p),
+        DeclKind::Resource => resources::check_resource(cx, p),
+        DeclKind::ResourceTemplate => resources::check_template(cx, p),
+        DeclKind::Prompt => prompts::check_prompt(cx, p),
+        _ => {}
     }
-    cx.finish()
-}
-
-/// The kind of a primitive declaration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Tool,
-    Resource,
-    ResourceTemplate,
-    Prompt,
-}
-
-/// One primitive declaration being checked.
-#[derive(Debug)]
-pub(crate) struct Primitive<'a> {
-    pub obj: &'a Map<String, Value>,
-    pub ptr: String,
-    /// Effective protocol scope (§4.10), within root coverage.
-    pub scope: RevisionSet,
-    pub kind: Kind,
-}
-
-/// Most instance validations (examples × schemas) done per document (§17.7: bound the
-/// resolved validation work).
-pub(crate) const MAX_INSTANCE_VALIDATIONS: usize = 20_000;
-
-/// Shared state of one run: the document, the diagnostics, the work budget.
-pub(crate) struct Cx<'a> {
-    pub root: &'a Value,
-    diags: Vec<Diagnostic>,
-    validations: usize,
-    limit_reported: bool,
-    pub schemas: schema::Cache<'a>,
-}
-
-impl std::fmt::Debug for Cx<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Cx")
-            .field("diags", &self.diags.len())
-            .finish_non_exhaustive()
-    }
-}
-
-impl<'a> Cx<'a> {
-    pub(crate) fn new(root: &'a Value) -> Self {
-        Cx {
-            root,
-            diags: Vec::new(),
-            validations: 0,
-            limit_reported: false,
-            schemas: schema::Cache::default(),
-        }
-    }
-    pub(crate) fn error(&mut self, code: &str, ptr: impl Into<String>, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::error(code, msg).at(ptr));
-    }
-    pub(crate) fn warn(&mut self, code: &str, ptr: impl Into<String>, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::warning(code, msg).at(ptr));
-    }
-    /// Takes one unit of the instance-validation budget; `false` once exhausted (and
-    /// reports that once).
-    pub(crate) fn take_budget(&mut self, ptr: &str) -> bool {
-        if self.validations < MAX_INSTANCE_VALIDATIONS {
-            self.validations += 1;
-            return true;
-        }
-        if !self.limit_reported {
-            self.limit_reported = true;
-            self.warn(
-                "payload-validation-limit",
-                ptr,
-                format!("more than {MAX_INSTANCE_VALIDATIONS} example validations in one document; the rest were not validated"),
-            );
-        }
-        false
-    }
-    fn finish(self) -> Vec<Diagnostic> {
-        // One referenced component seen from several use sites reports once.
-        let mut seen = HashSet::new();
-        self.diags
-            .into_iter()
-            .filter(|d| {
-                seen.insert((
-                    d.severity,
-                    d.code.clone(),
-                    d.pointer.clone(),
-                    d.message.clone(),
-                ))
-            })
-            .collect()
-    }
-}
-
-/// `^[A-Za-z0-9._-]+$`: example, scenario, completion-example and elicitation names.
-pub(crate) fn is_local_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+    elicitation::check_elicitations(cx, p);
+    legacy_warning(cx, p);
 }
 
 /// `base + "/" + escape(token)`.
@@ -254,7 +126,7 @@ pub(crate) fn at(base: &str, token: &str) -> String {
 
 /// Checks the names of a named example map and returns its entries.
 pub(crate) fn named_entries<'v>(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     map: &'v Value,
     map_ptr: &str,
     what: &str,
@@ -276,21 +148,21 @@ pub(crate) fn named_entries<'v>(
 
 /// Whether the primitive carries any payload whose revision-specific rules are
 /// incompletely checkable in a legacy revision.
-fn legacy_warning(cx: &mut Cx<'_>, p: &Primitive<'_>) {
+fn legacy_warning(cx: &mut Ctx<'_>, p: &Primitive<'_>) {
     let legacy: RevisionSet = p.scope.iter().filter(|r| r.is_legacy()).collect();
     if legacy.is_empty() {
         return;
     }
     let carried: Vec<&str> = ["examples", "interactionExamples", "completionExamples"]
         .into_iter()
-        .filter(|k| p.obj.contains_key(*k))
+        .filter(|k| p.value.contains_key(*k))
         .collect();
     if carried.is_empty() {
         return;
     }
     cx.warn(
         "legacy-payload-validation-incomplete",
-        &p.ptr,
+        &p.pointer,
         format!(
             "{} of this declaration apply to legacy MCP {legacy}: only structural and selected checks were applied; validation is incomplete (§3.5, §16.2)",
             carried.join(", ")
@@ -301,6 +173,7 @@ fn legacy_warning(cx: &mut Cx<'_>, p: &Primitive<'_>) {
 #[cfg(test)]
 pub(crate) mod test_support {
     use super::*;
+    use mcpdesc_core::Diagnostic;
     use serde_json::json;
 
     /// Wraps primitives in a minimal document with root coverage `revs`.
@@ -314,12 +187,16 @@ pub(crate) mod test_support {
         d
     }
 
-    /// Runs [`check`] on a document.
+    /// Runs the payload rules (only) of every declaration of a document.
     pub(crate) fn run(d: &Value) -> Vec<Diagnostic> {
-        check(&PayloadCtx {
-            root: d,
-            root_scope: RevisionSet::ALL,
-        })
+        let Some(obj) = d.as_object() else {
+            return Vec::new();
+        };
+        let mut cx = Ctx::new(d, obj);
+        for p in cx.primitives().iter() {
+            check_declaration(&mut cx, p);
+        }
+        cx.finish()
     }
 
     /// `(code, pointer)` of every error.

@@ -2,14 +2,14 @@
 
 use super::content::{check_content_block, check_result_frame};
 use super::resources::check_completion_examples;
-use super::{Cx, Primitive, at, named_entries};
-use mcpdesc_core::refs;
+use super::{at, named_entries};
+use crate::ctx::{Ctx, Primitive};
 use serde_json::Value;
 
 /// All Prompt payload rules.
-pub(crate) fn check_prompt(cx: &mut Cx<'_>, p: &Primitive<'_>) {
+pub(crate) fn check_prompt<'a>(cx: &mut Ctx<'a>, p: &Primitive<'a>) {
     let declared: Vec<(String, bool)> = p
-        .obj
+        .value
         .get("arguments")
         .and_then(Value::as_array)
         .map(|a| {
@@ -21,11 +21,10 @@ pub(crate) fn check_prompt(cx: &mut Cx<'_>, p: &Primitive<'_>) {
                 .collect()
         })
         .unwrap_or_default();
-    if let Some(map) = p.obj.get("examples") {
-        let map_ptr = at(&p.ptr, "examples");
+    if let Some(map) = p.value.get("examples") {
+        let map_ptr = at(&p.pointer, "examples");
         for (name, raw) in named_entries(cx, map, &map_ptr, "Prompt example") {
-            let root = cx.root;
-            let Ok((ex, comp)) = refs::resolve(root, raw, "promptExamples") else {
+            let Ok((ex, comp)) = cx.resolve(raw, "promptExamples") else {
                 continue;
             };
             let ex_ptr = comp.unwrap_or_else(|| at(&map_ptr, name));

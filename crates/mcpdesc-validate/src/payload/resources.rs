@@ -3,8 +3,10 @@
 
 use super::content::{base64_len, check_resource_contents, check_result_frame, is_base64, is_uri};
 use super::uri_template;
-use super::{Cx, Kind, Primitive, at, named_entries};
-use mcpdesc_core::{Feature, RevisionSet, refs};
+use super::{at, named_entries};
+use crate::ctx::{Ctx, Primitive};
+use mcpdesc_core::DeclKind;
+use mcpdesc_core::{Feature, RevisionSet};
 use serde_json::{Map, Value};
 
 /// Longest example URI matched against a template (matching is quadratic in the
@@ -12,12 +14,12 @@ use serde_json::{Map, Value};
 const MAX_MATCHED_URI_LEN: usize = 2048;
 
 /// Static Resource examples.
-pub(crate) fn check_resource<'a>(cx: &mut Cx<'a>, p: &Primitive<'a>) {
-    let uri = p.obj.get("uri").and_then(Value::as_str);
+pub(crate) fn check_resource<'a>(cx: &mut Ctx<'a>, p: &Primitive<'a>) {
+    let uri = p.value.get("uri").and_then(Value::as_str);
     let decl = Decl {
         uri,
-        mime: p.obj.get("mimeType").and_then(Value::as_str),
-        size: p.obj.get("size").and_then(Value::as_f64),
+        mime: p.value.get("mimeType").and_then(Value::as_str),
+        size: p.value.get("size").and_then(Value::as_f64),
     };
     check_examples(cx, p, "resourceExamples", |cx, ex, ex_ptr| {
         if ex.contains_key("uri") {
@@ -33,9 +35,9 @@ pub(crate) fn check_resource<'a>(cx: &mut Cx<'a>, p: &Primitive<'a>) {
 }
 
 /// Resource Template examples and completion examples.
-pub(crate) fn check_template<'a>(cx: &mut Cx<'a>, p: &Primitive<'a>) {
-    let tpl_ptr = at(&p.ptr, "uriTemplate");
-    let parsed = match p.obj.get("uriTemplate").and_then(Value::as_str) {
+pub(crate) fn check_template<'a>(cx: &mut Ctx<'a>, p: &Primitive<'a>) {
+    let tpl_ptr = at(&p.pointer, "uriTemplate");
+    let parsed = match p.value.get("uriTemplate").and_then(Value::as_str) {
         Some(s) => match uri_template::parse(s) {
             Ok(t) => Some(t),
             Err(e) => {
@@ -49,7 +51,7 @@ pub(crate) fn check_template<'a>(cx: &mut Cx<'a>, p: &Primitive<'a>) {
         },
         None => None,
     };
-    let mime = p.obj.get("mimeType").and_then(Value::as_str);
+    let mime = p.value.get("mimeType").and_then(Value::as_str);
     let tpl = parsed.as_ref();
     check_examples(cx, p, "resourceTemplateExamples", |cx, ex, ex_ptr| {
         let uri = match ex.get("uri") {
@@ -112,17 +114,16 @@ struct Decl<'v> {
 
 /// Walks an `examples` map (names, `$componentRef`s), checks the shape-specific part
 /// with `each` and then the read result.
-fn check_examples<'a, F>(cx: &mut Cx<'a>, p: &Primitive<'a>, namespace: &str, mut each: F)
+fn check_examples<'a, F>(cx: &mut Ctx<'a>, p: &Primitive<'a>, namespace: &str, mut each: F)
 where
-    F: FnMut(&mut Cx<'a>, &'a Map<String, Value>, &str) -> Decl<'a>,
+    F: FnMut(&mut Ctx<'a>, &'a Map<String, Value>, &str) -> Decl<'a>,
 {
-    let Some(map) = p.obj.get("examples") else {
+    let Some(map) = p.value.get("examples") else {
         return;
     };
-    let map_ptr = at(&p.ptr, "examples");
+    let map_ptr = at(&p.pointer, "examples");
     for (name, raw) in named_entries(cx, map, &map_ptr, "Resource example") {
-        let root = cx.root;
-        let Ok((ex, comp)) = refs::resolve(root, raw, namespace) else {
+        let Ok((ex, comp)) = cx.resolve(raw, namespace) else {
             continue;
         };
         let ex_ptr = comp.unwrap_or_else(|| at(&map_ptr, name));
@@ -155,7 +156,7 @@ where
 
 /// A completed `resources/read` result (§10.4.4).
 fn check_read_result(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     r: &Map<String, Value>,
     rptr: &str,
     scope: RevisionSet,
@@ -276,15 +277,15 @@ fn essence(m: &str) -> String {
 /// Completion examples of a Prompt (`names` = declared arguments) or Resource
 /// Template (`names` = template variables; `None` when the template is invalid).
 pub(crate) fn check_completion_examples(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     p: &Primitive<'_>,
     names: Option<&[String]>,
 ) {
-    let Some(map) = p.obj.get("completionExamples") else {
+    let Some(map) = p.value.get("completionExamples") else {
         return;
     };
-    let map_ptr = at(&p.ptr, "completionExamples");
-    let what = if p.kind == Kind::Prompt {
+    let map_ptr = at(&p.pointer, "completionExamples");
+    let what = if p.kind == DeclKind::Prompt {
         "Prompt argument"
     } else {
         "URI template variable"

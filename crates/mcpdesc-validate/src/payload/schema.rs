@@ -4,9 +4,10 @@
 //! reported as a warning, and left out of the schema copy that instances are
 //! validated against (so validation is knowingly incomplete, never silently wrong).
 
-use super::{Cx, at};
+use super::at;
+use crate::ctx::Ctx;
 use mcpdesc_core::revision::{DEFAULT_TOOL_SCHEMA_DIALECT, SUPPORTED_TOOL_SCHEMA_DIALECTS};
-use mcpdesc_core::{Feature, RevisionSet, pointer, refs};
+use mcpdesc_core::{Feature, RevisionSet, pointer};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -48,7 +49,7 @@ impl Dialect {
             None
         }
     }
-    /// The default dialect where tool schemas have one (2025-11-25 on).
+    /// The default dialect where tool schemas have one ([`Feature::ToolSchemaDialect`]).
     pub(crate) fn default_dialect() -> Self {
         Self::identify(DEFAULT_TOOL_SCHEMA_DIALECT).unwrap_or(Dialect::Draft202012)
     }
@@ -98,6 +99,10 @@ pub(crate) struct RefScan {
     pub truncated: bool,
     /// `x-mcp-header` occurrences.
     pub headers: Vec<HeaderUse>,
+    /// A loop of `$ref`s (and in-place applicators) that returns to a schema without
+    /// consuming any part of the instance: `(pointer of a $ref member on it, the loop
+    /// for messages)`. See [`find_ref_cycle`].
+    pub ref_cycle: Option<(String, String)>,
 }
 
 /// One `x-mcp-header` annotation.
@@ -163,10 +168,146 @@ pub(crate) fn scan(schema: &Value) -> RefScan {
     };
     w.walk(schema, "", 0, None, "", true);
     let refs = std::mem::take(&mut w.refs);
+    // Schema pointer -> pointer of its local `$ref` target.
+    let mut targets = HashMap::new();
     for (ptr, r, base, resource) in refs {
-        w.classify(ptr, r, base.as_deref(), &resource);
+        if let Some(t) = w.classify(&ptr, r, base.as_deref(), &resource) {
+            if let Some(node) = ptr.strip_suffix("/$ref") {
+                targets.insert(node.to_string(), t);
+            }
+        }
+    }
+    if !targets.is_empty() {
+        w.scan.ref_cycle = find_ref_cycle(schema, &targets);
     }
     w.scan
+}
+
+/// Keywords that apply their subschemas to the *same* instance location (JSON Schema
+/// 2020-12 §10.2: in-place applicators; draft-07 `dependencies` with a schema value).
+const IN_PLACE_ONE: &[&str] = &["not", "if", "then", "else"];
+const IN_PLACE_MANY: &[&str] = &["allOf", "anyOf", "oneOf"];
+const IN_PLACE_MAP: &[&str] = &["dependentSchemas", "dependencies"];
+
+/// One step of evaluation that stays at the same instance location.
+#[derive(Debug, Clone)]
+struct Step {
+    /// Pointer of the next schema inside the tool schema.
+    to: String,
+    /// Taken through `$ref` (else through an in-place applicator).
+    via_ref: bool,
+}
+
+/// Schemas evaluated at the same instance location right after the one at `node`: its
+/// local `$ref` target and its in-place applicator subschemas.
+fn in_place_steps(schema: &Value, node: &str, targets: &HashMap<String, String>) -> Vec<Step> {
+    let mut next = Vec::new();
+    if let Some(t) = targets.get(node) {
+        next.push(Step {
+            to: t.clone(),
+            via_ref: true,
+        });
+    }
+    let Some(obj) = schema.pointer(node).and_then(Value::as_object) else {
+        return next;
+    };
+    let mut sub = |to: String| next.push(Step { to, via_ref: false });
+    for (k, v) in obj {
+        let k = k.as_str();
+        if IN_PLACE_ONE.contains(&k) && v.is_object() {
+            sub(at(node, k));
+        } else if IN_PLACE_MANY.contains(&k) {
+            for (i, s) in v.as_array().into_iter().flatten().enumerate() {
+                if s.is_object() {
+                    sub(at(&at(node, k), &i.to_string()));
+                }
+            }
+        } else if IN_PLACE_MAP.contains(&k) {
+            for (name, s) in v.as_object().into_iter().flatten() {
+                if s.is_object() {
+                    sub(at(&at(node, k), name));
+                }
+            }
+        }
+    }
+    next
+}
+
+/// A schema on the depth-first search path, with the steps out of it still to try.
+struct Frame {
+    node: String,
+    steps: Vec<Step>,
+    /// Steps taken so far; the last one taken leads to the next frame.
+    taken: usize,
+}
+
+/// Finds a `$ref` loop with no instance step: following `$ref`s and in-place applicators
+/// from some schema leads back to it while the instance location stays the same (`A → A`,
+/// `A → B → A`, or through `allOf`). Evaluating such a schema does not terminate; JSON
+/// Schema 2020-12 §9.4.1 leaves the behaviour undefined, and validators differ (some
+/// recurse without end, the `jsonschema` crate here answers "valid"). A recursive schema
+/// that steps into the instance on the way (`properties`, `items`, …) is fine and not
+/// reported. Returns `(pointer of a $ref member on the loop, the loop for messages)`.
+///
+/// Iterative depth-first search over the schemas reachable from a `$ref`; every schema
+/// is finished once, so the work is linear in the schema.
+pub(crate) fn find_ref_cycle(
+    schema: &Value,
+    targets: &HashMap<String, String>,
+) -> Option<(String, String)> {
+    // `false` while a schema is on the search path, `true` once finished.
+    let mut done: HashMap<String, bool> = HashMap::new();
+    let mut starts: Vec<&String> = targets.keys().collect();
+    starts.sort(); // deterministic: the same loop is reported on every run
+    for start in starts {
+        if done.contains_key(start.as_str()) {
+            continue;
+        }
+        done.insert(start.clone(), false);
+        let mut path = vec![Frame {
+            node: start.clone(),
+            steps: in_place_steps(schema, start, targets),
+            taken: 0,
+        }];
+        while let Some(top) = path.last_mut() {
+            let Some(step) = top.steps.get(top.taken).cloned() else {
+                done.insert(top.node.clone(), true);
+                path.pop();
+                continue;
+            };
+            top.taken += 1;
+            match done.get(step.to.as_str()) {
+                Some(true) => {}
+                Some(false) => {
+                    // `step.to` is on the path: the loop runs from it to the top.
+                    let from = path.iter().position(|f| f.node == step.to).unwrap_or(0);
+                    let looped = &path[from..];
+                    // Applicators alone only go down the tree: a `$ref` is on the loop.
+                    let via_ref = looped
+                        .iter()
+                        .find(|f| f.taken > 0 && f.steps[f.taken - 1].via_ref)
+                        .map_or_else(|| at(&step.to, "$ref"), |f| at(&f.node, "$ref"));
+                    let shown: Vec<String> = looped
+                        .iter()
+                        .map(|f| f.node.as_str())
+                        .chain(std::iter::once(step.to.as_str()))
+                        .map(|n| format!("#{n}"))
+                        .collect();
+                    return Some((via_ref, shown.join(" → ")));
+                }
+                None => {
+                    done.insert(step.to.clone(), false);
+                    let steps = in_place_steps(schema, &step.to, targets);
+                    path.push(Frame {
+                        node: step.to,
+                        steps,
+                        taken: 0,
+                    });
+                }
+            }
+        }
+    }
+    None
 }
 
 impl Walker<'_> {
@@ -253,48 +394,58 @@ impl Walker<'_> {
         }
     }
 
-    fn classify(&mut self, ptr: String, r: String, base: Option<&str>, resource: &str) {
+    /// Sorts one `$ref` into unresolved-local or external; returns the pointer of its
+    /// target inside the schema when it resolves locally.
+    fn classify(
+        &mut self,
+        ptr: &str,
+        r: String,
+        base: Option<&str>,
+        resource: &str,
+    ) -> Option<String> {
         if let Some(frag) = r.strip_prefix('#') {
-            let resource_root = self.root.pointer(resource);
-            if !self.fragment_resolves(frag, resource_root) {
-                self.scan.unresolved_local.push((ptr, r));
+            let target = self.local_target(frag, resource);
+            if target.is_none() {
+                self.scan.unresolved_local.push((ptr.to_string(), r));
             }
-            return;
+            return target;
         }
         let Some(abs) = resolve_uri(&r, base) else {
             // A relative reference with no base URI: a relative file, never read.
-            self.scan.external.push((ptr, r));
-            return;
+            self.scan.external.push((ptr.to_string(), r));
+            return None;
         };
         let doc = strip_fragment(&abs);
         let frag = abs.split_once('#').map(|(_, f)| f).unwrap_or("");
         if let Some(res_ptr) = self.ids.get(doc).cloned() {
-            let resource_root = self.root.pointer(&res_ptr);
-            if !self.fragment_resolves(frag, resource_root) {
-                self.scan.unresolved_local.push((ptr, r));
+            let target = self.local_target(frag, &res_ptr);
+            if target.is_none() {
+                self.scan.unresolved_local.push((ptr.to_string(), r));
             }
-            return;
+            return target;
         }
         let known_meta = SUPPORTED_TOOL_SCHEMA_DIALECTS
             .iter()
             .any(|d| strip_fragment(d) == doc);
         if !known_meta {
-            self.scan.external.push((ptr, r));
+            self.scan.external.push((ptr.to_string(), r));
         }
+        None
     }
 
-    fn fragment_resolves(&self, frag: &str, resource_root: Option<&Value>) -> bool {
-        let Some(root) = resource_root else {
-            return false;
-        };
+    /// The pointer (inside the whole schema) a fragment names in the resource at
+    /// `resource`: empty = the resource, `/…` = a JSON pointer into it, else an anchor.
+    fn local_target(&self, frag: &str, resource: &str) -> Option<String> {
+        self.root.pointer(resource)?;
         let frag = mcpdesc_core::pointer::percent_decode(frag);
         if frag.is_empty() {
-            return true;
+            return Some(resource.to_string());
         }
         if frag.starts_with('/') {
-            return root.pointer(&frag).is_some();
+            let target = format!("{resource}{frag}");
+            return self.root.pointer(&target).map(|_| target);
         }
-        self.anchors.contains_key(&frag)
+        self.anchors.get(&frag).cloned()
     }
 }
 
@@ -403,7 +554,7 @@ pub(crate) use mcpdesc_core::SameJson as ByContent;
 /// Compiles `schema` (with external `$ref`s removed) under `dialect`, once per distinct
 /// `(schema content, dialect)`. `None` when it does not compile.
 pub(crate) fn compiled(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     schema: &Value,
     external: &[(String, String)],
     dialect: Dialect,
@@ -449,7 +600,7 @@ fn build(
 
 /// Validates `instance` against `schema` under `dialect`.
 pub(crate) fn validate(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     ts: &ToolSchema<'_>,
     dialect: Dialect,
     instance: &Value,
@@ -459,13 +610,14 @@ pub(crate) fn validate(
 
 /// Validates `instance` against any schema value (compiled once per distinct content).
 pub(crate) fn validate_value(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     schema: &Value,
     scan: &RefScan,
     dialect: Dialect,
     instance: &Value,
 ) -> Verdict {
-    if !scan.unresolved_local.is_empty() || scan.truncated {
+    // A looping schema is never compiled or run: validators recurse forever on it.
+    if !scan.unresolved_local.is_empty() || scan.truncated || scan.ref_cycle.is_some() {
         return Verdict::Incomplete;
     }
     let Some(v) = compiled(cx, schema, &scan.external, dialect) else {
@@ -497,7 +649,7 @@ pub(crate) fn validate_value(
 /// Checks the Tool's `inputSchema` or `outputSchema` at `tool_ptr` and returns it for
 /// example validation. `None` when absent, unresolvable or not an object.
 pub(crate) fn check_tool_schema<'a>(
-    cx: &mut Cx<'a>,
+    cx: &mut Ctx<'a>,
     tool: &'a serde_json::Map<String, Value>,
     tool_ptr: &str,
     role: Role,
@@ -505,9 +657,8 @@ pub(crate) fn check_tool_schema<'a>(
 ) -> Option<ToolSchema<'a>> {
     let raw = tool.get(role.field())?;
     let use_ptr = at(tool_ptr, role.field());
-    let root = cx.root;
     // Resolution errors are reported by the reference rules.
-    let (value, comp) = refs::resolve(root, raw, "schemas").ok()?;
+    let (value, comp) = cx.resolve(raw, "schemas").ok()?;
     let ptr = comp.unwrap_or(use_ptr);
     let Some(obj) = value.as_object() else {
         let code = match role {
@@ -534,7 +685,7 @@ pub(crate) fn check_tool_schema<'a>(
                 cx.error(
                     "tool-output-schema-not-object",
                     type_ptr(&ptr, obj),
-                    format!("before MCP 2026-07-28 `outputSchema` must declare an object root; this Tool applies to {revs} (§9.2)"),
+                    format!("before MCP {} `outputSchema` must declare an object root; this Tool applies to {revs} (§9.2)", Feature::OutputSchemaAnyRoot.since()),
                 );
             }
         }
@@ -552,7 +703,7 @@ pub(crate) fn check_tool_schema<'a>(
             cx.error(
                 "tool-schema-dialect-inapplicable",
                 &sp,
-                format!("`$schema` in a tool schema is defined only from MCP 2025-11-25; this Tool applies to {pre_revs} (§9.2)"),
+                format!("`$schema` in a tool schema is defined only {}; this Tool applies to {pre_revs} (§9.2)", Feature::ToolSchemaDialect.phrase()),
             );
         }
         match s.as_str().and_then(Dialect::from_uri) {
@@ -613,10 +764,29 @@ pub(crate) fn check_tool_schema<'a>(
 
     let scan = cx.schemas.scan(value);
     for (p, r) in &scan.unresolved_local {
-        cx.error(
-            "tool-schema-ref-unresolved",
+        let at = format!("{ptr}{p}");
+        if dialect_revs.is_empty() {
+            // §9.2: before a dialect is defined only the shape is enforced, and other
+            // keywords (`$ref` among them) MUST NOT be rejected by an inferred
+            // meta-schema. Like `tool-schema-uninterpretable`, a warning.
+            cx.warn(
+                "tool-schema-ref-unresolved",
+                at,
+                format!("local `$ref` `{r}` does not resolve inside the schema; MCP {pre_revs} define no dialect for tool schemas, so it is preserved, but the schema cannot be evaluated and validation is incomplete (§9.2)"),
+            );
+        } else {
+            cx.error(
+                "tool-schema-ref-unresolved",
+                at,
+                format!("local `$ref` `{r}` does not resolve inside the schema (required to be valid for MCP {dialect_revs}) (§9.2)"),
+            );
+        }
+    }
+    if let Some((p, path)) = &scan.ref_cycle {
+        cx.warn(
+            "tool-schema-ref-cycle",
             format!("{ptr}{p}"),
-            format!("local `$ref` `{r}` does not resolve inside the schema (§9.2)"),
+            format!("`{}` loops back to itself without consuming any part of the instance ({path}); JSON Schema 2020-12 §9.4.1 leaves such schemas undefined and common validators fail on them, so instances were not validated against it (§9.2)", role.field()),
         );
     }
     for (p, r) in &scan.external {
@@ -654,7 +824,7 @@ fn type_ptr(ptr: &str, obj: &serde_json::Map<String, Value>) -> String {
 /// Pre-dialect shape rules (§9.2): `properties` an object of objects, `required` an
 /// array of strings. Returns whether the shape holds.
 fn check_shape(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     obj: &serde_json::Map<String, Value>,
     ptr: &str,
     role: Role,
@@ -744,7 +914,7 @@ pub(crate) fn is_http_token(s: &str) -> bool {
 
 /// `x-mcp-header` rules (§9.2).
 fn check_headers(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     headers: &[HeaderUse],
     ptr: &str,
     role: Role,
@@ -758,7 +928,10 @@ fn check_headers(
             cx.error(
                 "mcp-header-inapplicable",
                 &hp,
-                format!("`x-mcp-header` is defined only from MCP 2026-07-28; this Tool applies to {inapplicable} (§9.2)"),
+                format!(
+                    "`x-mcp-header` is defined only {}; this Tool applies to {inapplicable} (§9.2)",
+                    Feature::McpHeader.phrase()
+                ),
             );
         }
         match h.value.as_str() {
@@ -1057,9 +1230,55 @@ mod tests {
         assert!(is_http_token("X-Api_Key.v2"));
     }
 
+    /// Loops with no instance step (JSON Schema 2020-12 §9.4.1), written by hand: through
+    /// `$ref` alone, through in-place applicators, through an anchor; recursion that steps
+    /// into the instance is not one.
+    #[test]
+    fn ref_loops_without_an_instance_step() {
+        let cycle = |s: Value| scan(&s).ref_cycle.map(|(p, _)| p);
+        assert_eq!(cycle(json!({"$ref": "#"})), Some("/$ref".into()));
+        assert_eq!(
+            cycle(json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}})),
+            Some("/$defs/A/$ref".into())
+        );
+        assert_eq!(
+            cycle(json!({"$ref": "#/$defs/A", "$defs": {"A": {"not": {"$ref": "#"}}}})),
+            Some("/$ref".into())
+        );
+        assert_eq!(
+            cycle(
+                json!({"$defs": {"A": {"$anchor": "a", "anyOf": [{"type": "null"}, {"$ref": "#a"}]}}})
+            ),
+            Some("/$defs/A/anyOf/1/$ref".into())
+        );
+        assert_eq!(
+            cycle(json!({"$defs": {"A": {"if": {"$ref": "#/$defs/A"}}}})),
+            Some("/$defs/A/if/$ref".into())
+        );
+        // Steps into the instance: properties, items, additionalProperties.
+        for fine in [
+            json!({"type": "object", "properties": {"next": {"$ref": "#"}}}),
+            json!({"$defs": {"L": {"type": "array", "items": {"$ref": "#/$defs/L"}}}, "$ref": "#/$defs/L"}),
+            json!({"additionalProperties": {"allOf": [{"$ref": "#"}]}}),
+            json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": "string"}}, "$ref": "#/$defs/A"}),
+        ] {
+            assert_eq!(cycle(fine.clone()), None, "{fine}");
+        }
+        // The message names the loop.
+        let (_, shown) =
+            scan(&json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}}))
+                .ref_cycle
+                .unwrap_or_default();
+        assert_eq!(shown, "#/$defs/A → #/$defs/B → #/$defs/A");
+    }
+
     #[test]
     fn validates_instances_with_the_declared_dialect() {
-        let mut cx = Cx::new(&Value::Null);
+        let root = json!({});
+        let Some(obj) = root.as_object() else {
+            unreachable!()
+        };
+        let mut cx = Ctx::new(&root, obj);
         let s =
             json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});
         let sc = scan(&s);

@@ -3,9 +3,10 @@
 
 use super::content::{check_content_block, check_result_frame};
 use super::schema::{self, Dialect, Role, ToolSchema, Verdict};
-use super::{Cx, Primitive, at, named_entries};
+use super::{at, named_entries};
+use crate::ctx::{Ctx, Primitive};
 use mcpdesc_core::revision::content_types;
-use mcpdesc_core::{Feature, RevisionSet, refs};
+use mcpdesc_core::{Feature, RevisionSet};
 use serde_json::{Map, Value};
 
 /// What examples of one Tool are checked against.
@@ -17,21 +18,20 @@ struct ToolCx<'t, 'a> {
 }
 
 /// All Tool payload rules.
-pub(crate) fn check_tool<'a>(cx: &mut Cx<'a>, p: &Primitive<'a>) {
-    let input = schema::check_tool_schema(cx, p.obj, &p.ptr, Role::Input, p.scope);
-    let output = schema::check_tool_schema(cx, p.obj, &p.ptr, Role::Output, p.scope);
+pub(crate) fn check_tool<'a>(cx: &mut Ctx<'a>, p: &Primitive<'a>) {
+    let input = schema::check_tool_schema(cx, p.value, &p.pointer, Role::Input, p.scope);
+    let output = schema::check_tool_schema(cx, p.value, &p.pointer, Role::Output, p.scope);
     let t = ToolCx {
         input: input.as_ref(),
         output: output.as_ref(),
-        has_output: p.obj.contains_key("outputSchema"),
+        has_output: p.value.contains_key("outputSchema"),
         scope: p.scope,
     };
-    if let Some(map) = p.obj.get("examples") {
-        let map_ptr = at(&p.ptr, "examples");
+    if let Some(map) = p.value.get("examples") {
+        let map_ptr = at(&p.pointer, "examples");
         for (name, raw) in named_entries(cx, map, &map_ptr, "Tool example") {
-            let root = cx.root;
             // Resolution errors are reported by the reference rules.
-            let Ok((ex, comp)) = refs::resolve(root, raw, "toolExamples") else {
+            let Ok((ex, comp)) = cx.resolve(raw, "toolExamples") else {
                 continue;
             };
             let ex_ptr = comp.unwrap_or_else(|| at(&map_ptr, name));
@@ -45,8 +45,8 @@ pub(crate) fn check_tool<'a>(cx: &mut Cx<'a>, p: &Primitive<'a>) {
             }
         }
     }
-    if let Some(map) = p.obj.get("interactionExamples") {
-        let map_ptr = at(&p.ptr, "interactionExamples");
+    if let Some(map) = p.value.get("interactionExamples") {
+        let map_ptr = at(&p.pointer, "interactionExamples");
         for (name, ex) in named_entries(cx, map, &map_ptr, "Tool interaction example") {
             let ex_ptr = at(&map_ptr, name);
             let Some(o) = ex.as_object() else {
@@ -82,7 +82,7 @@ pub(crate) fn check_tool<'a>(cx: &mut Cx<'a>, p: &Primitive<'a>) {
 }
 
 /// `input` + `result` of a Tool Example or Tool Interaction Example.
-fn check_invocation(cx: &mut Cx<'_>, t: &ToolCx<'_, '_>, ex: &Map<String, Value>, ex_ptr: &str) {
+fn check_invocation(cx: &mut Ctx<'_>, t: &ToolCx<'_, '_>, ex: &Map<String, Value>, ex_ptr: &str) {
     match ex.get("input") {
         None => cx.error(
             "tool-example-shape",
@@ -117,7 +117,7 @@ fn check_invocation(cx: &mut Cx<'_>, t: &ToolCx<'_, '_>, ex: &Map<String, Value>
 
 /// Validates an instance against a tool schema in every revision of `scope`.
 fn check_against(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     ts: Option<&ToolSchema<'_>>,
     inst: &Value,
     iptr: &str,
@@ -149,7 +149,7 @@ fn check_against(
                 }
             }
             Verdict::Incomplete => incomplete.push(format!(
-                "for MCP {dialect_revs} the schema has references that were not resolved"
+                "for MCP {dialect_revs} the schema could not be evaluated completely (unresolved, external or looping references)"
             )),
         }
     }
@@ -173,7 +173,7 @@ fn check_against(
     warn_incomplete(cx, iptr, what, &incomplete);
 }
 
-fn warn_incomplete(cx: &mut Cx<'_>, iptr: &str, what: &str, reasons: &[String]) {
+fn warn_incomplete(cx: &mut Ctx<'_>, iptr: &str, what: &str, reasons: &[String]) {
     if !reasons.is_empty() {
         cx.warn(
             "tool-example-validation-incomplete",
@@ -187,7 +187,7 @@ fn warn_incomplete(cx: &mut Cx<'_>, iptr: &str, what: &str, reasons: &[String]) 
 }
 
 /// A completed Tool Result (§9.3).
-fn check_tool_result(cx: &mut Cx<'_>, t: &ToolCx<'_, '_>, r: &Map<String, Value>, rptr: &str) {
+fn check_tool_result(cx: &mut Ctx<'_>, t: &ToolCx<'_, '_>, r: &Map<String, Value>, rptr: &str) {
     let scope = t.scope;
     check_result_frame(cx, r, rptr, scope);
     match r.get("content") {
@@ -251,7 +251,7 @@ fn check_tool_result(cx: &mut Cx<'_>, t: &ToolCx<'_, '_>, r: &Map<String, Value>
 }
 
 /// One Tool Interaction Step (§9.4).
-fn check_step(cx: &mut Cx<'_>, p: &Primitive<'_>, step: &Value, sptr: &str) {
+fn check_step<'a>(cx: &mut Ctx<'a>, p: &Primitive<'a>, step: &Value, sptr: &str) {
     let Some(s) = step.as_object() else { return };
     let scope = p.scope;
     let empty = Map::new();
@@ -376,16 +376,16 @@ fn check_step(cx: &mut Cx<'_>, p: &Primitive<'_>, step: &Value, sptr: &str) {
         }
         _ => {}
     }
-    if let Some(reqs) = p.obj.get("clientRequirements").and_then(Value::as_object) {
+    if let Some(reqs) = p.value.get("clientRequirements").and_then(Value::as_object) {
         contradictions(cx, reqs, s, req, sptr);
     }
 }
 
 /// `declaration` must name an Elicitation Declaration of the same Tool, compatible
 /// with the step's request after reference resolution (§9.4).
-fn check_declaration(
-    cx: &mut Cx<'_>,
-    p: &Primitive<'_>,
+fn check_declaration<'a>(
+    cx: &mut Ctx<'a>,
+    p: &Primitive<'a>,
     s: &Map<String, Value>,
     req: &Map<String, Value>,
     mode: Option<&str>,
@@ -396,7 +396,7 @@ fn check_declaration(
     };
     let reqp = at(sptr, "request");
     let decl = p
-        .obj
+        .value
         .get("elicitations")
         .and_then(Value::as_array)
         .and_then(|a| {
@@ -426,10 +426,9 @@ fn check_declaration(
     }
     match mode {
         Some("form") => {
-            let root = cx.root;
             let decl_schema = decl
                 .get("requestedSchema")
-                .and_then(|v| refs::resolve(root, v, "schemas").ok())
+                .and_then(|v| cx.resolve(v, "schemas").ok())
                 .map(|(v, _)| v);
             if let (Some(ds), Some(rs)) = (decl_schema, req.get("requestedSchema")) {
                 if ds != rs {
@@ -457,7 +456,7 @@ fn check_declaration(
 }
 
 /// Sampling message content: one block or (from `SamplingContextTools`) an array.
-fn sampling_content(cx: &mut Cx<'_>, c: &Value, ptr: &str, scope: RevisionSet) {
+fn sampling_content(cx: &mut Ctx<'_>, c: &Value, ptr: &str, scope: RevisionSet) {
     let blocks: Vec<(String, &Value)> = match c {
         Value::Array(a) => {
             let revs = scope.without(Feature::SamplingContextTools);
@@ -508,7 +507,7 @@ fn sampling_content(cx: &mut Cx<'_>, c: &Value, ptr: &str, scope: RevisionSet) {
 /// Scenario steps that use a client capability the explicit `clientRequirements`
 /// omit: a warning, never an inferred requirement (§9.4).
 fn contradictions(
-    cx: &mut Cx<'_>,
+    cx: &mut Ctx<'_>,
     reqs: &Map<String, Value>,
     s: &Map<String, Value>,
     req: &Map<String, Value>,

@@ -1,10 +1,11 @@
 //! Server Capabilities Objects (§8.2–§8.4, §8.6) and the extension-identifier map rules
 //! shared with `clientRequirements.extensions` (§8.5).
 
-use crate::ctx::{Ctx, is_extension, ptr, revs, scope_of};
+use crate::ctx::{Ctx, ptr, revs, scope_of};
 use crate::rules::identifiers::{
     Maturity, catalogued, has_reserved_prefix, is_extension_identifier,
 };
+use mcpdesc_core::decl::is_extension;
 use mcpdesc_core::{Diagnostic, Feature, RevisionSet};
 use serde_json::{Map, Value};
 
@@ -125,9 +126,10 @@ pub fn check_members(cx: &mut Ctx<'_>) {
                         "pre-standard-extension-capabilities",
                         format!(
                             "MCP {} does not define `capabilities.extensions`; the map is preserved \
-                             as a deployed pre-standard convention and does not imply 2026-07-28 \
-                             support (§8.4)",
-                            revs(early)
+                             as a deployed pre-standard convention and does not imply support of \
+                             MCP {} or later (§8.4)",
+                            revs(early),
+                            Feature::Extensions.since()
                         ),
                     )
                     .at(ptr(&at, "extensions")),

@@ -6,8 +6,9 @@
 //! `mcpdesc_core::revision` (the client `elicitation` capability appears together with
 //! form-mode elicitation in 2025-06-18, so [`Feature::ElicitationForm`] marks it).
 
-use crate::ctx::{Ctx, is_extension, ptr, revs};
+use crate::ctx::{Ctx, Primitive, ptr, revs};
 use crate::rules::capabilities::check_extension_map;
+use mcpdesc_core::decl::is_extension;
 use mcpdesc_core::{Diagnostic, Feature, RevisionSet};
 use serde_json::{Map, Value};
 
@@ -151,14 +152,11 @@ fn check_one(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str, scope: Revisi
                 }
             }
             "sampling" => {
+                // Closed `{context?, tools?}` where MCP defines those members; before, the
+                // type is an open `object` whose entries are accepted and preserved
+                // without semantics (§8.5).
                 let rich = scope.with(Feature::SamplingContextTools);
-                let early = scope.without(Feature::SamplingContextTools);
                 closed_members(cx, v, &here, "sampling", &["context", "tools"], rich);
-                for m in ["context", "tools"] {
-                    if v.contains_key(m) && !early.is_empty() {
-                        mismatch(cx, ptr(&here, m), &format!("`sampling.{m}`"), early);
-                    }
-                }
                 let dep = scope.without(Feature::SamplingUndeprecated);
                 if !dep.is_empty() {
                     deprecated(cx, here.clone(), "the `sampling` client capability", dep);
@@ -179,16 +177,10 @@ fn check_one(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str, scope: Revisi
                         missing,
                     );
                 }
+                // Closed `{form?, url?}` where MCP defines the sub-capabilities; before,
+                // an open `object` (as for `sampling` above).
                 let sub = scope.with(Feature::ElicitationSubCapabilities);
                 closed_members(cx, v, &here, "elicitation", &["form", "url"], sub);
-                let early = scope
-                    .with(Feature::ElicitationForm)
-                    .without(Feature::ElicitationSubCapabilities);
-                for m in ["form", "url"] {
-                    if v.contains_key(m) && !early.is_empty() {
-                        mismatch(cx, ptr(&here, m), &format!("`elicitation.{m}`"), early);
-                    }
-                }
             }
             "tasks" => {
                 let missing = scope.without(Feature::Tasks);
@@ -256,12 +248,9 @@ fn closed_members_roots(
     }
 }
 
-/// §8.5 on every primitive.
-pub fn check(cx: &mut Ctx<'_>) {
-    for p in cx.primitives().iter() {
-        let Some(Value::Object(cr)) = p.value.get("clientRequirements") else {
-            continue;
-        };
+/// §8.5 on one primitive.
+pub fn check(cx: &mut Ctx<'_>, p: &Primitive<'_>) {
+    if let Some(Value::Object(cr)) = p.value.get("clientRequirements") {
         let at = ptr(&p.pointer, "clientRequirements");
         check_one(cx, cr, &at, p.scope);
     }
@@ -321,14 +310,20 @@ mod tests {
         );
         let doc = prompt_with(&["2025-06-18"], json!({"elicitation": {}}));
         assert!(errors(&doc).is_empty());
+        // 2025-06-18's `elicitation` is an open `object`: unknown entries are accepted
+        // and preserved (§8.5); 2025-11-25's is closed `{form?, url?}`.
         let doc = prompt_with(
             &["2025-06-18", "2025-11-25"],
             json!({"elicitation": {"form": {}}}),
         );
+        assert!(errors(&doc).is_empty() && warnings(&doc).is_empty());
+        let doc = prompt_with(&["2025-11-25"], json!({"elicitation": {"text": {}}}));
         assert_eq!(
             codes_at(&doc, "client-requirement-revision-mismatch"),
-            vec!["/prompts/0/clientRequirements/elicitation/form"]
+            vec!["/prompts/0/clientRequirements/elicitation/text"]
         );
+        let doc = prompt_with(&["2025-06-18"], json!({"elicitation": {"text": {}}}));
+        assert!(errors(&doc).is_empty() && warnings(&doc).is_empty());
         let doc = prompt_with(
             &["2025-11-25", "2026-07-28"],
             json!({"elicitation": {"form": {}, "url": {}}}),
@@ -361,11 +356,14 @@ mod tests {
     }
 
     #[test]
-    fn sampling_members_from_2025_11_25() {
+    fn sampling_members_closed_from_2025_11_25_open_before() {
+        // Before 2025-11-25 `sampling` is an open `object` (§8.5: accept and preserve).
         let doc = prompt_with(&["2025-06-18"], json!({"sampling": {"tools": {}}}));
+        assert!(errors(&doc).is_empty() && warnings(&doc).is_empty());
+        let doc = prompt_with(&["2025-11-25"], json!({"sampling": {"images": {}}}));
         assert_eq!(
             codes_at(&doc, "client-requirement-revision-mismatch"),
-            vec!["/prompts/0/clientRequirements/sampling/tools"]
+            vec!["/prompts/0/clientRequirements/sampling/images"]
         );
         let doc = prompt_with(
             &["2025-11-25"],

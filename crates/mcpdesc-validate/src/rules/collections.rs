@@ -4,7 +4,7 @@
 //! arrays) and collections inside embedded schemas, extension values, literal example
 //! values and protocol-native content are deliberately not in this list (§3.3).
 
-use crate::ctx::{Ctx, ptr};
+use crate::ctx::{Ctx, Primitive, ptr};
 use mcpdesc_core::Diagnostic;
 use mcpdesc_core::refs::NAMESPACES;
 use serde_json::{Map, Value};
@@ -54,8 +54,8 @@ fn check_in(cx: &mut Ctx<'_>, obj: &Map<String, Value>, base: &str, keys: &[&str
     }
 }
 
-/// §3.3 over the whole document.
-pub fn check(cx: &mut Ctx<'_>) {
+/// §3.3 outside primitive declarations.
+pub fn check_document(cx: &mut Ctx<'_>) {
     let root = cx.root_obj;
     check_in(cx, root, "", &ROOT);
     check_in(cx, root, "", &["components"]);
@@ -70,16 +70,18 @@ pub fn check(cx: &mut Ctx<'_>) {
             check_in(cx, c, &format!("/capabilities/{i}"), &["extensions"]);
         }
     }
-    for p in cx.primitives().iter() {
-        check_in(cx, p.value, &p.pointer, &PRIMITIVE);
-        if let Some(Value::Object(cr)) = p.value.get("clientRequirements") {
-            check_in(
-                cx,
-                cr,
-                &ptr(&p.pointer, "clientRequirements"),
-                &["extensions"],
-            );
-        }
+}
+
+/// §3.3 in one primitive declaration.
+pub fn check_primitive(cx: &mut Ctx<'_>, p: &Primitive<'_>) {
+    check_in(cx, p.value, &p.pointer, &PRIMITIVE);
+    if let Some(Value::Object(cr)) = p.value.get("clientRequirements") {
+        check_in(
+            cx,
+            cr,
+            &ptr(&p.pointer, "clientRequirements"),
+            &["extensions"],
+        );
     }
 }
 

@@ -1,9 +1,8 @@
 //! Reusable components and local references (§17.1–§17.4).
 
-use crate::ctx::{Ctx, ptr};
-use crate::rules::security::is_local_name;
-use mcpdesc_core::Diagnostic;
-use mcpdesc_core::refs::{NAMESPACES, RefError, is_reference, resolve};
+use crate::ctx::{Ctx, Primitive, ptr};
+use mcpdesc_core::refs::{NAMESPACES, RefError, is_local_name, is_reference};
+use mcpdesc_core::{DeclKind, Diagnostic};
 use serde_json::Value;
 
 /// Reports a failed resolution at the use site (a malformed pointer at its `$componentRef`
@@ -12,17 +11,19 @@ fn report(cx: &mut Ctx<'_>, at: &str, err: RefError) {
     let at = match err {
         // The schema reports the sibling members themselves (closed Reference Object).
         RefError::Siblings => return,
+        // A processing limit, not a document error: `Ctx::resolve` said so once.
+        RefError::TooDeep => return,
         RefError::Malformed(_) => ptr(at, "$componentRef"),
         _ => at.to_string(),
     };
     cx.push(Diagnostic::error(err.code(), format!("{err} (§17.4)")).at(at));
 }
 
-fn check_use_site(cx: &mut Ctx<'_>, value: &Value, at: &str, namespace: &str) {
+fn check_use_site<'a>(cx: &mut Ctx<'a>, value: &'a Value, at: &str, namespace: &str) {
     if !is_reference(value) {
         return;
     }
-    if let Err(e) = resolve(cx.root, value, namespace) {
+    if let Err(e) = cx.resolve(value, namespace) {
         report(cx, at, e);
     }
 }
@@ -74,28 +75,29 @@ pub fn check_components(cx: &mut Ctx<'_>) {
     }
 }
 
-/// §17.3, §17.4: every Reference Object at a use site resolves in the right namespace.
-pub fn check_use_sites(cx: &mut Ctx<'_>) {
-    for p in cx.primitives().iter() {
-        if p.kind.collection == "tools" {
-            for field in ["inputSchema", "outputSchema"] {
-                if let Some(v) = p.value.get(field) {
-                    check_use_site(cx, v, &ptr(&p.pointer, field), "schemas");
-                }
+/// §17.3, §17.4: every Reference Object at a primitive's use sites resolves in the right
+/// namespace.
+pub fn check_use_sites<'a>(cx: &mut Ctx<'a>, p: &Primitive<'a>) {
+    if p.kind == DeclKind::Tool {
+        for field in ["inputSchema", "outputSchema"] {
+            if let Some(v) = p.value.get(field) {
+                check_use_site(cx, v, &ptr(&p.pointer, field), "schemas");
             }
         }
-        if let Some(Value::Object(examples)) = p.value.get("examples") {
-            let ex_at = ptr(&p.pointer, "examples");
-            for (name, v) in examples {
-                check_use_site(cx, v, &ptr(&ex_at, name), p.kind.example_namespace);
-            }
+    }
+    if let (Some(Value::Object(examples)), Some(ns)) =
+        (p.value.get("examples"), p.kind.example_namespace())
+    {
+        let ex_at = ptr(&p.pointer, "examples");
+        for (name, v) in examples {
+            check_use_site(cx, v, &ptr(&ex_at, name), ns);
         }
-        if let Some(Value::Array(els)) = p.value.get("elicitations") {
-            for (j, e) in els.iter().enumerate() {
-                if let Some(v) = e.get("requestedSchema") {
-                    let at = format!("{}/elicitations/{j}/requestedSchema", p.pointer);
-                    check_use_site(cx, v, &at, "schemas");
-                }
+    }
+    if let Some(Value::Array(els)) = p.value.get("elicitations") {
+        for (j, e) in els.iter().enumerate() {
+            if let Some(v) = e.get("requestedSchema") {
+                let at = format!("{}/elicitations/{j}/requestedSchema", p.pointer);
+                check_use_site(cx, v, &at, "schemas");
             }
         }
     }

@@ -46,7 +46,7 @@ pub fn catalogued(identifier: &str) -> Option<Maturity> {
         .map(|e| e.maturity)
 }
 
-pub use mcpdesc_core::meta::{has_reserved_prefix, is_extension_identifier, is_meta_key};
+pub use mcpdesc_core::meta::{has_reserved_prefix, is_extension_identifier};
 
 #[cfg(test)]
 mod tests {

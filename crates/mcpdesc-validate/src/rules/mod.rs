@@ -1,6 +1,8 @@
 //! Document-level semantic rules (everything but embedded payloads, see [`crate::payload`]).
 //!
-//! Each submodule owns the rules of one spec area; [`run`] applies them in a fixed order.
+//! Each submodule owns the rules of one spec area: functions of the document
+//! (`fn(&mut Ctx)`) and of one primitive declaration (`fn(&mut Ctx, &Primitive)`), which
+//! the crate's one walk (`walk.rs`) calls in a fixed order.
 //!
 //! # Diagnostic codes
 //!
@@ -13,6 +15,7 @@
 //! | `unknown-protocol-revision` | error | a `protocolVersions` entry outside the closed set (§4.9) |
 //! | `duplicate-protocol-revision` | error | a `protocolVersions` entry repeated (§4.9) |
 //! | `empty-protocol-scope` | error | `protocolVersions: []` (§4.9, §4.10) |
+//! | `legacy-validation-incomplete` | warning | root coverage includes a legacy revision (before `CompleteSemanticValidation`): validation is incomplete (§3.5, §16.2) |
 //! | `protocol-scope-outside-parent` | error | a transport/capability/primitive scope entry outside root coverage (§4.10) |
 //! | `transport-coverage-gap` | error | `transports` present but some root revision has no transport (§6.5) |
 //! | `transport-revision-mismatch` | error | streamable-http applied to 2024-11-05 (§6.2.1) |
@@ -34,7 +37,7 @@
 //! | `experimental-extension-identifier` | warning | catalogued experimental extension (§8.4) |
 //! | `empty-client-requirements` | error | `clientRequirements: {}` (§8.5) |
 //! | `client-requirements-protocol-versions` | error | `protocolVersions` inside `clientRequirements` (§8.5) |
-//! | `client-requirement-revision-mismatch` | error | capability or member not defined by a scope revision's ClientCapabilities; 2026-07-28 `roots` not empty (§8.5) |
+//! | `client-requirement-revision-mismatch` | error | capability, or member of a closed capability type, not defined by a scope revision's ClientCapabilities (open types, e.g. `sampling` before `SamplingContextTools`, accept any member); 2026-07-28 `roots` not empty (§8.5) |
 //! | `invalid-client-requirement-value` | error | marker not an object, `roots.listChanged` not boolean (§8.5) |
 //! | `deprecated-client-requirement` | warning | `roots`, `sampling`, `sampling.context/tools` required in 2026-07-28 (§8.5) |
 //! | `incomplete-validation` | warning | `clientRequirements` applied to 2024-11-05/2025-03-26: only selected checks (§8.5, §16.2) |
@@ -48,7 +51,8 @@
 //! | `duplicate-tag-reference` | error | a primitive's `tags` repeats a tag (§13.3) |
 //! | `invalid-component-name` | error | component name not `^[A-Za-z0-9._-]+$` (§17.1) |
 //! | `component-protocol-versions` | error | `protocolVersions` on components or example component values (§17.1) |
-//! | `component-ref-malformed`, `component-ref-missing`, `component-ref-wrong-namespace`, `component-ref-cycle`, `component-ref-too-deep` | error | `$componentRef` resolution at the use site (§17.4) |
+//! | `component-ref-malformed`, `component-ref-missing`, `component-ref-wrong-namespace`, `component-ref-cycle` | error | `$componentRef` resolution at the use site (§17.4) |
+//! | `component-ref-too-deep` | warning | a `$componentRef` chain exceeds this validator's processing limit (`MAX_REF_CHAIN`, §17.7); once per document, at `/components`; validation is incomplete |
 //! | `empty-collection` | error | present but empty ordinary collection (§3.3) |
 
 pub mod capabilities;
@@ -62,41 +66,18 @@ pub mod security;
 pub mod tags;
 pub mod transports;
 
-use crate::ctx::{Ctx, ptr};
+use crate::ctx::{Ctx, Primitive, ptr};
 use crate::meta::{MetaContext, check_meta};
 
-/// `_meta` on primitive declarations (§3.5).
-fn check_declaration_meta(cx: &mut Ctx<'_>) {
-    for p in cx.primitives().iter() {
-        if let Some(m) = p.value.get("_meta") {
-            let d = check_meta(
-                m,
-                &ptr(&p.pointer, "_meta"),
-                MetaContext::Declaration,
-                p.scope,
-            );
-            cx.out.extend(d);
-        }
+/// `_meta` on a primitive declaration (§3.5).
+pub fn check_declaration_meta(cx: &mut Ctx<'_>, p: &Primitive<'_>) {
+    if let Some(m) = p.value.get("_meta") {
+        let d = check_meta(
+            m,
+            &ptr(&p.pointer, "_meta"),
+            MetaContext::Declaration,
+            p.scope,
+        );
+        cx.extend(d);
     }
-}
-
-/// Runs every document-level rule.
-pub fn run(cx: &mut Ctx<'_>) {
-    scopes::check_mcpdesc_version(cx);
-    scopes::check_root_scope(cx);
-    scopes::check_declaration_scopes(cx);
-    transports::check_coverage(cx);
-    transports::check_types(cx);
-    security::check_schemes(cx);
-    security::check_requirements(cx);
-    capabilities::check_disjoint(cx);
-    capabilities::check_members(cx);
-    client_requirements::check(cx);
-    primitives::check_variants(cx);
-    primitives::check_field_applicability(cx);
-    check_declaration_meta(cx);
-    tags::check(cx);
-    components::check_components(cx);
-    components::check_use_sites(cx);
-    collections::check(cx);
 }

@@ -2,9 +2,9 @@
 //! revision applicability of declaration fields (§9.1, §10.1.1, §10.2.1, §11.1, §11.2,
 //! §10.3 `lastModified`), all from the revision-facts table.
 
-use crate::ctx::{Ctx, ptr, revs};
+use crate::ctx::{Ctx, Primitive, ptr, revs};
 use mcpdesc_core::revision::FIELD_FACTS;
-use mcpdesc_core::{Diagnostic, Feature, ObjectKind, RevisionSet};
+use mcpdesc_core::{DeclKind, Diagnostic, Feature, ObjectKind, RevisionSet};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -12,26 +12,29 @@ use std::collections::HashMap;
 pub fn check_variants(cx: &mut Ctx<'_>) {
     let prims = cx.primitives();
     // (collection, identity) -> [(index, scope)]
-    let mut groups: HashMap<(&str, &str), Vec<(usize, RevisionSet)>> = HashMap::new();
+    let mut groups: HashMap<(DeclKind, &str), Vec<(usize, RevisionSet)>> = HashMap::new();
     for p in prims.iter() {
-        let Some(id) = p.value.get(p.kind.identity).and_then(Value::as_str) else {
+        let Some(key) = p.kind.identity_key() else {
             continue;
         };
-        let group = groups.entry((p.kind.collection, id)).or_default();
+        let Some(id) = p.value.get(key).and_then(Value::as_str) else {
+            continue;
+        };
+        let group = groups.entry((p.kind, id)).or_default();
         for (other, oscope) in group.iter() {
             let overlap = p.scope.intersection(*oscope);
             if !overlap.is_empty() {
-                cx.out.push(
+                cx.push(
                     Diagnostic::error(
                         "overlapping-primitive-scope",
                         format!(
                             "{} with {} `{id}` overlaps /{}/{other} for MCP {}; same-{} \
                              declarations must have pairwise-disjoint protocol scopes (§9.5, §10.5, §11.1)",
-                            p.kind.label,
-                            p.kind.identity,
-                            p.kind.collection,
+                            p.kind.label(),
+                            key,
+                            p.kind.collection(),
                             revs(overlap),
-                            p.kind.identity
+                            key
                         ),
                     )
                     .at(p.pointer.clone()),
@@ -75,45 +78,37 @@ fn check_fields(
 }
 
 /// Declaration fields that exist only in some revisions (the revision-facts table).
-pub fn check_field_applicability(cx: &mut Ctx<'_>) {
-    for p in cx.primitives().iter() {
-        check_fields(
-            cx,
-            p.value,
-            p.kind.object,
-            p.kind.label,
-            &p.pointer,
-            p.scope,
-        );
-        if p.kind.object == ObjectKind::Prompt
-            && let Some(Value::Array(args)) = p.value.get("arguments")
-        {
-            for (k, a) in args.iter().enumerate() {
-                if let Some(a) = a.as_object() {
-                    let at = format!("{}/arguments/{k}", p.pointer);
-                    check_fields(
-                        cx,
-                        a,
-                        ObjectKind::PromptArgument,
-                        "Prompt Argument",
-                        &at,
-                        p.scope,
-                    );
-                }
+pub fn check_field_applicability(cx: &mut Ctx<'_>, p: &Primitive<'_>) {
+    let Some(object) = p.kind.object_kind() else {
+        return;
+    };
+    check_fields(cx, p.value, object, p.kind.label(), &p.pointer, p.scope);
+    if object == ObjectKind::Prompt
+        && let Some(Value::Array(args)) = p.value.get("arguments")
+    {
+        for (k, a) in args.iter().enumerate() {
+            if let Some(a) = a.as_object() {
+                let at = format!("{}/arguments/{k}", p.pointer);
+                check_fields(
+                    cx,
+                    a,
+                    ObjectKind::PromptArgument,
+                    "Prompt Argument",
+                    &at,
+                    p.scope,
+                );
             }
         }
-        // §10.3: Resource Annotations `lastModified` from 2025-06-18.
-        if matches!(
-            p.kind.object,
-            ObjectKind::Resource | ObjectKind::ResourceTemplate
-        ) && let Some(Value::Object(ann)) = p.value.get("annotations")
-            && ann.contains_key("lastModified")
-        {
-            let bad = p.scope.without(Feature::ResourceAnnotationLastModified);
-            if !bad.is_empty() {
-                let at = format!("{}/annotations/lastModified", p.pointer);
-                field_mismatch(cx, at, "Resource Annotations", "lastModified", bad);
-            }
+    }
+    // §10.3: Resource Annotations `lastModified` (`ResourceAnnotationLastModified`).
+    if matches!(object, ObjectKind::Resource | ObjectKind::ResourceTemplate)
+        && let Some(Value::Object(ann)) = p.value.get("annotations")
+        && ann.contains_key("lastModified")
+    {
+        let bad = p.scope.without(Feature::ResourceAnnotationLastModified);
+        if !bad.is_empty() {
+            let at = format!("{}/annotations/lastModified", p.pointer);
+            field_mismatch(cx, at, "Resource Annotations", "lastModified", bad);
         }
     }
 }

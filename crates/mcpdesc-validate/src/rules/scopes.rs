@@ -1,7 +1,7 @@
 //! `mcpdesc` version (§4.1, §4.8), root coverage (§4.9) and protocol scopes (§4.10).
 
-use crate::ctx::{Ctx, ptr, revs};
-use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet};
+use crate::ctx::{Ctx, Primitive, ptr, revs};
+use mcpdesc_core::{Diagnostic, Feature, ProtocolRevision, RevisionSet};
 use serde_json::Value;
 
 /// The only `mcpdesc` version this validator recognizes.
@@ -53,8 +53,8 @@ fn check_scope_array(
                 Diagnostic::error(
                     "unknown-protocol-revision",
                     format!(
-                        "`{s}` is not an MCP revision covered by mcpdesc 0.8.0 \
-                         (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28) (§4.9)"
+                        "`{s}` is not an MCP revision covered by mcpdesc 0.8.0 ({}) (§4.9)",
+                        revs(RevisionSet::ALL)
                     ),
                 )
                 .at(here),
@@ -97,10 +97,35 @@ pub fn check_root_scope(cx: &mut Ctx<'_>) {
     }
 }
 
-/// §4.10: every explicit scope of a top-level declaration is a non-empty subset of the
-/// root scope. (Nested Elicitation Declaration scopes, §12.5, are checked by the payload
-/// rules as `elicitation-scope-outside-parent`.)
-pub fn check_declaration_scopes(cx: &mut Ctx<'_>) {
+/// §16.2 (last paragraph), §3.5, §8.5, §12.5: legacy compatibility revisions in root
+/// coverage get only structural and selected checks, and validators SHOULD warn that
+/// validation is incomplete and MUST NOT report it as complete. One warning for the
+/// document; the declaration-level warnings (`legacy-payload-validation-incomplete`,
+/// `incomplete-validation`, `elicitation-validation-incomplete`) still say where.
+pub fn check_legacy_coverage(cx: &mut Ctx<'_>) {
+    let legacy: RevisionSet = cx.root_scope.iter().filter(|r| r.is_legacy()).collect();
+    if legacy.is_empty() {
+        return;
+    }
+    cx.push(
+        Diagnostic::warning(
+            "legacy-validation-incomplete",
+            format!(
+                "the document covers the legacy compatibility revision(s) MCP {}: complete \
+                 revision-specific semantic validation is defined {}, so for these revisions \
+                 only structural and selected checks were applied and this validation is \
+                 incomplete (§3.5, §16.2)",
+                revs(legacy),
+                Feature::CompleteSemanticValidation.phrase()
+            ),
+        )
+        .at("/protocolVersions"),
+    );
+}
+
+/// §4.10: every explicit scope of a transport or Capabilities Object is a non-empty
+/// subset of the root scope.
+pub fn check_root_declaration_scopes(cx: &mut Ctx<'_>) {
     let root = cx.root_scope;
     for key in ["transports", "capabilities"] {
         for (i, item) in cx.root_array(key).iter().enumerate() {
@@ -118,16 +143,20 @@ pub fn check_declaration_scopes(cx: &mut Ctx<'_>) {
             }
         }
     }
-    for p in cx.primitives().iter() {
-        if let Some(pv) = p.value.get("protocolVersions") {
-            let at = ptr(&p.pointer, "protocolVersions");
-            check_scope_array(
-                cx,
-                pv,
-                &at,
-                Some((root, "document (root `protocolVersions`)")),
-            );
-        }
+}
+
+/// §4.10 for a primitive declaration. (Nested Elicitation Declaration scopes, §12.5,
+/// are checked by the payload rules as `elicitation-scope-outside-parent`.)
+pub fn check_primitive_scope(cx: &mut Ctx<'_>, p: &Primitive<'_>) {
+    if let Some(pv) = p.value.get("protocolVersions") {
+        let at = ptr(&p.pointer, "protocolVersions");
+        let root = cx.root_scope;
+        check_scope_array(
+            cx,
+            pv,
+            &at,
+            Some((root, "document (root `protocolVersions`)")),
+        );
     }
 }
 

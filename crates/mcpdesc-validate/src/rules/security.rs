@@ -1,8 +1,10 @@
 //! Security (§7): scheme names, OAuth flow URLs, requirement references and scopes,
 //! and the ineligibility of `x-*` members on Security Requirement Objects (§14.2).
 
-use crate::ctx::{Ctx, is_extension, ptr};
+use crate::ctx::{Ctx, Primitive, ptr};
 use mcpdesc_core::Diagnostic;
+use mcpdesc_core::decl::is_extension;
+use mcpdesc_core::refs::is_local_name;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -16,13 +18,6 @@ pub const STANDARD_OIDC_SCOPES: &[&str] = &[
     "phone",
     "offline_access",
 ];
-
-/// §7.1 local-name grammar `^[A-Za-z0-9._-]+$` (also used for component and example names).
-pub fn is_local_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-}
 
 /// OAuth flows and the URLs each must carry (§7.2).
 const FLOW_URLS: [(&str, &[&str]); 4] = [
@@ -113,42 +108,41 @@ fn scope_catalogue(scheme: &Map<String, Value>) -> Option<BTreeSet<&str>> {
     }
 }
 
-/// Every Security Requirement Array in the document (§7.5 placements).
-fn requirement_arrays<'a>(cx: &Ctx<'a>) -> Vec<(String, &'a Vec<Value>)> {
-    let mut v = Vec::new();
+/// The Security Requirement Arrays of the root and of every transport (§7.5).
+pub fn check_document_requirements(cx: &mut Ctx<'_>) {
     if let Some(Value::Array(a)) = cx.root_obj.get("security") {
-        v.push(("/security".to_string(), a));
+        check_requirements(cx, "/security", a);
     }
     for (i, t) in cx.root_array("transports").iter().enumerate() {
         if let Some(Value::Array(a)) = t.get("security") {
-            v.push((format!("/transports/{i}/security"), a));
+            check_requirements(cx, &format!("/transports/{i}/security"), a);
         }
     }
-    for p in cx.primitives().iter() {
-        if let Some(Value::Array(a)) = p.value.get("security") {
-            v.push((ptr(&p.pointer, "security"), a));
-        }
+}
+
+/// A primitive's Security Requirement Array (§7.5).
+pub fn check_primitive_requirements(cx: &mut Ctx<'_>, p: &Primitive<'_>) {
+    if let Some(Value::Array(a)) = p.value.get("security") {
+        check_requirements(cx, &ptr(&p.pointer, "security"), a);
     }
-    v
 }
 
 /// §7.3: references resolve, scope arrays are unique, only OAuth/OpenID take scopes,
 /// uncatalogued OAuth/OpenID scopes warn; §14.2: no `x-*` on requirement objects.
-pub fn check_requirements(cx: &mut Ctx<'_>) {
+fn check_requirements(cx: &mut Ctx<'_>, base: &str, arr: &[Value]) {
     let empty = Map::new();
     let schemes = match cx.root_obj.get("securitySchemes") {
         Some(Value::Object(m)) => m,
         _ => &empty,
     };
-    for (base, arr) in requirement_arrays(cx) {
-        for (k, req) in arr.iter().enumerate() {
-            let Some(req) = req.as_object() else { continue };
-            let req_at = ptr(&base, k.to_string());
-            for (name, scopes) in req {
-                let at = ptr(&req_at, name);
-                let Some(scheme) = schemes.get(name).and_then(Value::as_object) else {
-                    if is_extension(name) {
-                        cx.push(
+    for (k, req) in arr.iter().enumerate() {
+        let Some(req) = req.as_object() else { continue };
+        let req_at = ptr(base, k.to_string());
+        for (name, scopes) in req {
+            let at = ptr(&req_at, name);
+            let Some(scheme) = schemes.get(name).and_then(Value::as_object) else {
+                if is_extension(name) {
+                    cx.push(
                             Diagnostic::error(
                                 "extension-not-allowed",
                                 format!(
@@ -158,63 +152,60 @@ pub fn check_requirements(cx: &mut Ctx<'_>) {
                             )
                             .at(at),
                         );
-                    } else {
-                        cx.push(
-                            Diagnostic::error(
-                                "unknown-security-scheme",
-                                format!(
-                                    "`{name}` is not declared in root `securitySchemes` (§7.3)"
-                                ),
-                            )
-                            .at(at),
-                        );
-                    }
-                    continue;
-                };
-                let Some(scopes) = scopes.as_array() else {
-                    continue;
-                };
-                let strs: Vec<&str> = scopes.iter().filter_map(Value::as_str).collect();
-                let unique: BTreeSet<&str> = strs.iter().copied().collect();
-                if unique.len() != strs.len() {
+                } else {
                     cx.push(
                         Diagnostic::error(
-                            "duplicate-security-scope",
-                            format!("the scope array for `{name}` repeats a scope (§7.3)"),
+                            "unknown-security-scheme",
+                            format!("`{name}` is not declared in root `securitySchemes` (§7.3)"),
                         )
-                        .at(at.clone()),
+                        .at(at),
                     );
                 }
-                match scope_catalogue(scheme) {
-                    None => {
-                        if !scopes.is_empty() {
-                            cx.push(
-                                Diagnostic::error(
-                                    "non-oauth-scopes",
-                                    format!(
-                                        "`{name}` is not an OAuth2 or OpenID Connect scheme; its \
+                continue;
+            };
+            let Some(scopes) = scopes.as_array() else {
+                continue;
+            };
+            let strs: Vec<&str> = scopes.iter().filter_map(Value::as_str).collect();
+            let unique: BTreeSet<&str> = strs.iter().copied().collect();
+            if unique.len() != strs.len() {
+                cx.push(
+                    Diagnostic::error(
+                        "duplicate-security-scope",
+                        format!("the scope array for `{name}` repeats a scope (§7.3)"),
+                    )
+                    .at(at.clone()),
+                );
+            }
+            match scope_catalogue(scheme) {
+                None => {
+                    if !scopes.is_empty() {
+                        cx.push(
+                            Diagnostic::error(
+                                "non-oauth-scopes",
+                                format!(
+                                    "`{name}` is not an OAuth2 or OpenID Connect scheme; its \
                                          requirement must use an empty scope array (§7.3)"
+                                ),
+                            )
+                            .at(at.clone()),
+                        );
+                    }
+                }
+                Some(catalogue) => {
+                    for (j, s) in scopes.iter().enumerate() {
+                        let Some(s) = s.as_str() else { continue };
+                        if !catalogue.contains(s) {
+                            cx.push(
+                                Diagnostic::warning(
+                                    "uncatalogued-security-scope",
+                                    format!(
+                                        "scope `{s}` of `{name}` is not in the scheme's static \
+                                             scope catalogue (allowed, but check it, §7.3)"
                                     ),
                                 )
-                                .at(at.clone()),
+                                .at(ptr(&at, j.to_string())),
                             );
-                        }
-                    }
-                    Some(catalogue) => {
-                        for (j, s) in scopes.iter().enumerate() {
-                            let Some(s) = s.as_str() else { continue };
-                            if !catalogue.contains(s) {
-                                cx.push(
-                                    Diagnostic::warning(
-                                        "uncatalogued-security-scope",
-                                        format!(
-                                            "scope `{s}` of `{name}` is not in the scheme's static \
-                                             scope catalogue (allowed, but check it, §7.3)"
-                                        ),
-                                    )
-                                    .at(ptr(&at, j.to_string())),
-                                );
-                            }
                         }
                     }
                 }

@@ -1,13 +1,14 @@
 //! Tags (§13): unique catalogue names, references declared when a catalogue exists,
 //! no duplicates within one primitive's `tags`.
 
-use crate::ctx::{Ctx, ptr};
+use crate::ctx::{Ctx, Primitive, ptr};
 use mcpdesc_core::Diagnostic;
 use serde_json::Value;
 use std::collections::HashSet;
 
-/// §13.2, §13.3.
-pub fn check(cx: &mut Ctx<'_>) {
+/// §13.2: unique catalogue names. Keeps the catalogue in the context for
+/// [`check_references`].
+pub fn check_catalogue(cx: &mut Ctx<'_>) {
     let catalogue = match cx.root_obj.get("tags") {
         Some(Value::Array(tags)) => {
             let mut names = HashSet::new();
@@ -29,42 +30,45 @@ pub fn check(cx: &mut Ctx<'_>) {
         }
         _ => None,
     };
-    for p in cx.primitives().iter() {
-        let Some(Value::Array(refs)) = p.value.get("tags") else {
-            continue;
-        };
-        let at = ptr(&p.pointer, "tags");
-        let mut seen = HashSet::new();
-        let mut duplicated = false;
-        for (k, r) in refs.iter().enumerate() {
-            let Some(name) = r.as_str() else { continue };
-            if !seen.insert(name) {
-                duplicated = true;
-            }
-            if let Some(cat) = &catalogue
-                && !cat.contains(name)
-            {
-                cx.push(
-                    Diagnostic::error(
-                        "unknown-tag-reference",
-                        format!(
-                            "tag `{name}` is not declared in the root `tags` catalogue (§13.3)"
-                        ),
-                    )
-                    .at(ptr(&at, k.to_string())),
-                );
-            }
+    cx.tag_catalogue = catalogue;
+}
+
+/// §13.3: a primitive's tag references.
+pub fn check_references(cx: &mut Ctx<'_>, p: &Primitive<'_>) {
+    let Some(Value::Array(refs)) = p.value.get("tags") else {
+        return;
+    };
+    let at = ptr(&p.pointer, "tags");
+    let mut seen = HashSet::new();
+    let mut duplicated = false;
+    for (k, r) in refs.iter().enumerate() {
+        let Some(name) = r.as_str() else { continue };
+        if !seen.insert(name) {
+            duplicated = true;
         }
-        // Reported on the array, where the schema's `uniqueItems` also points.
-        if duplicated {
+        let undeclared = cx
+            .tag_catalogue
+            .as_ref()
+            .is_some_and(|cat| !cat.contains(name));
+        if undeclared {
             cx.push(
                 Diagnostic::error(
-                    "duplicate-tag-reference",
-                    "a primitive's `tags` must not repeat a tag (§13.3)",
+                    "unknown-tag-reference",
+                    format!("tag `{name}` is not declared in the root `tags` catalogue (§13.3)"),
                 )
-                .at(at),
+                .at(ptr(&at, k.to_string())),
             );
         }
+    }
+    // Reported on the array, where the schema's `uniqueItems` also points.
+    if duplicated {
+        cx.push(
+            Diagnostic::error(
+                "duplicate-tag-reference",
+                "a primitive's `tags` must not repeat a tag (§13.3)",
+            )
+            .at(at),
+        );
     }
 }
 

@@ -36,7 +36,7 @@ pub fn check_coverage(cx: &mut Ctx<'_>) {
     }
 }
 
-/// §6.2.1: streamable-http exists from 2025-03-26; §6.2.3: SSE with 2025-03-26+ warns.
+/// §6.2.1: streamable-http only where defined; §6.2.3: SSE outside its standard revision warns.
 pub fn check_types(cx: &mut Ctx<'_>) {
     let root = cx.root_scope;
     for (i, t) in cx.root_array("transports").iter().enumerate() {
@@ -52,8 +52,9 @@ pub fn check_types(cx: &mut Ctx<'_>) {
                             "transport-revision-mismatch",
                             format!(
                                 "the streamable-http transport is not defined for MCP {} \
-                                 (it exists from 2025-03-26, §6.2.1)",
-                                revs(bad)
+                                 (it is defined {}, §6.2.1)",
+                                revs(bad),
+                                Feature::StreamableHttp.phrase()
                             ),
                         )
                         .at(at),

@@ -7,6 +7,8 @@
 //! ```no_run
 //! # async fn demo() -> Result<(), petstore_client::Error> {
 //! let client = petstore_client::Client::connect_stdio("my-mcp-server", ["--stdio"]).await?;
+//! // the revision the server negotiated: one of `PROTOCOL_VERSIONS`
+//! println!("{}", client.protocol_version());
 //! // call tools as methods, e.g. `client.some_tool(input).await?`
 //! client.close().await?;
 //! # Ok(())
@@ -21,14 +23,19 @@ mod types;
 pub use rmcp::model::ContentBlock;
 pub use types::*;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation};
-use rmcp::service::{RoleClient, RunningService, ServiceExt};
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport, TokioChildProcess};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-/// The MCP protocol revision this client was generated for.
+/// The MCP protocol revision whose view of the description the types follow.
 pub const PROTOCOL_VERSION: &str = "2026-07-28";
+
+/// Every protocol revision the description declares, newest first: what `connect_*`
+/// negotiates and all it accepts. Each method decodes the results of the revision the
+/// server negotiated.
+pub const PROTOCOL_VERSIONS: &[&str] = &["2026-07-28", "2025-11-25", "2025-06-18"];
 
 /// Content blocks returned by the `replace_pet` tool.
 pub type ReplacePetOutput = Vec<ContentBlock>;
@@ -50,6 +57,20 @@ pub enum Error {
     Spawn(std::io::Error),
     /// Connecting or the MCP initialization handshake failed.
     Connect(Box<rmcp::service::ClientInitializeError>),
+    /// The server negotiated (or the caller asked for) a protocol revision the
+    /// description has no view for: not one of [`PROTOCOL_VERSIONS`].
+    UnsupportedRevision {
+        /// The revision.
+        revision: String,
+    },
+    /// The tool is not in the description at the negotiated revision; the server was
+    /// not called.
+    ToolUnavailable {
+        /// Wire name of the tool.
+        tool: &'static str,
+        /// The negotiated revision.
+        revision: &'static str,
+    },
     /// The request failed (transport or JSON-RPC error).
     Call(Box<rmcp::ServiceError>),
     /// The tool ran and reported an error (`isError: true`); `content` says why.
@@ -78,6 +99,14 @@ pub enum Error {
         /// Wire name of the tool.
         tool: &'static str,
     },
+    /// At the negotiated revision the output is wrapped in an object, and the structured
+    /// result is not an object with that property.
+    MissingWrapper {
+        /// Wire name of the tool.
+        tool: &'static str,
+        /// The property the output is wrapped in.
+        property: &'static str,
+    },
     /// Shutting the connection down failed.
     Close(tokio::task::JoinError),
 }
@@ -87,6 +116,12 @@ impl std::fmt::Display for Error {
         match self {
             Error::Spawn(e) => write!(f, "cannot start the MCP server: {e}"),
             Error::Connect(e) => write!(f, "cannot connect to the MCP server: {e}"),
+            Error::UnsupportedRevision { revision } => write!(
+                f,
+                "MCP protocol revision {revision} is not one the description has a view for ({})",
+                PROTOCOL_VERSIONS.join(", ")
+            ),
+            Error::ToolUnavailable { tool, revision } => write!(f, "tool `{tool}` is not in the description at MCP protocol revision {revision}"),
             Error::Call(e) => write!(f, "MCP request failed: {e}"),
             Error::Tool { tool, content } => {
                 write!(f, "tool `{tool}` returned an error")?;
@@ -98,6 +133,7 @@ impl std::fmt::Display for Error {
             Error::Encode { tool, .. } => write!(f, "input of tool `{tool}` is not a JSON object"),
             Error::Decode { tool, source } => write!(f, "structured output of tool `{tool}` does not match its type: {source}"),
             Error::MissingStructuredContent { tool } => write!(f, "tool `{tool}` returned no structured content"),
+            Error::MissingWrapper { tool, property } => write!(f, "structured output of tool `{tool}` is not an object with `{property}`"),
             Error::Close(e) => write!(f, "closing the MCP connection failed: {e}"),
         }
     }
@@ -117,37 +153,109 @@ impl std::error::Error for Error {
     }
 }
 
+/// How a result at the negotiated revision becomes the output type.
+#[derive(Debug, Clone, Copy)]
+enum Decode {
+    /// As it is.
+    Same,
+    /// The output is this property of the result.
+    Unwrap(&'static str),
+}
+
 /// A connected MCP client with one typed method per tool.
 #[derive(Debug)]
 pub struct Client {
     service: RunningService<RoleClient, ClientConfig>,
+    /// The negotiated revision, one of [`PROTOCOL_VERSIONS`].
+    revision: &'static str,
 }
 
-fn client_config() -> ClientConfig {
-    ClientConfig::new(
+/// How to start the session: at `revision`, or (`None`) at the newest revision of
+/// [`PROTOCOL_VERSIONS`] the server speaks. Revisions with an `initialize` handshake
+/// use it; newer ones start with `server/discover` (rmcp knows which is which).
+fn lifecycle(revision: Option<&str>) -> Result<(ClientConfig, ClientLifecycleMode), Error> {
+    let wanted: Vec<&str> = match revision {
+        Some(r) if PROTOCOL_VERSIONS.contains(&r) => vec![r],
+        Some(r) => return Err(Error::UnsupportedRevision { revision: r.to_string() }),
+        None => PROTOCOL_VERSIONS.to_vec(),
+    };
+    let (handshake, discover): (Vec<ProtocolVersion>, Vec<ProtocolVersion>) = ProtocolVersion::KNOWN_VERSIONS
+        .iter()
+        .rev()
+        .filter(|v| wanted.contains(&v.as_str()))
+        .cloned()
+        .partition(ProtocolVersion::has_initialize);
+    let config = ClientConfig::new(
         ClientCapabilities::default(),
         Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
     )
+    .with_protocol_version(handshake.first().cloned().unwrap_or(ProtocolVersion::LATEST_WITH_INITIALIZE));
+    let mode = match (revision, discover.is_empty()) {
+        (_, true) => ClientLifecycleMode::Initialize,
+        (Some(_), false) => ClientLifecycleMode::Discover { preferred_versions: discover },
+        (None, false) => ClientLifecycleMode::Auto { preferred_versions: discover, legacy_version: handshake.first().cloned() },
+    };
+    Ok((config, mode))
 }
 
 impl Client {
-    /// Starts `program` with `args` and connects to it over stdio.
+    /// Starts `program` with `args` and connects to it over stdio, at the newest
+    /// revision of [`PROTOCOL_VERSIONS`] the server speaks.
     pub async fn connect_stdio(
         program: impl AsRef<std::ffi::OsStr>,
         args: impl IntoIterator<Item = impl AsRef<std::ffi::OsStr>>,
     ) -> Result<Client, Error> {
+        Client::connect_stdio_at(program, args, None).await
+    }
+
+    /// [`Client::connect_stdio`] asking for `revision` (one of [`PROTOCOL_VERSIONS`];
+    /// `None`: the newest the server speaks).
+    pub async fn connect_stdio_at(
+        program: impl AsRef<std::ffi::OsStr>,
+        args: impl IntoIterator<Item = impl AsRef<std::ffi::OsStr>>,
+        revision: Option<&str>,
+    ) -> Result<Client, Error> {
+        let (config, mode) = lifecycle(revision)?;
         let mut command = tokio::process::Command::new(program);
         command.args(args);
         let transport = TokioChildProcess::new(command).map_err(Error::Spawn)?;
-        let service = client_config().serve(transport).await.map_err(|e| Error::Connect(Box::new(e)))?;
-        Ok(Client { service })
+        Client::start(config, mode, transport).await
     }
 
-    /// Connects to a Streamable HTTP endpoint, e.g. `http://127.0.0.1:8000/mcp`.
+    /// Connects to a Streamable HTTP endpoint, e.g. `http://127.0.0.1:8000/mcp`, at the
+    /// newest revision of [`PROTOCOL_VERSIONS`] the server speaks.
     pub async fn connect_http(url: &str) -> Result<Client, Error> {
+        Client::connect_http_at(url, None).await
+    }
+
+    /// [`Client::connect_http`] asking for `revision` (one of [`PROTOCOL_VERSIONS`];
+    /// `None`: the newest the server speaks).
+    pub async fn connect_http_at(url: &str, revision: Option<&str>) -> Result<Client, Error> {
+        let (config, mode) = lifecycle(revision)?;
         let transport = StreamableHttpClientTransport::from_uri(url.to_string());
-        let service = client_config().serve(transport).await.map_err(|e| Error::Connect(Box::new(e)))?;
-        Ok(Client { service })
+        Client::start(config, mode, transport).await
+    }
+
+    /// Starts the session, then keeps it only at a revision the description has a view for.
+    async fn start<T, E, A>(config: ClientConfig, mode: ClientLifecycleMode, transport: T) -> Result<Client, Error>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let service = config.serve_with_lifecycle(transport, mode).await.map_err(|e| Error::Connect(Box::new(e)))?;
+        let negotiated = service.peer_info().map(|info| info.protocol_version.to_string()).unwrap_or_default();
+        match PROTOCOL_VERSIONS.iter().find(|r| **r == negotiated) {
+            Some(revision) => Ok(Client { service, revision }),
+            None => {
+                let _ = service.cancel().await;
+                Err(Error::UnsupportedRevision { revision: negotiated })
+            }
+        }
+    }
+
+    /// The protocol revision the server negotiated (one of [`PROTOCOL_VERSIONS`]).
+    pub fn protocol_version(&self) -> &'static str {
+        self.revision
     }
 
     /// Closes the connection (and stops a stdio server).
@@ -173,7 +281,7 @@ impl Client {
         Ok(result)
     }
 
-    async fn call_structured<T: DeserializeOwned>(&self, tool: &'static str, input: &impl Serialize) -> Result<T, Error> {
+    async fn call_structured<T: DeserializeOwned>(&self, tool: &'static str, input: &impl Serialize, decode: Decode) -> Result<T, Error> {
         let result = self.call(tool, input).await?;
         let value = match result.structured_content {
             Some(value) => value,
@@ -181,6 +289,13 @@ impl Client {
             None => match result.content.iter().find_map(|c| c.as_text()) {
                 Some(text) => serde_json::from_str(&text.text).map_err(|source| Error::Decode { tool, source })?,
                 None => return Err(Error::MissingStructuredContent { tool }),
+            },
+        };
+        let value = match decode {
+            Decode::Same => value,
+            Decode::Unwrap(property) => match value {
+                serde_json::Value::Object(mut map) => map.remove(property).ok_or(Error::MissingWrapper { tool, property })?,
+                _ => return Err(Error::MissingWrapper { tool, property }),
             },
         };
         serde_json::from_value(value).map_err(|source| Error::Decode { tool, source })
@@ -198,7 +313,11 @@ impl Client {
     ///
     /// Calls the MCP tool `list_pets`.
     pub async fn list_pets(&self, input: ListPetsInput) -> Result<ListPetsOutput, Error> {
-        self.call_structured("list_pets", &input).await
+        let decode = match self.revision {
+            "2025-06-18" | "2025-11-25" => Decode::Unwrap("result"),
+            _ => Decode::Same,
+        };
+        self.call_structured("list_pets", &input, decode).await
     }
 
     /// Create a pet
@@ -207,7 +326,7 @@ impl Client {
     ///
     /// Calls the MCP tool `create_pet`.
     pub async fn create_pet(&self, input: CreatePetInput) -> Result<CreatePetOutput, Error> {
-        self.call_structured("create_pet", &input).await
+        self.call_structured("create_pet", &input, Decode::Same).await
     }
 
     /// Get a pet
@@ -216,7 +335,7 @@ impl Client {
     ///
     /// Calls the MCP tool `get_pet`.
     pub async fn get_pet(&self, input: GetPetInput) -> Result<GetPetOutput, Error> {
-        self.call_structured("get_pet", &input).await
+        self.call_structured("get_pet", &input, Decode::Same).await
     }
 
     /// Replace a pet
@@ -233,14 +352,18 @@ impl Client {
     /// Calls the MCP tool `delete_pet`.
     #[deprecated]
     pub async fn delete_pet(&self, input: DeletePetInput) -> Result<DeletePetOutput, Error> {
-        self.call_structured("delete_pet", &input).await
+        self.call_structured("delete_pet", &input, Decode::Same).await
     }
 
     /// Tweak a pet
     ///
     /// Calls the MCP tool `tweak_pet`.
     pub async fn tweak_pet(&self, input: TweakPetInput) -> Result<TweakPetOutput, Error> {
-        self.call_structured("tweak_pet", &input).await
+        let decode = match self.revision {
+            "2025-06-18" | "2025-11-25" => Decode::Unwrap("result"),
+            _ => Decode::Same,
+        };
+        self.call_structured("tweak_pet", &input, decode).await
     }
 
     /// Upload photo
@@ -263,28 +386,28 @@ impl Client {
     ///
     /// Calls the MCP tool `post_login`.
     pub async fn post_login(&self, input: PostLoginInput) -> Result<PostLoginOutput, Error> {
-        self.call_structured("post_login", &input).await
+        self.call_structured("post_login", &input, Decode::Same).await
     }
 
     /// Get tree
     ///
     /// Calls the MCP tool `get_tree_c3b76d`.
     pub async fn get_tree_c3b76d(&self, input: GetTreeC3b76dInput) -> Result<GetTreeC3b76dOutput, Error> {
-        self.call_structured("get_tree_c3b76d", &input).await
+        self.call_structured("get_tree_c3b76d", &input, Decode::Same).await
     }
 
     /// Get remote
     ///
     /// Calls the MCP tool `get_remote`.
     pub async fn get_remote(&self, input: GetRemoteInput) -> Result<GetRemoteOutput, Error> {
-        self.call_structured("get_remote", &input).await
+        self.call_structured("get_remote", &input, Decode::Same).await
     }
 
     /// Search things v2
     ///
     /// Calls the MCP tool `search_things_v2`.
     pub async fn search_things_v2(&self, input: SearchThingsV2Input) -> Result<SearchThingsV2Output, Error> {
-        self.call_structured("search_things_v2", &input).await
+        self.call_structured("search_things_v2", &input, Decode::Same).await
     }
 
     /// Head notes
@@ -298,7 +421,7 @@ impl Client {
     ///
     /// Calls the MCP tool `notes_options`.
     pub async fn notes_options(&self, input: NotesOptionsInput) -> Result<NotesOptionsOutput, Error> {
-        self.call_structured("notes_options", &input).await
+        self.call_structured("notes_options", &input, Decode::Same).await
     }
 
     /// Add a note
@@ -307,7 +430,11 @@ impl Client {
     ///
     /// Calls the MCP tool `add_note`.
     pub async fn add_note(&self, input: AddNoteInput) -> Result<AddNoteOutput, Error> {
-        self.call_structured("add_note", &input).await
+        let decode = match self.revision {
+            "2025-06-18" | "2025-11-25" => Decode::Unwrap("result"),
+            _ => Decode::Same,
+        };
+        self.call_structured("add_note", &input, decode).await
     }
 
     /// Get tree
@@ -316,13 +443,13 @@ impl Client {
     ///
     /// Calls the MCP tool `get_tree_eed841`.
     pub async fn get_tree_eed841(&self, input: GetTreeEed841Input) -> Result<GetTreeEed841Output, Error> {
-        self.call_structured("get_tree_eed841", &input).await
+        self.call_structured("get_tree_eed841", &input, Decode::Same).await
     }
 
     /// Generate the quarterly financial report for the whole organization including all subsidiaries by year
     ///
     /// Calls the MCP tool `generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year`.
     pub async fn generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year(&self, input: GenerateTheQuarterlyFinancialC4dda8AllSubsidiariesByYearInput) -> Result<GenerateTheQuarterlyFinancialC4dda8AllSubsidiariesByYearOutput, Error> {
-        self.call_structured("generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year", &input).await
+        self.call_structured("generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year", &input, Decode::Same).await
     }
 }

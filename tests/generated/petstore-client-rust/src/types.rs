@@ -30,21 +30,7 @@ pub struct CreatePetInput {
 }
 
 /// Structured output of the `create_pet` tool.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CreatePetOutput {
-    #[serde(rename = "id")]
-    pub id: i64,
-    #[serde(rename = "name")]
-    pub name: String,
-    #[serde(rename = "tag", default, skip_serializing_if = "Option::is_none")]
-    pub tag: Option<String>,
-    #[serde(rename = "owner", default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<CreatePetOutputOwner>,
-    #[serde(rename = "weight", default, skip_serializing_if = "Option::is_none")]
-    pub weight: Option<f64>,
-    #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<CreatePetOutputKind>,
-}
+pub type CreatePetOutput = Pet;
 
 /// Input of the `get_pet` tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -58,21 +44,7 @@ pub struct GetPetInput {
 }
 
 /// Structured output of the `get_pet` tool.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GetPetOutput {
-    #[serde(rename = "id")]
-    pub id: i64,
-    #[serde(rename = "name")]
-    pub name: String,
-    #[serde(rename = "tag", default, skip_serializing_if = "Option::is_none")]
-    pub tag: Option<String>,
-    #[serde(rename = "owner", default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<GetPetOutputOwner>,
-    #[serde(rename = "weight", default, skip_serializing_if = "Option::is_none")]
-    pub weight: Option<f64>,
-    #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<GetPetOutputKind>,
-}
+pub type GetPetOutput = Pet;
 
 /// Input of the `replace_pet` tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -157,13 +129,7 @@ pub struct GetTreeC3b76dInput {
 }
 
 /// Structured output of the `get_tree_c3b76d` tool.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct GetTreeC3b76dOutput {
-    #[serde(rename = "value", default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-    #[serde(rename = "children", default, skip_serializing_if = "Option::is_none")]
-    pub children: Option<Vec<Node>>,
-}
+pub type GetTreeC3b76dOutput = Node;
 
 /// Input of the `get_remote` tool.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -230,13 +196,7 @@ pub struct GetTreeEed841Input {
 }
 
 /// Structured output of the `get_tree_eed841` tool.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct GetTreeEed841Output {
-    #[serde(rename = "value", default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-    #[serde(rename = "children", default, skip_serializing_if = "Option::is_none")]
-    pub children: Option<Vec<Node>>,
-}
+pub type GetTreeEed841Output = Node;
 
 /// Input of the `generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year` tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -261,11 +221,19 @@ pub struct Pet {
     #[serde(rename = "tag", default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
     #[serde(rename = "owner", default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<PetOwner>,
+    pub owner: Option<Owner>,
     #[serde(rename = "weight", default, skip_serializing_if = "Option::is_none")]
     pub weight: Option<f64>,
     #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<PetKind>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Owner {
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(rename = "error", default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<Error08d261abd277>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -276,48 +244,8 @@ pub struct Error08d261abd277 {
     pub message: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct PetOwner {
-    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(rename = "error", default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<Error08d261abd277>,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PetKind {
-    #[serde(rename = "dog")]
-    Dog,
-    #[serde(rename = "cat")]
-    Cat,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct CreatePetOutputOwner {
-    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(rename = "error", default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<Error08d261abd277>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum CreatePetOutputKind {
-    #[serde(rename = "dog")]
-    Dog,
-    #[serde(rename = "cat")]
-    Cat,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct GetPetOutputOwner {
-    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    #[serde(rename = "error", default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<Error08d261abd277>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GetPetOutputKind {
     #[serde(rename = "dog")]
     Dog,
     #[serde(rename = "cat")]

@@ -8,10 +8,17 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
-/** The MCP protocol revision this client was generated for. */
+/** The MCP protocol revision whose view of the description the types follow. */
 export const PROTOCOL_VERSION = "2026-07-28";
+
+/**
+ * Every protocol revision the description declares, newest first: all `connect*` accepts.
+ * Each method decodes the results of the revision the server negotiated.
+ */
+export const PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28", "2025-11-25", "2025-06-18"];
 
 /** One content block of a tool result. */
 export type ContentBlock = CallToolResult["content"][number];
@@ -48,14 +55,7 @@ export type CreatePetInput = {
 /**
  * Structured output of the `create_pet` tool.
  */
-export type CreatePetOutput = {
-  id: number;
-  name: string;
-  tag?: string | null;
-  owner?: CreatePetOutputOwner | null;
-  weight?: number;
-  kind?: CreatePetOutputKind | null;
-};
+export type CreatePetOutput = Pet;
 
 /**
  * Input of the `get_pet` tool.
@@ -74,14 +74,7 @@ export type GetPetInput = {
 /**
  * Structured output of the `get_pet` tool.
  */
-export type GetPetOutput = {
-  id: number;
-  name: string;
-  tag?: string | null;
-  owner?: GetPetOutputOwner | null;
-  weight?: number;
-  kind?: GetPetOutputKind | null;
-};
+export type GetPetOutput = Pet;
 
 /**
  * Input of the `replace_pet` tool.
@@ -186,10 +179,7 @@ export type GetTreeC3b76dInput = Record<string, never>;
 /**
  * Structured output of the `get_tree_c3b76d` tool.
  */
-export type GetTreeC3b76dOutput = {
-  value?: string;
-  children?: Array<Node>;
-};
+export type GetTreeC3b76dOutput = Node;
 
 /**
  * Input of the `get_remote` tool.
@@ -263,10 +253,7 @@ export type GetTreeEed841Input = {
 /**
  * Structured output of the `get_tree_eed841` tool.
  */
-export type GetTreeEed841Output = {
-  value?: string;
-  children?: Array<Node>;
-};
+export type GetTreeEed841Output = Node;
 
 /**
  * Input of the `generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year` tool.
@@ -286,9 +273,14 @@ export type Pet = {
   id: number;
   name: string;
   tag?: string | null;
-  owner?: PetOwner | null;
+  owner?: Owner | null;
   weight?: number;
   kind?: PetKind | null;
+};
+
+export type Owner = {
+  name?: string;
+  error?: Error08d261abd277;
 };
 
 export type Error08d261abd277 = {
@@ -296,26 +288,7 @@ export type Error08d261abd277 = {
   message?: string;
 };
 
-export type PetOwner = {
-  name?: string;
-  error?: Error08d261abd277;
-};
-
 export type PetKind = "dog" | "cat";
-
-export type CreatePetOutputOwner = {
-  name?: string;
-  error?: Error08d261abd277;
-};
-
-export type CreatePetOutputKind = "dog" | "cat";
-
-export type GetPetOutputOwner = {
-  name?: string;
-  error?: Error08d261abd277;
-};
-
-export type GetPetOutputKind = "dog" | "cat";
 
 export type Node = {
   value?: string;
@@ -342,30 +315,78 @@ export class ToolError extends Error {
   }
 }
 
+/** The server negotiated a protocol revision the description has no view for. */
+export class UnsupportedRevisionError extends Error {
+  /** The negotiated revision (`undefined`: the server named none). */
+  readonly revision: string | undefined;
+
+  constructor(revision: string | undefined) {
+    super(`MCP protocol revision ${revision ?? "(none)"} is not one the description has a view for (${PROTOCOL_VERSIONS.join(", ")})`);
+    this.name = "UnsupportedRevisionError";
+    this.revision = revision;
+  }
+}
+
+/** The tool is not in the description at the negotiated revision; the server was not called. */
+export class ToolUnavailableError extends Error {
+  /** Wire name of the tool. */
+  readonly tool: string;
+  /** The negotiated revision. */
+  readonly revision: string;
+
+  constructor(tool: string, revision: string) {
+    super(`tool "${tool}" is not in the description at MCP protocol revision ${revision}`);
+    this.name = "ToolUnavailableError";
+    this.tool = tool;
+    this.revision = revision;
+  }
+}
+
+/** How a result at the negotiated revision becomes the output type. */
+type Decode = "same" | { unwrap: string };
+
 /** A connected MCP client with one typed method per tool. */
 export class McpClient {
   readonly #client: Client;
+  readonly #revision: string;
 
-  private constructor(client: Client) {
+  private constructor(client: Client, revision: string) {
     this.#client = client;
-  }
-
-  static #newClient(): Client {
-    return new Client({ name: "petstore-client", version: "0.1.0" });
+    this.#revision = revision;
   }
 
   /** Starts `command` with `args` and connects to it over stdio. */
   static async connectStdio(command: string, args: string[] = []): Promise<McpClient> {
-    const client = McpClient.#newClient();
-    await client.connect(new StdioClientTransport({ command, args }));
-    return new McpClient(client);
+    return McpClient.#connect(new StdioClientTransport({ command, args }));
   }
 
   /** Connects to a Streamable HTTP endpoint, e.g. `http://127.0.0.1:8000/mcp`. */
   static async connectHttp(url: string): Promise<McpClient> {
-    const client = McpClient.#newClient();
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    return new McpClient(client);
+    return McpClient.#connect(new StreamableHTTPClientTransport(new URL(url)));
+  }
+
+  /** Connects, then keeps the session only at a revision the description has a view for. */
+  static async #connect(transport: Transport): Promise<McpClient> {
+    // The SDK tells the transport the negotiated revision (its `setProtocolVersion` hook).
+    let negotiated: string | undefined;
+    const forward = transport.setProtocolVersion?.bind(transport);
+    transport.setProtocolVersion = (version: string): void => {
+      negotiated = version;
+      forward?.(version);
+    };
+    const client = new Client({ name: "petstore-client", version: "0.1.0" });
+    await client.connect(transport);
+    const revision = PROTOCOL_VERSIONS.find((r) => r === negotiated);
+    if (revision === undefined) {
+      await client.close();
+      throw new UnsupportedRevisionError(negotiated);
+    }
+    return new McpClient(client, revision);
+  }
+
+  /** The protocol revision the server negotiated (one of `PROTOCOL_VERSIONS`). */
+  get protocolVersion(): string {
+    return this.#revision;
   }
 
   /** Closes the connection (and stops a stdio server). */
@@ -385,17 +406,24 @@ export class McpClient {
     return result;
   }
 
-  async #structured<T>(tool: string, args: Record<string, unknown>): Promise<T> {
+  async #structured<T>(tool: string, args: Record<string, unknown>, decode: Decode): Promise<T> {
     const result = await this.#call(tool, args);
-    if (result.structuredContent !== undefined) {
-      return result.structuredContent as unknown as T;
+    let value: unknown = result.structuredContent;
+    if (value === undefined) {
+      // Servers that predate structured content send the JSON as text.
+      const text = result.content.find((c) => c.type === "text");
+      if (text === undefined || text.type !== "text") {
+        throw new Error(`tool "${tool}" returned no structured content`);
+      }
+      value = JSON.parse(text.text);
     }
-    // Servers that predate structured content send the JSON as text.
-    const text = result.content.find((c) => c.type === "text");
-    if (text === undefined || text.type !== "text") {
-      throw new Error(`tool "${tool}" returned no structured content`);
+    if (typeof decode === "object" && "unwrap" in decode) {
+      if (typeof value !== "object" || value === null || Array.isArray(value) || !(decode.unwrap in value)) {
+        throw new Error(`structured output of tool "${tool}" is not an object with "${decode.unwrap}"`);
+      }
+      value = (value as Record<string, unknown>)[decode.unwrap];
     }
-    return JSON.parse(text.text) as T;
+    return value as T;
   }
 
   async #content(tool: string, args: Record<string, unknown>): Promise<ContentBlock[]> {
@@ -409,10 +437,17 @@ export class McpClient {
    *
    * Returns every pet, paginated.
    *
-   * Calls the MCP tool "list_pets".
+   * Calls the MCP tool `list_pets`.
    */
 async listPets(input: ListPetsInput): Promise<ListPetsOutput> {
-    return this.#structured<ListPetsOutput>("list_pets", { ...input });
+    let decode: Decode = "same";
+    switch (this.#revision) {
+      case "2025-06-18":
+      case "2025-11-25":
+        decode = { unwrap: "result" };
+        break;
+    }
+    return this.#structured<ListPetsOutput>("list_pets", { ...input }, decode);
   }
 
   /**
@@ -420,10 +455,10 @@ async listPets(input: ListPetsInput): Promise<ListPetsOutput> {
    *
    * Create a pet
    *
-   * Calls the MCP tool "create_pet".
+   * Calls the MCP tool `create_pet`.
    */
 async createPet(input: CreatePetInput): Promise<CreatePetOutput> {
-    return this.#structured<CreatePetOutput>("create_pet", { ...input });
+    return this.#structured<CreatePetOutput>("create_pet", { ...input }, "same");
   }
 
   /**
@@ -431,10 +466,10 @@ async createPet(input: CreatePetInput): Promise<CreatePetOutput> {
    *
    * Get a pet
    *
-   * Calls the MCP tool "get_pet".
+   * Calls the MCP tool `get_pet`.
    */
 async getPet(input: GetPetInput): Promise<GetPetOutput> {
-    return this.#structured<GetPetOutput>("get_pet", { ...input });
+    return this.#structured<GetPetOutput>("get_pet", { ...input }, "same");
   }
 
   /**
@@ -442,7 +477,7 @@ async getPet(input: GetPetInput): Promise<GetPetOutput> {
    *
    * Replace a pet
    *
-   * Calls the MCP tool "replace_pet".
+   * Calls the MCP tool `replace_pet`.
    */
 async replacePet(input: ReplacePetInput): Promise<ReplacePetOutput> {
     return this.#content("replace_pet", { ...input });
@@ -451,26 +486,33 @@ async replacePet(input: ReplacePetInput): Promise<ReplacePetOutput> {
   /**
    * Delete pet
    *
-   * Calls the MCP tool "delete_pet".
+   * Calls the MCP tool `delete_pet`.
    * @deprecated
    */
 async deletePet(input: DeletePetInput): Promise<DeletePetOutput> {
-    return this.#structured<DeletePetOutput>("delete_pet", { ...input });
+    return this.#structured<DeletePetOutput>("delete_pet", { ...input }, "same");
   }
 
   /**
    * Tweak a pet
    *
-   * Calls the MCP tool "tweak_pet".
+   * Calls the MCP tool `tweak_pet`.
    */
 async tweakPet(input: TweakPetInput): Promise<TweakPetOutput> {
-    return this.#structured<TweakPetOutput>("tweak_pet", { ...input });
+    let decode: Decode = "same";
+    switch (this.#revision) {
+      case "2025-06-18":
+      case "2025-11-25":
+        decode = { unwrap: "result" };
+        break;
+    }
+    return this.#structured<TweakPetOutput>("tweak_pet", { ...input }, decode);
   }
 
   /**
    * Upload photo
    *
-   * Calls the MCP tool "upload_photo".
+   * Calls the MCP tool `upload_photo`.
    */
 async uploadPhoto(input: UploadPhotoInput): Promise<UploadPhotoOutput> {
     return this.#content("upload_photo", { ...input });
@@ -479,7 +521,7 @@ async uploadPhoto(input: UploadPhotoInput): Promise<UploadPhotoOutput> {
   /**
    * Upload card
    *
-   * Calls the MCP tool "upload_card".
+   * Calls the MCP tool `upload_card`.
    */
 async uploadCard(input: UploadCardInput): Promise<UploadCardOutput> {
     return this.#content("upload_card", { ...input });
@@ -490,43 +532,43 @@ async uploadCard(input: UploadCardInput): Promise<UploadCardOutput> {
    *
    * Log in
    *
-   * Calls the MCP tool "post_login".
+   * Calls the MCP tool `post_login`.
    */
 async postLogin(input: PostLoginInput): Promise<PostLoginOutput> {
-    return this.#structured<PostLoginOutput>("post_login", { ...input });
+    return this.#structured<PostLoginOutput>("post_login", { ...input }, "same");
   }
 
   /**
    * Get tree
    *
-   * Calls the MCP tool "get_tree_c3b76d".
+   * Calls the MCP tool `get_tree_c3b76d`.
    */
 async getTreeC3b76d(input: GetTreeC3b76dInput): Promise<GetTreeC3b76dOutput> {
-    return this.#structured<GetTreeC3b76dOutput>("get_tree_c3b76d", { ...input });
+    return this.#structured<GetTreeC3b76dOutput>("get_tree_c3b76d", { ...input }, "same");
   }
 
   /**
    * Get remote
    *
-   * Calls the MCP tool "get_remote".
+   * Calls the MCP tool `get_remote`.
    */
 async getRemote(input: GetRemoteInput): Promise<GetRemoteOutput> {
-    return this.#structured<GetRemoteOutput>("get_remote", { ...input });
+    return this.#structured<GetRemoteOutput>("get_remote", { ...input }, "same");
   }
 
   /**
    * Search things v2
    *
-   * Calls the MCP tool "search_things_v2".
+   * Calls the MCP tool `search_things_v2`.
    */
 async searchThingsV2(input: SearchThingsV2Input): Promise<SearchThingsV2Output> {
-    return this.#structured<SearchThingsV2Output>("search_things_v2", { ...input });
+    return this.#structured<SearchThingsV2Output>("search_things_v2", { ...input }, "same");
   }
 
   /**
    * Head notes
    *
-   * Calls the MCP tool "head_notes".
+   * Calls the MCP tool `head_notes`.
    */
 async headNotes(input: HeadNotesInput): Promise<HeadNotesOutput> {
     return this.#content("head_notes", { ...input });
@@ -535,10 +577,10 @@ async headNotes(input: HeadNotesInput): Promise<HeadNotesOutput> {
   /**
    * Notes options
    *
-   * Calls the MCP tool "notes_options".
+   * Calls the MCP tool `notes_options`.
    */
 async notesOptions(input: NotesOptionsInput): Promise<NotesOptionsOutput> {
-    return this.#structured<NotesOptionsOutput>("notes_options", { ...input });
+    return this.#structured<NotesOptionsOutput>("notes_options", { ...input }, "same");
   }
 
   /**
@@ -546,10 +588,17 @@ async notesOptions(input: NotesOptionsInput): Promise<NotesOptionsOutput> {
    *
    * Add a note
    *
-   * Calls the MCP tool "add_note".
+   * Calls the MCP tool `add_note`.
    */
 async addNote(input: AddNoteInput): Promise<AddNoteOutput> {
-    return this.#structured<AddNoteOutput>("add_note", { ...input });
+    let decode: Decode = "same";
+    switch (this.#revision) {
+      case "2025-06-18":
+      case "2025-11-25":
+        decode = { unwrap: "result" };
+        break;
+    }
+    return this.#structured<AddNoteOutput>("add_note", { ...input }, decode);
   }
 
   /**
@@ -557,18 +606,18 @@ async addNote(input: AddNoteInput): Promise<AddNoteOutput> {
    *
    * Same normalized name as getTree; both get a hash suffix from method + path.
    *
-   * Calls the MCP tool "get_tree_eed841".
+   * Calls the MCP tool `get_tree_eed841`.
    */
 async getTreeEed841(input: GetTreeEed841Input): Promise<GetTreeEed841Output> {
-    return this.#structured<GetTreeEed841Output>("get_tree_eed841", { ...input });
+    return this.#structured<GetTreeEed841Output>("get_tree_eed841", { ...input }, "same");
   }
 
   /**
    * Generate the quarterly financial report for the whole organization including all subsidiaries by year
    *
-   * Calls the MCP tool "generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year".
+   * Calls the MCP tool `generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year`.
    */
 async generateTheQuarterlyFinancialC4dda8AllSubsidiariesByYear(input: GenerateTheQuarterlyFinancialC4dda8AllSubsidiariesByYearInput): Promise<GenerateTheQuarterlyFinancialC4dda8AllSubsidiariesByYearOutput> {
-    return this.#structured<GenerateTheQuarterlyFinancialC4dda8AllSubsidiariesByYearOutput>("generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year", { ...input });
+    return this.#structured<GenerateTheQuarterlyFinancialC4dda8AllSubsidiariesByYearOutput>("generate_the_quarterly_financial_c4dda8_all_subsidiaries_by_year", { ...input }, "same");
   }
 }

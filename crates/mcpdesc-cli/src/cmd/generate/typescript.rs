@@ -2,6 +2,7 @@
 
 use crate::util::CmdResult;
 use mcpdesc_codegen::TsOptions;
+use mcpdesc_core::ProtocolRevision;
 use std::path::PathBuf;
 
 /// Generate a typed TypeScript client package (@modelcontextprotocol/sdk) for the tools
@@ -20,22 +21,22 @@ pub struct Args {
     /// MCP Description (JSON or YAML), or `-` for standard input.
     pub input: String,
     /// Output directory (created if missing; generated files are replaced atomically).
-    #[arg(short, long)]
+    #[arg(short, long, value_hint = clap::ValueHint::DirPath)]
     pub output: PathBuf,
     /// npm package name (default: `<server name>-client`).
     #[arg(long)]
     pub package_name: Option<String>,
     /// Protocol revision to generate for (default: the newest in the document).
-    #[arg(long)]
-    pub protocol_version: Option<String>,
+    #[arg(long, value_name = "V")]
+    pub protocol_version: Option<ProtocolRevision>,
 }
 
 pub fn run(args: Args) -> CmdResult {
     let opts = TsOptions {
-        protocol_version: args.protocol_version.clone(),
+        protocol_version: args.protocol_version,
         package_name: args.package_name.clone(),
     };
-    super::rust::generate_into(&args.input, &args.output, |doc| {
+    super::generate_into(&args.input, &args.output, |doc| {
         mcpdesc_codegen::generate_typescript(doc, &opts)
     })
 }

@@ -1,16 +1,19 @@
 //! `mcpdesc import openapi`: a thin wrapper over `mcpdesc_openapi::import_path`.
 
+use crate::args::{Output, RevisionSetArg};
 use crate::util::{
     AtomicOutput, CmdResult, Outcome, UsageError, check_not_same_file, print_diagnostics,
     write_output,
 };
-use mcpdesc_core::{Diagnostic, Format, ProtocolRevision, RevisionSet};
+use mcpdesc_core::{Diagnostic, Format, RevisionSet};
 use mcpdesc_openapi::{ImportError, ImportOptions, ImportStats};
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Import an OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; JSON or YAML) as an
-/// MCP Description with one tool per operation.
+/// Import OpenAPI (Swagger 2.0, OpenAPI 3.0, 3.1) operations as tools.
+///
+/// The OpenAPI document, JSON or YAML, becomes an MCP Description with one tool per
+/// operation.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Exit codes: 0 a conforming description was written (warnings printed); \
@@ -20,16 +23,14 @@ Example:\n  mcpdesc import openapi petstore.yaml -o petstore.mcpdesc.yaml --incl
 pub struct Args {
     /// The OpenAPI document (`-` for stdin; relative-file refs then cannot be resolved).
     pub spec: String,
-    /// Output file; the format follows its extension (.json, .yaml, .yml). Default: JSON on stdout.
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
-    /// MCP protocol revisions of the description, comma-separated.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "2025-06-18,2025-11-25,2026-07-28"
-    )]
-    pub protocol_versions: Vec<String>,
+    /// Output file, .json, .yaml or .yml: the extension gives the format (default:
+    /// standard output, JSON). Written atomically.
+    #[arg(short, long, value_hint = clap::ValueHint::FilePath)]
+    pub output: Option<Output>,
+    /// MCP protocol revisions of the description: `all`, or comma-separated. The default is
+    /// every revision with complete semantic validation.
+    #[arg(long, value_name = "all|V,V", default_value_t = RevisionSetArg(RevisionSet::import_default()))]
+    pub protocol_versions: RevisionSetArg,
     /// Wrap every output schema as {"result": …}, also where a non-object root is valid (2026-07-28).
     #[arg(long)]
     pub wrap_output: bool,
@@ -54,7 +55,7 @@ pub struct Args {
     /// Maximum tool name length, prefix included.
     #[arg(long, default_value_t = mcpdesc_names::DEFAULT_MAX_LEN, value_name = "N")]
     pub name_max: usize,
-    /// Literal prefix of every tool name (must match ^[a-z][a-z0-9_]*$; counted in --name-max).
+    /// Literal prefix of every tool name (must match `^[a-z][a-z0-9_]*$`; counted in --name-max).
     #[arg(long, default_value = "", value_name = "P")]
     pub name_prefix: String,
     /// Cut tool descriptions to N characters.
@@ -67,29 +68,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CmdResult {
-    let mut versions = RevisionSet::EMPTY;
-    for v in &args.protocol_versions {
-        let r: ProtocolRevision = v
-            .trim()
-            .parse()
-            .map_err(|e| UsageError(format!("--protocol-versions: {e}")))?;
-        versions.insert(r);
-    }
-    let out_format = match &args.output {
-        Some(p) if p.as_os_str() != "-" => match Format::from_path(&p.to_string_lossy()) {
-            Some(f) => f,
-            None => {
-                return Err(UsageError(format!(
-                    "{}: unknown output extension (use .json, .yaml or .yml)",
-                    p.display()
-                )));
-            }
-        },
-        _ => Format::Json,
-    };
-    check_not_same_file(&args.spec, args.output.as_deref(), false)?;
+    let output = args.output.unwrap_or(Output::Stdout);
+    check_not_same_file(&args.spec, Some(&output), false)?;
     let opts = ImportOptions {
-        protocol_versions: versions,
+        protocol_versions: args.protocol_versions.0,
         wrap_output: args.wrap_output,
         include_tags: args.include_tag,
         exclude_tags: args.exclude_tag,
@@ -114,10 +96,7 @@ pub fn run(args: Args) -> CmdResult {
         Some(bytes) => mcpdesc_openapi::import_bytes_json(bytes, None, &opts, out),
         None => mcpdesc_openapi::import_path_json(path, &opts, out),
     };
-    match (
-        out_format,
-        args.output.as_deref().filter(|p| p.as_os_str() != "-"),
-    ) {
+    match (output.format(Format::Json), output.path()) {
         // JSON streams: tools are converted, validated and written a window at a time
         // into the temporary file, which replaces OUTPUT only if the whole description
         // conforms. The document never exists whole in memory.
@@ -134,8 +113,7 @@ pub fn run(args: Args) -> CmdResult {
             if !verdict(spec, report.as_ref().map(|r| (&r.diagnostics, &r.stats)))? {
                 return Ok(Outcome::Rejected);
             }
-            w.flush()
-                .map_err(|e| UsageError(format!("{}: {e}", out.display())))?;
+            w.flush().map_err(|e| UsageError::at(out.display(), e))?;
             drop(w);
             file.commit()?;
         }
@@ -148,7 +126,7 @@ pub fn run(args: Args) -> CmdResult {
             }
             write_output(None, &text)?;
         }
-        (Format::Yaml, out) => {
+        (Format::Yaml, _) => {
             let outcome = match &stdin {
                 Some(bytes) => mcpdesc_openapi::import_bytes_value(bytes, None, &opts),
                 None => mcpdesc_openapi::import_path_value(path, &opts),
@@ -161,7 +139,7 @@ pub fn run(args: Args) -> CmdResult {
             };
             let text = mcpdesc_core::emit::to_yaml(&outcome.value);
             drop(outcome);
-            write_output(out, text.as_bytes())?;
+            write_output(Some(&output), text.as_bytes())?;
         }
     }
     Ok(Outcome::Success)

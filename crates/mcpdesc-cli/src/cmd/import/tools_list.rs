@@ -1,9 +1,9 @@
 //! `mcpdesc import tools-list DUMP... [-o OUTPUT] [--protocol-version V] [--server-name N]`.
 
-use crate::util::{self, CmdResult, Outcome, UsageError};
+use crate::args::Output;
+use crate::util::{self, CmdResult, Outcome};
 use mcpdesc_core::{Format, ProtocolRevision, Severity};
-use mcpdesc_live::{FileDiagnostic, ImportOptions, import_dumps};
-use std::path::PathBuf;
+use mcpdesc_live::{ImportOptions, import_dumps};
 
 /// Import saved tools/list dumps (one per protocol revision) as one MCP Description.
 ///
@@ -30,59 +30,38 @@ pub struct Args {
     /// Dump files (`-` for standard input), one or more.
     #[arg(required = true, value_name = "DUMP")]
     pub dumps: Vec<String>,
-    /// Output file (default: standard output, JSON). `.yaml`/`.yml` → YAML. Written atomically.
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
+    /// Output file, .json, .yaml or .yml: the extension gives the format (default:
+    /// standard output, JSON). Written atomically.
+    #[arg(short, long, value_hint = clap::ValueHint::FilePath)]
+    pub output: Option<Output>,
     /// Revision of dumps that do not record the negotiated one.
     #[arg(long, value_name = "V")]
-    pub protocol_version: Option<String>,
+    pub protocol_version: Option<ProtocolRevision>,
     /// Server name when no dump carries serverInfo.
     #[arg(long, value_name = "N")]
     pub server_name: Option<String>,
 }
 
-/// Prints diagnostics as `FILE:LINE:COL: severity[code]: message (at POINTER)`.
-pub fn print(diags: &[FileDiagnostic]) {
-    for d in diags {
-        eprintln!("{}", d.render());
-    }
-}
-
-/// Output format from the OUTPUT extension (JSON by default).
-pub fn out_format(output: Option<&std::path::Path>) -> Format {
-    output
-        .and_then(|p| Format::from_path(&p.to_string_lossy()))
-        .unwrap_or(Format::Json)
-}
-
 pub fn run(args: Args) -> CmdResult {
-    let protocol_version = match &args.protocol_version {
-        Some(v) => Some(
-            v.parse::<ProtocolRevision>()
-                .map_err(|e| UsageError(e.to_string()))?,
-        ),
-        None => None,
-    };
     let mut inputs = Vec::new();
     for d in &args.dumps {
         let (bytes, name) = util::read_input(d)?;
         inputs.push((name, bytes));
     }
     let opts = ImportOptions {
-        protocol_version,
+        protocol_version: args.protocol_version,
         server_name: args.server_name.clone(),
         ..Default::default()
     };
     match import_dumps(&inputs, &opts) {
         Ok(outcome) => {
-            print(&outcome.diagnostics);
+            util::print_file_diagnostics(&outcome.diagnostics);
             let doc = outcome.document.to_value();
-            let text = mcpdesc_core::emit::to_format(&doc, out_format(args.output.as_deref()));
-            util::write_output(args.output.as_deref(), text.as_bytes())?;
+            util::write_value(&doc, args.output.as_ref(), Format::Json)?;
             Ok(Outcome::Success)
         }
         Err(diags) => {
-            print(&diags);
+            util::print_file_diagnostics(&diags);
             if !diags
                 .iter()
                 .any(|d| d.diagnostic.severity == Severity::Error)

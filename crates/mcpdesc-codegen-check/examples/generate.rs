@@ -1,4 +1,4 @@
-//! `cargo run -p mcpdesc-codegen --example generate -- FILE.json OUT_DIR [rust|ts|check]`:
+//! `cargo run -p mcpdesc-codegen-check --example generate -- FILE.json OUT_DIR [rust|ts|check]`:
 //! generates (and optionally checks) clients without building the CLI.
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -12,13 +12,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "ts" => mcpdesc_codegen::generate_typescript(&doc, &Default::default())?,
         _ => {
             let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-            let mut cfg = mcpdesc_codegen::check::CheckConfig::for_workspace(&root);
+            let mut cfg = mcpdesc_codegen_check::CheckConfig::for_workspace(&root);
             cfg.work_dir = out.into();
             if let Some(t) = std::env::var_os("MCPDESC_GENERATED_TARGET_DIR") {
                 cfg.cargo_target_dir = t.into();
             }
-            let reports =
-                mcpdesc_codegen::check::check_generated(&[file.into()], &cfg, true, true)?;
+            let reports = mcpdesc_codegen_check::check_generated(&[file.into()], &cfg, true, true)?;
             for r in &reports {
                 for s in &r.steps {
                     println!(
