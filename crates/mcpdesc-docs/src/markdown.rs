@@ -3,7 +3,7 @@
 //!
 //! The skeleton is the askama template `templates/docs.md` (no auto-escaping: Markdown
 //! has none). Every value it prints comes from the model's inert strings through
-//! [`text::md_inline`], [`text::md_cell`], [`text::md_block`] or [`text::md_fence`], so
+//! [`text::md_inline`](crate::text::md_inline), [`text::md_cell`](crate::text::md_cell), [`text::md_block`](crate::text::md_block) or [`text::md_fence`](crate::text::md_fence), so
 //! nothing from the description is read as Markdown or HTML, and no link is made from
 //! description values.
 
