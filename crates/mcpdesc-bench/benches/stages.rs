@@ -1,4 +1,5 @@
-//! Library-stage benchmarks (issue 7): parse, convert, name, validate, lower, render.
+//! Library-stage benchmarks (issue 7): parse, convert, name, validate, lower, render;
+//! and issue 14's diff.
 //!
 //! Inputs: a synthetic 1,000-tool description (always) and the GitHub REST spec from
 //! `.deps` (or `$MCPDESC_GITHUB_SPEC`); benches that need the spec print why they skip
@@ -8,7 +9,9 @@
 //! Run: `cargo bench -p mcpdesc-bench` (add `-- --quick` for a faster, noisier pass).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use mcpdesc_bench::{github_spec, import_description, operation_ids, synthetic_description};
+use mcpdesc_bench::{
+    github_spec, import_description, operation_ids, synthetic_description, with_changed_tools,
+};
 use mcpdesc_core::{Format, Limits};
 use serde_json::Value;
 use std::hint::black_box;
@@ -182,6 +185,30 @@ fn codegen(c: &mut Criterion) {
     g.finish();
 }
 
+/// Issue 14's target (< 1 s): the GitHub description against a copy with 1% of its tools
+/// changed, both inputs validated first (what `mcpdesc diff` does after parsing), and
+/// the comparison alone.
+fn diff(c: &mut Criterion) {
+    let Some(gh) = github() else { return };
+    let old = &gh.description;
+    let new = with_changed_tools(old, 100);
+    let opts = mcpdesc_diff::DiffOptions::default();
+    let mut g = c.benchmark_group("diff");
+    g.bench_function("github-1pct-changed", |b| {
+        b.iter(|| {
+            mcpdesc_diff::diff(black_box(old).into(), black_box(&new).into(), &opts)
+                .map(|r| r.findings.len())
+        })
+    });
+    g.bench_function("github-1pct-changed/compare-only", |b| {
+        b.iter(|| {
+            mcpdesc_diff::diff_unchecked(black_box(old).into(), black_box(&new).into(), &opts)
+                .map(|r| r.findings.len())
+        })
+    });
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .sample_size(10)
@@ -192,6 +219,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = stages;
     config = config();
-    targets = parse, convert, name, validate, codegen
+    targets = parse, convert, name, validate, codegen, diff
 }
 criterion_main!(stages);

@@ -4,11 +4,13 @@
 //! cargo run --release -p mcpdesc-bench --example profile -- [STAGE] [ROUNDS]
 //! ```
 //!
-//! STAGE is `import`, `import-phases`, `validate-1k`, `validate-github`, `codegen` or
-//! `all` (default). `import-phases` streams the GitHub import as `mcpdesc import openapi
-//! -o X.json` does (into a discarding writer) and prints each phase's wall time and the
-//! process's RSS and peak RSS after it, through `ImportOptions::on_phase`.
-use mcpdesc_bench::{github_spec, synthetic_description};
+//! STAGE is `import`, `import-phases`, `validate-1k`, `validate-github`, `codegen`,
+//! `diff` or `all` (default). `import-phases` streams the GitHub import as `mcpdesc
+//! import openapi -o X.json` does (into a discarding writer) and prints each phase's wall
+//! time and the process's RSS and peak RSS after it, through `ImportOptions::on_phase`.
+//! `diff` compares the GitHub description with a copy whose every 100th tool changed,
+//! without and with validation.
+use mcpdesc_bench::{github_spec, synthetic_description, with_changed_tools};
 use std::time::{Duration, Instant};
 
 /// Prints one import phase with the process's memory (Linux `/proc`).
@@ -101,6 +103,22 @@ fn main() {
                 "validate GitHub description: {:?} ({} diagnostics)",
                 t.elapsed(),
                 d.len()
+            );
+        }
+    }
+    if want("diff") {
+        let new = with_changed_tools(&doc, 100);
+        let opts = mcpdesc_diff::DiffOptions::default();
+        for _ in 0..rounds {
+            let t = Instant::now();
+            let r = mcpdesc_diff::diff_unchecked((&doc).into(), (&new).into(), &opts);
+            let tc = t.elapsed();
+            let t = Instant::now();
+            let _ = mcpdesc_diff::diff((&doc).into(), (&new).into(), &opts);
+            println!(
+                "diff GitHub vs 1% changed: compare {tc:?} ({} findings), with validation {:?}",
+                r.map_or(0, |r| r.findings.len()),
+                t.elapsed()
             );
         }
     }

@@ -102,9 +102,59 @@ pub fn import_description(path: &Path) -> Result<Value, String> {
     Ok(outcome.document.to_value())
 }
 
+/// A copy of `doc` with every `every`-th tool changed the way a release changes tools:
+/// a new description, a new required input property, an output property dropped (the
+/// input of the `diff` bench: 1% of the GitHub description is `every = 100`). Stays a
+/// conforming description.
+pub fn with_changed_tools(doc: &Value, every: usize) -> Value {
+    let mut out = doc.clone();
+    let Some(tools) = out.get_mut("tools").and_then(Value::as_array_mut) else {
+        return out;
+    };
+    for tool in tools.iter_mut().step_by(every.max(1)) {
+        let Some(t) = tool.as_object_mut() else {
+            continue;
+        };
+        let desc = t.get("description").and_then(Value::as_str).unwrap_or("");
+        t.insert("description".into(), json!(format!("{desc} (changed)")));
+        if let Some(input) = t.get_mut("inputSchema").and_then(Value::as_object_mut) {
+            let props = input.entry("properties").or_insert_with(|| json!({}));
+            if let Some(p) = props.as_object_mut() {
+                p.insert("bench_added".into(), json!({"type": "string"}));
+            }
+            let req = input.entry("required").or_insert_with(|| json!([]));
+            if let Some(r) = req.as_array_mut() {
+                r.push(json!("bench_added"));
+            }
+        }
+        if let Some(props) = t
+            .get_mut("outputSchema")
+            .and_then(|o| o.get_mut("properties"))
+            .and_then(Value::as_object_mut)
+        {
+            if let Some(first) = props.keys().next().cloned() {
+                props.shift_remove(&first);
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn changed_copy_conforms_and_changes_one_in_every() {
+        let doc = synthetic_description(250);
+        let changed = with_changed_tools(&doc, 100);
+        let diags = mcpdesc_validate::validate_value(&changed);
+        assert!(mcpdesc_validate::conforms(&diags), "{diags:?}");
+        let differ = |i: usize| doc["tools"][i] != changed["tools"][i];
+        let n = (0..250).filter(|&i| differ(i)).count();
+        assert_eq!(n, 3); // tools 0, 100 and 200
+        assert!(differ(0) && differ(100) && !differ(1));
+    }
 
     #[test]
     fn synthetic_description_conforms() {

@@ -51,6 +51,10 @@ enum Command {
     Generate(cmd::generate::GenerateCommand),
     /// Render documentation of a description: a self-contained HTML page or Markdown.
     Docs(cmd::docs::Args),
+    /// Run a description as an MCP server: a REST gateway from its OpenAPI provenance, or a mock.
+    Serve(Box<cmd::serve::Args>),
+    /// Report breaking changes between two descriptions, per protocol revision.
+    Diff(cmd::diff::Args),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
 }
@@ -75,6 +79,8 @@ fn main() -> ExitCode {
         Command::Export(a) => cmd::export::run(a),
         Command::Generate(a) => cmd::generate::run(a),
         Command::Docs(a) => cmd::docs::run(a),
+        Command::Serve(a) => cmd::serve::run(*a),
+        Command::Diff(a) => cmd::diff::run(a),
         Command::Completions(a) => cmd::completions::run(a, Cli::command()),
         Command::Man(a) => cmd::man::run(a, Cli::command()),
     };

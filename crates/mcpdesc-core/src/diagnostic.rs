@@ -113,8 +113,10 @@ impl Diagnostic {
     }
 }
 
-/// `text` with control, line-separator and bidi-control characters escaped.
-fn inert(text: &str) -> String {
+/// `text` with control, line-separator and bidi-control characters shown as `\u{..}`
+/// escapes: what every one-line renderer of document-derived text uses (diagnostics
+/// here, `mcpdesc diff` reports), so hostile input cannot forge lines or reorder them.
+pub fn inert(text: &str) -> String {
     let unsafe_char = |c: char| {
         c.is_control()
             || matches!(

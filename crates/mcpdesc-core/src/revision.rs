@@ -330,6 +330,23 @@ pub enum Feature {
     /// instead of the `initialize` handshake; `initialize` cannot negotiate it.
     StatelessLifecycle,
 
+    /// The `ping` request (either direction); the stateless revision removed it.
+    Ping,
+    /// JSON-RPC batches (arrays of requests/notifications) on the wire.
+    JsonRpcBatch,
+    /// `ttlMs` + `cacheScope` cache hints required on the list results (`tools/list`,
+    /// `resources/list`, `resources/templates/list`, `prompts/list`) and on
+    /// `server/discover` (and forbidden before).
+    ListResultCache,
+
+    // --- Streamable HTTP ---
+    /// Clients send `MCP-Protocol-Version` on every HTTP request after initialization;
+    /// an invalid or unsupported value is answered `400 Bad Request`.
+    ProtocolVersionHeader,
+    /// `Mcp-Method` (and, for `tools/call` / `prompts/get` / `resources/read`, `Mcp-Name`)
+    /// HTTP headers that must equal the JSON-RPC body; a mismatch is error -32020.
+    RoutingHeaders,
+
     /// Complete revision-specific semantic validation (`_meta`, elicitation, client
     /// requirements). Before this, validators must warn that validation is incomplete.
     CompleteSemanticValidation,
@@ -434,6 +451,33 @@ pub const AVAILABILITY: &[Availability] = &[
         Feature::CompleteSemanticValidation,
         V2025_06_18,
         "§3.5, §12.5, §16.2",
+    ),
+    only(
+        Feature::Ping,
+        V2024_11_05,
+        V2025_11_25,
+        "MCP 2024-11-05..2025-11-25 PingRequest; the 2026-07-28 schema has none (mcp_types 2.3.0 CLIENT_REQUESTS)",
+    ),
+    only(
+        Feature::JsonRpcBatch,
+        V2025_03_26,
+        V2025_03_26,
+        "MCP 2025-03-26 JSONRPCBatchRequest; removed in 2025-06-18 (changelog: remove JSON-RPC batching)",
+    ),
+    since(
+        Feature::ListResultCache,
+        V2026_07_28,
+        "MCP 2026-07-28 CacheableResult (ListToolsResult, ListResourcesResult, ListResourceTemplatesResult, ListPromptsResult, DiscoverResult)",
+    ),
+    since(
+        Feature::ProtocolVersionHeader,
+        V2025_06_18,
+        "MCP 2025-06-18 transports: MCP-Protocol-Version header",
+    ),
+    since(
+        Feature::RoutingHeaders,
+        V2026_07_28,
+        "MCP 2026-07-28 Streamable HTTP: Mcp-Method / Mcp-Name headers (error -32020 on mismatch)",
     ),
     since(
         Feature::StatelessLifecycle,
@@ -610,6 +654,11 @@ mod tests {
             Feature::SamplingContextTools,
             Feature::CompleteSemanticValidation,
             Feature::StatelessLifecycle,
+            Feature::Ping,
+            Feature::JsonRpcBatch,
+            Feature::ListResultCache,
+            Feature::ProtocolVersionHeader,
+            Feature::RoutingHeaders,
         ];
         for f in all {
             assert_eq!(
@@ -634,6 +683,18 @@ mod tests {
         assert!(!V2025_11_25.has(Feature::OutputSchemaAnyRoot));
         assert!(V2026_07_28.has(Feature::McpHeader));
         assert!(!V2024_11_05.has(Feature::StreamableHttp));
+        // Lifecycle and transport facts (MCP schemas/changelogs of each revision).
+        assert!(V2025_11_25.has(Feature::Ping) && !V2026_07_28.has(Feature::Ping));
+        assert!(V2025_03_26.has(Feature::JsonRpcBatch));
+        assert!(!V2024_11_05.has(Feature::JsonRpcBatch) && !V2025_06_18.has(Feature::JsonRpcBatch));
+        assert!(
+            !V2025_11_25.has(Feature::ListResultCache) && V2026_07_28.has(Feature::ListResultCache)
+        );
+        assert!(!V2025_03_26.has(Feature::ProtocolVersionHeader));
+        assert!(V2025_06_18.has(Feature::ProtocolVersionHeader));
+        assert!(
+            !V2025_11_25.has(Feature::RoutingHeaders) && V2026_07_28.has(Feature::RoutingHeaders)
+        );
         assert!(V2024_11_05.is_legacy() && V2025_03_26.is_legacy() && !V2025_06_18.is_legacy());
         assert!(!field_available(ObjectKind::Tool, "title", V2024_11_05));
         assert!(field_available(

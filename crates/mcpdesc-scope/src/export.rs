@@ -1,24 +1,74 @@
-//! `tools/list` export: what a conforming server would send at one revision.
+//! List exports: what a conforming server sends at one revision (`tools/list`,
+//! `resources/list`, `resources/templates/list`, `prompts/list`), and the `serverInfo`
+//! a description's Info Object stands for.
 
 use crate::project::project;
-use mcpdesc_core::{Diagnostic, ProtocolRevision, refs};
+use mcpdesc_core::decl::is_extension;
+use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, refs};
 use serde_json::{Map, Value};
 
-/// Fields of the MCP `Tool` type that a description carries (§9.1). Everything else
-/// on a Tool Object is MCP Description metadata (examples, interactionExamples,
-/// elicitations, tags, security, clientRequirements, deprecated, protocolVersions,
-/// `x-*`) and is not sent (§9.3, §9.4). Which of these exist at a revision is already
-/// settled by projection + validation of the view.
-const MCP_TOOL_FIELDS: [&str; 9] = [
+/// Fields of the MCP type of each primitive (`Tool`, `Resource`, `ResourceTemplate`,
+/// `Prompt`) that a description declaration carries (§9.1, §10.1.1, §10.2.1, §11.1).
+/// Everything else on a declaration is MCP Description metadata (examples,
+/// interactionExamples, completionExamples, elicitations, tags, security,
+/// clientRequirements, deprecated, protocolVersions, `x-*`) and is not sent (§9.3, §9.4,
+/// §10.4.5, §11.3, §14.7). Which of these exist at a revision is already settled by
+/// projection + validation of the view. `None` for a kind that is not a primitive.
+pub fn wire_fields(kind: DeclKind) -> Option<&'static [&'static str]> {
+    match kind {
+        DeclKind::Tool => Some(&[
+            "name",
+            "title",
+            "description",
+            "inputSchema",
+            "outputSchema",
+            "annotations",
+            "execution",
+            "icons",
+            "_meta",
+        ]),
+        DeclKind::Resource => Some(&[
+            "uri",
+            "name",
+            "title",
+            "description",
+            "mimeType",
+            "size",
+            "annotations",
+            "icons",
+            "_meta",
+        ]),
+        DeclKind::ResourceTemplate => Some(&[
+            "uriTemplate",
+            "name",
+            "title",
+            "description",
+            "mimeType",
+            "annotations",
+            "icons",
+            "_meta",
+        ]),
+        DeclKind::Prompt => Some(&[
+            "name",
+            "title",
+            "description",
+            "arguments",
+            "icons",
+            "_meta",
+        ]),
+        _ => None,
+    }
+}
+
+/// Fields of the MCP `Implementation` (`serverInfo`) that an Info Object carries (§5.1);
+/// `contact`, `license` and `x-*` are description metadata.
+const IMPLEMENTATION_FIELDS: [&str; 6] = [
     "name",
     "title",
+    "version",
     "description",
-    "inputSchema",
-    "outputSchema",
-    "annotations",
-    "execution",
+    "websiteUrl",
     "icons",
-    "_meta",
 ];
 
 /// The `tools/list` result (`{"tools": [...]}`) a conforming server would send at `rev`:
@@ -31,45 +81,118 @@ pub fn export_tools_list(doc: &Value, rev: ProtocolRevision) -> Result<Value, Ve
 
 /// [`export_tools_list`] for an already projected (single-revision) view.
 pub fn tools_list_of_view(view: &Value) -> Result<Value, Vec<Diagnostic>> {
-    let mut tools = Vec::new();
+    list_of_view(DeclKind::Tool, view)
+}
+
+/// The list result of one primitive kind for an already projected (single-revision)
+/// view: `{"tools": [...]}`, `{"resources": [...]}`, `{"resourceTemplates": [...]}` or
+/// `{"prompts": [...]}` (the MCP list results use the description's collection names).
+/// Each entry is [`wire_value`] of the declaration. A kind that is not a primitive
+/// gives an empty list.
+pub fn list_of_view(kind: DeclKind, view: &Value) -> Result<Value, Vec<Diagnostic>> {
+    let mut items = Vec::new();
     let mut errs = Vec::new();
-    for (i, tool) in view
-        .get("tools")
+    for (i, decl) in view
+        .get(kind.collection())
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .enumerate()
     {
-        let Some(obj) = tool.as_object() else {
+        match wire_value(kind, view, decl, &format!("/{}/{i}", kind.collection())) {
+            Ok(Some(v)) => items.push(v),
+            Ok(None) => {}
+            Err(mut e) => errs.append(&mut e),
+        }
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let mut out = Map::new();
+    out.insert(kind.collection().to_string(), Value::Array(items));
+    Ok(Value::Object(out))
+}
+
+/// One declaration of a projected view as its MCP list value: the kind's
+/// [`wire_fields`] in the declaration's order, `$componentRef` schemas resolved against
+/// `view`, and `x-*` extensions removed from the nested objects that may carry them
+/// (Icons, Prompt Arguments: §14.2). `at` is the declaration's JSON pointer, for
+/// diagnostics. `Ok(None)` when `decl` is not an object or `kind` is not a primitive.
+pub fn wire_value(
+    kind: DeclKind,
+    view: &Value,
+    decl: &Value,
+    at: &str,
+) -> Result<Option<Value>, Vec<Diagnostic>> {
+    let (Some(obj), Some(fields)) = (decl.as_object(), wire_fields(kind)) else {
+        return Ok(None);
+    };
+    let mut out = Map::new();
+    let mut errs = Vec::new();
+    for (k, v) in obj {
+        if !fields.contains(&k.as_str()) {
             continue;
+        }
+        let v = match k.as_str() {
+            "inputSchema" | "outputSchema" => match refs::resolve(view, v, "schemas") {
+                Ok((resolved, _)) => resolved.clone(),
+                Err(e) => {
+                    errs.push(Diagnostic::error(e.code(), e.to_string()).at(format!("{at}/{k}")));
+                    continue;
+                }
+            },
+            "icons" | "arguments" => without_extensions_in_items(v),
+            _ => v.clone(),
         };
-        let mut out = Map::new();
-        for (k, v) in obj {
-            if !MCP_TOOL_FIELDS.contains(&k.as_str()) {
+        out.insert(k.clone(), v);
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    Ok(Some(Value::Object(out)))
+}
+
+/// The MCP `Implementation` (`serverInfo`) that the document's Info Object describes:
+/// its Implementation fields, Icons without their `x-*` extensions. The same value at
+/// every revision: Implementation is an open object in each revision's schema, and a
+/// server has one identity (capture requires every session to report the same one).
+pub fn server_info(doc: &Value) -> Value {
+    let mut out = Map::new();
+    if let Some(info) = doc.get("info").and_then(Value::as_object) {
+        for (k, v) in info {
+            if !IMPLEMENTATION_FIELDS.contains(&k.as_str()) {
                 continue;
             }
-            let v = if k == "inputSchema" || k == "outputSchema" {
-                match refs::resolve(view, v, "schemas") {
-                    Ok((resolved, _)) => resolved.clone(),
-                    Err(e) => {
-                        errs.push(
-                            Diagnostic::error(e.code(), e.to_string())
-                                .at(format!("/tools/{i}/{k}")),
-                        );
-                        continue;
-                    }
-                }
+            let v = if k == "icons" {
+                without_extensions_in_items(v)
             } else {
                 v.clone()
             };
             out.insert(k.clone(), v);
         }
-        tools.push(Value::Object(out));
     }
-    if !errs.is_empty() {
-        return Err(errs);
+    Value::Object(out)
+}
+
+/// An array of objects with every `x-*` member of each object removed.
+fn without_extensions_in_items(v: &Value) -> Value {
+    match v {
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| match item {
+                    Value::Object(m) => Value::Object(
+                        m.iter()
+                            .filter(|(k, _)| !is_extension(k))
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect(),
+                    ),
+                    other => other.clone(),
+                })
+                .collect(),
+        ),
+        other => other.clone(),
     }
-    Ok(serde_json::json!({ "tools": tools }))
 }
 
 #[cfg(test)]
@@ -92,6 +215,48 @@ mod tests {
             got,
             json!({"tools": [{"name": "t", "title": "T", "inputSchema": {"type": "object"},
             "_meta": {"k": 1}, "execution": {"taskSupport": "optional"}}]})
+        );
+    }
+
+    // Hand-written from §10.1.1, §10.2.1, §11.1, §11.2, §14.2 (not from the field table).
+    #[test]
+    fn resources_templates_prompts_keep_only_mcp_fields() {
+        let view = json!({
+            "mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"}, "protocolVersions": ["2025-11-25"],
+            "resources": [{"uri": "file:///a", "name": "a", "mimeType": "text/plain", "size": 3,
+                "annotations": {"audience": ["user"], "x-odd": 1}, "tags": ["t"], "x-r": true,
+                "icons": [{"src": "https://e.example/i.png", "x-icon": 1}],
+                "examples": {"e": {"result": {"contents": [{"uri": "file:///a", "text": "abc"}]}}}}],
+            "resourceTemplates": [{"uriTemplate": "file:///{p}", "name": "f", "deprecated": false,
+                "completionExamples": {"c": {}}}],
+            "prompts": [{"name": "p", "title": "P", "arguments": [{"name": "x", "required": true, "x-arg": 2}],
+                "examples": {"e": {"result": {"messages": []}}}, "security": []}]
+        });
+        assert_eq!(
+            list_of_view(DeclKind::Resource, &view).expect("ok"),
+            json!({"resources": [{"uri": "file:///a", "name": "a", "mimeType": "text/plain", "size": 3,
+                "annotations": {"audience": ["user"], "x-odd": 1},
+                "icons": [{"src": "https://e.example/i.png"}]}]})
+        );
+        assert_eq!(
+            list_of_view(DeclKind::ResourceTemplate, &view).expect("ok"),
+            json!({"resourceTemplates": [{"uriTemplate": "file:///{p}", "name": "f"}]})
+        );
+        assert_eq!(
+            list_of_view(DeclKind::Prompt, &view).expect("ok"),
+            json!({"prompts": [{"name": "p", "title": "P", "arguments": [{"name": "x", "required": true}]}]})
+        );
+    }
+
+    #[test]
+    fn server_info_is_the_implementation_part_of_info() {
+        let doc = json!({"info": {"name": "s", "title": "S", "version": "1", "description": "d",
+            "websiteUrl": "https://s.example", "contact": {"name": "c"}, "license": {"name": "MIT"},
+            "icons": [{"src": "https://s.example/i.png", "x-i": 1}], "x-team": "a"}});
+        assert_eq!(
+            server_info(&doc),
+            json!({"name": "s", "title": "S", "version": "1", "description": "d",
+                "websiteUrl": "https://s.example", "icons": [{"src": "https://s.example/i.png"}]})
         );
     }
 }

@@ -4,7 +4,7 @@
 //! Views ([`project()`]), merging descriptions into disjoint protocol-scoped variants
 //! ([`merge()`], [`merge_views`]), splitting declarations that are not valid in every
 //! revision of their scope ([`split()`], [`split_declaration`]), semantic equivalence
-//! ([`equivalent`]) and the `tools/list` export ([`export_tools_list`]).
+//! ([`equivalent`]) and the list exports ([`export_tools_list`], [`list_of_view`]).
 //!
 //! Everything works on the decoded data model (`serde_json::Value` with key order
 //! preserved) and is generic over every scoped declaration kind ([`DeclKind`]);
@@ -22,7 +22,9 @@ pub mod split;
 mod components;
 
 pub use equiv::{equivalent, first_difference, normalize_view, views_equivalent};
-pub use export::{export_tools_list, tools_list_of_view};
+pub use export::{
+    export_tools_list, list_of_view, server_info, tools_list_of_view, wire_fields, wire_value,
+};
 pub use kinds::{DeclKind, decl_scope, root_scope};
 pub use merge::{MergeInput, merge, merge_unchecked, merge_views};
 pub use project::{ProjectOptions, project, project_declaration, project_unchecked, project_with};

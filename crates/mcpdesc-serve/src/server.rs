@@ -1,1 +1,671 @@
-//! The MCP side: lifecycle, revision negotiation, lists, tools/call, transports.
+//! The MCP side of `mcpdesc serve`: lifecycle and revision negotiation, the lists,
+//! `tools/call` (argument validation, then the backend), and the transports
+//! ([`stdio`], [`http`]).
+//!
+//! # Lifecycle (per revision, [`mcpdesc_core::Feature`] decides)
+//! - Revisions without [`Feature::StatelessLifecycle`] (2024-11-05 … 2025-11-25): the
+//!   `initialize` handshake. The server answers with the requested revision when it
+//!   serves it, else with the newest handshake revision it serves (MCP lifecycle:
+//!   "respond with another protocol version it supports … SHOULD be the latest"); when
+//!   it serves none (only 2026-07-28), `initialize` is error -32022 naming the served
+//!   revisions. Over Streamable HTTP only revisions with [`Feature::StreamableHttp`]
+//!   are offered (2024-11-05 knows only HTTP+SSE: it is served over stdio only).
+//!   `ping` is answered before and after initialization.
+//! - [`Feature::StatelessLifecycle`] (2026-07-28): no handshake. Every request carries
+//!   `params._meta` with `io.modelcontextprotocol/protocolVersion` and
+//!   `…/clientCapabilities` (missing: -32602; a version not served: -32022 with
+//!   `data: {supported, requested}`); `server/discover` answers `supportedVersions`
+//!   (the stateless revisions served), capabilities and instructions.
+//! - A connection (stdio, or one HTTP session) is locked to the era it opened with:
+//!   `initialize` after enveloped requests is -32022, an enveloped request after
+//!   `initialize` is -32600 (as the Python SDK's dual-era server does). `server/discover`
+//!   is a probe and locks nothing.
+//!
+//! # Results
+//! Protocol results get what their revision requires: `resultType: "complete"`
+//! ([`Feature::ResultType`]), `ttlMs: 0` + `cacheScope: "private"` on lists and
+//! discovery ([`Feature::ListResultCache`]; the SDKs' defaults: fresh for no time, not
+//! shared across authorization contexts), and the `io.modelcontextprotocol/serverInfo`
+//! `_meta` stamp ([`Feature::ServerInfoMeta`], added where a result has none). A
+//! `tools/call` result is exactly what the backend returned, plus that stamp.
+//!
+//! # Errors
+//! See [`jsonrpc`] for the codes. `tools/call` of an unknown tool is -32602 in every
+//! revision; invalid arguments are a tool execution error (`isError: true`) naming each
+//! argument (JSON pointer) and rule, and nothing is sent upstream. `resources/read`,
+//! `prompts/get` and `completion/complete` are -32601 in every revision: JSON-RPC
+//! defines -32601 as "the method does not exist / is not available", which is the
+//! truth here (nothing backs resource contents, prompt messages or completions); the
+//! resource-not-found codes (-32002 through 2025-11-25, -32602 from 2026-07-28, SEP-2164)
+//! would claim a declared resource does not exist, and -32603 would claim a fault.
+
+pub mod args;
+pub mod catalog;
+pub mod headers;
+pub mod http;
+pub mod jsonrpc;
+pub mod log;
+pub mod start;
+pub mod stdio;
+
+use crate::call::{CallOutcome, ToolCall};
+use crate::mock::{MockBackend, SELECT_META_KEY, Selection};
+use crate::rest::RestBackend;
+use catalog::{Catalog, ToolEntry, View};
+use jsonrpc::{Message, RequestId, RpcError};
+use log::Log;
+use mcpdesc_core::meta::{CLIENT_CAPABILITIES, PROTOCOL_VERSION, SERVER_INFO};
+use mcpdesc_core::{DeclKind, Feature, ProtocolRevision, RevisionSet};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub use catalog::DEFAULT_PAGE_SIZE;
+pub use start::{BackendOptions, Options, Prepared, StartError, Transport, prepare};
+
+/// Largest JSON-RPC message read from a client (stdio line or HTTP body).
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+
+/// What answers `tools/call`.
+#[derive(Debug)]
+pub enum Backend {
+    /// The REST gateway (from `x-mcpdesc-openapi`).
+    Rest(Box<RestBackend>),
+    /// Named examples (`--mock`).
+    Mock(MockBackend),
+}
+
+/// Server settings that are not the backend's or the transport's.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// `--protocol-versions`: the revisions to serve, a subset of the description's
+    /// (`None`: all of them).
+    pub revisions: Option<RevisionSet>,
+    /// `--page-size`: list entries per page (default [`DEFAULT_PAGE_SIZE`]).
+    pub page_size: usize,
+    /// Where log lines go.
+    pub log: Log,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            revisions: None,
+            page_size: DEFAULT_PAGE_SIZE,
+            log: Log::Stderr,
+        }
+    }
+}
+
+/// A running description: catalog + backend. Shared by every connection.
+#[derive(Debug)]
+pub struct Server {
+    catalog: Catalog,
+    backend: Backend,
+    log: Log,
+}
+
+impl Server {
+    /// Builds the server for a description that the caller has validated (see
+    /// [`prepare`], which does). The revisions served are `opts.revisions` or
+    /// every revision of the description.
+    pub fn new(doc: Arc<Value>, backend: Backend, opts: &ServeOptions) -> Result<Server, String> {
+        let root = mcpdesc_core::decl::root_scope(&doc);
+        let revisions = match opts.revisions {
+            None => root,
+            Some(asked) if asked.is_subset(root) && !asked.is_empty() => asked,
+            Some(asked) => {
+                return Err(format!(
+                    "--protocol-versions {asked} is not a subset of the description's protocolVersions {root}"
+                ));
+            }
+        };
+        let catalog = Catalog::new(doc, revisions, opts.page_size);
+        Ok(Server {
+            catalog,
+            backend,
+            log: opts.log.clone(),
+        })
+    }
+
+    /// The revisions served.
+    pub fn revisions(&self) -> RevisionSet {
+        self.catalog.revisions
+    }
+
+    /// The catalog (views, server identity).
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    pub(crate) fn log(&self) -> &Log {
+        &self.log
+    }
+
+    /// Handles one inbound message of `session`. Requests that take time (`tools/call`)
+    /// come back as a [`CallJob`] for the transport to run (and cancel).
+    pub(crate) fn handle(&self, session: &Session, msg: Message, inbound: &Inbound) -> Handled {
+        match msg {
+            Message::Response => Handled::Nothing,
+            Message::Notification { method, params } => {
+                if method == "notifications/cancelled" {
+                    if let Some(id) = params
+                        .as_ref()
+                        .and_then(|p| p.get("requestId"))
+                        .and_then(RequestId::of)
+                    {
+                        session.cancel(&id);
+                    }
+                }
+                // `notifications/initialized` needs nothing: requests are served as soon
+                // as `initialize` is answered. Other notifications are ignored.
+                Handled::Nothing
+            }
+            Message::Request { id, method, params } => {
+                match self.request(session, &id, &method, params, inbound) {
+                    Ok(Done::Result(v)) => Handled::Reply(jsonrpc::response(&id, v)),
+                    Ok(Done::Call(job)) => Handled::Call(job),
+                    Err(e) => Handled::Reply(jsonrpc::error_response(Some(&id), &e)),
+                }
+            }
+        }
+    }
+
+    fn request(
+        &self,
+        session: &Session,
+        id: &RequestId,
+        method: &str,
+        params: Option<Map<String, Value>>,
+        inbound: &Inbound,
+    ) -> Result<Done, RpcError> {
+        let params = params.unwrap_or_default();
+        let enveloped = params
+            .get("_meta")
+            .and_then(Value::as_object)
+            .is_some_and(|m| m.contains_key(PROTOCOL_VERSION));
+        if method == "initialize" {
+            return self.initialize(session, &params).map(Done::Result);
+        }
+        if enveloped {
+            if let Era::Legacy(rev) = session.era() {
+                return Err(RpcError::new(
+                    jsonrpc::INVALID_REQUEST,
+                    format!(
+                        "Invalid Request: this connection negotiated MCP {rev} with `initialize`; requests carrying the `{PROTOCOL_VERSION}` envelope are not accepted on it"
+                    ),
+                ));
+            }
+            let rev = self.envelope_revision(&params)?;
+            if method != "server/discover" {
+                session.lock_modern();
+            }
+            return self.dispatch(rev, id, method, params, inbound);
+        }
+        match session.era() {
+            Era::Legacy(rev) => self.dispatch(rev, id, method, params, inbound),
+            Era::Modern => Err(RpcError::invalid_params(format!(
+                "params._meta must carry `{PROTOCOL_VERSION}` and `{CLIENT_CAPABILITIES}` on every request of this connection (MCP {} stateless lifecycle)",
+                Feature::StatelessLifecycle.since()
+            ))),
+            Era::Fresh => {
+                if method == "ping"
+                    && self
+                        .handshake_revisions(session)
+                        .iter()
+                        .any(|r| r.has(Feature::Ping))
+                {
+                    return Ok(Done::Result(json!({})));
+                }
+                if method == "server/discover" {
+                    return Err(RpcError::method_not_found(
+                        method,
+                        format!(
+                            "`server/discover` needs the per-request `_meta` envelope (`{PROTOCOL_VERSION}`, `{CLIENT_CAPABILITIES}`)"
+                        ),
+                    ));
+                }
+                Err(RpcError::invalid_params(format!(
+                    "not initialized: send `initialize` first, or (MCP {}) carry `{PROTOCOL_VERSION}` and `{CLIENT_CAPABILITIES}` in params._meta",
+                    Feature::StatelessLifecycle.since()
+                )))
+            }
+        }
+    }
+
+    /// The handshake revisions a session's transport can negotiate.
+    fn handshake_revisions(&self, session: &Session) -> RevisionSet {
+        let hs = self.catalog.revisions.without(Feature::StatelessLifecycle);
+        match session.transport {
+            TransportKind::Stdio => hs,
+            TransportKind::Http => hs.with(Feature::StreamableHttp),
+        }
+    }
+
+    fn initialize(
+        &self,
+        session: &Session,
+        params: &Map<String, Value>,
+    ) -> Result<Value, RpcError> {
+        let requested = params.get("protocolVersion");
+        let Some(requested_str) = requested.and_then(Value::as_str) else {
+            return Err(RpcError::invalid_params(
+                "initialize: `protocolVersion` (a string) is required",
+            ));
+        };
+        match session.era() {
+            Era::Modern => {
+                return Err(self.unsupported(
+                    requested_str,
+                    format!(
+                        "this connection serves the MCP {} stateless lifecycle; the initialize handshake is not accepted on it",
+                        Feature::StatelessLifecycle.since()
+                    ),
+                ));
+            }
+            Era::Legacy(rev) => {
+                return Err(RpcError::new(
+                    jsonrpc::INVALID_REQUEST,
+                    format!("Invalid Request: this connection is already initialized (MCP {rev})"),
+                ));
+            }
+            Era::Fresh => {}
+        }
+        let candidates = self.handshake_revisions(session);
+        let negotiated = match ProtocolRevision::parse(requested_str) {
+            Some(r) if candidates.contains(r) => r,
+            _ => match candidates.latest() {
+                Some(r) => r,
+                None => {
+                    return Err(self.unsupported(
+                        requested_str,
+                        "no revision this server serves here has the initialize handshake",
+                    ));
+                }
+            },
+        };
+        session.set_era(Era::Legacy(negotiated));
+        let view = self.view(negotiated)?;
+        let mut result = Map::new();
+        result.insert("protocolVersion".into(), json!(negotiated.as_str()));
+        result.insert("capabilities".into(), view.capabilities().clone());
+        result.insert("serverInfo".into(), self.catalog.server_info.clone());
+        if let Some(i) = &self.catalog.instructions {
+            result.insert("instructions".into(), json!(i));
+        }
+        Ok(Value::Object(result))
+    }
+
+    /// -32022 with `data: {supported, requested}` (every served revision).
+    fn unsupported(&self, requested: &str, why: impl Into<String>) -> RpcError {
+        RpcError::new(
+            jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
+            format!("Unsupported protocol version: {}", why.into()),
+        )
+        .with_data(json!({
+            "supported": self.catalog.revisions.to_strings(),
+            "requested": requested,
+        }))
+    }
+
+    /// The revision a 2026-07-28 envelope asks for.
+    fn envelope_revision(&self, params: &Map<String, Value>) -> Result<ProtocolRevision, RpcError> {
+        let meta = params.get("_meta").and_then(Value::as_object);
+        let missing: Vec<&str> = [PROTOCOL_VERSION, CLIENT_CAPABILITIES]
+            .into_iter()
+            .filter(|k| !meta.is_some_and(|m| m.contains_key(*k)))
+            .collect();
+        if !missing.is_empty() {
+            return Err(RpcError::invalid_params(format!(
+                "params._meta is missing the required envelope key(s): {}",
+                missing.join(", ")
+            )));
+        }
+        let Some(v) = meta
+            .and_then(|m| m.get(PROTOCOL_VERSION))
+            .and_then(Value::as_str)
+        else {
+            return Err(RpcError::invalid_params(format!(
+                "`{PROTOCOL_VERSION}` must be a string"
+            )));
+        };
+        match ProtocolRevision::parse(v) {
+            Some(r) if self.catalog.revisions.contains(r) && r.has(Feature::StatelessLifecycle) => {
+                Ok(r)
+            }
+            _ => Err(self.unsupported(
+                v,
+                "that revision is not served with the per-request envelope",
+            )),
+        }
+    }
+
+    fn view(&self, rev: ProtocolRevision) -> Result<&View, RpcError> {
+        self.catalog
+            .view(rev)
+            .ok_or_else(|| RpcError::new(jsonrpc::INTERNAL_ERROR, format!("no view for {rev}")))
+    }
+
+    /// A request at a known, served revision.
+    fn dispatch(
+        &self,
+        rev: ProtocolRevision,
+        id: &RequestId,
+        method: &str,
+        params: Map<String, Value>,
+        inbound: &Inbound,
+    ) -> Result<Done, RpcError> {
+        let view = self.view(rev)?;
+        let list = |kind: DeclKind| -> Result<Done, RpcError> {
+            let page = self.catalog.page(view, kind, params.get("cursor"))?;
+            Ok(Done::Result(self.cacheable(rev, page)))
+        };
+        match method {
+            "ping" if rev.has(Feature::Ping) => Ok(Done::Result(json!({}))),
+            "server/discover" if rev.has(Feature::StatelessLifecycle) => {
+                let mut m = Map::new();
+                m.insert(
+                    "supportedVersions".into(),
+                    json!(
+                        self.catalog
+                            .revisions
+                            .with(Feature::StatelessLifecycle)
+                            .to_strings()
+                    ),
+                );
+                m.insert("capabilities".into(), view.capabilities().clone());
+                if let Some(i) = &self.catalog.instructions {
+                    m.insert("instructions".into(), json!(i));
+                }
+                Ok(Done::Result(self.cacheable(rev, m)))
+            }
+            "tools/list" => list(DeclKind::Tool),
+            "resources/list" => list(DeclKind::Resource),
+            "resources/templates/list" => list(DeclKind::ResourceTemplate),
+            "prompts/list" => list(DeclKind::Prompt),
+            "tools/call" => {
+                let name = match params.get("name") {
+                    Some(Value::String(s)) => s,
+                    _ => {
+                        return Err(RpcError::invalid_params(
+                            "tools/call: `name` (a string) is required",
+                        ));
+                    }
+                };
+                let arguments = match params.get("arguments") {
+                    None | Some(Value::Null) => Map::new(),
+                    Some(Value::Object(a)) => a.clone(),
+                    Some(_) => {
+                        return Err(RpcError::invalid_params(
+                            "tools/call: `arguments` must be an object",
+                        ));
+                    }
+                };
+                let Some(tool) = view.tool(name) else {
+                    return Err(RpcError::invalid_params(format!("Unknown tool: {name}"))
+                        .with_data(json!({"name": name})));
+                };
+                let select = params
+                    .get("_meta")
+                    .and_then(|m| m.get(SELECT_META_KEY))
+                    .cloned();
+                Ok(Done::Call(CallJob {
+                    id: id.clone(),
+                    revision: rev,
+                    tool: Arc::clone(tool),
+                    arguments,
+                    select,
+                    forwarded_headers: inbound.forwarded_headers.clone(),
+                }))
+            }
+            "resources/read" | "prompts/get" | "completion/complete" => {
+                let what = match method {
+                    "resources/read" => "resource contents",
+                    "prompts/get" => "prompt messages",
+                    _ => "completions",
+                };
+                Err(RpcError::method_not_found(
+                    method,
+                    format!(
+                        "`{method}` is not available: `mcpdesc serve` lists the description's declarations, and nothing backs {what}"
+                    ),
+                ))
+            }
+            _ => Err(RpcError::method_not_found(
+                method,
+                format!("`{method}` is not a method `mcpdesc serve` provides at MCP {rev}"),
+            )),
+        }
+    }
+
+    /// Adds the envelope fields `rev` requires to a list or `server/discover` result.
+    fn cacheable(&self, rev: ProtocolRevision, mut m: Map<String, Value>) -> Value {
+        if rev.has(Feature::ResultType) && !m.contains_key("resultType") {
+            m.insert("resultType".into(), json!("complete"));
+        }
+        if rev.has(Feature::ListResultCache) {
+            m.entry("ttlMs").or_insert(json!(0));
+            m.entry("cacheScope").or_insert(json!("private"));
+        }
+        self.stamp(rev, &mut m);
+        Value::Object(m)
+    }
+
+    /// The `serverInfo` `_meta` stamp where `rev` defines it and the result has none.
+    fn stamp(&self, rev: ProtocolRevision, m: &mut Map<String, Value>) {
+        if !rev.has(Feature::ServerInfoMeta) {
+            return;
+        }
+        if let Value::Object(meta) = m.entry("_meta").or_insert_with(|| json!({}))
+            && meta.get(SERVER_INFO).is_none_or(Value::is_null)
+        {
+            meta.insert(SERVER_INFO.into(), self.catalog.server_info.clone());
+        }
+    }
+
+    /// Runs one `tools/call`: validates the arguments, calls the backend, logs one line,
+    /// and returns the JSON-RPC response.
+    pub(crate) async fn run_call(&self, job: CallJob) -> Value {
+        let started = Instant::now();
+        let tool = &job.tool;
+        let mut note = None;
+        let outcome = match tool.validator() {
+            Ok(v) => {
+                let violations = v.check(&job.arguments);
+                if violations.is_empty() {
+                    None
+                } else {
+                    Some(CallOutcome::tool_error(
+                        job.revision,
+                        args::describe(&tool.name, &violations),
+                    ))
+                }
+            }
+            Err(why) => {
+                note = Some(format!(
+                    "arguments not validated (the inputSchema does not compile: {why})"
+                ));
+                None
+            }
+        };
+        let (outcome, example) = match outcome {
+            Some(o) => (o, None),
+            None => {
+                let call = ToolCall {
+                    tool: tool.decl(),
+                    revision: job.revision,
+                    arguments: &job.arguments,
+                    forwarded_headers: &job.forwarded_headers,
+                };
+                match &self.backend {
+                    Backend::Rest(b) => (b.call(call).await, None),
+                    Backend::Mock(m) => m.call(call, job.select.as_ref()),
+                }
+            }
+        };
+        let mut result = match outcome.result {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        };
+        self.stamp(job.revision, &mut result);
+        let mut line = format!(
+            "tools/call {} [{}] -> {}",
+            tool.name, job.revision, outcome.log
+        );
+        if let Some((name, how)) = example {
+            let how = match how {
+                Selection::RequestMeta => "named by the request",
+                Selection::Flag => "named by --mock-example",
+                Selection::MatchedInput => "input matched",
+                Selection::Default => "default policy",
+            };
+            line.push_str(&format!("; mock example `{name}` ({how})"));
+        }
+        if let Some(n) = note {
+            line.push_str(&format!("; {n}"));
+        }
+        line.push_str(&format!("; {}", ms(started.elapsed())));
+        self.log.line(&line);
+        jsonrpc::response(&job.id, Value::Object(result))
+    }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms total", d.as_secs_f64() * 1000.0)
+}
+
+/// A request's answer, before framing.
+enum Done {
+    Result(Value),
+    Call(CallJob),
+}
+
+/// What the transport does with one inbound message.
+#[derive(Debug)]
+pub(crate) enum Handled {
+    /// Send this JSON-RPC response.
+    Reply(Value),
+    /// Send nothing (notification, response).
+    Nothing,
+    /// Run this call (cancellable) and send its response.
+    Call(CallJob),
+}
+
+/// A `tools/call` ready to run: owns everything it needs, so a transport can spawn it.
+#[derive(Debug)]
+pub(crate) struct CallJob {
+    pub id: RequestId,
+    pub revision: ProtocolRevision,
+    pub tool: Arc<ToolEntry>,
+    pub arguments: Map<String, Value>,
+    /// The request's [`SELECT_META_KEY`] value.
+    pub select: Option<Value>,
+    pub forwarded_headers: Vec<(String, String)>,
+}
+
+/// What the transport knows about an inbound message.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Inbound {
+    /// `--forward-header` headers of the HTTP request (empty over stdio).
+    pub forwarded_headers: Vec<(String, String)>,
+}
+
+/// Which transport a session runs on (negotiation depends on it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TransportKind {
+    Stdio,
+    Http,
+}
+
+/// The lifecycle era of a connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Era {
+    /// Nothing negotiated yet.
+    Fresh,
+    /// `initialize` negotiated this revision.
+    Legacy(ProtocolRevision),
+    /// Requests carry the 2026-07-28 envelope.
+    Modern,
+}
+
+/// One connection's (stdio) or HTTP session's state: its era and its in-flight calls.
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub transport: TransportKind,
+    era: Mutex<Era>,
+    inflight: Mutex<HashMap<RequestId, tokio::task::AbortHandle>>,
+}
+
+impl Session {
+    pub fn new(transport: TransportKind) -> Self {
+        Session {
+            transport,
+            era: Mutex::new(Era::Fresh),
+            inflight: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn era(&self) -> Era {
+        self.era.lock().map(|e| *e).unwrap_or(Era::Fresh)
+    }
+
+    fn set_era(&self, era: Era) {
+        if let Ok(mut e) = self.era.lock() {
+            *e = era;
+        }
+    }
+
+    fn lock_modern(&self) {
+        if let Ok(mut e) = self.era.lock()
+            && *e == Era::Fresh
+        {
+            *e = Era::Modern;
+        }
+    }
+
+    /// Registers an in-flight call; `false` when the id is already in flight.
+    pub fn register(&self, id: &RequestId, handle: tokio::task::AbortHandle) -> bool {
+        let Ok(mut m) = self.inflight.lock() else {
+            return false;
+        };
+        if m.contains_key(id) {
+            return false;
+        }
+        m.insert(id.clone(), handle);
+        true
+    }
+
+    /// Forgets a finished call.
+    pub fn finished(&self, id: &RequestId) {
+        if let Ok(mut m) = self.inflight.lock() {
+            m.remove(id);
+        }
+    }
+
+    /// Whether a call with this id is in flight.
+    pub fn in_flight(&self, id: &RequestId) -> bool {
+        self.inflight.lock().is_ok_and(|m| m.contains_key(id))
+    }
+
+    /// `notifications/cancelled`: aborts the call (dropping its future aborts the
+    /// upstream request); no response is sent for it.
+    pub fn cancel(&self, id: &RequestId) {
+        let handle = self.inflight.lock().ok().and_then(|mut m| m.remove(id));
+        if let Some(h) = handle {
+            h.abort();
+        }
+    }
+
+    /// Aborts every in-flight call (the client went away).
+    pub fn cancel_all(&self) {
+        let handles: Vec<_> = self
+            .inflight
+            .lock()
+            .map(|mut m| m.drain().map(|(_, h)| h).collect())
+            .unwrap_or_default();
+        for h in handles {
+            h.abort();
+        }
+    }
+}

@@ -3,6 +3,7 @@
 pub mod capture;
 pub mod completions;
 pub mod convert;
+pub mod diff;
 pub mod docs;
 pub mod export;
 pub mod generate;
@@ -11,5 +12,6 @@ pub mod man;
 pub mod merge;
 pub mod names;
 pub mod project;
+pub mod serve;
 pub mod split;
 pub mod validate;

@@ -1,0 +1,315 @@
+//! `mcpdesc serve DESCRIPTION [--http ADDR] [--base-url URL] [--protocol-versions V,V]
+//! [--credential SCHEME=ENV]... [--header NAME:VALUE]... [--forward-header NAME]...
+//! [--allow-host HOST]... [--timeout SECS] [--max-response-bytes N] [--concurrency N]
+//! [--validate-output off|warn|strict] [--inbound-token-env VAR] [--page-size N]
+//! [--mock [--mock-example TOOL=NAME]...]`.
+
+use crate::args::HeaderArg;
+use crate::util::{self, CmdResult, Outcome, UsageError};
+use mcpdesc_core::RevisionSet;
+use mcpdesc_serve::mock::MockOptions;
+use mcpdesc_serve::rest::{self, RestOptions, Secret, ValidateOutput};
+use mcpdesc_serve::server::http::HttpOptions;
+use mcpdesc_serve::server::{
+    BackendOptions, DEFAULT_PAGE_SIZE, Options, ServeOptions, StartError, Transport,
+};
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Default `--concurrency`.
+const DEFAULT_CONCURRENCY: usize = 64;
+
+/// Run a description as a real MCP server: a REST gateway built from its OpenAPI
+/// provenance (`x-mcpdesc-openapi`), or a mock answering from its named examples.
+///
+/// The description is validated first (an invalid one is refused, exit 1).
+/// `tools/list` at the negotiated revision is exactly `mcpdesc export tools-list` at
+/// that revision (paged by --page-size); `resources/list`, `resources/templates/list`
+/// and `prompts/list` list the declarations. Each revision's lifecycle is honoured:
+/// `initialize` for 2024-11-05 … 2025-11-25, `server/discover` and the per-request
+/// `_meta` envelope for 2026-07-28.
+///
+/// `tools/call`: the arguments are validated against the tool's inputSchema first (a
+/// violation is a tool error naming the argument and the rule; nothing is sent), then
+/// the gateway builds the HTTP request from the provenance (OpenAPI style/explode,
+/// RFC 3986 encoding, bodies per media type, auth from the tool's security) and maps
+/// the response to a Tool Result. With --mock, the tool's named examples answer:
+/// an explicit name (request `_meta["x-mcpdesc/mockExample"]`, else --mock-example),
+/// else the example whose input equals the arguments, else the first example by name
+/// with a successful result; the result says it is illustrative.
+///
+/// Transport: stdio by default (standard output carries only JSON-RPC; one log line per
+/// call on standard error); --http serves Streamable HTTP at http://ADDR/mcp
+/// (2025-03-26 on; 2024-11-05 is stdio-only). A non-loopback ADDR needs
+/// --inbound-token-env, or --forward-header Authorization with no credentials of the
+/// gateway's own. Browser `Origin`s other than loopback ones are refused (403).
+///
+/// Credentials: --credential SCHEME=ENV_VAR names the environment variable holding the
+/// secret of security scheme SCHEME; otherwise `MCPDESC_CREDENTIAL_<SCHEME>` is read
+/// (SCHEME upper-cased, characters outside A-Z0-9 as `_`). http basic: `user:password`;
+/// oauth2: `client_id:client_secret` (client-credentials flow) or `token:ACCESS_TOKEN`;
+/// openIdConnect: an access token. Secrets never appear in logs or results.
+///
+/// Exit status: 0 when the input ends (stdio) or on Ctrl-C/SIGTERM (HTTP); 1 when the
+/// description is not acceptable; 2 on usage or I/O errors.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+mcpdesc serve petstore.mcpdesc.yaml --credential api_key=PETSTORE_KEY\n  \
+mcpdesc serve petstore.mcpdesc.yaml --http 127.0.0.1:8080 --base-url http://127.0.0.1:4010\n  \
+mcpdesc serve captured.mcpdesc.json --mock --mock-example get_weather=sunny")]
+pub struct Args {
+    /// The MCP Description (JSON or YAML).
+    pub description: String,
+    /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8080;
+    /// port 0 picks a free port, logged at start).
+    #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
+    pub http: Option<SocketAddr>,
+    /// Send every request to this base URL instead of the provenance's server (e.g. a
+    /// Prism mock or a staging host).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Serve only these revisions (a subset of the description's; default: all of them).
+    #[arg(long, value_name = "V,V")]
+    pub protocol_versions: Option<RevisionSet>,
+    /// SCHEME=ENV_VAR: the environment variable holding the credential of security
+    /// scheme SCHEME (one per scheme; default: `MCPDESC_CREDENTIAL_<SCHEME>`).
+    #[arg(long = "credential", value_name = "SCHEME=ENV", value_parser = parse_credential)]
+    pub credentials: Vec<(String, String)>,
+    /// NAME:VALUE header sent on every upstream request (VALUE `${VAR}` is read from
+    /// the environment).
+    #[arg(long = "header", value_name = "NAME:VALUE")]
+    pub headers: Vec<HeaderArg>,
+    /// Copy this inbound HTTP header to the upstream request (repeatable; e.g.
+    /// Authorization for per-user auth). Nothing else from the inbound request is sent.
+    #[arg(long = "forward-header", value_name = "NAME", value_parser = parse_header_name)]
+    pub forward_headers: Vec<String>,
+    /// Also allow upstream requests to HOST (HOST, HOST:PORT, or an origin such as
+    /// https://HOST:PORT); by default only the description's servers and --base-url are
+    /// reachable.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub allow_hosts: Vec<String>,
+    /// Seconds one upstream exchange may take (redirects and token fetch included).
+    #[arg(long, value_name = "SECS", default_value_t = rest::DEFAULT_TIMEOUT.as_secs_f64())]
+    pub timeout: f64,
+    /// The most bytes of an upstream response that are read.
+    #[arg(long, value_name = "N", default_value_t = rest::DEFAULT_MAX_RESPONSE_BYTES)]
+    pub max_response_bytes: usize,
+    /// Upstream requests in flight at once.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_CONCURRENCY,
+          value_parser = positive)]
+    pub concurrency: usize,
+    /// What a 2xx JSON response that breaks the tool's outputSchema gets: `off` (not
+    /// checked), `warn` (logged, data returned), `strict` (a tool error).
+    #[arg(long, value_name = "MODE", default_value = "warn",
+          value_parser = ["off", "warn", "strict"])]
+    pub validate_output: String,
+    /// With --http: the environment variable holding the bearer token every client
+    /// must send (`Authorization: Bearer …`).
+    #[arg(long, value_name = "VAR", requires = "http")]
+    pub inbound_token_env: Option<String>,
+    /// Entries per page of tools/list and the other lists.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_PAGE_SIZE,
+          value_parser = positive)]
+    pub page_size: usize,
+    /// Answer tools/call from the tools' named examples instead of calling an API.
+    #[arg(long, conflicts_with_all = ["base_url", "credentials", "headers", "allow_hosts", "validate_output"])]
+    pub mock: bool,
+    /// With --mock: TOOL=NAME answers TOOL with its example NAME unless the request
+    /// names one.
+    #[arg(long = "mock-example", value_name = "TOOL=NAME", requires = "mock", value_parser = parse_pair)]
+    pub mock_examples: Vec<(String, String)>,
+}
+
+fn parse_addr(s: &str) -> Result<SocketAddr, String> {
+    if let Ok(a) = s.parse::<SocketAddr>() {
+        return Ok(a);
+    }
+    if let Some(port) = s.strip_prefix("localhost:")
+        && let Ok(p) = port.parse::<u16>()
+    {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], p)));
+    }
+    Err(format!(
+        "`{s}` is not an address: use IP:PORT (127.0.0.1:8080, [::1]:8080) or localhost:PORT"
+    ))
+}
+
+fn positive(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("`{s}` is not a positive whole number")),
+    }
+}
+
+fn parse_pair(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() => Ok((a.to_string(), b.to_string())),
+        _ => Err(format!("`{s}`: expected KEY=VALUE")),
+    }
+}
+
+fn parse_credential(s: &str) -> Result<(String, String), String> {
+    let (scheme, var) = parse_pair(s).map_err(|_| format!("`{s}`: expected SCHEME=ENV_VAR"))?;
+    if !is_env_name(&var) {
+        return Err(format!("`{var}` is not an environment variable name"));
+    }
+    Ok((scheme, var))
+}
+
+fn parse_header_name(s: &str) -> Result<String, String> {
+    let ok = !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!("`{s}` is not an HTTP header name (RFC 9110 token)"))
+    }
+}
+
+fn is_env_name(s: &str) -> bool {
+    s.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// The environment variable's value; unset or empty is a usage error.
+fn env_secret(var: &str, flag: &str) -> Result<String, UsageError> {
+    match std::env::var(var) {
+        Ok(v) if !v.is_empty() => Ok(v),
+        Ok(_) => Err(UsageError(format!(
+            "{flag}: environment variable `{var}` is empty"
+        ))),
+        Err(_) => Err(UsageError(format!(
+            "{flag}: environment variable `{var}` is not set"
+        ))),
+    }
+}
+
+/// Security scheme name → secret: `--credential` first, else `MCPDESC_CREDENTIAL_<SCHEME>`
+/// for each scheme of the description that is set.
+fn credentials(
+    doc: &serde_json::Value,
+    given: &[(String, String)],
+) -> Result<BTreeMap<String, Secret>, UsageError> {
+    let mut out = BTreeMap::new();
+    for (scheme, var) in given {
+        if out.contains_key(scheme) {
+            return Err(UsageError(format!(
+                "--credential {scheme}=…: given twice (one per scheme)"
+            )));
+        }
+        let v = env_secret(var, &format!("--credential {scheme}={var}"))?;
+        out.insert(scheme.clone(), Secret::new(v));
+    }
+    let schemes = doc
+        .get("securitySchemes")
+        .and_then(serde_json::Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(k, _)| k);
+    for scheme in schemes {
+        if out.contains_key(scheme) {
+            continue;
+        }
+        let var = rest::credential_env_var(scheme);
+        if let Ok(v) = std::env::var(&var)
+            && !v.is_empty()
+        {
+            out.insert(scheme.clone(), Secret::new(v));
+        }
+    }
+    Ok(out)
+}
+
+pub fn run(args: Args) -> CmdResult {
+    if args.description == "-" && args.http.is_none() {
+        return Err(UsageError(
+            "the description cannot come from standard input in stdio mode (stdin carries the MCP messages); pass a file".into(),
+        ));
+    }
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return Err(UsageError(
+            "--timeout must be a positive number of seconds".into(),
+        ));
+    }
+    let Some((mut decoded, name)) = util::read_description(&args.description)? else {
+        return Ok(Outcome::Rejected);
+    };
+    // The server keeps the document (its views point into it): move it there, and keep
+    // only what positions diagnostics until the server starts.
+    let doc = Arc::new(std::mem::take(&mut decoded.value));
+    let positions = decoded.source_map;
+    let backend = if args.mock {
+        BackendOptions::Mock(MockOptions {
+            selections: args.mock_examples.iter().cloned().collect(),
+        })
+    } else {
+        let mut static_headers = Vec::new();
+        for h in &args.headers {
+            static_headers.push((h.name.clone(), Secret::new(h.value().map_err(UsageError)?)));
+        }
+        BackendOptions::Rest(RestOptions {
+            base_url: args.base_url.clone(),
+            credentials: credentials(&doc, &args.credentials)?,
+            static_headers,
+            allow_hosts: args.allow_hosts.clone(),
+            timeout: Duration::from_secs_f64(args.timeout),
+            max_response_bytes: args.max_response_bytes,
+            validate_output: args
+                .validate_output
+                .parse::<ValidateOutput>()
+                .map_err(UsageError)?,
+            concurrency: Some(args.concurrency),
+        })
+    };
+    let transport = match args.http {
+        None => Transport::Stdio,
+        Some(addr) => Transport::Http {
+            addr,
+            opts: HttpOptions {
+                inbound_token: match &args.inbound_token_env {
+                    Some(var) => Some(env_secret(var, "--inbound-token-env")?),
+                    None => None,
+                },
+                forward_headers: args.forward_headers.clone(),
+            },
+        },
+    };
+    let opts = Options {
+        serve: ServeOptions {
+            revisions: args.protocol_versions,
+            page_size: args.page_size,
+            ..ServeOptions::default()
+        },
+        backend,
+        transport,
+    };
+    let located = |mut diags: Vec<mcpdesc_core::Diagnostic>| {
+        positions.annotate(&doc, &mut diags);
+        diags
+    };
+    let prepared = match mcpdesc_serve::server::prepare(Arc::clone(&doc), opts) {
+        Ok(p) => p,
+        Err(StartError::Rejected(diags)) => {
+            util::print_diagnostics(&name, &located(diags));
+            return Ok(Outcome::Rejected);
+        }
+        Err(e) => return Err(usage(e)),
+    };
+    util::print_diagnostics(&name, &located(prepared.warnings.clone()));
+    // From here on only the server holds the document.
+    drop(positions);
+    drop(doc);
+    prepared.serve().map(|()| Outcome::Success).map_err(usage)
+}
+
+fn usage(e: StartError) -> UsageError {
+    match e {
+        StartError::Usage(m) => UsageError(m),
+        other => UsageError(other.to_string()),
+    }
+}

@@ -1,0 +1,477 @@
+//! What the server lists at each served revision: the Effective Protocol View's tools,
+//! resources, resource templates and prompts, as MCP list values, paged with opaque
+//! cursors; and the capabilities that follow from them.
+//!
+//! Built once at start. The source document is validated once (by the caller);
+//! each declaration is then projected with [`mcpdesc_scope::project_declaration`] (the
+//! §4.12 steps `project` applies to the whole document) and its list value is
+//! [`mcpdesc_scope::wire_value`], the same function `export tools-list` uses, so
+//! `tools/list` at a revision is exactly `mcpdesc export tools-list` at that revision.
+//! A projected declaration that is equal at several revisions (the usual case: an
+//! unscoped tool) is stored once and shared, so a 1,223-tool description is not held
+//! once per revision. List values are built per page on demand, not stored.
+
+use super::args::ArgsValidator;
+use super::jsonrpc::RpcError;
+use mcpdesc_core::decl::{decl_scope, root_scope};
+use mcpdesc_core::{DeclKind, ProtocolRevision, RevisionSet, refs};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::sync::{Arc, OnceLock};
+
+/// Default `--page-size`.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// The list kinds, in the order of their `DeclKind`.
+const LISTED: [DeclKind; 4] = [
+    DeclKind::Tool,
+    DeclKind::Resource,
+    DeclKind::ResourceTemplate,
+    DeclKind::Prompt,
+];
+
+/// One declaration (tool, resource, resource template or prompt) of a view.
+///
+/// Held as a reference into the shared source document when its projection is the
+/// declaration itself (no `protocolVersions`, no nested Elicitation Declarations: §4.12
+/// changes nothing then), else as its own projected copy.
+pub struct Entry {
+    doc: Arc<Value>,
+    kind: DeclKind,
+    index: usize,
+    projected: Option<Value>,
+    /// The declaration's `name`.
+    pub name: String,
+    /// The JSON pointer of the declaration in the source document.
+    pub pointer: String,
+    validator: OnceLock<Result<ArgsValidator, String>>,
+}
+
+/// A tool of a view.
+pub type ToolEntry = Entry;
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entry")
+            .field("name", &self.name)
+            .field("pointer", &self.pointer)
+            .field("projected", &self.projected.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Entry {
+    /// The declaration as the revision's Effective Protocol View has it.
+    pub fn decl(&self) -> &Value {
+        match &self.projected {
+            Some(p) => p,
+            None => &self.doc[self.kind.collection()][self.index],
+        }
+    }
+}
+
+/// One served revision's view.
+#[derive(Debug)]
+pub struct View {
+    pub revision: ProtocolRevision,
+    tools: Vec<Arc<Entry>>,
+    tool_index: HashMap<String, usize>,
+    /// Resources, resource templates, prompts.
+    others: [Vec<Arc<Entry>>; 3],
+    capabilities: Value,
+}
+
+/// Every served revision's view, plus the server's identity.
+pub struct Catalog {
+    pub revisions: RevisionSet,
+    views: Vec<View>,
+    /// `serverInfo` ([`mcpdesc_scope::server_info`]).
+    pub server_info: Value,
+    pub instructions: Option<String>,
+    /// The source document: what entries point into and `$componentRef`s resolve in.
+    doc: Arc<Value>,
+    page_size: usize,
+    /// Keys the cursor tags: random per process, so cursors are opaque and cannot be
+    /// forged or carried over from another run.
+    cursor_key: std::collections::hash_map::RandomState,
+}
+
+impl std::fmt::Debug for Catalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Catalog")
+            .field("revisions", &self.revisions)
+            .field("views", &self.views)
+            .field("page_size", &self.page_size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Catalog {
+    /// Builds the views of `revisions` (each in the document's root `protocolVersions`)
+    /// from a document the caller has validated (so every `$componentRef` resolves and
+    /// every list value can be built).
+    pub fn new(doc: Arc<Value>, revisions: RevisionSet, page_size: usize) -> Catalog {
+        let root = root_scope(&doc);
+        let mut views: Vec<View> = Vec::new();
+        // Entries whose projection is the source declaration, by (kind, index): one
+        // entry for every revision that lists it.
+        let mut same: HashMap<(usize, usize), Arc<Entry>> = HashMap::new();
+        for rev in revisions.iter() {
+            // The previous revision's projected entries by pointer, to share equal ones.
+            let prev: HashMap<&str, &Arc<Entry>> = views
+                .last()
+                .map(|p| {
+                    p.tools
+                        .iter()
+                        .chain(p.others.iter().flatten())
+                        .filter(|e| e.projected.is_some())
+                        .map(|e| (e.pointer.as_str(), e))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let mut lists: [Vec<Arc<Entry>>; 4] = Default::default();
+            for (k, kind) in LISTED.into_iter().enumerate() {
+                for (i, decl) in doc
+                    .get(kind.collection())
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .enumerate()
+                {
+                    if !decl_scope(decl, root).contains(rev) {
+                        continue;
+                    }
+                    let name = decl
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
+                    let pointer = format!("/{}/{i}", kind.collection());
+                    let needs_projection = decl.get("protocolVersions").is_some()
+                        || decl.get("elicitations").is_some();
+                    let entry = if needs_projection {
+                        let Some(projected) =
+                            mcpdesc_scope::project_declaration(kind, decl, root, rev)
+                        else {
+                            continue;
+                        };
+                        match prev.get(pointer.as_str()) {
+                            Some(e) if e.projected.as_ref() == Some(&projected) => Arc::clone(e),
+                            _ => Arc::new(Entry {
+                                doc: Arc::clone(&doc),
+                                kind,
+                                index: i,
+                                projected: Some(projected),
+                                name,
+                                pointer,
+                                validator: OnceLock::new(),
+                            }),
+                        }
+                    } else {
+                        Arc::clone(same.entry((k, i)).or_insert_with(|| {
+                            Arc::new(Entry {
+                                doc: Arc::clone(&doc),
+                                kind,
+                                index: i,
+                                projected: None,
+                                name,
+                                pointer,
+                                validator: OnceLock::new(),
+                            })
+                        }))
+                    };
+                    lists[k].push(entry);
+                }
+            }
+            let [tools, resources, templates, prompts] = lists;
+            let tool_index = tools
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.name.clone(), i))
+                .collect();
+            let others = [resources, templates, prompts];
+            let capabilities = capabilities(&tools, &others);
+            views.push(View {
+                revision: rev,
+                tools,
+                tool_index,
+                others,
+                capabilities,
+            });
+        }
+        Catalog {
+            revisions,
+            views,
+            server_info: mcpdesc_scope::server_info(&doc),
+            instructions: doc
+                .get("instructions")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            doc,
+            page_size: page_size.max(1),
+            cursor_key: Default::default(),
+        }
+    }
+
+    /// The view of a served revision.
+    pub fn view(&self, rev: ProtocolRevision) -> Option<&View> {
+        self.views.iter().find(|v| v.revision == rev)
+    }
+
+    /// What `$componentRef`s resolve against (the source document).
+    pub fn components(&self) -> &Value {
+        &self.doc
+    }
+
+    /// Tools of the largest view (for start-up messages).
+    pub fn tool_count(&self) -> usize {
+        self.views.iter().map(|v| v.tools.len()).max().unwrap_or(0)
+    }
+
+    /// One page of a list method's result at `view` (`tools/list`, `resources/list`,
+    /// `resources/templates/list`, `prompts/list`) for the request's `cursor`, without
+    /// the revision's envelope fields. A cursor that this server did not hand out for
+    /// this list at this revision is `-32602`.
+    pub fn page(
+        &self,
+        view: &View,
+        kind: DeclKind,
+        cursor: Option<&Value>,
+    ) -> Result<Map<String, Value>, RpcError> {
+        let len = view.len(kind);
+        let pages = len.div_ceil(self.page_size).max(1);
+        let page = match cursor {
+            None => 0,
+            Some(Value::String(c)) => self
+                .decode_cursor(c, kind, view.revision, pages)
+                .ok_or_else(|| {
+                    RpcError::invalid_params(format!(
+                        "Invalid cursor `{}`: use a nextCursor this server returned for this list",
+                        truncate(c, 80)
+                    ))
+                })?,
+            Some(other) => {
+                return Err(RpcError::invalid_params(format!(
+                    "Invalid cursor: expected a string, got {}",
+                    truncate(&other.to_string(), 80)
+                )));
+            }
+        };
+        let start = page * self.page_size;
+        let end = (start + self.page_size).min(len);
+        let mut items = Vec::with_capacity(end.saturating_sub(start));
+        for i in start..end {
+            let e = view.item(kind, i);
+            match mcpdesc_scope::wire_value(kind, &self.doc, e.decl(), &e.pointer) {
+                Ok(Some(v)) => items.push(v),
+                // A validated document always resolves; a value that cannot be built is
+                // an internal error, not a silently shorter list.
+                _ => {
+                    return Err(RpcError::new(
+                        super::jsonrpc::INTERNAL_ERROR,
+                        format!("cannot list {}", e.pointer),
+                    ));
+                }
+            }
+        }
+        let mut out = Map::new();
+        out.insert(kind.collection().to_string(), Value::Array(items));
+        if page + 1 < pages {
+            out.insert(
+                "nextCursor".into(),
+                json!(self.encode_cursor(kind, view.revision, page + 1)),
+            );
+        }
+        Ok(out)
+    }
+
+    fn tag(&self, kind: DeclKind, rev: ProtocolRevision, page: usize) -> u64 {
+        self.cursor_key
+            .hash_one((kind.collection(), rev.index(), page))
+    }
+
+    fn encode_cursor(&self, kind: DeclKind, rev: ProtocolRevision, page: usize) -> String {
+        format!("{page}.{:016x}", self.tag(kind, rev, page))
+    }
+
+    fn decode_cursor(
+        &self,
+        c: &str,
+        kind: DeclKind,
+        rev: ProtocolRevision,
+        pages: usize,
+    ) -> Option<usize> {
+        let (page, tag) = c.split_once('.')?;
+        if page.is_empty() || !page.bytes().all(|b| b.is_ascii_digit()) || page.len() > 19 {
+            return None;
+        }
+        let page: usize = page.parse().ok()?;
+        let ok = page >= 1
+            && page < pages
+            && tag.len() == 16
+            && u64::from_str_radix(tag, 16).ok() == Some(self.tag(kind, rev, page));
+        ok.then_some(page)
+    }
+}
+
+impl View {
+    /// The tool named `name`.
+    pub fn tool(&self, name: &str) -> Option<&Arc<Entry>> {
+        self.tool_index.get(name).map(|&i| &self.tools[i])
+    }
+
+    pub fn tools(&self) -> &[Arc<Entry>] {
+        &self.tools
+    }
+
+    /// `capabilities` for `initialize` / `server/discover`.
+    pub fn capabilities(&self) -> &Value {
+        &self.capabilities
+    }
+
+    fn len(&self, kind: DeclKind) -> usize {
+        match kind {
+            DeclKind::Tool => self.tools.len(),
+            DeclKind::Resource => self.others[0].len(),
+            DeclKind::ResourceTemplate => self.others[1].len(),
+            DeclKind::Prompt => self.others[2].len(),
+            _ => 0,
+        }
+    }
+
+    fn item(&self, kind: DeclKind, i: usize) -> &Entry {
+        match kind {
+            DeclKind::Tool => &self.tools[i],
+            DeclKind::Resource => &self.others[0][i],
+            DeclKind::ResourceTemplate => &self.others[1][i],
+            _ => &self.others[2][i],
+        }
+    }
+}
+
+impl Entry {
+    /// A tool's compiled `inputSchema` (compiled on first use, then shared by every
+    /// revision whose view has this same declaration); the error says why it does not
+    /// compile.
+    pub fn validator(&self) -> &Result<ArgsValidator, String> {
+        self.validator.get_or_init(|| {
+            let schema = self.decl().get("inputSchema").unwrap_or(&Value::Null);
+            match refs::resolve(&self.doc, schema, "schemas") {
+                Ok((s, _)) => ArgsValidator::compile(s),
+                Err(e) => Err(e.to_string()),
+            }
+        })
+    }
+}
+
+/// The capabilities `serve` provides for a view: `tools`, `resources` and `prompts` when
+/// the view lists any. No `listChanged` (lists never change while serving), no
+/// `subscribe`, `logging` or `completions` (not provided). The description's own
+/// `capabilities` describe the original server, not this one.
+fn capabilities(tools: &[Arc<Entry>], others: &[Vec<Arc<Entry>>; 3]) -> Value {
+    let mut caps = Map::new();
+    if !tools.is_empty() {
+        caps.insert("tools".into(), json!({}));
+    }
+    if !others[0].is_empty() || !others[1].is_empty() {
+        caps.insert("resources".into(), json!({}));
+    }
+    if !others[2].is_empty() {
+        caps.insert("prompts".into(), json!({}));
+    }
+    Value::Object(caps)
+}
+
+/// `s` cut to `n` characters for messages.
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(n).collect::<String>())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpdesc_core::ProtocolRevision::*;
+
+    fn doc(n: usize) -> Value {
+        let tools: Vec<Value> = (0..n)
+            .map(|i| json!({"name": format!("t{i}"), "inputSchema": {"type": "object"}, "x-a": i}))
+            .collect();
+        json!({"mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"},
+            "protocolVersions": ["2025-06-18", "2025-11-25"], "tools": tools})
+    }
+
+    #[test]
+    fn pages_cover_the_list_once_in_order() {
+        let d = doc(5);
+        let c = Catalog::new(
+            Arc::new(d.clone()),
+            RevisionSet::from_json(&d["protocolVersions"]),
+            2,
+        );
+        let v = c.view(V2025_06_18).expect("served");
+        let mut names = Vec::new();
+        let mut cursor: Option<Value> = None;
+        let mut pages = 0;
+        loop {
+            let p = c.page(v, DeclKind::Tool, cursor.as_ref()).expect("page");
+            pages += 1;
+            for t in p["tools"].as_array().expect("tools") {
+                names.push(t["name"].as_str().expect("name").to_string());
+                assert!(t.get("x-a").is_none(), "description metadata is not listed");
+            }
+            match p.get("nextCursor") {
+                Some(c) => cursor = Some(c.clone()),
+                None => break,
+            }
+        }
+        assert_eq!(pages, 3);
+        assert_eq!(names, ["t0", "t1", "t2", "t3", "t4"]);
+    }
+
+    #[test]
+    fn cursors_are_bound_to_list_revision_and_range() {
+        let d = doc(5);
+        let c = Catalog::new(
+            Arc::new(d.clone()),
+            RevisionSet::from_json(&d["protocolVersions"]),
+            2,
+        );
+        let v1 = c.view(V2025_06_18).expect("served");
+        let v2 = c.view(V2025_11_25).expect("served");
+        let next = c.page(v1, DeclKind::Tool, None).expect("first")["nextCursor"].clone();
+        assert!(c.page(v1, DeclKind::Tool, Some(&next)).is_ok());
+        // Not for another revision, another list, or a forged / out-of-range page.
+        assert!(c.page(v2, DeclKind::Tool, Some(&next)).is_err());
+        assert!(c.page(v1, DeclKind::Prompt, Some(&next)).is_err());
+        for bad in ["", "0", "1", "9.0000000000000000", "-1.x", "2"] {
+            let e = c
+                .page(v1, DeclKind::Tool, Some(&json!(bad)))
+                .expect_err(bad);
+            assert_eq!(e.code, super::super::jsonrpc::INVALID_PARAMS);
+        }
+        let forged = format!("99.{:016x}", c.tag(DeclKind::Tool, V2025_06_18, 99));
+        assert!(
+            c.page(v1, DeclKind::Tool, Some(&json!(forged))).is_err(),
+            "out of range"
+        );
+        assert!(c.page(v1, DeclKind::Tool, Some(&json!(3))).is_err());
+    }
+
+    #[test]
+    fn equal_declarations_are_shared_across_revisions() {
+        let d = doc(3);
+        let c = Catalog::new(
+            Arc::new(d.clone()),
+            RevisionSet::from_json(&d["protocolVersions"]),
+            100,
+        );
+        let a = c.view(V2025_06_18).expect("served").tool("t1").expect("t1");
+        let b = c.view(V2025_11_25).expect("served").tool("t1").expect("t1");
+        assert!(Arc::ptr_eq(a, b));
+    }
+}

@@ -1,0 +1,860 @@
+//! The Streamable HTTP transport at `/mcp` (hyper, HTTP/1.1), for every served revision
+//! with [`Feature::StreamableHttp`] (2024-11-05 has only the older HTTP+SSE transport:
+//! it is served over stdio only).
+//!
+//! # Handshake revisions (2025-03-26 … 2025-11-25)
+//! `POST /mcp` with one JSON-RPC message (a batch where the session negotiated a
+//! revision with [`Feature::JsonRpcBatch`]). `initialize` opens a session: the answer
+//! carries `Mcp-Session-Id` (128 random bits), which every later request must send
+//! (missing: 400, unknown or expired: 404). From [`Feature::ProtocolVersionHeader`] on,
+//! an `MCP-Protocol-Version` header other than the negotiated revision is 400.
+//! Requests are answered with `application/json`; notifications and responses with
+//! 202. `notifications/cancelled` aborts the named call of that session, whose own
+//! POST is then answered 202 without a body. `DELETE /mcp` ends a session; `GET /mcp`
+//! is 405 (there are no server-initiated messages to stream).
+//!
+//! # The stateless revision (2026-07-28)
+//! A POST whose `MCP-Protocol-Version` names a revision with
+//! [`Feature::StatelessLifecycle`] (or, without a session, whose body carries the
+//! envelope) is one self-contained exchange: no session; the routing headers
+//! ([`Feature::RoutingHeaders`]) and `Mcp-Param-*` headers ([`Feature::McpHeader`]) must
+//! equal the body (else -32020); errors map to HTTP status as the MCP 2026-07-28
+//! transport table does (-32700/-32600/-32602/-32020/-32021/-32022 → 400, -32601 → 404);
+//! notifications are 202. Cancelling is closing the connection.
+//!
+//! # Inbound security
+//! - `Origin` (MCP transport security, against DNS rebinding): absent is allowed
+//!   (non-browser clients); present, it must be a loopback origin when the server is
+//!   bound to loopback, or the request's own `http://Host` otherwise; anything else is
+//!   403. Bound to loopback, the `Host` header must name a loopback host too (403).
+//! - Binding a non-loopback address requires `--inbound-token-env` (every request must
+//!   send `Authorization: Bearer <token>`, compared in constant time; else 401 with
+//!   `WWW-Authenticate`) or `--forward-header Authorization` with no credentials of the
+//!   gateway's own (requests without `Authorization` are 401; the upstream
+//!   authenticates each caller). [`check_exposure`] refuses anything else at start.
+//! - Bodies are capped at [`MAX_MESSAGE_BYTES`]: larger is 413. Header reads time out
+//!   (slow clients), and connections are capped at [`MAX_CONNECTIONS`].
+//! - A client that disconnects mid-call cancels the call (its future is dropped).
+
+use super::headers::{self, Headers, MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
+use super::jsonrpc::{self, Message, RpcError};
+use super::stdio::start_call;
+use super::{Era, Handled, Inbound, MAX_MESSAGE_BYTES, Server, Session, TransportKind};
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{ALLOW, CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
+use hyper::{Method, Request, Response, StatusCode};
+use mcpdesc_core::meta::PROTOCOL_VERSION;
+use mcpdesc_core::{Feature, ProtocolRevision};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, oneshot};
+
+/// Connections served at once.
+pub const MAX_CONNECTIONS: usize = 1024;
+/// Sessions kept at once (each is tiny; the cap bounds memory under abuse).
+pub const MAX_SESSIONS: usize = 4096;
+/// A session unused this long may be dropped to make room.
+pub const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
+/// Calls pending at once over HTTP (all connections).
+pub const MAX_PENDING_CALLS: usize = 4096;
+/// How long a client may take to send a request's headers.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The endpoint path.
+pub const PATH: &str = "/mcp";
+
+/// `--http` settings.
+#[derive(Clone, Default)]
+pub struct HttpOptions {
+    /// `--inbound-token-env`'s value: the bearer token every request must send.
+    pub inbound_token: Option<String>,
+    /// `--forward-header` names (compared case-insensitively).
+    pub forward_headers: Vec<String>,
+}
+
+impl std::fmt::Debug for HttpOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpOptions")
+            .field(
+                "inbound_token",
+                &self.inbound_token.as_ref().map(|_| "REDACTED"),
+            )
+            .field("forward_headers", &self.forward_headers)
+            .finish()
+    }
+}
+
+impl HttpOptions {
+    fn forwards_authorization(&self) -> bool {
+        self.forward_headers
+            .iter()
+            .any(|h| h.eq_ignore_ascii_case("authorization"))
+    }
+}
+
+/// The start-up rules of inbound security: a gateway holding credentials is never open
+/// to whoever can reach it. `holds_credentials`: the backend has credentials or static
+/// headers of its own. `Err` is the usage error to print (exit 2).
+pub fn check_exposure(
+    addr: SocketAddr,
+    opts: &HttpOptions,
+    holds_credentials: bool,
+) -> Result<(), String> {
+    if opts.inbound_token.is_some() && opts.forwards_authorization() {
+        return Err(
+            "--inbound-token-env and --forward-header Authorization both use the Authorization header: the inbound token would be sent upstream. Use one of them".into(),
+        );
+    }
+    if addr.ip().is_loopback() {
+        return Ok(());
+    }
+    if opts.inbound_token.is_some() {
+        return Ok(());
+    }
+    if opts.forwards_authorization() {
+        if holds_credentials {
+            return Err(format!(
+                "--http {addr} is not a loopback address: with --forward-header Authorization as its only gate the gateway must hold no credentials of its own (--credential, MCPDESC_CREDENTIAL_*, --header), or any caller could use them. Use --inbound-token-env VAR"
+            ));
+        }
+        return Ok(());
+    }
+    Err(format!(
+        "--http {addr} is not a loopback address: pass --inbound-token-env VAR (clients must send that bearer token) or --forward-header Authorization (the upstream authenticates each caller)"
+    ))
+}
+
+/// Serves `listener` until `shutdown` completes.
+pub async fn serve(
+    server: Arc<Server>,
+    listener: TcpListener,
+    opts: HttpOptions,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let local = listener.local_addr()?;
+    let state = Arc::new(State {
+        server,
+        loopback: local.ip().is_loopback(),
+        gate_authorization: !local.ip().is_loopback()
+            && opts.inbound_token.is_none()
+            && opts.forwards_authorization(),
+        opts,
+        sessions: Mutex::new(HashMap::new()),
+        pending: Arc::new(Semaphore::new(MAX_PENDING_CALLS)),
+    });
+    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    tokio::pin!(shutdown);
+    loop {
+        let permit = tokio::select! {
+            () = &mut shutdown => return Ok(()),
+            p = Arc::clone(&connections).acquire_owned() => match p {
+                Ok(p) => p,
+                Err(_) => return Ok(()),
+            },
+        };
+        let accepted = tokio::select! {
+            () = &mut shutdown => return Ok(()),
+            a = listener.accept() => a,
+        };
+        let (stream, _peer) = match accepted {
+            Ok(x) => x,
+            Err(e) => {
+                // EMFILE and friends: wait a little instead of spinning.
+                state.server.log().line(&format!("accept failed: {e}"));
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let st = Arc::clone(&state);
+        tokio::spawn(async move {
+            let svc = hyper::service::service_fn(move |req| {
+                let st = Arc::clone(&st);
+                async move { Ok::<_, Infallible>(st.handle(req).await) }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_READ_TIMEOUT)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), svc)
+                .await;
+            drop(permit);
+        });
+    }
+}
+
+struct State {
+    server: Arc<Server>,
+    opts: HttpOptions,
+    loopback: bool,
+    /// Non-loopback, gated by a forwarded `Authorization`: requests must carry one.
+    gate_authorization: bool,
+    sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
+    pending: Arc<Semaphore>,
+}
+
+struct HttpSession {
+    session: Arc<Session>,
+    last_used: Mutex<Instant>,
+}
+
+type Resp = Response<Full<Bytes>>;
+
+impl State {
+    async fn handle(&self, req: Request<Incoming>) -> Resp {
+        if req.uri().path() != PATH {
+            return text(
+                StatusCode::NOT_FOUND,
+                &format!("not found: the MCP endpoint is {PATH}"),
+            );
+        }
+        let hdrs = header_pairs(req.headers());
+        if let Some(denied) = self.check_host_origin(&hdrs) {
+            return denied;
+        }
+        if let Some(denied) = self.check_auth(&hdrs) {
+            return denied;
+        }
+        match *req.method() {
+            Method::POST => self.post(req, hdrs).await,
+            Method::DELETE => self.delete(&hdrs),
+            _ => {
+                let mut r = text(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    "use POST (and DELETE to end a session); this server sends no server-initiated messages to stream",
+                );
+                r.headers_mut()
+                    .insert(ALLOW, HeaderValue::from_static("POST, DELETE"));
+                r
+            }
+        }
+    }
+
+    fn check_host_origin(&self, h: &Headers) -> Option<Resp> {
+        let host = headers::one(h, "host").ok().flatten();
+        if self.loopback
+            && let Some(host) = host
+            && !is_loopback_host(authority_host(host))
+        {
+            return Some(text(
+                StatusCode::FORBIDDEN,
+                "Forbidden: the Host header does not name this loopback server (DNS rebinding protection)",
+            ));
+        }
+        let Ok(origin) = headers::one(h, "origin") else {
+            return Some(text(
+                StatusCode::FORBIDDEN,
+                "Forbidden: more than one Origin header",
+            ));
+        };
+        let origin = origin?;
+        let allowed = match origin.split_once("://") {
+            Some((scheme, authority))
+                if (scheme.eq_ignore_ascii_case("http")
+                    || scheme.eq_ignore_ascii_case("https"))
+                    && !authority.contains('/') =>
+            {
+                if self.loopback {
+                    is_loopback_host(authority_host(authority))
+                } else {
+                    scheme.eq_ignore_ascii_case("http")
+                        && host.is_some_and(|h| h.eq_ignore_ascii_case(authority))
+                }
+            }
+            _ => false,
+        };
+        (!allowed).then(|| {
+            text(
+                StatusCode::FORBIDDEN,
+                "Forbidden: Origin not allowed (MCP transport security: DNS rebinding protection)",
+            )
+        })
+    }
+
+    fn check_auth(&self, h: &Headers) -> Option<Resp> {
+        let auth = headers::one(h, "authorization").ok().flatten();
+        if let Some(token) = &self.opts.inbound_token {
+            let presented = auth.and_then(|a| {
+                let (scheme, rest) = a.split_once(' ')?;
+                scheme
+                    .eq_ignore_ascii_case("bearer")
+                    .then(|| rest.trim_start_matches(' '))
+            });
+            let ok = presented.is_some_and(|p| constant_time_eq(p.as_bytes(), token.as_bytes()));
+            if !ok {
+                let challenge = if auth.is_some() {
+                    "Bearer realm=\"mcpdesc serve\", error=\"invalid_token\""
+                } else {
+                    "Bearer realm=\"mcpdesc serve\""
+                };
+                return Some(unauthorized(challenge));
+            }
+        } else if self.gate_authorization && auth.is_none() {
+            return Some(unauthorized("Bearer realm=\"mcpdesc serve\""));
+        }
+        None
+    }
+
+    fn forwarded(&self, h: &Headers) -> Vec<(String, String)> {
+        h.iter()
+            .filter(|(n, _)| {
+                self.opts
+                    .forward_headers
+                    .iter()
+                    .any(|f| f.eq_ignore_ascii_case(n))
+            })
+            .cloned()
+            .collect()
+    }
+
+    async fn post(&self, req: Request<Incoming>, h: Vec<(String, String)>) -> Resp {
+        let ctype = headers::one(&h, "content-type")
+            .ok()
+            .flatten()
+            .unwrap_or("");
+        if !media_is(ctype, "application/json") {
+            return text(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "Unsupported Media Type: POST a JSON-RPC message as application/json",
+            );
+        }
+        if let Ok(Some(accept)) = headers::one(&h, "accept")
+            && !accepts_json(accept)
+        {
+            return text(
+                StatusCode::NOT_ACCEPTABLE,
+                "Not Acceptable: responses are application/json",
+            );
+        }
+        let body = match Limited::new(req.into_body(), MAX_MESSAGE_BYTES)
+            .collect()
+            .await
+        {
+            Ok(b) => b.to_bytes(),
+            Err(e) => {
+                return if e
+                    .downcast_ref::<http_body_util::LengthLimitError>()
+                    .is_some()
+                {
+                    text(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        &format!(
+                            "Payload Too Large: a message is at most {MAX_MESSAGE_BYTES} bytes"
+                        ),
+                    )
+                } else {
+                    text(
+                        StatusCode::BAD_REQUEST,
+                        "Bad Request: the body could not be read",
+                    )
+                };
+            }
+        };
+        let value: Value = match serde_json::from_slice(&body) {
+            Ok(v) => v,
+            Err(e) => return json_status(StatusCode::BAD_REQUEST, &jsonrpc::parse_error(e)),
+        };
+        let header_version = headers::one(&h, MCP_PROTOCOL_VERSION).ok().flatten();
+        let session_id = headers::one(&h, MCP_SESSION_ID).ok().flatten();
+        let modern = header_version
+            .and_then(ProtocolRevision::parse)
+            .is_some_and(|r| r.has(Feature::StatelessLifecycle))
+            || (session_id.is_none() && header_version.is_none() && enveloped(&value));
+        let inbound = Inbound {
+            forwarded_headers: self.forwarded(&h),
+        };
+        if modern {
+            self.modern(value, &h, inbound).await
+        } else {
+            self.legacy(value, session_id, header_version, inbound)
+                .await
+        }
+    }
+
+    /// One 2026-07-28 exchange.
+    async fn modern(&self, value: Value, h: &Headers, inbound: Inbound) -> Resp {
+        if value.is_array() {
+            let e = RpcError::new(
+                jsonrpc::INVALID_REQUEST,
+                "Invalid Request: the body must be a single JSON-RPC request or notification",
+            );
+            return rpc_status(&jsonrpc::error_response(None, &e));
+        }
+        let msg = match jsonrpc::classify(value) {
+            Ok(m) => m,
+            Err(b) => return rpc_status(&jsonrpc::error_response(b.0.as_ref(), &b.1)),
+        };
+        let (id, method, params) = match msg {
+            Message::Request { id, method, params } => (id, method, params),
+            // No client-to-server notification means anything on this wire; cancelling
+            // is closing the connection. Acknowledge it as the SDKs do.
+            Message::Notification { .. } | Message::Response => return empty(StatusCode::ACCEPTED),
+        };
+        let params = params.unwrap_or_default();
+        let meta = params.get("_meta").and_then(Value::as_object);
+        let envelope_version = meta
+            .and_then(|m| m.get(PROTOCOL_VERSION))
+            .and_then(Value::as_str);
+        // Ladder order as the SDKs run it: envelope present (the server answers -32602
+        // when it is not), headers agree (-32020), version served (-32022).
+        let complete = meta.is_some_and(|m| {
+            m.contains_key(PROTOCOL_VERSION)
+                && m.contains_key(mcpdesc_core::meta::CLIENT_CAPABILITIES)
+        });
+        if complete && let Err(why) = headers::check_routing(h, &method, &params, envelope_version)
+        {
+            let e = RpcError::new(jsonrpc::HEADER_MISMATCH, format!("Header mismatch: {why}"));
+            return rpc_status(&jsonrpc::error_response(Some(&id), &e));
+        }
+        if method == "tools/call"
+            && let Some(rev) = envelope_version.and_then(ProtocolRevision::parse)
+            && rev.has(Feature::McpHeader)
+            && let Some(view) = self.server.catalog().view(rev)
+            && let Some(name) = params.get("name").and_then(Value::as_str)
+            && let Some(tool) = view.tool(name)
+        {
+            let schema = tool.decl().get("inputSchema").unwrap_or(&Value::Null);
+            if let Ok((schema, _)) =
+                mcpdesc_core::refs::resolve(self.server.catalog().components(), schema, "schemas")
+            {
+                let ann = headers::param_headers(schema);
+                let args = params
+                    .get("arguments")
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default();
+                if let Err(why) = headers::check_params(h, &ann, &args) {
+                    let e =
+                        RpcError::new(jsonrpc::HEADER_MISMATCH, format!("Header mismatch: {why}"));
+                    return rpc_status(&jsonrpc::error_response(Some(&id), &e));
+                }
+            }
+        }
+        let session = Arc::new(Session::new(TransportKind::Http));
+        let msg = Message::Request {
+            id,
+            method,
+            params: Some(params),
+        };
+        match self.server.handle(&session, msg, &inbound) {
+            Handled::Reply(v) => rpc_status(&v),
+            Handled::Nothing => empty(StatusCode::ACCEPTED),
+            Handled::Call(job) => match self.run(&session, job).await {
+                Some(v) => rpc_status(&v),
+                None => empty(StatusCode::ACCEPTED),
+            },
+        }
+    }
+
+    /// Runs a call on its own task; dropping this future (the client disconnected)
+    /// aborts it. `None` when it was cancelled.
+    async fn run(&self, session: &Arc<Session>, job: super::CallJob) -> Option<Value> {
+        let (tx, rx) = oneshot::channel();
+        let id = job.id.clone();
+        if let Err(resp) = start_call(
+            &self.server,
+            session,
+            &self.pending,
+            job,
+            move |v| async move {
+                let _ = tx.send(v);
+            },
+        )
+        .await
+        {
+            return Some(resp);
+        }
+        let guard = CancelOnDrop {
+            session: Arc::clone(session),
+            id,
+        };
+        let out = rx.await.ok();
+        drop(guard);
+        out
+    }
+
+    /// A message of a handshake-revision session.
+    async fn legacy(
+        &self,
+        value: Value,
+        session_id: Option<&str>,
+        header_version: Option<&str>,
+        inbound: Inbound,
+    ) -> Resp {
+        let is_initialize = value.get("method").and_then(Value::as_str) == Some("initialize")
+            && value.get("id").is_some();
+        let (sid, hs) = match session_id {
+            Some(sid) => match self.lookup(sid) {
+                Some(s) => (sid.to_string(), s),
+                None => {
+                    let e = RpcError::new(
+                        jsonrpc::INVALID_REQUEST,
+                        "Session not found: it ended or expired; initialize a new one",
+                    );
+                    return json_status(StatusCode::NOT_FOUND, &jsonrpc::error_response(None, &e));
+                }
+            },
+            None if is_initialize => match self.new_session() {
+                Some(x) => x,
+                None => {
+                    return text(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "Service Unavailable: too many open sessions",
+                    );
+                }
+            },
+            None => {
+                let e = RpcError::new(
+                    jsonrpc::INVALID_REQUEST,
+                    format!(
+                        "Bad Request: the {MCP_SESSION_ID} header is required (send `initialize` first)"
+                    ),
+                );
+                return json_status(StatusCode::BAD_REQUEST, &jsonrpc::error_response(None, &e));
+            }
+        };
+        let session = Arc::clone(&hs.session);
+        if let (Era::Legacy(rev), Some(v)) = (session.era(), header_version)
+            && v != rev.as_str()
+        {
+            let e = RpcError::new(
+                jsonrpc::INVALID_REQUEST,
+                format!(
+                    "Bad Request: {MCP_PROTOCOL_VERSION} `{v}` is not this session's negotiated revision ({rev})"
+                ),
+            );
+            return json_status(StatusCode::BAD_REQUEST, &jsonrpc::error_response(None, &e));
+        }
+        let mut resp = match value {
+            Value::Array(items) => self.legacy_batch(&session, items, &inbound).await,
+            v => {
+                let handled = match jsonrpc::classify(v) {
+                    Err(b) => Handled::Reply(jsonrpc::error_response(b.0.as_ref(), &b.1)),
+                    Ok(msg) => self.server.handle(&session, msg, &inbound),
+                };
+                match handled {
+                    Handled::Reply(v) => json_status(StatusCode::OK, &v),
+                    Handled::Nothing => empty(StatusCode::ACCEPTED),
+                    Handled::Call(job) => match self.run(&session, job).await {
+                        Some(v) => json_status(StatusCode::OK, &v),
+                        None => empty(StatusCode::ACCEPTED),
+                    },
+                }
+            }
+        };
+        if is_initialize && matches!(session.era(), Era::Legacy(_)) {
+            self.keep(&sid, hs);
+            if let Ok(v) = HeaderValue::from_str(&sid) {
+                resp.headers_mut().insert(MCP_SESSION_ID, v);
+            }
+        }
+        resp
+    }
+
+    async fn legacy_batch(
+        &self,
+        session: &Arc<Session>,
+        items: Vec<Value>,
+        inbound: &Inbound,
+    ) -> Resp {
+        match session.era() {
+            Era::Legacy(r) if r.has(Feature::JsonRpcBatch) => {}
+            era => {
+                let why = match era {
+                    Era::Legacy(r) => format!("JSON-RPC batches are not part of MCP {r}"),
+                    _ => "JSON-RPC batches need an initialized session".to_string(),
+                };
+                let e = RpcError::new(jsonrpc::INVALID_REQUEST, format!("Invalid Request: {why}"));
+                return json_status(StatusCode::BAD_REQUEST, &jsonrpc::error_response(None, &e));
+            }
+        }
+        if items.is_empty() {
+            let e = RpcError::new(jsonrpc::INVALID_REQUEST, "Invalid Request: an empty batch");
+            return json_status(StatusCode::BAD_REQUEST, &jsonrpc::error_response(None, &e));
+        }
+        let mut replies = Vec::new();
+        let mut jobs = Vec::new();
+        for item in items {
+            let handled = match jsonrpc::classify(item) {
+                Err(b) => Handled::Reply(jsonrpc::error_response(b.0.as_ref(), &b.1)),
+                Ok(msg) => self.server.handle(session, msg, inbound),
+            };
+            match handled {
+                Handled::Reply(v) => replies.push(v),
+                Handled::Nothing => {}
+                Handled::Call(job) => jobs.push(job),
+            }
+        }
+        let runs: Vec<_> = jobs.into_iter().map(|j| self.run(session, j)).collect();
+        for r in runs {
+            if let Some(v) = r.await {
+                replies.push(v);
+            }
+        }
+        if replies.is_empty() {
+            empty(StatusCode::ACCEPTED)
+        } else {
+            json_status(StatusCode::OK, &Value::Array(replies))
+        }
+    }
+
+    fn delete(&self, h: &Headers) -> Resp {
+        match headers::one(h, MCP_SESSION_ID).ok().flatten() {
+            None => text(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: no Mcp-Session-Id to end",
+            ),
+            Some(sid) => {
+                let removed = self.sessions.lock().ok().and_then(|mut m| m.remove(sid));
+                match removed {
+                    Some(s) => {
+                        s.session.cancel_all();
+                        empty(StatusCode::OK)
+                    }
+                    None => text(StatusCode::NOT_FOUND, "Session not found"),
+                }
+            }
+        }
+    }
+
+    fn lookup(&self, sid: &str) -> Option<Arc<HttpSession>> {
+        let s = self.sessions.lock().ok()?.get(sid).cloned()?;
+        if let Ok(mut t) = s.last_used.lock() {
+            *t = Instant::now();
+        }
+        Some(s)
+    }
+
+    /// A new (not yet stored) session, if there is room.
+    fn new_session(&self) -> Option<(String, Arc<HttpSession>)> {
+        let mut m = self.sessions.lock().ok()?;
+        if m.len() >= MAX_SESSIONS {
+            m.retain(|_, s| s.last_used.lock().is_ok_and(|t| t.elapsed() < SESSION_IDLE));
+        }
+        if m.len() >= MAX_SESSIONS {
+            return None;
+        }
+        let sid = session_id()?;
+        Some((
+            sid,
+            Arc::new(HttpSession {
+                session: Arc::new(Session::new(TransportKind::Http)),
+                last_used: Mutex::new(Instant::now()),
+            }),
+        ))
+    }
+
+    fn keep(&self, sid: &str, s: Arc<HttpSession>) {
+        if let Ok(mut m) = self.sessions.lock() {
+            m.insert(sid.to_string(), s);
+        }
+    }
+}
+
+/// Aborts a call when the exchange waiting for it goes away.
+struct CancelOnDrop {
+    session: Arc<Session>,
+    id: jsonrpc::RequestId,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.session.cancel(&self.id);
+    }
+}
+
+/// 128 random bits, hex (MCP: globally unique, cryptographically secure).
+fn session_id() -> Option<String> {
+    let mut b = [0u8; 16];
+    getrandom::fill(&mut b).ok()?;
+    Some(b.iter().map(|x| format!("{x:02x}")).collect())
+}
+
+fn enveloped(v: &Value) -> bool {
+    v.pointer("/params/_meta")
+        .and_then(Value::as_object)
+        .is_some_and(|m| m.contains_key(PROTOCOL_VERSION))
+}
+
+fn header_pairs(h: &hyper::HeaderMap) -> Vec<(String, String)> {
+    h.iter()
+        .filter_map(|(n, v)| {
+            v.to_str()
+                .ok()
+                .map(|v| (n.as_str().to_string(), v.to_string()))
+        })
+        .collect()
+}
+
+/// `host` of `host[:port]` / `[v6]:port`.
+fn authority_host(a: &str) -> &str {
+    if let Some(rest) = a.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    a.rsplit_once(':').map_or(a, |(h, _)| h)
+}
+
+fn is_loopback_host(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost")
+        || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+fn media_is(ctype: &str, want: &str) -> bool {
+    ctype
+        .split(';')
+        .next()
+        .is_some_and(|m| m.trim().eq_ignore_ascii_case(want))
+}
+
+fn accepts_json(accept: &str) -> bool {
+    accept.split(',').any(|p| {
+        let m = p.split(';').next().unwrap_or("").trim();
+        m.eq_ignore_ascii_case("application/json")
+            || m == "*/*"
+            || m.eq_ignore_ascii_case("application/*")
+    })
+}
+
+/// Equal bytes, in time that depends only on the lengths.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    let mut diff = a.len() ^ b.len();
+    for i in 0..a.len().max(b.len()) {
+        let x = a.get(i).copied().unwrap_or(0);
+        let y = b.get(i).copied().unwrap_or(0);
+        diff |= usize::from(x ^ y);
+    }
+    diff == 0
+}
+
+fn text(status: StatusCode, msg: &str) -> Resp {
+    let mut r = Response::new(Full::new(Bytes::from(format!("{msg}\n"))));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    r
+}
+
+fn empty(status: StatusCode) -> Resp {
+    let mut r = Response::new(Full::new(Bytes::new()));
+    *r.status_mut() = status;
+    r
+}
+
+fn unauthorized(challenge: &'static str) -> Resp {
+    let mut r = text(
+        StatusCode::UNAUTHORIZED,
+        "Unauthorized: send Authorization: Bearer <token>",
+    );
+    r.headers_mut()
+        .insert(WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
+    r
+}
+
+fn json_status(status: StatusCode, v: &Value) -> Resp {
+    let body = serde_json::to_vec(v).unwrap_or_default();
+    let mut r = Response::new(Full::new(Bytes::from(body)));
+    *r.status_mut() = status;
+    r.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    r
+}
+
+/// A 2026-07-28 answer: the HTTP status its error code maps to (200 for results).
+fn rpc_status(v: &Value) -> Resp {
+    let code = v.pointer("/error/code").and_then(Value::as_i64);
+    let status = match code {
+        None => StatusCode::OK,
+        Some(jsonrpc::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        Some(
+            jsonrpc::PARSE_ERROR
+            | jsonrpc::INVALID_REQUEST
+            | jsonrpc::INVALID_PARAMS
+            | jsonrpc::HEADER_MISMATCH
+            | -32021
+            | jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
+        ) => StatusCode::BAD_REQUEST,
+        Some(_) => StatusCode::OK,
+    };
+    json_status(status, v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(token: bool, fwd_auth: bool) -> HttpOptions {
+        HttpOptions {
+            inbound_token: token.then(|| "s3cret".to_string()),
+            forward_headers: if fwd_auth {
+                vec!["Authorization".into()]
+            } else {
+                vec![]
+            },
+        }
+    }
+
+    #[test]
+    fn exposure_rules() {
+        let lo: SocketAddr = "127.0.0.1:8080".parse().expect("addr");
+        let any: SocketAddr = "0.0.0.0:8080".parse().expect("addr");
+        let v6lo: SocketAddr = "[::1]:8080".parse().expect("addr");
+        assert!(check_exposure(lo, &opts(false, false), true).is_ok());
+        assert!(check_exposure(v6lo, &opts(false, false), true).is_ok());
+        assert!(check_exposure(any, &opts(false, false), false).is_err());
+        assert!(check_exposure(any, &opts(true, false), true).is_ok());
+        assert!(check_exposure(any, &opts(false, true), false).is_ok());
+        assert!(
+            check_exposure(any, &opts(false, true), true).is_err(),
+            "forwarding gate with own credentials"
+        );
+        assert!(
+            check_exposure(lo, &opts(true, true), false).is_err(),
+            "token would go upstream"
+        );
+    }
+
+    #[test]
+    fn hosts_and_media() {
+        assert_eq!(authority_host("127.0.0.1:8080"), "127.0.0.1");
+        assert_eq!(authority_host("[::1]:8080"), "::1");
+        assert_eq!(authority_host("localhost"), "localhost");
+        assert!(
+            is_loopback_host("LOCALHOST")
+                && is_loopback_host("127.0.0.2")
+                && is_loopback_host("::1")
+        );
+        assert!(!is_loopback_host("evil.example") && !is_loopback_host("10.0.0.1"));
+        assert!(media_is(
+            "application/json; charset=utf-8",
+            "application/json"
+        ));
+        assert!(!media_is("text/plain", "application/json"));
+        assert!(accepts_json("application/json, text/event-stream"));
+        assert!(accepts_json("*/*") && !accepts_json("text/event-stream"));
+    }
+
+    #[test]
+    fn constant_time_comparison() {
+        assert!(constant_time_eq(b"abc", b"abc"));
+        assert!(!constant_time_eq(b"abc", b"abd"));
+        assert!(!constant_time_eq(b"abc", b"abcd"));
+        assert!(!constant_time_eq(b"", b"a"));
+    }
+
+    #[test]
+    fn session_ids_are_random_hex() {
+        let a = session_id().expect("random");
+        let b = session_id().expect("random");
+        assert_eq!(a.len(), 32);
+        assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(a, b);
+    }
+}

@@ -1,0 +1,224 @@
+//! Start-up: validate the description, build the backend and the server, check the
+//! transport's rules, then serve. What the CLI calls.
+
+use super::http::{self, HttpOptions};
+use super::{Backend, ServeOptions, Server};
+use crate::mock::{MockBackend, MockOptions};
+use crate::rest::{RestBackend, RestOptions};
+use mcpdesc_core::{Diagnostic, Feature};
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// What answers `tools/call`.
+#[derive(Debug, Clone)]
+pub enum BackendOptions {
+    /// The REST gateway.
+    Rest(RestOptions),
+    /// `--mock`.
+    Mock(MockOptions),
+}
+
+/// Where the server listens.
+#[derive(Debug, Clone)]
+pub enum Transport {
+    /// Standard input/output (the default).
+    Stdio,
+    /// `--http ADDR`: Streamable HTTP at `http://ADDR/mcp`.
+    Http { addr: SocketAddr, opts: HttpOptions },
+}
+
+/// Everything `mcpdesc serve` was asked for.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub serve: ServeOptions,
+    pub backend: BackendOptions,
+    pub transport: Transport,
+}
+
+/// Why the server did not start or stopped.
+#[derive(Debug)]
+pub enum StartError {
+    /// The description is not acceptable (its diagnostics; exit 1).
+    Rejected(Vec<Diagnostic>),
+    /// The options cannot work (exit 2).
+    Usage(String),
+    /// Binding, reading or writing failed (exit 2).
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Rejected(d) => write!(
+                f,
+                "the description is not acceptable ({} diagnostics)",
+                d.len()
+            ),
+            StartError::Usage(m) => f.write_str(m),
+            StartError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// A server ready to serve.
+#[derive(Debug)]
+pub struct Prepared {
+    server: Arc<Server>,
+    transport: Transport,
+    /// Warnings of the validator and the backend (the CLI prints them with positions).
+    pub warnings: Vec<Diagnostic>,
+    mode: &'static str,
+}
+
+/// Validates `doc` (refusing it with its diagnostics when it does not conform), builds
+/// the backend and the server, and checks the transport's rules: `--http` needs a
+/// served revision with Streamable HTTP, and a non-loopback address needs a gate
+/// ([`http::check_exposure`]). The server keeps the document (shared, not copied):
+/// its views point into it.
+pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
+    // Validation and building the backend and the server are independent reads of the
+    // document: run them side by side (start-up on a large description is most of what
+    // a client waits for). The builders read the document as untrusted input, so
+    // building from a description the validator then refuses is harmless; the refusal
+    // comes first.
+    let (diags, built) = std::thread::scope(|scope| {
+        let validation = scope.spawn(|| mcpdesc_validate::validate_value(&doc));
+        let built = build(&doc, opts.backend, &opts.serve);
+        let diags = validation
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (diags, built)
+    });
+    if mcpdesc_core::has_errors(&diags) {
+        return Err(StartError::Rejected(diags));
+    }
+    let mut warnings = diags;
+    let (server, backend_warnings, holds_credentials, mode) = built?;
+    warnings.extend(backend_warnings);
+    if let Transport::Http { addr, opts: h } = &opts.transport {
+        let over_http = server.revisions().with(Feature::StreamableHttp);
+        if over_http.is_empty() {
+            return Err(StartError::Usage(format!(
+                "--http: the served revisions {} have no Streamable HTTP transport (it exists {}); serve them over stdio (without --http)",
+                server.revisions(),
+                Feature::StreamableHttp.phrase()
+            )));
+        }
+        http::check_exposure(*addr, h, holds_credentials).map_err(StartError::Usage)?;
+    }
+    Ok(Prepared {
+        server: Arc::new(server),
+        transport: opts.transport,
+        warnings,
+        mode,
+    })
+}
+
+/// The backend and the server [`prepare`] serves (with the backend's warnings, whether
+/// it holds credentials of its own, and what it is, for the start-up line).
+fn build(
+    doc: &Arc<Value>,
+    backend: BackendOptions,
+    serve: &ServeOptions,
+) -> Result<(Server, Vec<Diagnostic>, bool, &'static str), StartError> {
+    let (backend, warnings, holds_credentials, mode) = match backend {
+        BackendOptions::Rest(r) => {
+            let holds = !r.credentials.is_empty() || !r.static_headers.is_empty();
+            let b = RestBackend::new(doc, r).map_err(StartError::Rejected)?;
+            let warnings = b.warnings().to_vec();
+            (Backend::Rest(Box::new(b)), warnings, holds, "REST gateway")
+        }
+        BackendOptions::Mock(m) => (
+            Backend::Mock(MockBackend::new(doc, m).map_err(StartError::Rejected)?),
+            Vec::new(),
+            false,
+            "mock (named examples)",
+        ),
+    };
+    let server = Server::new(Arc::clone(doc), backend, serve).map_err(StartError::Usage)?;
+    Ok((server, warnings, holds_credentials, mode))
+}
+
+impl Prepared {
+    /// The server (tests drive it directly).
+    pub fn server(&self) -> &Arc<Server> {
+        &self.server
+    }
+
+    /// Serves until the input ends (stdio) or the process is interrupted (HTTP), on a
+    /// multi-threaded runtime of its own.
+    pub fn serve(self) -> Result<(), StartError> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(StartError::Io)?;
+        rt.block_on(self.serve_async())
+    }
+
+    /// [`Prepared::serve`] on the caller's runtime.
+    pub async fn serve_async(self) -> Result<(), StartError> {
+        let s = &self.server;
+        let what = format!(
+            "{} ({}): {} tools, MCP {}",
+            s.catalog()
+                .server_info
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("?"),
+            self.mode,
+            s.catalog().tool_count(),
+            s.revisions()
+        );
+        match self.transport {
+            Transport::Stdio => {
+                s.log().line(&format!("serving {what} over stdio"));
+                super::stdio::serve(Arc::clone(s), tokio::io::stdin(), tokio::io::stdout())
+                    .await
+                    .map_err(StartError::Io)
+            }
+            Transport::Http { addr, opts } => {
+                let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+                    StartError::Io(std::io::Error::new(e.kind(), format!("--http {addr}: {e}")))
+                })?;
+                let local = listener.local_addr().map_err(StartError::Io)?;
+                let stdio_only = s.revisions().without(Feature::StreamableHttp);
+                let note = if stdio_only.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({stdio_only} only over stdio: no Streamable HTTP there)")
+                };
+                s.log().line(&format!(
+                    "serving {what} at http://{local}{}{note}",
+                    http::PATH
+                ));
+                http::serve(Arc::clone(s), listener, opts, shutdown_signal())
+                    .await
+                    .map_err(StartError::Io)
+            }
+        }
+    }
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let term = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(_) => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            () = term => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,304 @@
+//! Proof 4: real MCP clients drive the real `mcpdesc serve` binary over stdio and
+//! Streamable HTTP: the official TypeScript SDK client (1.32.2, up to 2025-11-25), the
+//! Python `mcp` SDK client (2.3.0, every revision including 2026-07-28's stateless
+//! lifecycle) and the MCP Inspector CLI (2.12.0). Each lists every tool (all pages) and
+//! calls tools; the clients validate what they receive themselves (the SDKs check result
+//! shapes, the TS SDK also `structuredContent` against `outputSchema`).
+
+use crate::harness::*;
+use mcpdesc_core::ProtocolRevision::{self, *};
+use mcpdesc_tests::{mcpdesc_bin, missing};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fx() -> String {
+    mcp_fixture("every-revision.mcpdesc.yaml")
+        .display()
+        .to_string()
+}
+
+/// The serve arguments for the hand-written description, mocked, small pages.
+fn serve_args(revisions: Option<&str>) -> Vec<String> {
+    let mut a = vec![fx(), "--mock".to_string(), "--page-size".into(), "2".into()];
+    if let Some(r) = revisions {
+        a.push("--protocol-versions".into());
+        a.push(r.into());
+    }
+    a
+}
+
+/// A scratch folder under `target/` where the client scripts can import `.deps`.
+fn work() -> PathBuf {
+    let d = mcpdesc_tests::workspace_root().join("target/serve-mcp-clients");
+    std::fs::create_dir_all(&d).expect("work dir");
+    let link = d.join("node_modules");
+    if !link.exists() {
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(node_modules(), &link).expect("symlink");
+    }
+    for f in ["ts_client.mjs", "py_client.py"] {
+        std::fs::copy(mcp_fixture(&format!("clients/{f}")), d.join(f)).expect("copy");
+    }
+    d
+}
+
+fn run_json(mut cmd: Command, what: &str) -> Value {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{what} failed ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let last = stdout
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with('{'))
+        .unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("{what}: not JSON ({e}): {stdout}"))
+}
+
+fn calls() -> String {
+    json!([
+        {"name": "echo", "arguments": {"text": "hello"}},
+        {"name": "echo", "arguments": {"text": ""}},
+        {"name": "add", "arguments": {"a": 1, "b": 2}}
+    ])
+    .to_string()
+}
+
+/// What every client must have seen at `rev`: the export's tools (as the SDK parses
+/// them) and the three calls' results (hand-written from the fixture's examples).
+fn check_session(who: &str, out: &Value, rev: ProtocolRevision, sdk_parse: bool) {
+    assert_eq!(out["negotiated"], rev.as_str(), "{who}: {out}");
+    let doc = every_revision();
+    let exported = mcpdesc_scope::export_tools_list(&doc, rev).expect("exports");
+    let want: Vec<Value> = exported["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|t| {
+            if sdk_parse {
+                as_sdk_parses(t)
+            } else {
+                t.clone()
+            }
+        })
+        .collect();
+    let pages = want.len().div_ceil(2) as u64;
+    assert_eq!(
+        out["tools"],
+        Value::Array(want),
+        "{who} @ {rev}: tools/list"
+    );
+    assert_eq!(out["pages"], pages, "{who}: two tools per page");
+    let r = &out["results"];
+    assert_eq!(
+        r[0]["result"]["content"][1]["text"], "hello",
+        "{who} @ {rev}: {r}"
+    );
+    if rev.has(mcpdesc_core::Feature::StructuredContent) {
+        assert_eq!(
+            r[0]["result"]["structuredContent"],
+            json!({"echoed": "hello"}),
+            "{who} @ {rev}"
+        );
+    }
+    let invalid = r[1]["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        r[1]["result"]["isError"] == true && invalid.contains("rule `minLength`"),
+        "{who}: {r}"
+    );
+    let no_examples = r[2]["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(no_examples.contains("has no named examples"), "{who}: {r}");
+}
+
+#[test]
+fn typescript_sdk_client_over_stdio_and_http() {
+    let sdk = node_modules().join("@modelcontextprotocol/sdk/package.json");
+    if !sdk.is_file() || !mcpdesc_bin().is_file() {
+        return missing("@modelcontextprotocol/sdk (.deps/node) or the mcpdesc binary");
+    }
+    let w = work();
+    let node = |transport: &str, target: &[String]| {
+        let mut c = Command::new("node");
+        c.arg(w.join("ts_client.mjs"))
+            .arg(transport)
+            .args(target)
+            .env("MCPDESC_CALLS", calls())
+            .current_dir(&w);
+        c
+    };
+    let bin = mcpdesc_bin().display().to_string();
+    for rev in [V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25] {
+        let mut target = vec![bin.clone(), "serve".into()];
+        target.extend(serve_args(Some(rev.as_str())));
+        let out = run_json(node("stdio", &target), "ts sdk stdio");
+        check_session("ts sdk (stdio)", &out, rev, true);
+    }
+    // Every revision served: the SDK asks for 2025-11-25, its newest.
+    let mut target = vec![bin.clone(), "serve".into()];
+    target.extend(serve_args(None));
+    let out = run_json(node("stdio", &target), "ts sdk stdio");
+    check_session("ts sdk (stdio)", &out, V2025_11_25, true);
+    assert_eq!(out["serverInfo"]["name"], "serve-fixture");
+    assert_eq!(
+        out["capabilities"],
+        json!({"tools": {}, "resources": {}, "prompts": {}})
+    );
+    for rev in [V2025_03_26, V2025_06_18, V2025_11_25] {
+        let srv = ServeHttp::spawn(&serve_args(Some(rev.as_str())));
+        let out = run_json(node("http", std::slice::from_ref(&srv.url)), "ts sdk http");
+        check_session("ts sdk (http)", &out, rev, true);
+        assert!(
+            srv.log().contains(&format!("tools/call echo [{rev}]")),
+            "{}",
+            srv.log()
+        );
+    }
+}
+
+#[test]
+fn python_sdk_client_every_revision() {
+    let py = venv_python();
+    if !py.is_file() || !mcpdesc_bin().is_file() {
+        return missing("the Python venv with mcp (.deps/venv) or the mcpdesc binary");
+    }
+    let w = work();
+    let bin = mcpdesc_bin().display().to_string();
+    let python = |transport: &str, mode: &str, target: &[String]| {
+        let mut c = Command::new(&py);
+        c.arg(w.join("py_client.py"))
+            .arg(transport)
+            .arg(mode)
+            .args(target)
+            .env("MCPDESC_CALLS", calls());
+        c
+    };
+    // (mode, served, negotiated): the SDK's auto mode probes server/discover and falls
+    // back to initialize (asking 2025-11-25) when 2026-07-28 is not served.
+    let cases: [(&str, Option<&str>, ProtocolRevision); 6] = [
+        ("auto", None, V2026_07_28),
+        ("2026-07-28", None, V2026_07_28),
+        ("legacy", None, V2025_11_25),
+        ("legacy", Some("2025-06-18"), V2025_06_18),
+        ("auto", Some("2024-11-05,2025-03-26"), V2025_03_26),
+        ("auto", Some("2024-11-05"), V2024_11_05),
+    ];
+    for (mode, served, rev) in cases {
+        let mut target = vec![bin.clone(), "serve".into()];
+        target.extend(serve_args(served));
+        let out = run_json(python("stdio", mode, &target), "python sdk stdio");
+        check_session(&format!("python sdk (stdio, {mode})"), &out, rev, true);
+        // A version pin adopts without asking the server, so there is no identity then.
+        if mode != "2026-07-28" {
+            assert_eq!(out["serverInfo"]["name"], "serve-fixture", "{mode}: {out}");
+        }
+        if rev.has(mcpdesc_core::Feature::StreamableHttp) {
+            let srv = ServeHttp::spawn(&serve_args(served));
+            let out = run_json(
+                python("http", mode, std::slice::from_ref(&srv.url)),
+                "python sdk http",
+            );
+            check_session(&format!("python sdk (http, {mode})"), &out, rev, true);
+        }
+    }
+    // At 2026-07-28 over HTTP the SDK mirrors `x-mcp-header` inputs into Mcp-Param-*
+    // headers, which the server checks against the body.
+    let srv = ServeHttp::spawn(&serve_args(None));
+    let mut c = python("http", "2026-07-28", std::slice::from_ref(&srv.url));
+    c.env(
+        "MCPDESC_CALLS",
+        json!([{"name": "list_words", "arguments": {"region": "eu"}}]).to_string(),
+    );
+    let out = run_json(c, "python sdk http list_words");
+    assert_eq!(
+        out["results"][0]["result"]["structuredContent"],
+        json!(["a", "b"]),
+        "{out}"
+    );
+}
+
+#[test]
+fn mcp_inspector_cli() {
+    let bin_js = node_modules().join(".bin/mcp-inspector");
+    if !bin_js.exists() || !mcpdesc_bin().is_file() {
+        return missing("@modelcontextprotocol/inspector (.deps/node) or the mcpdesc binary");
+    }
+    let w = work();
+    let bin = mcpdesc_bin().display().to_string();
+    let inspector = |era: &str, target: &[String], method: &[&str]| {
+        let mut c = Command::new(&bin_js);
+        c.args(["--cli", "--protocol-era", era, "--format", "json"])
+            .args(target)
+            .args(method)
+            .env("HOME", &w)
+            .current_dir(&w);
+        c
+    };
+    // The Inspector lists one page: serve everything on it.
+    let args = vec![fx(), "--mock".to_string()];
+    let mut stdio = vec![bin.clone(), "serve".into()];
+    stdio.extend(args.clone());
+    for (era, rev) in [("legacy", V2025_11_25), ("modern", V2026_07_28)] {
+        let doc = every_revision();
+        let exported = mcpdesc_scope::export_tools_list(&doc, rev).expect("exports");
+        let names: Vec<Value> = exported["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| t["name"].clone())
+            .collect();
+        let out = run_json(
+            inspector(era, &stdio, &["--method", "tools/list"]),
+            "inspector tools/list",
+        );
+        let got: Vec<Value> = out["result"]["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| t["name"].clone())
+            .collect();
+        assert_eq!(got, names, "inspector {era}: {out}");
+        let out = run_json(
+            inspector(
+                era,
+                &stdio,
+                &[
+                    "--method",
+                    "tools/call",
+                    "--tool-name",
+                    "echo",
+                    "--tool-args-json",
+                    "{\"text\":\"hello\"}",
+                ],
+            ),
+            "inspector tools/call",
+        );
+        assert_eq!(
+            out["result"]["structuredContent"],
+            json!({"echoed": "hello"}),
+            "inspector {era}: {out}"
+        );
+        let srv = ServeHttp::spawn(&args);
+        let http = vec![srv.url.clone(), "--transport".into(), "http".into()];
+        let out = run_json(
+            inspector(era, &http, &["--method", "tools/list"]),
+            "inspector http tools/list",
+        );
+        let got: Vec<Value> = out["result"]["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| t["name"].clone())
+            .collect();
+        assert_eq!(got, names, "inspector http {era}: {out}");
+        assert!(srv.log().contains("serving serve-fixture"), "{}", srv.log());
+    }
+}
