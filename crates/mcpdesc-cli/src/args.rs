@@ -297,3 +297,41 @@ mod tests {
         assert!("NOVALUE".parse::<EnvArg>().is_err());
     }
 }
+
+/// `--host H`: a profile of the host table (`mcpdesc_lint::HOSTS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostArg(pub &'static mcpdesc_lint::HostProfile);
+
+impl FromStr for HostArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        mcpdesc_lint::host(s).map(HostArg).ok_or_else(|| {
+            format!(
+                "unknown host `{s}`; known hosts: {}",
+                mcpdesc_lint::host_ids().join(", ")
+            )
+        })
+    }
+}
+
+/// `--allow RULE` / `--deny RULE`: a rule id of `mcpdesc_lint::rules::RULES`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleArg(pub String);
+
+impl FromStr for RuleArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if mcpdesc_lint::is_rule(s) {
+            Ok(RuleArg(s.to_string()))
+        } else {
+            Err(format!(
+                "unknown rule `{s}`; rules: {}",
+                mcpdesc_lint::rules::RULES
+                    .iter()
+                    .map(|r| r.id)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }
+    }
+}

@@ -35,6 +35,8 @@ struct Cli {
 enum Command {
     Convert(cmd::convert::Args),
     Validate(cmd::validate::Args),
+    /// Lint descriptions for MCP hosts: quality, host profiles, sizes and token budgets.
+    Lint(cmd::lint::Args),
     /// Import tools from OpenAPI documents or tools/list dumps.
     #[command(subcommand)]
     Import(cmd::import::ImportCommand),
@@ -70,6 +72,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Convert(a) => cmd::convert::run(a),
         Command::Validate(a) => cmd::validate::run(a),
+        Command::Lint(a) => cmd::lint::run(a),
         Command::Import(a) => cmd::import::run(a),
         Command::Capture(a) => cmd::capture::run(a),
         Command::Names(a) => cmd::names::run(a),

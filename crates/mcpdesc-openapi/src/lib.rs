@@ -171,6 +171,10 @@ pub struct ImportStats {
     pub remote_refs: usize,
     /// The output passed the validator (no error diagnostics).
     pub conforming: bool,
+    /// With [`ImportOptions::tool_budget_bytes`]: tool objects over the budget.
+    pub tools_over_budget: usize,
+    /// With [`ImportOptions::tool_budget_bytes`]: the largest tool object, bytes.
+    pub largest_tool_bytes: usize,
     /// Wall time of the import.
     #[serde(skip)]
     pub elapsed: Duration,
@@ -575,7 +579,30 @@ const LOOKAHEAD: usize = 32;
 
 /// One converted operation: its tools for the sink, its part of the validation, its
 /// import diagnostics and remote-ref count.
-type Done = (Prepared, Option<mcpdesc_validate::PartReport>, Diags, usize);
+type Done = (
+    Prepared,
+    Option<mcpdesc_validate::PartReport>,
+    Diags,
+    usize,
+    Option<ToolSizes>,
+);
+
+/// (tool objects over the budget, largest tool object) of one operation.
+type ToolSizes = (usize, usize);
+
+/// Compact JSON size of a tool without its `x-*` members, measured on the worker
+/// thread (one serialization of each member; nothing is kept).
+fn host_size(tool: &Value) -> usize {
+    let Some(obj) = tool.as_object() else {
+        return 0;
+    };
+    let members: Vec<usize> = obj
+        .iter()
+        .filter(|(k, _)| !k.starts_with("x-"))
+        .map(|(k, v)| Value::String(k.clone()).to_string().len() + 1 + v.to_string().len())
+        .collect();
+    2 + members.iter().sum::<usize>() + members.len().saturating_sub(1)
+}
 
 /// The per-operation work of an import and what it shares.
 struct ToolJob<'a, 's> {
@@ -602,6 +629,11 @@ impl ToolJob<'_, '_> {
             self.opts.protocol_versions,
             self.opts.wrap_output,
         );
+        let sizes = self.opts.tool_budget_bytes.map(|budget| {
+            tools.iter().map(host_size).fold((0, 0), |(over, max), n| {
+                (over + usize::from(n > budget), max.max(n))
+            })
+        });
         let (report, tools) = match self.parts {
             Some(p) => {
                 let (r, t) = p.check(tools);
@@ -609,7 +641,7 @@ impl ToolJob<'_, '_> {
             }
             None => (None, tools),
         };
-        (kind.prepare(tools), report, d, remote_refs)
+        (kind.prepare(tools), report, d, remote_refs, sizes)
     }
 
     /// Runs every operation through the ordered pipeline into `sink`, the skeleton's
@@ -624,9 +656,13 @@ impl ToolJob<'_, '_> {
         let mut reports = Vec::with_capacity(self.kept.len());
         let kind = sink.kind();
         sink.head(skeleton)?;
-        let deliver = |(prepared, report, d, remote_refs): Done| -> Result<(), ImportError> {
+        let deliver = |(prepared, report, d, remote_refs, sizes): Done| -> Result<(), ImportError> {
             diags.extend(d);
             stats.remote_refs += remote_refs;
+            if let Some((over, max)) = sizes {
+                stats.tools_over_budget += over;
+                stats.largest_tool_bytes = stats.largest_tool_bytes.max(max);
+            }
             stats.tool_objects += sink.accept(prepared)?;
             reports.extend(report);
             Ok(())

@@ -42,6 +42,10 @@ pub struct ImportOptions {
     /// crate's `profile` example prints them with the process's memory). `None`: no
     /// timing at all.
     pub on_phase: Option<fn(Phase, Duration)>,
+    /// Count tools larger than this many bytes (compact JSON of the tool without its
+    /// `x-*` members, about what a host receives) in [`crate::ImportStats`]; the
+    /// CLI passes `mcpdesc_lint::DEFAULT_TOOL_BUDGET_BYTES`. `None`: not measured.
+    pub tool_budget_bytes: Option<usize>,
 }
 
 impl Default for ImportOptions {
@@ -63,6 +67,7 @@ impl Default for ImportOptions {
             limits: Limits::default(),
             validate: true,
             on_phase: None,
+            tool_budget_bytes: None,
         }
     }
 }

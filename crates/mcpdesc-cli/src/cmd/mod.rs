@@ -8,6 +8,7 @@ pub mod docs;
 pub mod export;
 pub mod generate;
 pub mod import;
+pub mod lint;
 pub mod man;
 pub mod merge;
 pub mod names;

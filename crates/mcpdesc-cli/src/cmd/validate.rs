@@ -64,7 +64,7 @@ fn check(validator: &Validator, path: &str, bytes: &[u8]) -> Vec<Diagnostic> {
     }
 }
 
-fn json_line(file: &str, diags: &[Diagnostic]) -> String {
+pub(crate) fn json_line(file: &str, diags: &[Diagnostic]) -> String {
     let items: Vec<serde_json::Value> = diags
         .iter()
         .map(|d| {

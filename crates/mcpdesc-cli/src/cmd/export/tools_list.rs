@@ -1,6 +1,7 @@
-//! `mcpdesc export tools-list FILE --protocol-version V [-o OUTPUT]`.
+//! `mcpdesc export tools-list FILE --protocol-version V [--host H] [--budget BYTES]
+//! [--server-prefix NAME] [-o OUTPUT]`.
 
-use crate::args::Output;
+use crate::args::{HostArg, Output};
 use crate::util::{self, CmdResult, Outcome};
 use mcpdesc_core::{Format, ProtocolRevision};
 
@@ -10,9 +11,18 @@ use mcpdesc_core::{Format, ProtocolRevision};
 /// metadata (examples, interactionExamples, elicitations, tags, security,
 /// clientRequirements, deprecated, `x-*`) removed, `$componentRef` schemas inlined,
 /// `_meta` kept. Written as JSON (YAML when OUTPUT ends in .yaml/.yml).
+///
+/// With `--host H` the list is rewritten so host H accepts it (names renamed with the
+/// mapping reported, `$ref`s inlined, equivalent unions lifted, HTML rendered to text,
+/// missing annotations reported, never invented) and every tool is pruned to the
+/// budget (`--budget BYTES`, default 32768 with a host): output schemas first, then
+/// input `$defs` depth, never required input properties. One diagnostic per change on
+/// stderr; what cannot be made acceptable is an error naming the tool (exit 1,
+/// nothing written).
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Example:\n  mcpdesc export tools-list server.mcpdesc.yaml --protocol-version 2025-06-18 > tools-list.json"
+    after_help = "Examples:\n  mcpdesc export tools-list server.mcpdesc.yaml --protocol-version 2025-06-18 > tools-list.json\n  \
+mcpdesc export tools-list github.mcpdesc.json --protocol-version 2025-11-25 --host kiro --server-prefix github -o kiro.json"
 )]
 pub struct Args {
     /// Input description (JSON or YAML), or `-` for standard input.
@@ -20,6 +30,15 @@ pub struct Args {
     /// The MCP protocol revision the server negotiated.
     #[arg(long = "protocol-version", value_name = "V")]
     pub protocol_version: ProtocolRevision,
+    /// Rewrite the list so this host accepts it.
+    #[arg(long, value_name = "H")]
+    pub host: Option<HostArg>,
+    /// Prune every tool to at most BYTES of compact JSON.
+    #[arg(long, value_name = "BYTES")]
+    pub budget: Option<usize>,
+    /// The server name the host puts in front of tool names.
+    #[arg(long = "server-prefix", value_name = "NAME", requires = "host")]
+    pub server_prefix: Option<String>,
     /// Output file, .json, .yaml or .yml: the extension gives the format (default:
     /// standard output, JSON). Written atomically.
     #[arg(short, long, value_hint = clap::ValueHint::FilePath)]
@@ -33,6 +52,25 @@ pub fn run(args: Args) -> CmdResult {
     };
     match mcpdesc_scope::export_tools_list(&decoded.value, args.protocol_version) {
         Ok(list) => {
+            let list = if args.host.is_some() || args.budget.is_some() {
+                let fitted = mcpdesc_lint::fit_tools_list(
+                    &list,
+                    args.protocol_version,
+                    &mcpdesc_lint::FitOptions {
+                        host: args.host.map(|h| h.0),
+                        server_prefix: args.server_prefix.as_deref(),
+                        budget: args.budget,
+                    },
+                );
+                // Pointers are into the tools/list, not the file: no line:column.
+                util::print_diagnostics(&name, &fitted.diagnostics);
+                if mcpdesc_core::has_errors(&fitted.diagnostics) {
+                    return Ok(Outcome::Rejected);
+                }
+                fitted.tools_list
+            } else {
+                list
+            };
             // A tools/list result is an MCP message: JSON unless the file says YAML.
             util::write_value(&list, args.output.as_ref(), Format::Json)?;
             Ok(Outcome::Success)

@@ -83,6 +83,7 @@ pub fn run(args: Args) -> CmdResult {
         name_prefix: args.name_prefix,
         description_max: args.description_max,
         allow_remote_refs: args.allow_remote_refs,
+        tool_budget_bytes: Some(mcpdesc_lint::DEFAULT_TOOL_BUDGET_BYTES),
         ..ImportOptions::default()
     };
     let spec = args.spec.as_str();
@@ -170,6 +171,20 @@ fn verdict(
             "mcpdesc: error: the imported description does not conform; nothing was written (please report this importer bug)"
         );
         return Ok(false);
+    }
+    if stats.tools_over_budget > 0 {
+        // One summary line: the full picture is `lint`'s.
+        let line = Diagnostic::warning(
+            "tools-over-budget",
+            format!(
+                "{} of {} tool objects exceed {} bytes as a host receives them (largest {} bytes); `mcpdesc lint --host H` reports sizes and tokens, `mcpdesc export tools-list --host H --budget BYTES` and `mcpdesc serve --host H --budget BYTES` prune them",
+                stats.tools_over_budget,
+                stats.tool_objects,
+                mcpdesc_lint::DEFAULT_TOOL_BUDGET_BYTES,
+                stats.largest_tool_bytes
+            ),
+        );
+        print_diagnostics(spec, &[line]);
     }
     Ok(true)
 }

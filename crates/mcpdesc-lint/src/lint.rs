@@ -1,0 +1,612 @@
+//! `lint`: quality rules for every host, the rules of each requested host profile, and
+//! the size report, per protocol revision of the description.
+
+use crate::estimate::Size;
+use crate::hosts::{AnnotationRequirement, HostProfile, HostRule};
+use crate::rules::{self, Level, rule_of};
+use crate::schema::{has_html, walk};
+use mcpdesc_core::provenance::{Method, ToolProvenance};
+use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet, Severity};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+
+/// mcpdesc's own default budget for one tool as a host receives it (no host documents
+/// one): 32 KiB of compact JSON, about 8,000 tokens.
+pub const DEFAULT_TOOL_BUDGET_BYTES: usize = 32 * 1024;
+
+/// Minimum number of words of a tool description.
+pub const MIN_DESCRIPTION_WORDS: usize = 3;
+
+/// What to check.
+#[derive(Debug, Clone, Default)]
+pub struct LintOptions {
+    /// Host profiles whose rules apply (quality and size rules always apply).
+    pub hosts: Vec<&'static HostProfile>,
+    /// The server name the host puts in front of tool names (`--server-prefix`).
+    pub server_prefix: Option<String>,
+    /// `--max-tools N`.
+    pub max_tools: Option<usize>,
+    /// Per-tool byte budget (default [`DEFAULT_TOOL_BUDGET_BYTES`]).
+    pub budget: Option<usize>,
+    /// Rules to drop.
+    pub allow: Vec<String>,
+    /// Rules raised to error.
+    pub deny: Vec<String>,
+}
+
+/// Sizes at one revision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RevisionSizes {
+    pub revision: ProtocolRevision,
+    /// The whole `{"tools":[…]}` result.
+    pub list: Size,
+    /// Each tool (exported name, size), in list order.
+    pub tools: Vec<(String, Size)>,
+}
+
+/// Findings and sizes.
+#[derive(Debug, Clone, Default)]
+pub struct LintReport {
+    pub diagnostics: Vec<Diagnostic>,
+    pub sizes: Vec<RevisionSizes>,
+}
+
+/// Rule ids that `--allow`/`--deny` accept.
+pub fn is_rule(id: &str) -> bool {
+    rule_of(id).is_some()
+}
+
+fn diag(code: &'static str, msg: String, ptr: String) -> Diagnostic {
+    let level = rule_of(code).map_or(Level::Warning, |r| r.level);
+    Diagnostic::new(level.severity(), code, msg).at(ptr)
+}
+
+/// Lints a decoded description.
+pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
+    let mut report = LintReport::default();
+    // Lint a valid description only: the validator's errors come first and alone.
+    let invalid: Vec<Diagnostic> = mcpdesc_validate::validate_value(doc)
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .collect();
+    if !invalid.is_empty() {
+        report.diagnostics = invalid;
+        return report;
+    }
+    let root_scope = doc
+        .get("protocolVersions")
+        .map_or(RevisionSet::EMPTY, RevisionSet::from_json);
+    let budget = opts.budget.unwrap_or(DEFAULT_TOOL_BUDGET_BYTES);
+    let mut seen: HashSet<(String, String, String)> = HashSet::new();
+    let mut push = |report: &mut LintReport, d: Diagnostic| {
+        if seen.insert((d.code.clone(), d.pointer.clone(), d.message.clone())) {
+            report.diagnostics.push(d);
+        }
+    };
+    for rev in root_scope.iter() {
+        let view = match mcpdesc_scope::project(doc, rev) {
+            Ok(v) => v,
+            Err(ds) => {
+                for d in ds {
+                    push(&mut report, d);
+                }
+                continue;
+            }
+        };
+        let list = match mcpdesc_scope::tools_list_of_view(&view) {
+            Ok(l) => l,
+            Err(ds) => {
+                for d in ds {
+                    push(&mut report, d);
+                }
+                continue;
+            }
+        };
+        let doc_index = doc_indices(doc, &view, rev, root_scope);
+        let view_tools: Vec<&Value> = view
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().collect())
+            .unwrap_or_default();
+        let tools: Vec<&Value> = list
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().collect())
+            .unwrap_or_default();
+        let mut sizes = RevisionSizes {
+            revision: rev,
+            list: Size::of(&list),
+            tools: Vec::new(),
+        };
+        let mut descriptions: HashMap<String, String> = HashMap::new();
+        for (vi, tool) in tools.iter().enumerate() {
+            let ptr = format!("/tools/{}", doc_index.get(vi).copied().unwrap_or(vi));
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+            let size = Size::of(tool);
+            sizes.tools.push((name.to_string(), size));
+            let mut ds = Vec::new();
+            quality(tool, view_tools.get(vi).copied(), &ptr, &mut ds);
+            if let Some(desc) = tool.get("description").and_then(Value::as_str) {
+                let key = desc.split_whitespace().collect::<Vec<_>>().join(" ");
+                if !key.is_empty() {
+                    match descriptions.get(&key) {
+                        Some(first) => ds.push(diag(
+                            rules::DESCRIPTION_DUPLICATE,
+                            format!("tool `{name}` has the same description as tool `{first}`"),
+                            format!("{ptr}/description"),
+                        )),
+                        None => {
+                            descriptions.insert(key, name.to_string());
+                        }
+                    }
+                }
+            }
+            if size.bytes > budget {
+                ds.push(diag(
+                    rules::TOOL_OVER_BUDGET,
+                    format!(
+                        "tool `{name}` is {size} as a host receives it at {rev}, over the budget of {budget} bytes (`export tools-list --host H --budget BYTES` prunes it)"
+                    ),
+                    ptr.clone(),
+                ));
+            }
+            for host in &opts.hosts {
+                host_tool(host, opts.server_prefix.as_deref(), tool, &ptr, &mut ds);
+            }
+            for d in ds {
+                push(&mut report, d);
+            }
+        }
+        push(
+            &mut report,
+            diag(
+                rules::LIST_SIZE,
+                format!(
+                    "tools/list at {rev}: {} tools, {} (estimated tokens: see the README)",
+                    tools.len(),
+                    sizes.list
+                ),
+                String::new(),
+            ),
+        );
+        if let Some(max) = opts.max_tools
+            && tools.len() > max
+        {
+            push(
+                &mut report,
+                diag(
+                    rules::TOO_MANY_TOOLS,
+                    format!(
+                        "{} tools at {rev}, more than --max-tools {max}; the list is ~{} tokens of the model's context",
+                        tools.len(),
+                        sizes.list.tokens
+                    ),
+                    "/tools".into(),
+                ),
+            );
+        }
+        for host in &opts.hosts {
+            if let Some(max) = host.max_tools()
+                && tools.len() > max
+            {
+                push(
+                    &mut report,
+                    diag(
+                        rules::HOST_TOO_MANY_TOOLS,
+                        format!(
+                            "{}: {} tools at {rev}, the host sends at most {max} ({})",
+                            host.id,
+                            tools.len(),
+                            host.source_of(|r| matches!(r, HostRule::MaxTools(_)))
+                        ),
+                        "/tools".into(),
+                    ),
+                );
+            }
+            if let Some(max) = host.list_token_budget()
+                && sizes.list.tokens > max
+            {
+                push(
+                    &mut report,
+                    diag(
+                        rules::LIST_OVER_BUDGET,
+                        format!(
+                            "{}: tools/list at {rev} is ~{} tokens, over the host's {max} ({})",
+                            host.id,
+                            sizes.list.tokens,
+                            host.source_of(|r| matches!(r, HostRule::ListTokenBudget(_)))
+                        ),
+                        "/tools".into(),
+                    ),
+                );
+            }
+        }
+        report.sizes.push(sizes);
+    }
+    apply_levels(&mut report.diagnostics, &opts.allow, &opts.deny);
+    report
+}
+
+/// `--allow` drops a rule's findings, `--deny` raises them to error.
+pub fn apply_levels(diags: &mut Vec<Diagnostic>, allow: &[String], deny: &[String]) {
+    diags.retain(|d| !allow.iter().any(|a| a == &d.code));
+    for d in diags.iter_mut() {
+        if deny.iter().any(|x| x == &d.code) {
+            d.severity = Severity::Error;
+        }
+    }
+}
+
+/// For each tool of the projected view, its index in the document (projection keeps
+/// order and drops the tools out of scope); pointers then point into the file.
+fn doc_indices(doc: &Value, view: &Value, rev: ProtocolRevision, root: RevisionSet) -> Vec<usize> {
+    let names = |v: &Value| -> Vec<Option<String>> {
+        v.get("tools")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|t| t.get("name").and_then(Value::as_str).map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let doc_tools = doc.get("tools").and_then(Value::as_array);
+    let in_scope: Vec<usize> = doc_tools
+        .map(|a| {
+            a.iter()
+                .enumerate()
+                .filter(|(_, t)| {
+                    RevisionSet::effective(t.get("protocolVersions"), root).contains(rev)
+                })
+                .map(|(i, _)| i)
+                .collect()
+        })
+        .unwrap_or_default();
+    let dn = names(doc);
+    let vn = names(view);
+    let agrees = in_scope.len() == vn.len()
+        && in_scope
+            .iter()
+            .zip(&vn)
+            .all(|(&i, n)| dn.get(i).is_some_and(|d| d == n));
+    if agrees {
+        in_scope
+    } else {
+        (0..vn.len()).collect()
+    }
+}
+
+fn is_write(m: Method) -> bool {
+    matches!(
+        m,
+        Method::Post | Method::Put | Method::Patch | Method::Delete
+    )
+}
+
+/// Rules for every host.
+fn quality(tool: &Value, view_tool: Option<&Value>, ptr: &str, ds: &mut Vec<Diagnostic>) {
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    match tool.get("description").and_then(Value::as_str) {
+        None => ds.push(diag(
+            rules::DESCRIPTION_MISSING,
+            format!("tool `{name}` has no description"),
+            ptr.to_string(),
+        )),
+        Some(d) if d.trim().is_empty() => ds.push(diag(
+            rules::DESCRIPTION_MISSING,
+            format!("tool `{name}` has an empty description"),
+            format!("{ptr}/description"),
+        )),
+        Some(d) => {
+            let words = d.split_whitespace().count();
+            if words < MIN_DESCRIPTION_WORDS {
+                ds.push(diag(
+                    rules::DESCRIPTION_SHORT,
+                    format!(
+                        "tool `{name}` has a description of {words} word(s), fewer than {MIN_DESCRIPTION_WORDS}"
+                    ),
+                    format!("{ptr}/description"),
+                ));
+            }
+            if has_html(d) {
+                ds.push(diag(
+                    rules::HTML_IN_DESCRIPTION,
+                    format!("tool `{name}`: the description contains HTML markup"),
+                    format!("{ptr}/description"),
+                ));
+            }
+        }
+    }
+    let ann = tool.get("annotations");
+    let hint = |h: &str| ann.and_then(|a| a.get(h)).and_then(Value::as_bool);
+    if hint("readOnlyHint") == Some(true) && hint("destructiveHint") == Some(true) {
+        ds.push(diag(
+            rules::ANNOTATIONS_CONTRADICT,
+            format!("tool `{name}` declares readOnlyHint: true and destructiveHint: true"),
+            format!("{ptr}/annotations"),
+        ));
+    }
+    if let Some(vt) = view_tool
+        && let Some(Ok(prov)) = ToolProvenance::of_tool(vt, ptr)
+        && is_write(prov.method)
+        && hint("readOnlyHint").is_none()
+        && hint("destructiveHint").is_none()
+    {
+        ds.push(diag(
+            rules::WRITE_ANNOTATIONS_MISSING,
+            format!(
+                "tool `{name}` calls {} {} but declares neither readOnlyHint nor destructiveHint",
+                prov.method.as_str(),
+                prov.path
+            ),
+            ptr.to_string(),
+        ));
+    }
+    if let Some(input) = tool.get("inputSchema") {
+        let base = format!("{ptr}/inputSchema");
+        if let Some(props) = input.get("properties").and_then(Value::as_object) {
+            for (p, s) in props {
+                if s.get("description").is_none() && s.get("$ref").is_none() {
+                    ds.push(diag(
+                        rules::PARAM_DESCRIPTION_MISSING,
+                        format!("tool `{name}`: parameter `{p}` has no description"),
+                        mcpdesc_core::pointer::push(&format!("{base}/properties"), p),
+                    ));
+                }
+            }
+        }
+        for (sp, _, s) in walk(input, &base) {
+            let desc = s.get("description").and_then(Value::as_str);
+            if let Some(d) = desc {
+                if sp != base && has_html(d) {
+                    ds.push(diag(
+                        rules::HTML_IN_DESCRIPTION,
+                        format!("tool `{name}`: a schema description contains HTML markup"),
+                        format!("{sp}/description"),
+                    ));
+                }
+                if s.get("type").and_then(Value::as_str) == Some("string")
+                    && s.get("enum").is_none()
+                    && s.get("const").is_none()
+                    && enum_like(d)
+                {
+                    ds.push(diag(
+                        rules::ENUM_LIKE_STRING,
+                        format!(
+                            "tool `{name}`: a free string whose description lists its values; declare them as `enum`"
+                        ),
+                        sp.clone(),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn enum_like(d: &str) -> bool {
+    let l = d.to_ascii_lowercase();
+    [
+        "one of:",
+        "one of `",
+        "one of \"",
+        "one of '",
+        "possible values",
+        "allowed values",
+        "valid values",
+        "must be either",
+        "can be either",
+    ]
+    .iter()
+    .any(|p| l.contains(p))
+}
+
+/// One host's rules on one exported tool.
+fn host_tool(
+    host: &HostProfile,
+    server: Option<&str>,
+    tool: &Value,
+    ptr: &str,
+    ds: &mut Vec<Diagnostic>,
+) {
+    let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+    let h = host.id;
+    let name_ptr = format!("{ptr}/name");
+    for fact in host.facts {
+        let src = format!(
+            "{}, read {}, {}",
+            fact.source,
+            fact.read,
+            fact.status.as_str()
+        );
+        match fact.rule {
+            HostRule::NameMaxLen { max, counts_prefix } => {
+                let shown = if counts_prefix {
+                    host.shown_name(server, name)
+                } else {
+                    name.to_string()
+                };
+                let len = shown.chars().count();
+                if len > max {
+                    ds.push(diag(
+                        rules::HOST_NAME_TOO_LONG,
+                        format!(
+                            "{h}: tool name `{shown}` has {len} characters, the host allows {max} ({src})"
+                        ),
+                        name_ptr.clone(),
+                    ));
+                }
+            }
+            HostRule::NameChars(chars) => {
+                if !chars.accepts(name) {
+                    ds.push(diag(
+                        rules::HOST_NAME_CHARS,
+                        format!(
+                            "{h}: tool name `{name}` does not match {} ({src})",
+                            chars.pattern()
+                        ),
+                        name_ptr.clone(),
+                    ));
+                }
+            }
+            HostRule::NameTruncatedOver(n) => {
+                let shown = host.shown_name(server, name);
+                if shown.chars().count() > n {
+                    ds.push(diag(
+                        rules::HOST_NAME_TRUNCATED,
+                        format!("{h}: tool name `{shown}` is longer than {n} characters; the host truncates it ({src})"),
+                        name_ptr.clone(),
+                    ));
+                }
+            }
+            HostRule::RequiresTitle => {
+                if tool.get("title").and_then(Value::as_str).is_none() {
+                    ds.push(diag(
+                        rules::HOST_TITLE_MISSING,
+                        format!("{h}: tool `{name}` has no title ({src})"),
+                        ptr.to_string(),
+                    ));
+                }
+            }
+            HostRule::RequiresAnnotations(req) => {
+                let has = |k: &str| {
+                    tool.get("annotations")
+                        .and_then(|a| a.get(k))
+                        .is_some_and(Value::is_boolean)
+                };
+                let missing: Vec<&str> = match req {
+                    AnnotationRequirement::All(ks) => {
+                        ks.iter().copied().filter(|k| !has(k)).collect()
+                    }
+                    AnnotationRequirement::AnyOf(ks) => {
+                        if ks.iter().any(|k| has(k)) {
+                            Vec::new()
+                        } else {
+                            ks.to_vec()
+                        }
+                    }
+                };
+                if !missing.is_empty() {
+                    let how = match req {
+                        AnnotationRequirement::All(_) => "every one of",
+                        AnnotationRequirement::AnyOf(_) => "one of",
+                    };
+                    ds.push(diag(
+                        rules::HOST_ANNOTATIONS_MISSING,
+                        format!(
+                            "{h}: tool `{name}` lacks {}; the host requires {how} them ({src})",
+                            missing.join(", ")
+                        ),
+                        ptr.to_string(),
+                    ));
+                }
+            }
+            HostRule::NoTopLevelUnion => {
+                if let Some(input) = tool.get("inputSchema") {
+                    for k in ["anyOf", "oneOf", "allOf"] {
+                        if input.get(k).is_some() {
+                            ds.push(diag(
+                                rules::HOST_TOP_LEVEL_UNION,
+                                format!("{h}: tool `{name}` has `{k}` at the top level of inputSchema ({src})"),
+                                format!("{ptr}/inputSchema/{k}"),
+                            ));
+                        }
+                    }
+                }
+            }
+            HostRule::NoRef => {
+                for key in ["inputSchema", "outputSchema"] {
+                    if let Some(s) = tool.get(key) {
+                        let base = format!("{ptr}/{key}");
+                        if let Some((p, _, _)) = walk(s, &base)
+                            .into_iter()
+                            .find(|(_, _, v)| v.get("$ref").is_some())
+                        {
+                            ds.push(diag(
+                                rules::HOST_SCHEMA_REF,
+                                format!("{h}: tool `{name}` uses `$ref` in {key}; the host does not resolve it ({src})"),
+                                format!("{p}/$ref"),
+                            ));
+                        }
+                    }
+                }
+            }
+            HostRule::Strict(limits) => {
+                if let Some(s) = tool.get("inputSchema") {
+                    strict_findings(h, name, s, &format!("{ptr}/inputSchema"), limits, &src, ds);
+                }
+            }
+            HostRule::ServerPrefix(_) | HostRule::MaxTools(_) | HostRule::ListTokenBudget(_) => {}
+        }
+    }
+}
+
+pub(crate) fn strict_findings(
+    h: &str,
+    name: &str,
+    schema: &Value,
+    base: &str,
+    limits: crate::hosts::StrictLimits,
+    src: &str,
+    ds: &mut Vec<Diagnostic>,
+) {
+    let mut props = 0usize;
+    let mut enums = 0usize;
+    let mut depth = 0usize;
+    for (p, d, s) in walk(schema, base) {
+        depth = depth.max(d);
+        enums += s.get("enum").and_then(Value::as_array).map_or(0, Vec::len);
+        let is_object = s.get("type").and_then(Value::as_str) == Some("object")
+            || s.get("properties").is_some();
+        if !is_object {
+            continue;
+        }
+        let keys: Vec<&String> = s
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        props += keys.len();
+        if s.get("additionalProperties") != Some(&Value::Bool(false)) {
+            ds.push(diag(
+                rules::HOST_STRICT_OBJECT,
+                format!(
+                    "{h}: tool `{name}`: an object without `additionalProperties: false` ({src})"
+                ),
+                p.clone(),
+            ));
+        }
+        let required: Vec<&str> = s
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let optional: Vec<&str> = keys
+            .iter()
+            .map(|k| k.as_str())
+            .filter(|k| !required.contains(k))
+            .collect();
+        if !optional.is_empty() {
+            ds.push(diag(
+                rules::HOST_STRICT_OBJECT,
+                format!(
+                    "{h}: tool `{name}`: optional properties {}; strict mode requires every property ({src})",
+                    optional.join(", ")
+                ),
+                p.clone(),
+            ));
+        }
+    }
+    for (what, n, max) in [
+        ("schema nesting depth", depth, limits.max_depth),
+        ("object properties", props, limits.max_properties),
+        ("enum values", enums, limits.max_enum_values),
+    ] {
+        if n > max {
+            ds.push(diag(
+                rules::HOST_STRICT_LIMIT,
+                format!("{h}: tool `{name}`: {n} {what}, over the limit of {max} ({src})"),
+                base.to_string(),
+            ));
+        }
+    }
+}
