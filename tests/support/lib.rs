@@ -97,3 +97,22 @@ pub fn check_config() -> mcpdesc_codegen_check::CheckConfig {
     }
     cfg
 }
+
+/// The headless Chromium the browser tests drive: `MCPDESC_CHROMIUM`, else the path
+/// `cargo xtask deps` found or installed (written to `.deps/chromium-path`).
+pub fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("MCPDESC_CHROMIUM")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::fs::read_to_string(workspace_root().join(".deps/chromium-path"))
+                .ok()
+                .map(|s| PathBuf::from(s.trim()))
+        })?;
+    path.exists().then_some(path)
+}
+
+/// `.deps/node/node_modules` when `cargo xtask deps` installed it.
+pub fn node_modules() -> Option<PathBuf> {
+    let p = workspace_root().join(".deps/node/node_modules");
+    p.is_dir().then_some(p)
+}

@@ -2,7 +2,7 @@
 //! [--only-serve]`: issue 7's and issue 13's benchmarks, in one run on one machine.
 //!
 //! 1. Builds the release binaries (`mcpdesc`, `baseline`).
-//! 2. Runs the criterion benches of the library stages (`crates/mcpdesc-bench`).
+//! 2. Runs the criterion benches of the library stages and of `docs` (`crates/mcpdesc-bench`).
 //! 3. Whole-process comparison on the GitHub REST spec: the `baseline` binary (plain
 //!    serde_json read + parse + write), `mcpdesc import openapi SPEC -o OUT` with default
 //!    options, and — when they install — openapi-mcp-generator (npm) and FastMCP (PyPI),
@@ -99,7 +99,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
     if opts.criterion {
         let mut cmd = cargo();
-        cmd.args(["bench", "-p", "mcpdesc-bench", "--bench", "stages"]);
+        cmd.args([
+            "bench",
+            "-p",
+            "mcpdesc-bench",
+            "--bench",
+            "stages",
+            "--bench",
+            "docs",
+        ]);
         if opts.quick {
             cmd.args(["--", "--quick"]);
         }

@@ -2,12 +2,25 @@
 //! (git-ignored): `.deps/node/node_modules` from `xtask/deps/package.json` (exact
 //! versions) and `.deps/venv` from `xtask/deps/requirements.txt`. Idempotent: a stamp
 //! with the manifests' contents skips reinstalling when nothing changed.
+//!
+//! It also makes sure a headless Chromium is installed for the `docs` browser tests
+//! (driven by `puppeteer-core`, which never downloads a browser): Debian's
+//! `chromium-headless-shell` through apt-get when running as root, else an error
+//! naming the package.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 pub fn install(root: &Path) -> Result<(), String> {
     let deps = root.join(".deps");
+    // The docs browser tests read the browser's path from here (one lookup, this one).
+    let chromium = ensure_chromium()?;
+    std::fs::create_dir_all(&deps).map_err(|e| format!("{}: {e}", deps.display()))?;
+    std::fs::write(
+        deps.join("chromium-path"),
+        chromium.as_os_str().as_encoded_bytes(),
+    )
+    .map_err(|e| format!(".deps/chromium-path: {e}"))?;
     let spec_dir = root.join("xtask/deps");
     let pkg = std::fs::read_to_string(spec_dir.join("package.json"))
         .map_err(|e| format!("package.json: {e}"))?;
@@ -66,4 +79,67 @@ pub fn venv_install(venv: &Path, what: &[&std::ffi::OsStr]) -> Result<PathBuf, S
             .args(what),
     )?;
     Ok(python)
+}
+
+/// Debian packages that provide a headless Chromium, preferred first.
+const CHROMIUM_PACKAGES: [&str; 2] = ["chromium-headless-shell", "chromium"];
+
+/// The installed headless Chromium: `MCPDESC_CHROMIUM`, then the Debian binaries, then
+/// `chromium` on PATH.
+pub fn find_chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("MCPDESC_CHROMIUM") {
+        return Some(PathBuf::from(p)).filter(|p| p.exists());
+    }
+    let fixed = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
+    if let Some(p) = fixed.iter().map(PathBuf::from).find(|p| p.exists()) {
+        return Some(p);
+    }
+    std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .flat_map(|d| CHROMIUM_PACKAGES.map(|n| d.join(n)).into_iter().rev())
+            .find(|p| p.is_file())
+    })
+}
+
+/// Installs `chromium-headless-shell` with apt-get when no Chromium is found: as root
+/// only (`apt-get update` just when the first attempt fails, for a stale or missing
+/// package list); otherwise fails naming the package to install.
+fn ensure_chromium() -> Result<PathBuf, String> {
+    if let Some(p) = find_chromium() {
+        eprintln!("xtask: headless Chromium: {}", p.display());
+        return Ok(p);
+    }
+    let package = CHROMIUM_PACKAGES[0];
+    if !is_root() {
+        return Err(format!(
+            "no headless Chromium found (looked for /usr/bin/chromium-headless-shell, /usr/bin/chromium, \
+             chromium on PATH, $MCPDESC_CHROMIUM); install the Debian package `{package}` \
+             (apt-get install {package}) or run `cargo xtask deps` as root"
+        ));
+    }
+    let apt = |args: &[&str]| {
+        crate::run(
+            Command::new("apt-get")
+                .args(args)
+                .env("DEBIAN_FRONTEND", "noninteractive"),
+        )
+    };
+    let install = ["install", "-y", "--no-install-recommends", package];
+    if apt(&install).is_err() {
+        apt(&["update"])?;
+        apt(&install)?;
+    }
+    find_chromium()
+        .inspect(|p| eprintln!("xtask: headless Chromium: {}", p.display()))
+        .ok_or_else(|| format!("apt-get installed `{package}` but no Chromium binary was found"))
+}
+
+/// Whether this process runs as uid 0 (read from /proc: no libc dependency).
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status").is_ok_and(|s| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("Uid:"))
+            .and_then(|ids| ids.split_whitespace().next())
+            == Some("0")
+    })
 }

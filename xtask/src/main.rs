@@ -13,6 +13,7 @@
 //! cargo xtask fuzz TARGET --time N run a cargo-fuzz target for N seconds
 //! cargo xtask doc                  cargo doc --workspace --no-deps under -D warnings
 //! cargo xtask package [--verify]   every publishable crate packages (see package.rs)
+//! cargo xtask screenshot           refresh docs/screenshot.png (the README's picture of `mcpdesc docs`)
 //! ```
 
 mod bench;
@@ -23,6 +24,7 @@ mod fuzz;
 mod package;
 mod regen;
 mod roundtrip;
+mod screenshot;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         "check-generated" => check_generated::run(rest),
         "bench" => bench::run(rest),
         "fuzz" => fuzz::run(rest),
+        "screenshot" => screenshot::run(rest),
         "doc" => doc(rest),
         "package" => package::run(rest),
         "-h" | "--help" | "help" => {
@@ -60,7 +63,7 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|doc|package [--verify]>";
+const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|doc|package [--verify]|screenshot>";
 
 /// The workspace root.
 pub fn root() -> PathBuf {

@@ -51,6 +51,8 @@ enum Command {
     /// Generate a typed client (Rust or TypeScript).
     #[command(subcommand)]
     Generate(cmd::generate::GenerateCommand),
+    /// Render documentation of a description: a self-contained HTML page or Markdown.
+    Docs(cmd::docs::Args),
     /// Run a description as an MCP server: a REST gateway from its OpenAPI provenance, or a mock.
     Serve(Box<cmd::serve::Args>),
     /// Report breaking changes between two descriptions, per protocol revision.
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Command::Split(a) => cmd::split::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Generate(a) => cmd::generate::run(a),
+        Command::Docs(a) => cmd::docs::run(a),
         Command::Serve(a) => cmd::serve::run(*a),
         Command::Diff(a) => cmd::diff::run(a),
         Command::Completions(a) => cmd::completions::run(a, Cli::command()),

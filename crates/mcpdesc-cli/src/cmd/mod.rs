@@ -4,6 +4,7 @@ pub mod capture;
 pub mod completions;
 pub mod convert;
 pub mod diff;
+pub mod docs;
 pub mod export;
 pub mod generate;
 pub mod import;
