@@ -89,6 +89,14 @@ const HOST_CASES: &[HostCase] = &[
         "host-title-missing",
         &["/tools/0"],
     ),
+    // 2025-03-26 has no Tool `title`: `annotations.title` is the title (a blank one is none).
+    (
+        "title-annotations",
+        "claude-directory",
+        None,
+        "host-title-missing",
+        &["/tools/0"],
+    ),
     (
         "annotations",
         "chatgpt",

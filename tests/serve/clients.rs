@@ -28,19 +28,30 @@ fn serve_args(revisions: Option<&str>) -> Vec<String> {
     a
 }
 
-/// A scratch folder under `target/` where the client scripts can import `.deps`.
+/// A scratch folder under `target/` where the client scripts can import `.deps`; set up
+/// once per process (the tests using it run in parallel: a per-test setup raced on the
+/// symlink and could read a script another test was still copying).
 fn work() -> PathBuf {
-    let d = mcpdesc_tests::workspace_root().join("target/serve-mcp-clients");
-    std::fs::create_dir_all(&d).expect("work dir");
-    let link = d.join("node_modules");
-    if !link.exists() {
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(node_modules(), &link).expect("symlink");
-    }
-    for f in ["ts_client.mjs", "py_client.py"] {
-        std::fs::copy(mcp_fixture(&format!("clients/{f}")), d.join(f)).expect("copy");
-    }
-    d
+    static WORK: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    WORK.get_or_init(|| {
+        let d = mcpdesc_tests::workspace_root().join("target/serve-mcp-clients");
+        std::fs::create_dir_all(&d).expect("work dir");
+        let link = d.join("node_modules");
+        if !link.exists() {
+            #[cfg(unix)]
+            match std::os::unix::fs::symlink(node_modules(), &link) {
+                Ok(()) => {}
+                // Another test process made it meanwhile.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => panic!("symlink: {e}"),
+            }
+        }
+        for f in ["ts_client.mjs", "py_client.py"] {
+            std::fs::copy(mcp_fixture(&format!("clients/{f}")), d.join(f)).expect("copy");
+        }
+        d
+    })
+    .clone()
 }
 
 fn run_json(mut cmd: Command, what: &str) -> Value {

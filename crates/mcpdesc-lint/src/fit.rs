@@ -438,7 +438,7 @@ fn report_missing(
     diags: &mut Vec<Diagnostic>,
 ) {
     let h = host.id;
-    if host.has(HostRule::RequiresTitle) && tool.get("title").is_none() {
+    if host.has(HostRule::RequiresTitle) && !crate::has_title(tool) {
         diags.push(
             Diagnostic::warning(
                 "fit-title-missing",

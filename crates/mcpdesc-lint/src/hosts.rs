@@ -5,7 +5,8 @@
 //!
 //! Keep it current by re-reading the sources: a fact whose status is
 //! [`Status::Unconfirmed`] was not (yet) read in the host's own documentation or
-//! code. As of the first version of this table every fact is unconfirmed: the
+//! code. Confirmed so far: Gemini CLI's 63-character truncation (read in its source,
+//! `generateValidName`). Every other fact is unconfirmed: the
 //! sources name where each is documented or reported (third-party reports seen on
 //! 2026-12-01: Kiro's 64 with prefix in kiro-gateway#104, Claude Code's `mcp__`
 //! prefix counting against 64 in awslabs/agent-plugins#131, Gemini CLI's 63-character
@@ -159,7 +160,7 @@ const OPENAI_STRICT: &str =
     "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas";
 const CHATGPT_APPS: &str = "https://developers.openai.com/apps-sdk/app-submission-guidelines";
 const GEMINI_FUNCTION_NAME: &str = "https://ai.google.dev/api/caching#FunctionDeclaration (name: must start with a letter or an underscore; a-z, A-Z, 0-9, underscores, dots, colons, dashes; max 64)";
-const GEMINI_CLI_MCP: &str = "https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md (tool name normalization: over 63 characters truncated with a middle ___)";
+const GEMINI_CLI_MCP: &str = "https://github.com/google-gemini/gemini-cli/blob/03647aa5cd6f7022bf18ff6f603e8a1e3e1422c8/packages/core/src/tools/mcp-tool.ts (generateValidName: characters outside a-zA-Z0-9_.- become _; a name over 63 characters becomes its first 28 + ___ + its last 32)";
 const GEMINI_CLI_REF: &str = "https://github.com/google-gemini/gemini-cli/issues/13326";
 const CURSOR_MCP: &str = "https://docs.cursor.com/context/model-context-protocol";
 const KIRO_LIMIT: &str = "https://github.com/jwadow/kiro-gateway/pull/104 (Kiro API limit of 64 characters, server prefix included); https://kiro.dev/docs/mcp/usage";
@@ -301,7 +302,7 @@ pub const HOSTS: &[HostProfile] = &[
                 GEMINI_FUNCTION_NAME,
                 Unconfirmed,
             ),
-            fact(NameTruncatedOver(63), GEMINI_CLI_MCP, Unconfirmed),
+            fact(NameTruncatedOver(63), GEMINI_CLI_MCP, Confirmed),
             fact(NoRef, GEMINI_CLI_REF, Unconfirmed),
         ],
     },

@@ -38,3 +38,14 @@ pub use lint::{
     apply_levels, is_rule, lint,
 };
 pub use schema::{has_html, html_to_text};
+
+/// Whether a Tool has a display title: its `title` (2025-06-18 on) or
+/// `annotations.title` (2025-03-26 on, the only place before 2025-06-18, and the one the
+/// Claude directory checklist names).
+pub(crate) fn has_title(tool: &serde_json::Value) -> bool {
+    let text = |v: Option<&serde_json::Value>| {
+        v.and_then(serde_json::Value::as_str)
+            .is_some_and(|s| !s.trim().is_empty())
+    };
+    text(tool.get("title")) || text(tool.get("annotations").and_then(|a| a.get("title")))
+}

@@ -459,7 +459,7 @@ fn host_tool(
                 }
             }
             HostRule::RequiresTitle => {
-                if tool.get("title").and_then(Value::as_str).is_none() {
+                if !crate::has_title(tool) {
                     ds.push(diag(
                         rules::HOST_TITLE_MISSING,
                         format!("{h}: tool `{name}` has no title ({src})"),
