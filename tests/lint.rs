@@ -3,8 +3,9 @@
 //! Oracles: hand-written fixtures under `tests/fixtures/lint/` with hand-written
 //! expectations (rule id and pointer) per host rule, failing and passing; the host
 //! table's own facts (limits typed in from their sources); the validator on every
-//! fitted output; real descriptions (GitHub's OpenAPI import) summarized in a
-//! reviewed snapshot.
+//! fitted output; real descriptions (GitHub's OpenAPI import, and the committed
+//! `tools/list` captures of the real servers the live tests use) summarized in reviewed
+//! snapshots, with hand-written name-rule expectations for the servers.
 
 use mcpdesc_core::{Diagnostic, ProtocolRevision, Severity};
 use mcpdesc_lint::{FitOptions, LintOptions, fit_tools_list, host, lint};
@@ -701,5 +702,125 @@ fn real_descriptions_every_host() {
     }
     insta::with_settings!({snapshot_path => mcpdesc_tests::snapshot_dir("lint"), prepend_module_to_snapshot => false}, {
         insta::assert_json_snapshot!("github", json!({"lint": counts, "sizes": sizes, "export_2025_11_25": fits}));
+    });
+}
+
+/// The real servers the live tests use (`@modelcontextprotocol/server-everything` and the
+/// Python `mcp` server, their committed `tools/list` captures), imported by the binary
+/// and linted for every host: hand-written expectations where the host rules decide
+/// (hyphens and dots), a reviewed snapshot of the counts, and every host's fitted export
+/// linted clean for that host.
+#[test]
+fn live_server_imports_every_host() {
+    let all: Vec<&str> = mcpdesc_lint::HOSTS.iter().map(|h| h.id).collect();
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut summary = BTreeMap::new();
+    for (dump, server) in [
+        ("inspector-cli-everything.json", "everything"),
+        ("inspector-cli-py.json", "py"),
+    ] {
+        let out = dir.path().join(format!("{server}.mcpdesc.json"));
+        let o = Command::new(mcpdesc_bin())
+            .args(["import", "tools-list"])
+            .arg(fixture(&format!("live/dumps/{dump}")))
+            .args([
+                "--protocol-version",
+                REV.as_str(),
+                "--server-name",
+                server,
+                "-o",
+            ])
+            .arg(&out)
+            .output()
+            .expect("import tools-list");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let doc: Value = serde_json::from_slice(&std::fs::read(&out).expect("read")).expect("json");
+        let report = lint(&doc, &opts(&all, Some(server)));
+        let names: Vec<String> = doc["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .filter_map(|t| t["name"].as_str().map(String::from))
+            .collect();
+        // Hand-written from the host rules: Kiro takes only [A-Za-z0-9_], the Anthropic
+        // and OpenAI hosts also `-`, Gemini also `.`/`:`; each name outside a host's set
+        // is flagged at its pointer, and no other name is.
+        for (h, ok) in [
+            ("kiro", "_"),
+            ("claude-code", "_-"),
+            ("chatgpt", "_-"),
+            ("gemini-cli", "_-.:"),
+        ] {
+            let want: Vec<String> = names
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| {
+                    let chars = n
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || ok.contains(c));
+                    // Gemini also wants a letter or `_` first.
+                    let first = h != "gemini-cli"
+                        || n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+                    !(chars && first)
+                })
+                .map(|(i, _)| format!("/tools/{i}/name"))
+                .collect();
+            let got: Vec<String> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == "host-name-chars" && d.message.starts_with(&format!("{h}:")))
+                .map(|d| d.pointer.clone())
+                .collect();
+            assert_eq!(got, want, "{server} for {h}");
+        }
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for d in &report.diagnostics {
+            let host = d
+                .message
+                .split(':')
+                .next()
+                .filter(|h| all.contains(h))
+                .unwrap_or("*");
+            *counts.entry(format!("{host} {}", d.code)).or_default() += 1;
+        }
+        let list = mcpdesc_scope::export_tools_list(&doc, REV).expect("export");
+        let mut fits = BTreeMap::new();
+        for h in &all {
+            let f = fit_tools_list(
+                &list,
+                REV,
+                &FitOptions {
+                    host: host(h),
+                    server_prefix: Some(server),
+                    budget: None,
+                },
+            );
+            if !mcpdesc_core::has_errors(&f.diagnostics) {
+                let left = host_findings(&f, h, Some(server));
+                assert!(
+                    left.is_empty(),
+                    "{server} for {h}: {}",
+                    left.iter()
+                        .map(|d| d.render("-"))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                );
+            }
+            let mut c: BTreeMap<&str, usize> = BTreeMap::new();
+            for d in &f.diagnostics {
+                *c.entry(d.code.as_str()).or_default() += 1;
+            }
+            fits.insert(
+                h.to_string(),
+                json!({"diagnostics": c, "renames": f.renames}),
+            );
+        }
+        summary.insert(
+            server,
+            json!({"tools": names, "lint": counts, "export_2025_11_25": fits}),
+        );
+    }
+    insta::with_settings!({snapshot_path => mcpdesc_tests::snapshot_dir("lint"), prepend_module_to_snapshot => false}, {
+        insta::assert_json_snapshot!("live_servers", summary);
     });
 }
