@@ -55,8 +55,11 @@ fn credential_env(doc: &Value) -> Vec<(String, String)> {
 }
 
 /// The offline copy of a bundled spec, its import (through the CLI) and Prism on it.
-fn setup(spec: &str) -> (PathBuf, Value, Prism) {
-    let dir = work(spec);
+/// `test` names the caller's own folder: the tests run in parallel, and Prism reloads
+/// a spec file that changes under it (a shared folder made one test's Prism restart
+/// while another test rewrote the copy: "connection refused").
+fn setup(spec: &str, test: &str) -> (PathBuf, Value, Prism) {
+    let dir = work(&format!("{test}/{spec}"));
     let copy =
         prism::offline_copy(&fixture(&format!("openapi/{spec}")), &dir).expect("offline copy");
     let desc = dir.join("served.mcpdesc.json");
@@ -161,7 +164,7 @@ fn every_tool_through_the_binary_against_prism() {
     if !prism_ready() {
         return;
     }
-    let (desc, doc, p) = setup("petstore-3.0.yaml");
+    let (desc, doc, p) = setup("petstore-3.0.yaml", "every-tool");
     let mut oracle = ShapeOracle::default();
     let mut failures = Vec::new();
     let mut called = 0;
@@ -327,7 +330,7 @@ fn generated_rust_client_with_prism_behind() {
         return missing("generated builds (MCPDESC_SKIP_GENERATED_BUILDS is set)");
     }
     let cfg = check_config();
-    let (_, _, p) = setup("petstore-3.0.yaml");
+    let (_, _, p) = setup("petstore-3.0.yaml", "rust-client");
     let app = work("rust-app");
     let desc = workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml");
     let client = work("rust-client");
@@ -392,7 +395,7 @@ fn generated_typescript_client_with_prism_behind() {
     let Some(tsc) = cfg.tsc() else {
         return missing("typescript (.deps/node)");
     };
-    let (_, _, p) = setup("petstore-3.0.yaml");
+    let (_, _, p) = setup("petstore-3.0.yaml", "ts-client");
     let app = work("ts-app");
     let client_dir = app.join("client");
     let desc = workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml");
