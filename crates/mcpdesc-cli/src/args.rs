@@ -143,7 +143,7 @@ impl FromStr for HeaderArg {
             .split_once(':')
             .ok_or_else(|| "expected NAME:VALUE (VALUE may be ${ENV_VAR})".to_string())?;
         let name = name.trim();
-        if !is_token(name) {
+        if !mcpdesc_core::http::is_token(name) {
             return Err(format!(
                 "`{name}` is not an HTTP header name (RFC 9110 token)"
             ));
@@ -196,15 +196,8 @@ impl FromStr for EnvArg {
     }
 }
 
-/// RFC 9110 §5.6.2 `token`.
-fn is_token(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-}
-
 /// A portable environment variable name (POSIX: letters, digits, `_`, not a digit first).
-fn is_env_name(s: &str) -> bool {
+pub(crate) fn is_env_name(s: &str) -> bool {
     s.bytes()
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')

@@ -4,7 +4,7 @@
 //! [--validate-output off|warn|strict] [--inbound-token-env VAR] [--page-size N]
 //! [--mock [--mock-example TOOL=NAME]...]`.
 
-use crate::args::{HeaderArg, HostArg};
+use crate::args::{HeaderArg, HostArg, is_env_name};
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_core::RevisionSet;
 use mcpdesc_serve::mock::MockOptions;
@@ -171,21 +171,11 @@ fn parse_credential(s: &str) -> Result<(String, String), String> {
 }
 
 fn parse_header_name(s: &str) -> Result<String, String> {
-    let ok = !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
-    if ok {
+    if mcpdesc_core::http::is_token(s) {
         Ok(s.to_string())
     } else {
         Err(format!("`{s}` is not an HTTP header name (RFC 9110 token)"))
     }
-}
-
-fn is_env_name(s: &str) -> bool {
-    s.bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// The environment variable's value; unset or empty is a usage error.

@@ -509,30 +509,7 @@ fn check_arg(a: &ArgPlan) -> Option<String> {
     None
 }
 
-/// RFC 9110 §5.6.2 token.
-pub fn is_token(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes().all(|b| {
-            b.is_ascii_alphanumeric()
-                || matches!(
-                    b,
-                    b'!' | b'#'
-                        | b'$'
-                        | b'%'
-                        | b'&'
-                        | b'\''
-                        | b'*'
-                        | b'+'
-                        | b'-'
-                        | b'.'
-                        | b'^'
-                        | b'_'
-                        | b'`'
-                        | b'|'
-                        | b'~'
-                )
-        })
-}
+pub use mcpdesc_core::http::is_token;
 
 /// Cuts a Paths Object key into segments of literal and `{var}` pieces. Literal text is
 /// percent-encoded where it is not already a valid path character (`pchar` / `/`).
