@@ -4,37 +4,10 @@
 //! is refused at start naming the tool.
 
 use crate::harness::*;
-use mcpdesc_live::client::{StdioTransport, Transport};
+use mcpdesc_live::client::Transport as _;
 use mcpdesc_tests::mcpdesc_bin;
 use serde_json::{Value, json};
 use std::process::Command;
-use std::time::{Duration, Instant};
-
-fn spawn(args: &[&str]) -> StdioTransport {
-    let mut a: Vec<String> = vec!["serve".into()];
-    a.extend(args.iter().map(|s| s.to_string()));
-    StdioTransport::spawn(
-        &mcpdesc_bin().display().to_string(),
-        &a,
-        &[],
-        64 * 1024,
-        Duration::from_secs(2),
-    )
-    .expect("spawn mcpdesc serve")
-}
-
-fn rpc(t: &mut StdioTransport, id: i64, method: &str, params: Value) -> Value {
-    t.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-        .expect("send");
-    loop {
-        let m = t
-            .recv(Instant::now() + TIMEOUT, method, TIMEOUT)
-            .expect("answer");
-        if m["id"] == json!(id) {
-            return m;
-        }
-    }
-}
 
 fn export(file: &str, rev: &str, host: &str) -> Value {
     let out = Command::new(mcpdesc_bin())
@@ -64,7 +37,7 @@ fn host_fitted_lists_are_the_host_export_and_renamed_tools_answer_to_new_names()
     }
     let fx = mcp_fixture("host-fit.mcpdesc.yaml").display().to_string();
     for rev in ["2025-06-18", "2025-11-25"] {
-        let mut t = spawn(&[&fx, "--mock", "--host", "kiro", "--protocol-versions", rev]);
+        let mut t = spawn_cli(&[&fx, "--mock", "--host", "kiro", "--protocol-versions", rev]);
         let init = rpc(
             &mut t,
             1,

@@ -4,6 +4,7 @@
 //! reaches it, and the Python `mcp_types` oracle for result shapes.
 
 use mcpdesc_core::{Format, Limits, ProtocolRevision};
+use mcpdesc_live::client::{StdioTransport, Transport as _};
 use mcpdesc_serve::mock::MockOptions;
 use mcpdesc_serve::rest::RestOptions;
 use mcpdesc_serve::server::http::HttpOptions;
@@ -692,4 +693,32 @@ pub fn as_sdk_parses(tool: &Value) -> Value {
         });
     }
     t
+}
+
+/// `mcpdesc serve ARGS…` (the real binary) over stdio.
+pub fn spawn_cli(args: &[&str]) -> StdioTransport {
+    let mut a: Vec<String> = vec!["serve".into()];
+    a.extend(args.iter().map(|s| s.to_string()));
+    StdioTransport::spawn(
+        &mcpdesc_tests::mcpdesc_bin().display().to_string(),
+        &a,
+        &[],
+        64 * 1024,
+        Duration::from_secs(2),
+    )
+    .expect("spawn mcpdesc serve")
+}
+
+/// Sends one request and waits for its answer (skipping notifications).
+pub fn rpc(t: &mut StdioTransport, id: i64, method: &str, params: Value) -> Value {
+    t.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+        .expect("send");
+    loop {
+        let m = t
+            .recv(std::time::Instant::now() + TIMEOUT, method, TIMEOUT)
+            .expect("answer");
+        if m["id"] == json!(id) {
+            return m;
+        }
+    }
 }

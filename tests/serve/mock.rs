@@ -3,11 +3,10 @@
 
 use crate::harness::*;
 use mcpdesc_core::ProtocolRevision::*;
-use mcpdesc_live::client::{StdioTransport, Transport};
+use mcpdesc_live::client::Transport as _;
 use mcpdesc_tests::mcpdesc_bin;
 use serde_json::{Value, json};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 fn call(
     c: &mut Conn,
@@ -165,32 +164,6 @@ fn descriptions_without_provenance() {
     let mut o = ShapeOracle::default();
     o.record("tools/call", V2026_07_28, &r);
     o.check();
-}
-
-fn spawn_cli(args: &[&str]) -> StdioTransport {
-    let mut a: Vec<String> = vec!["serve".into()];
-    a.extend(args.iter().map(|s| s.to_string()));
-    StdioTransport::spawn(
-        &mcpdesc_bin().display().to_string(),
-        &a,
-        &[],
-        64 * 1024,
-        Duration::from_secs(2),
-    )
-    .expect("spawn mcpdesc serve")
-}
-
-fn rpc(t: &mut StdioTransport, id: i64, method: &str, params: Value) -> Value {
-    t.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-        .expect("send");
-    loop {
-        let m = t
-            .recv(Instant::now() + TIMEOUT, method, TIMEOUT)
-            .expect("answer");
-        if m["id"] == json!(id) {
-            return m;
-        }
-    }
 }
 
 /// `--mock-example TOOL=NAME` through the binary: it beats input matching, the request
