@@ -814,50 +814,53 @@ impl<'a> Cx<'a> {
     }
 
     fn pattern(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask) {
-        let (a, b) = (o.get("pattern"), n.get("pattern"));
-        let (rule, msg) = match (a, b) {
-            (None, None) => return,
-            (Some(x), Some(y)) if x == y => return,
-            (None, Some(y)) => (
-                self.pick(InputPatternAdded, OutputPatternAdded),
-                Self::msg(n).text("`pattern` ").value(y).text(" added"),
-            ),
-            (Some(x), None) => (
-                self.pick(InputPatternRemoved, OutputPatternRemoved),
-                Self::msg(n).text("`pattern` ").value(x).text(" removed"),
-            ),
-            (Some(x), Some(y)) => (
-                self.pick(InputPatternChanged, OutputPatternChanged),
-                Self::msg(n)
-                    .text("`pattern` ")
-                    .value(x)
-                    .text(" → ")
-                    .value(y)
-                    .text("; regular expressions are not compared"),
-            ),
-        };
-        self.emit(rule, masked, o.at("pattern"), n.at("pattern"), msg);
+        let rules = [
+            self.pick(InputPatternAdded, OutputPatternAdded),
+            self.pick(InputPatternRemoved, OutputPatternRemoved),
+            self.pick(InputPatternChanged, OutputPatternChanged),
+        ];
+        let note = Some("; regular expressions are not compared");
+        self.unordered_keyword(o, n, masked, "pattern", rules, note);
     }
 
     fn format(&mut self, o: &Node<'a>, n: &Node<'a>, masked: Mask) {
-        let (a, b) = (o.get("format"), n.get("format"));
-        let (rule, msg) = match (a, b) {
+        let rules = [
+            self.pick(InputFormatAdded, OutputFormatAdded),
+            self.pick(InputFormatRemoved, OutputFormatRemoved),
+            self.pick(InputFormatChanged, OutputFormatChanged),
+        ];
+        self.unordered_keyword(o, n, masked, "format", rules, None);
+    }
+
+    /// A keyword whose values are not ordered (`pattern`, `format`): added, removed or
+    /// changed, with `rules` in that order; `changed_note` ends the "changed" message.
+    fn unordered_keyword(
+        &mut self,
+        o: &Node<'a>,
+        n: &Node<'a>,
+        masked: Mask,
+        key: &'static str,
+        [added, removed, changed]: [RuleId; 3],
+        changed_note: Option<&str>,
+    ) {
+        let head = format!("`{key}` ");
+        let (rule, msg) = match (o.get(key), n.get(key)) {
             (None, None) => return,
             (Some(x), Some(y)) if x == y => return,
-            (None, Some(y)) => (
-                self.pick(InputFormatAdded, OutputFormatAdded),
-                Self::msg(n).text("`format` ").value(y).text(" added"),
-            ),
-            (Some(x), None) => (
-                self.pick(InputFormatRemoved, OutputFormatRemoved),
-                Self::msg(n).text("`format` ").value(x).text(" removed"),
-            ),
-            (Some(x), Some(y)) => (
-                self.pick(InputFormatChanged, OutputFormatChanged),
-                Self::msg(n).text("`format` ").value(x).text(" → ").value(y),
-            ),
+            (None, Some(y)) => (added, Self::msg(n).text(head).value(y).text(" added")),
+            (Some(x), None) => (removed, Self::msg(n).text(head).value(x).text(" removed")),
+            (Some(x), Some(y)) => {
+                let m = Self::msg(n).text(head).value(x).text(" → ").value(y);
+                (
+                    changed,
+                    match changed_note {
+                        Some(note) => m.text(note),
+                        None => m,
+                    },
+                )
+            }
         };
-        self.emit(rule, masked, o.at("format"), n.at("format"), msg);
+        self.emit(rule, masked, o.at(key), n.at(key), msg);
     }
 
     fn annotation(&mut self, o: &Node<'a>, n: &Node<'a>, key: &str, masked: Mask) {
