@@ -674,20 +674,19 @@ impl Drop for Reap {
     }
 }
 
-#[test]
-fn live_python_streamable_http() {
-    if !have("python mcp server (PyPI mcp)", &[venv_python()]) {
-        return;
-    }
+/// Starts the Python `mcp` server in HTTP `mode` (with `env`) on a free port and waits
+/// until it accepts connections; returns its reaper and its `/mcp` URL.
+fn start_py_http(mode: &str, env: &[(&str, &str)]) -> (Reap, String) {
     let port = free_port();
     let child = Command::new(venv_python())
         .arg(py_server())
-        .args(["http", &port.to_string()])
+        .args([mode, &port.to_string()])
+        .envs(env.iter().copied())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("start the python server");
-    let _reap = Reap(child);
+    let reap = Reap(child);
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(
@@ -696,7 +695,15 @@ fn live_python_streamable_http() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    let url = format!("http://127.0.0.1:{port}/mcp");
+    (reap, format!("http://127.0.0.1:{port}/mcp"))
+}
+
+#[test]
+fn live_python_streamable_http() {
+    if !have("python mcp server (PyPI mcp)", &[venv_python()]) {
+        return;
+    }
+    let (_reap, url) = start_py_http("http", &[]);
     let out = capture(&Target::url(url), &cap_opts()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         out.sessions
@@ -1165,25 +1172,7 @@ fn capture_with_a_bearer_token_never_shows_it() {
         return;
     }
     let token = secret("token");
-    let port = free_port();
-    let child = Command::new(venv_python())
-        .arg(py_server())
-        .args(["http-bearer", &port.to_string()])
-        .env("MCPDESC_TEST_BEARER_TOKEN", &token)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("start the python server");
-    let _reap = Reap(child);
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the HTTP server did not come up"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let url = format!("http://127.0.0.1:{port}/mcp");
+    let (_reap, url) = start_py_http("http-bearer", &[("MCPDESC_TEST_BEARER_TOKEN", &token)]);
     let dir = tempfile::tempdir().expect("tempdir");
     let out_file = dir.path().join("out.json");
     let capture_cmd = |extra: &[&str]| {
