@@ -8,7 +8,7 @@
 //! from the schemas' `required` arrays; the browser itself for CSP hashes (a wrong hash
 //! blocks the script and every DOM assertion fails) and for whether payloads run.
 //! Browser tests skip without Chromium or `.deps` unless `MCPDESC_REQUIRE_DEPS=1`.
-//! Screenshots are kept under `target/docs-browser/`.
+//! Screenshots are kept under `target/docs-browser/<test>/`.
 
 use mcpdesc_core::{Format, Limits};
 use mcpdesc_tests::{
@@ -420,7 +420,10 @@ struct Job {
     page: Option<String>,
 }
 
-fn run_driver(jobs: &[Job]) -> Option<Vec<Value>> {
+/// Runs the driver on `jobs` in a folder of their own under the artifacts: the browser
+/// tests run in parallel, and one shared `job.json` let one test's driver read
+/// another's pages (CI: "every tool listed" compared two different pages).
+fn run_driver(label: &str, jobs: &[Job]) -> Option<Vec<Value>> {
     let (Some(chromium), Some(modules)) = (chromium(), node_modules()) else {
         missing("headless Chromium or .deps/node (run `cargo xtask deps`)");
         return None;
@@ -429,7 +432,8 @@ fn run_driver(jobs: &[Job]) -> Option<Vec<Value>> {
         missing("puppeteer-core in .deps/node");
         return None;
     }
-    let dir = artifacts();
+    let dir = artifacts().join(label);
+    std::fs::create_dir_all(&dir).expect("job dir");
     let mut pages = Vec::new();
     for j in jobs {
         let site = dir.join(&j.name);
@@ -575,14 +579,19 @@ fn pages_in_headless_chromium() {
         spec: json!({"openAll": true, "query": "evil"}),
         page: None,
     });
-    let Some(results) = run_driver(&jobs) else {
+    let Some(results) = run_driver("pages", &jobs) else {
         return;
     };
 
     for (job, r) in jobs.iter().zip(&results) {
         assert_clean(r);
         let (all, by) = expected_tools(&job.doc);
-        assert_eq!(strings(&r["all"]), all, "{}: every tool listed", job.name);
+        let listed = strings(&r["all"]);
+        assert!(
+            listed == all,
+            "{}: every tool listed: page {listed:?}, expected {all:?}",
+            job.name
+        );
         for (rev, names) in &by {
             assert_eq!(
                 strings(&r["byRevision"][rev]),
@@ -751,7 +760,7 @@ fn canary_fires_on_control_pages() {
             page: Some(spliced),
         },
     ];
-    let Some(results) = run_driver(&jobs) else {
+    let Some(results) = run_driver("control", &jobs) else {
         return;
     };
     let (raw, csp) = (&results[0], &results[1]);
@@ -794,7 +803,7 @@ fn github_page_in_headless_chromium() {
         spec: json!({"query": "repos"}),
         page: None,
     }];
-    let Some(results) = run_driver(&jobs) else {
+    let Some(results) = run_driver("github", &jobs) else {
         return;
     };
     let r = &results[0];

@@ -330,7 +330,9 @@ fn generated_rust_client_with_prism_behind() {
         return missing("generated builds (MCPDESC_SKIP_GENERATED_BUILDS is set)");
     }
     let cfg = check_config();
-    let (_, _, p) = setup("petstore-3.0.yaml", "rust-client");
+    // Prism's folder is not the generated client's: `generate` replaces its output
+    // folder whole, which deleted the spec under a running Prism (CI: a failed call).
+    let (_, _, p) = setup("petstore-3.0.yaml", "rust-prism");
     let app = work("rust-app");
     let desc = workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml");
     let client = work("rust-client");
@@ -359,10 +361,17 @@ fn generated_rust_client_with_prism_behind() {
         .output()
         .expect("cargo runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The cause first: CI reports keep only a failure's first line.
     assert!(
         out.status.success(),
-        "rust app:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+        "rust app {}: {}\n{stdout}\n{stderr}",
+        out.status,
+        stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
     );
     let lines: Vec<Value> = stdout
         .lines()
@@ -395,7 +404,7 @@ fn generated_typescript_client_with_prism_behind() {
     let Some(tsc) = cfg.tsc() else {
         return missing("typescript (.deps/node)");
     };
-    let (_, _, p) = setup("petstore-3.0.yaml", "ts-client");
+    let (_, _, p) = setup("petstore-3.0.yaml", "ts-prism");
     let app = work("ts-app");
     let client_dir = app.join("client");
     let desc = workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml");
