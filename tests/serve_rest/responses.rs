@@ -164,6 +164,50 @@ async fn output_validation_warn() {
     );
 }
 
+/// An outputSchema that is a `$componentRef` is checked against the component it names
+/// (the gateway locates it at start and compiles it on the first call).
+#[tokio::test]
+async fn output_schema_by_component_ref() {
+    let mut get = tool(
+        "get_pet",
+        json!({"type": "object", "properties": {"id": {"type": "string"}}}),
+        json!({"method": "GET", "path": "/pets/{id}",
+               "response": {"status": "200", "contentType": "application/json"},
+               "arguments": {"id": {"in": "path", "name": "id"}}}),
+    );
+    get["protocolVersions"] = json!(REVS);
+    get["outputSchema"] = json!({"$componentRef": "#/components/schemas/Pet"});
+    let d = doc(
+        vec![get],
+        json!({"components": {"schemas": {"Pet": {"type": "object", "required": ["id"],
+            "properties": {"id": {"type": "string"}}}}}}),
+    );
+    for (body, is_error) in [(r#"{"name":"x"}"#, true), (r#"{"id":"p"}"#, false)] {
+        let rec = Recorder::always(Reply::json(200, body));
+        let b = gateway(
+            &d,
+            RestOptions {
+                validate_output: ValidateOutput::Strict,
+                ..at(&rec.base())
+            },
+        );
+        let out = call(&b, &d, "get_pet", json!({"id": "p"}), V2026_07_28).await;
+        assert_eq!(
+            out.result.get("isError").is_some(),
+            is_error,
+            "{body}: {:#}",
+            out.result
+        );
+        if is_error {
+            let t = text(&out.result);
+            assert!(t.contains("outputSchema") && t.contains("id"), "{t}");
+        } else {
+            assert_eq!(out.result["structuredContent"], json!({"id": "p"}));
+        }
+        assert_valid(&d, "get_pet", &json!({"id": "p"}), &out.result, V2026_07_28);
+    }
+}
+
 #[tokio::test]
 async fn output_validation_strict_and_off() {
     let rec = Recorder::always(Reply::json(200, r#"{"name":7}"#));

@@ -6,8 +6,9 @@
 //! hand-written expectation:
 //! - [`RestBackend::new`] reads every tool's provenance once ([`plan`]): the path
 //!   template cut into literal and variable pieces, each argument's serializer, the
-//!   server URL, the security alternatives, the output schema. A malformed provenance
-//!   refuses the whole description with located diagnostics.
+//!   server URL, the security alternatives, where the output schema is (compiled on the
+//!   tool's first call). A malformed provenance refuses the whole description with
+//!   located diagnostics.
 //! - [`request`] turns arguments + plan + credentials into an [`request::HttpRequest`]
 //!   value (no network), using [`serialize`] (OpenAPI parameter styles, RFC 3986
 //!   percent-encoding) and [`body`] (JSON, forms, multipart, binary, text).
@@ -141,6 +142,7 @@ use crate::call::{CallLog, CallOutcome, ToolCall, UpstreamLog};
 use mcpdesc_core::Diagnostic;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use plan::Plans;
@@ -299,7 +301,19 @@ impl RestBackend {
     /// with located diagnostics. Tools without provenance are kept: calling them is a
     /// tool error. Findings that do not stop the gateway are in
     /// [`RestBackend::warnings`].
+    ///
+    /// Keeps a copy of `doc` (output schemas are compiled from it on a tool's first
+    /// call); a caller that holds the document in an `Arc` already calls
+    /// [`RestBackend::shared`].
     pub fn new(doc: &serde_json::Value, opts: RestOptions) -> Result<RestBackend, Vec<Diagnostic>> {
+        RestBackend::shared(Arc::new(doc.clone()), opts)
+    }
+
+    /// [`RestBackend::new`] on a shared document (not copied).
+    pub fn shared(
+        doc: Arc<serde_json::Value>,
+        opts: RestOptions,
+    ) -> Result<RestBackend, Vec<Diagnostic>> {
         let mut errors = Vec::new();
         for (n, v) in &opts.static_headers {
             if !plan::is_token(n) {
@@ -317,7 +331,7 @@ impl RestBackend {
                 errors.push(Diagnostic::error("serve-header-invalid", e));
             }
         }
-        let plans = match Plans::new(doc, &opts) {
+        let plans = match Plans::new(&doc, &opts) {
             Ok(p) => Some(p),
             Err(d) => {
                 errors.extend(d);

@@ -8,15 +8,18 @@
 
 use mcpdesc_core::{Feature, ProtocolRevision};
 use serde_json::Value;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// How many violations a message lists.
 const MAX_LISTED: usize = 3;
 
-/// A tool's output schema with its validators, compiled on first use.
-#[derive(Debug)]
+/// A tool's output schema (where it is in the served document) with its validators,
+/// compiled on first use.
 pub struct OutputCheck {
-    schema: Value,
+    doc: Arc<Value>,
+    /// JSON pointer of the schema in `doc` (the tool's inline `outputSchema` or the
+    /// component its `$componentRef` resolves to).
+    at: String,
     v2020: OnceLock<Result<jsonschema::Validator, String>>,
     v7: OnceLock<Result<jsonschema::Validator, String>>,
 }
@@ -31,18 +34,28 @@ pub enum Verdict {
     Unchecked(String),
 }
 
+impl std::fmt::Debug for OutputCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutputCheck")
+            .field("at", &self.at)
+            .finish_non_exhaustive()
+    }
+}
+
 impl OutputCheck {
-    pub fn new(schema: Value) -> Self {
+    /// The schema at pointer `at` of `doc`.
+    pub fn new(doc: Arc<Value>, at: String) -> Self {
         OutputCheck {
-            schema,
+            doc,
+            at,
             v2020: OnceLock::new(),
             v7: OnceLock::new(),
         }
     }
 
-    /// The schema (resolved `$componentRef`).
+    /// The schema (resolved `$componentRef`; `null` if `at` names nothing).
     pub fn schema(&self) -> &Value {
-        &self.schema
+        self.doc.pointer(&self.at).unwrap_or(&Value::Null)
     }
 
     fn compiled(&self, draft7: bool) -> &Result<jsonschema::Validator, String> {
@@ -54,7 +67,7 @@ impl OutputCheck {
         cell.get_or_init(|| {
             jsonschema::options()
                 .with_draft(draft)
-                .build(&self.schema)
+                .build(self.schema())
                 .map_err(|e| format!("the outputSchema does not compile: {e}"))
         })
     }
@@ -76,7 +89,7 @@ impl OutputCheck {
                 format!("{}: {e}", if at.is_empty() { "(root)" } else { &at })
             })
             .collect();
-        let declared = self.schema.get("$schema").is_some();
+        let declared = self.schema().get("$schema").is_some();
         if !rev.has(Feature::ToolSchemaDialect) && !declared {
             if let Ok(v7) = self.compiled(true) {
                 if v7.is_valid(value) {
@@ -93,9 +106,14 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The check of `schema` held at `/s` of a document.
+    fn at_s(schema: Value) -> OutputCheck {
+        OutputCheck::new(Arc::new(json!({ "s": schema })), "/s".into())
+    }
+
     #[test]
     fn verdicts() {
-        let c = OutputCheck::new(json!({"type": "object", "required": ["id"]}));
+        let c = at_s(json!({"type": "object", "required": ["id"]}));
         assert_eq!(
             c.check(&json!({"id": 1}), ProtocolRevision::V2026_07_28),
             Verdict::Valid
@@ -106,9 +124,9 @@ mod tests {
         }
         // draft-07 `dependencies` is not a 2020-12 keyword; before ToolSchemaDialect the
         // value is invalid only if both dialects reject it.
-        let c = OutputCheck::new(json!({"type": "object", "items": [{"type": "string"}]}));
+        let c = at_s(json!({"type": "object", "items": [{"type": "string"}]}));
         let _ = c.check(&json!({}), ProtocolRevision::V2025_06_18);
-        let c = OutputCheck::new(json!({"$ref": "https://example.com/remote.json"}));
+        let c = at_s(json!({"$ref": "https://example.com/remote.json"}));
         assert!(matches!(
             c.check(&json!({}), ProtocolRevision::V2026_07_28),
             Verdict::Unchecked(_)

@@ -18,6 +18,7 @@ use mcpdesc_core::provenance::{
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet, pointer, refs};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// Every tool's plan, by name and protocol scope.
 #[derive(Debug, Default)]
@@ -162,7 +163,7 @@ fn warn(code: &str, ptr: &str, msg: String) -> Diagnostic {
 impl Plans {
     /// Reads the plans of every tool of `doc`. Errors: malformed provenance
     /// (`provenance-invalid`, located), a bad `--base-url` or credential.
-    pub fn new(doc: &Value, opts: &RestOptions) -> Result<Plans, Vec<Diagnostic>> {
+    pub fn new(doc: &Arc<Value>, opts: &RestOptions) -> Result<Plans, Vec<Diagnostic>> {
         let mut plans = Plans::default();
         let mut errors = Vec::new();
         let root_prov = match RootProvenance::of_document(doc) {
@@ -352,7 +353,7 @@ fn choose_server(servers: &[Server]) -> Result<String, String> {
 impl ToolPlan {
     #[allow(clippy::too_many_arguments)]
     fn build(
-        doc: &Value,
+        doc: &Arc<Value>,
         tool: &Value,
         name: &str,
         ptr: &str,
@@ -454,10 +455,14 @@ impl ToolPlan {
             None if !prov.servers.is_empty() => choose_server(&prov.servers),
             None => choose_server(root_servers),
         };
+        // The schema is located now and read (and compiled) on the tool's first call:
+        // copying every output schema at start cost the GitHub description a third of
+        // its start-up.
         let output = tool.get("outputSchema").and_then(|s| {
-            refs::resolve(doc, s, "schemas")
-                .ok()
-                .map(|(s, _)| OutputCheck::new(s.clone()))
+            refs::resolve(doc, s, "schemas").ok().map(|(_, component)| {
+                let at = component.unwrap_or_else(|| pointer::push(ptr, "outputSchema"));
+                OutputCheck::new(Arc::clone(doc), at)
+            })
         });
         let response = prov.response.as_ref();
         ToolPlan {

@@ -2,14 +2,18 @@
 //! resources, resource templates and prompts, as MCP list values, paged with opaque
 //! cursors; and the capabilities that follow from them.
 //!
-//! Built once at start. The source document is validated once (by the caller);
-//! each declaration is then projected with [`mcpdesc_scope::project_declaration`] (the
-//! §4.12 steps `project` applies to the whole document) and its list value is
+//! Built at start from scopes alone: which declarations each revision lists. The source
+//! document is validated once (by the caller); a declaration is projected with
+//! [`mcpdesc_scope::project_declaration`] (the §4.12 steps `project` applies to the
+//! whole document) when it is first used at a revision, and its list value is
 //! [`mcpdesc_scope::wire_value`], the same function `export tools-list` uses, so
 //! `tools/list` at a revision is exactly `mcpdesc export tools-list` at that revision.
-//! A projected declaration that is equal at several revisions (the usual case: an
-//! unscoped tool) is stored once and shared, so a 1,223-tool description is not held
-//! once per revision. List values are built per page on demand, not stored.
+//! A declaration whose projection is itself (no `protocolVersions`, no nested
+//! Elicitation Declarations: the usual case) is one entry shared by every revision and
+//! points into the source document, so a 1,223-tool description is not held once per
+//! revision; a scoped one is copied only at the revisions a client uses (start-up does
+//! not copy the GitHub description's 277 scoped tools five times over). List values are
+//! built per page on demand, not stored.
 
 use super::args::ArgsValidator;
 use super::jsonrpc::RpcError;
@@ -35,12 +39,12 @@ const LISTED: [DeclKind; 4] = [
 ///
 /// Held as a reference into the shared source document when its projection is the
 /// declaration itself (no `protocolVersions`, no nested Elicitation Declarations: §4.12
-/// changes nothing then), else as its own projected copy.
+/// changes nothing then), else as its own projected copy, made on first use.
 pub struct Entry {
     doc: Arc<Value>,
     kind: DeclKind,
     index: usize,
-    projected: Option<Value>,
+    projection: Projection,
     /// The declaration's `name`.
     pub name: String,
     /// The JSON pointer of the declaration in the source document.
@@ -51,22 +55,64 @@ pub struct Entry {
 /// A tool of a view.
 pub type ToolEntry = Entry;
 
+/// How an entry's declaration becomes the view's.
+enum Projection {
+    /// The projection is the source declaration.
+    Source,
+    /// Projected at `rev` under the root scope `parent`, on first use.
+    Scoped {
+        rev: ProtocolRevision,
+        parent: RevisionSet,
+        value: OnceLock<Value>,
+    },
+}
+
 impl std::fmt::Debug for Entry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Entry")
             .field("name", &self.name)
             .field("pointer", &self.pointer)
-            .field("projected", &self.projected.is_some())
+            .field(
+                "scoped",
+                &matches!(self.projection, Projection::Scoped { .. }),
+            )
             .finish_non_exhaustive()
     }
 }
 
 impl Entry {
+    fn new(
+        doc: &Arc<Value>,
+        kind: DeclKind,
+        index: usize,
+        name: &str,
+        projection: Projection,
+    ) -> Entry {
+        Entry {
+            doc: Arc::clone(doc),
+            kind,
+            index,
+            projection,
+            name: name.to_string(),
+            pointer: format!("/{}/{index}", kind.collection()),
+            validator: OnceLock::new(),
+        }
+    }
+
+    fn source(&self) -> &Value {
+        &self.doc[self.kind.collection()][self.index]
+    }
+
     /// The declaration as the revision's Effective Protocol View has it.
     pub fn decl(&self) -> &Value {
-        match &self.projected {
-            Some(p) => p,
-            None => &self.doc[self.kind.collection()][self.index],
+        match &self.projection {
+            Projection::Source => self.source(),
+            Projection::Scoped { rev, parent, value } => value.get_or_init(|| {
+                // The catalog listed the entry because its scope contains `rev`, which is
+                // exactly when the projection exists.
+                mcpdesc_scope::project_declaration(self.kind, self.source(), *parent, *rev)
+                    .unwrap_or(Value::Null)
+            }),
         }
     }
 }
@@ -131,18 +177,6 @@ impl Catalog {
         // entry for every revision that lists it.
         let mut same: HashMap<(usize, usize), Arc<Entry>> = HashMap::new();
         for rev in revisions.iter() {
-            // The previous revision's projected entries by pointer, to share equal ones.
-            let prev: HashMap<&str, &Arc<Entry>> = views
-                .last()
-                .map(|p| {
-                    p.tools
-                        .iter()
-                        .chain(p.others.iter().flatten())
-                        .filter(|e| e.projected.is_some())
-                        .map(|e| (e.pointer.as_str(), e))
-                        .collect()
-                })
-                .unwrap_or_default();
             let mut lists: [Vec<Arc<Entry>>; 4] = Default::default();
             for (k, kind) in LISTED.into_iter().enumerate() {
                 for (i, decl) in doc
@@ -155,43 +189,19 @@ impl Catalog {
                     if !decl_scope(decl, root).contains(rev) {
                         continue;
                     }
-                    let name = decl
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string();
-                    let pointer = format!("/{}/{i}", kind.collection());
-                    let needs_projection = decl.get("protocolVersions").is_some()
+                    let name = decl.get("name").and_then(Value::as_str).unwrap_or_default();
+                    let scoped = decl.get("protocolVersions").is_some()
                         || decl.get("elicitations").is_some();
-                    let entry = if needs_projection {
-                        let Some(projected) =
-                            mcpdesc_scope::project_declaration(kind, decl, root, rev)
-                        else {
-                            continue;
+                    let entry = if scoped {
+                        let projection = Projection::Scoped {
+                            rev,
+                            parent: root,
+                            value: OnceLock::new(),
                         };
-                        match prev.get(pointer.as_str()) {
-                            Some(e) if e.projected.as_ref() == Some(&projected) => Arc::clone(e),
-                            _ => Arc::new(Entry {
-                                doc: Arc::clone(&doc),
-                                kind,
-                                index: i,
-                                projected: Some(projected),
-                                name,
-                                pointer,
-                                validator: OnceLock::new(),
-                            }),
-                        }
+                        Arc::new(Entry::new(&doc, kind, i, name, projection))
                     } else {
                         Arc::clone(same.entry((k, i)).or_insert_with(|| {
-                            Arc::new(Entry {
-                                doc: Arc::clone(&doc),
-                                kind,
-                                index: i,
-                                projected: None,
-                                name,
-                                pointer,
-                                validator: OnceLock::new(),
-                            })
+                            Arc::new(Entry::new(&doc, kind, i, name, Projection::Source))
                         }))
                     };
                     lists[k].push(entry);

@@ -125,7 +125,7 @@ fn build(
     let (backend, warnings, holds_credentials, mode) = match backend {
         BackendOptions::Rest(r) => {
             let holds = !r.credentials.is_empty() || !r.static_headers.is_empty();
-            let b = RestBackend::new(doc, r).map_err(StartError::Rejected)?;
+            let b = RestBackend::shared(Arc::clone(doc), r).map_err(StartError::Rejected)?;
             let warnings = b.warnings().to_vec();
             (Backend::Rest(Box::new(b)), warnings, holds, "REST gateway")
         }
