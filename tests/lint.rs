@@ -743,7 +743,7 @@ fn live_server_imports_every_host() {
             .filter_map(|t| t["name"].as_str().map(String::from))
             .collect();
         // Hand-written from the host rules: Kiro takes only [A-Za-z0-9_], the Anthropic
-        // and OpenAI hosts also `-`, Gemini also `.`/`:`; each name outside a host's set
+        // and OpenAI hosts also `-`, Gemini CLI also `.`/`:`; each name outside a host's set
         // is flagged at its pointer, and no other name is.
         for (h, ok) in [
             ("kiro", "_"),
@@ -755,13 +755,10 @@ fn live_server_imports_every_host() {
                 .iter()
                 .enumerate()
                 .filter(|(_, n)| {
-                    let chars = n
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || ok.contains(c));
-                    // Gemini also wants a letter or `_` first.
-                    let first = h != "gemini-cli"
-                        || n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
-                    !(chars && first)
+                    // (Gemini's letter-or-`_`-first rule is met by the `mcp_` Gemini
+                    // CLI puts in front.)
+                    !n.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || ok.contains(c))
                 })
                 .map(|(i, _)| format!("/tools/{i}/name"))
                 .collect();

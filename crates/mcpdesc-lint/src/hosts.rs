@@ -5,8 +5,9 @@
 //!
 //! Keep it current by re-reading the sources: a fact whose status is
 //! [`Status::Unconfirmed`] was not (yet) read in the host's own documentation or
-//! code. Confirmed so far: Gemini CLI's 63-character truncation (read in its source,
-//! `generateValidName`). Every other fact is unconfirmed: the
+//! code. Confirmed so far: Gemini CLI's `mcp_{server}_` prefix, name characters and
+//! 63-character truncation (its own `generateValidName`, run by tests/lint_oracles.rs
+//! against lint and export). Every other fact is unconfirmed: the
 //! sources name where each is documented or reported (third-party reports seen on
 //! 2026-12-01: Kiro's 64 with prefix in kiro-gateway#104, Claude Code's `mcp__`
 //! prefix counting against 64 in awslabs/agent-plugins#131, Gemini CLI's 63-character
@@ -40,6 +41,9 @@ pub enum NameChars {
     AlnumUnderscore,
     /// `^[a-zA-Z_][a-zA-Z0-9_.:-]*$` (Gemini function declarations).
     Gemini,
+    /// `^[a-zA-Z0-9_.:-]+$`: Gemini's characters without its first-character rule,
+    /// which the `mcp_` Gemini CLI puts in front already meets.
+    GeminiCliTool,
 }
 
 impl NameChars {
@@ -55,6 +59,9 @@ impl NameChars {
                 name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
                     && name.chars().all(|c| ok(c) || matches!(c, '.' | ':' | '-'))
             }
+            NameChars::GeminiCliTool => {
+                !name.is_empty() && name.chars().all(|c| ok(c) || matches!(c, '.' | ':' | '-'))
+            }
         }
     }
 
@@ -64,6 +71,7 @@ impl NameChars {
             NameChars::AlnumUnderscoreHyphen => "^[a-zA-Z0-9_-]+$",
             NameChars::AlnumUnderscore => "^[a-zA-Z0-9_]+$",
             NameChars::Gemini => "^[a-zA-Z_][a-zA-Z0-9_.:-]*$",
+            NameChars::GeminiCliTool => "^[a-zA-Z0-9_.:-]+$",
         }
     }
 }
@@ -160,7 +168,7 @@ const OPENAI_STRICT: &str =
     "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas";
 const CHATGPT_APPS: &str = "https://developers.openai.com/apps-sdk/app-submission-guidelines";
 const GEMINI_FUNCTION_NAME: &str = "https://ai.google.dev/api/caching#FunctionDeclaration (name: must start with a letter or an underscore; a-z, A-Z, 0-9, underscores, dots, colons, dashes; max 64)";
-const GEMINI_CLI_MCP: &str = "https://github.com/google-gemini/gemini-cli/blob/03647aa5cd6f7022bf18ff6f603e8a1e3e1422c8/packages/core/src/tools/mcp-tool.ts (generateValidName: characters outside a-zA-Z0-9_.- become _; a name over 63 characters becomes its first 28 + ___ + its last 32)";
+const GEMINI_CLI_MCP: &str = "@google/gemini-cli-core 0.61.0 (npm), dist/src/tools/mcp-tool.js (generateValidName(`${server}_${tool}`): `mcp_` put in front, characters outside a-zA-Z0-9_.:- become _, a name over 63 characters becomes its first 30 + ... + its last 30; checked by tests/lint_oracles.rs)";
 const GEMINI_CLI_REF: &str = "https://github.com/google-gemini/gemini-cli/issues/13326";
 const CURSOR_MCP: &str = "https://docs.cursor.com/context/model-context-protocol";
 const KIRO_LIMIT: &str = "https://github.com/jwadow/kiro-gateway/pull/104 (Kiro API limit of 64 characters, server prefix included); https://kiro.dev/docs/mcp/usage";
@@ -298,11 +306,16 @@ pub const HOSTS: &[HostProfile] = &[
                 Unconfirmed,
             ),
             fact(
-                NameChars(NameChars::Gemini),
-                GEMINI_FUNCTION_NAME,
-                Unconfirmed,
+                NameChars(NameChars::GeminiCliTool),
+                GEMINI_CLI_MCP,
+                Confirmed,
             ),
             fact(NameTruncatedOver(63), GEMINI_CLI_MCP, Confirmed),
+            fact(
+                ServerPrefix("mcp_{server}_{tool}"),
+                GEMINI_CLI_MCP,
+                Confirmed,
+            ),
             fact(NoRef, GEMINI_CLI_REF, Unconfirmed),
         ],
     },
