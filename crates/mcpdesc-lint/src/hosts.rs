@@ -235,7 +235,8 @@ pub const HOSTS: &[HostProfile] = &[
                     "they are deferred to tool search instead of being loaded upfront; ",
                     "20,000 tokens is 10% of a 200,000-token window, larger with a larger window)"
                 ),
-                Confirmed,
+                // The 10 % rule is Claude Code's own; the window size is assumed.
+                Unconfirmed,
             ),
         ],
     },
