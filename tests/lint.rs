@@ -183,6 +183,14 @@ fn every_host_rule_fails_and_passes_as_written() {
         )
         .is_empty()
     );
+    // Gemini CLI sends `mcp_{server}_{tool}` and truncates it over 63 (its
+    // generateValidName): 57 + "mcp_gh_" = 64 is truncated, 10 + 7 is not.
+    let o = opts(&["gemini-cli"], Some("gh"));
+    assert_eq!(
+        found(&load("name-too-long.pass"), &o, "host-name-truncated"),
+        ["/tools/0/name"]
+    );
+    assert!(found(&load("name-chars.pass"), &o, "host-name-truncated").is_empty());
 }
 
 /// Quality rules, every host: (fixture, rule, pointers).
@@ -743,22 +751,23 @@ fn live_server_imports_every_host() {
             .filter_map(|t| t["name"].as_str().map(String::from))
             .collect();
         // Hand-written from the host rules: Kiro takes only [A-Za-z0-9_], the Anthropic
-        // and OpenAI hosts also `-`, Gemini CLI also `.`/`:`; each name outside a host's set
-        // is flagged at its pointer, and no other name is.
+        // and OpenAI hosts also `-`; Gemini CLI replaces what the Gemini API refuses
+        // with `_` itself (generateValidName), so it rejects no name. Each name outside
+        // a host's set is flagged at its pointer, and no other name is.
         for (h, ok) in [
             ("kiro", "_"),
             ("claude-code", "_-"),
             ("chatgpt", "_-"),
-            ("gemini-cli", "_-.:"),
+            ("gemini-cli", ""),
         ] {
             let want: Vec<String> = names
                 .iter()
                 .enumerate()
                 .filter(|(_, n)| {
-                    // (Gemini's letter-or-`_`-first rule is met by the `mcp_` Gemini
-                    // CLI puts in front.)
-                    !n.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || ok.contains(c))
+                    h != "gemini-cli"
+                        && !n
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || ok.contains(c))
                 })
                 .map(|(i, _)| format!("/tools/{i}/name"))
                 .collect();

@@ -5,8 +5,8 @@
 //!   and none may be rejected (no tool of this fixture needs excluding for Prism 5.16's
 //!   gaps: measured, `upload_photo`'s multipart body included); every result must validate (the workspace validator, as
 //!   a named example of its tool; the Python SDK's result models);
-//! - mcpdesc's generated Rust client (over stdio) and TypeScript client (over
-//!   Streamable HTTP) call the served description with Prism behind it.
+//! - mcpdesc's generated Rust and TypeScript clients call the served description over
+//!   both transports (stdio and Streamable HTTP) with Prism behind it.
 
 use crate::harness::*;
 use mcpdesc_core::ProtocolRevision::*;
@@ -303,11 +303,16 @@ fn generate(lang: &str, desc: &Path, out: &Path) {
 }
 
 /// A program using the generated Rust client (rmcp 3.11) against `mcpdesc serve` over
-/// stdio.
+/// stdio (a child it starts) and over Streamable HTTP (a server the test started; its
+/// URL is the fourth argument).
 const RUST_APP: &str = r#"
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a: Vec<String> = std::env::args().skip(1).collect();
+    let h = petstore_client::Client::connect_http(&a[3]).await?;
+    let pet = h.get_pet(petstore_client::GetPetInput { id_path: 3, id_query: None }).await?;
+    println!("{}", serde_json::json!({"http_get_pet": serde_json::to_value(&pet)?}));
+    h.close().await?;
     let c = petstore_client::Client::connect_stdio(&a[0], ["serve", a[1].as_str(), "--base-url", a[2].as_str()]).await?;
     let pets = c
         .list_pets(petstore_client::ListPetsInput { limit: Some(5), x_request_id: "0f8fad5b-d9cb-469f-a165-70867728950e".into(), session: None })
@@ -349,6 +354,10 @@ fn generated_rust_client_with_prism_behind() {
     std::fs::write(app.join("src/main.rs"), RUST_APP).expect("write");
     // The description the client was generated from; its servers are replaced by Prism.
     let doc = load(&desc);
+    let srv = ServeHttp::spawn_with_env(
+        &[desc.display().to_string(), "--base-url".into(), p.base()],
+        &credential_env(&doc),
+    );
     let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .args(["run", "--quiet", "--manifest-path"])
         .arg(app.join("Cargo.toml"))
@@ -356,6 +365,7 @@ fn generated_rust_client_with_prism_behind() {
         .arg(mcpdesc_bin())
         .arg(&desc)
         .arg(p.base())
+        .arg(&srv.url)
         .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
         .envs(credential_env(&doc))
         .output()
@@ -377,22 +387,27 @@ fn generated_rust_client_with_prism_behind() {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
-    assert_eq!(lines.len(), 2, "{stdout}");
-    assert!(lines[0]["list_pets"].is_u64(), "{stdout}");
-    assert!(
-        lines[1]["get_pet"]["id"].is_i64() || lines[1]["get_pet"]["id"].is_u64(),
-        "{stdout}"
-    );
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0]["http_get_pet"]["id"].is_number(), "{stdout}");
+    assert!(lines[1]["list_pets"].is_u64(), "{stdout}");
+    assert!(lines[2]["get_pet"]["id"].is_number(), "{stdout}");
+    // Both transports reached Prism through the gateway.
+    assert!(srv.log().contains("tools/call get_pet"), "{}", srv.log());
 }
 
+/// The generated TypeScript client against `mcpdesc serve` over Streamable HTTP (the
+/// URL argument) and over stdio (the rest: a command line that starts it).
 const TS_APP: &str = r#"
 import { McpClient } from "./client/dist/index.js";
-const [url] = process.argv.slice(2);
+const [url, command, ...args] = process.argv.slice(2);
 const c = await McpClient.connectHttp(url);
 const pets = await c.listPets({ limit: 5, "X-Request-Id": "0f8fad5b-d9cb-469f-a165-70867728950e" });
 const pet = await c.getPet({ id__path: 7 });
 await c.close();
-console.log(JSON.stringify({ pets: pets.result.length, pet }));
+const s = await McpClient.connectStdio(command, args);
+const stdioPet = await s.getPet({ id__path: 3 });
+await s.close();
+console.log(JSON.stringify({ pets: pets.result.length, pet, stdioPet }));
 "#;
 
 #[test]
@@ -431,15 +446,28 @@ fn generated_typescript_client_with_prism_behind() {
     std::fs::write(app.join("package.json"), "{\"type\": \"module\"}\n").expect("write");
     std::fs::write(app.join("app.mjs"), TS_APP).expect("write");
     let doc = load(&desc);
-    // The SDK's stdio transport passes a child only a default environment, so the
-    // gateway (holding the credential) runs as an HTTP server here.
+    let creds = credential_env(&doc);
     let srv = ServeHttp::spawn_with_env(
         &[desc.display().to_string(), "--base-url".into(), p.base()],
-        &credential_env(&doc),
+        &creds,
     );
+    // The SDK's stdio transport passes a child only a default environment: env(1)
+    // gives the gateway its credential.
+    let stdio: Vec<String> = ["env".to_string()]
+        .into_iter()
+        .chain(creds.iter().map(|(k, v)| format!("{k}={v}")))
+        .chain([
+            mcpdesc_bin().display().to_string(),
+            "serve".into(),
+            desc.display().to_string(),
+            "--base-url".into(),
+            p.base(),
+        ])
+        .collect();
     let out = Command::new("node")
         .arg(app.join("app.mjs"))
         .arg(&srv.url)
+        .args(&stdio)
         .current_dir(&app)
         .output()
         .expect("node");
@@ -452,4 +480,5 @@ fn generated_typescript_client_with_prism_behind() {
     );
     let v: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json");
     assert!(v["pets"].is_u64() && v["pet"]["id"].is_number(), "{v}");
+    assert!(v["stdioPet"]["id"].is_number(), "{v}");
 }

@@ -481,16 +481,21 @@ fn rename(
     renames: &mut IndexMap<String, String>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let Some(mut max) = host.name_budget(server) else {
+    // A host that truncates long names (Gemini CLI) need not also reject them: either
+    // limit, or both, bounds the room for the name.
+    let truncated = host
+        .find(|r| match r {
+            HostRule::NameTruncatedOver(n) => Some(*n),
+            _ => None,
+        })
+        .map(|n| n.saturating_sub(host.shown_name(server, "").chars().count()));
+    let Some(max) = [host.name_budget(server), truncated]
+        .into_iter()
+        .flatten()
+        .min()
+    else {
         return;
     };
-    if let Some(n) = host.find(|r| match r {
-        HostRule::NameTruncatedOver(n) => Some(*n),
-        _ => None,
-    }) {
-        let overhead = host.shown_name(server, "").chars().count();
-        max = max.min(n.saturating_sub(overhead));
-    }
     let chars = host.name_chars();
     let names: Vec<String> = tools
         .iter()

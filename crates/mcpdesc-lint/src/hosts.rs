@@ -5,14 +5,23 @@
 //!
 //! Keep it current by re-reading the sources: a fact whose status is
 //! [`Status::Unconfirmed`] was not (yet) read in the host's own documentation or
-//! code. Confirmed so far: Gemini CLI's `mcp_{server}_` prefix, name characters and
-//! 63-character truncation (its own `generateValidName`, run by tests/lint_oracles.rs
-//! against lint and export). Every other fact is unconfirmed: the
-//! sources name where each is documented or reported (third-party reports seen on
-//! 2026-12-01: Kiro's 64 with prefix in kiro-gateway#104, Claude Code's `mcp__`
-//! prefix counting against 64 in awslabs/agent-plugins#131, Gemini CLI's 63-character
-//! truncation and Gemini's name characters in notes and code quoting gemini-cli);
-//! promote a fact to [`Status::Confirmed`] when its host's own source is read.
+//! code, and its source names the best third-party report found. Re-read on 2026-12-01.
+//! Confirmed in the hosts' own material: the Claude directory's 64-character names,
+//! `title` and readOnly/destructive hints (anthropics/claude-plugins-official's
+//! directory checklist); Claude Code's `mcp__{server}__{tool}` names and its deferral
+//! of MCP tools past 10 % of the context window (anthropics/claude-code's changelog);
+//! ChatGPT's three required hints (openai/plugins' app-submission skill); OpenAI
+//! function names of 64 characters from `[a-zA-Z0-9_-]` (openai-node's
+//! `FunctionDefinition`); Gemini CLI's `mcp_{server}_{tool}` names and truncation
+//! over 63 (its `generateValidName`). Corrected on that reading: Gemini CLI neither
+//! rejects long names nor odd characters (it truncates and replaces them with `_`,
+//! so it has no length-limit or character fact), it prefixes every MCP tool, and
+//! Claude Code's budget is 10 % of a 200,000-token window (was 25,000, unsourced).
+//! Everything else is unconfirmed: the name limits of Claude Code (counting its
+//! prefix), ChatGPT, Cursor, Kiro and VS Code, the name characters of the Anthropic
+//! hosts, Kiro and VS Code, the top-level-union rejections, OpenAI strict mode's
+//! limits, Gemini's `$ref` handling and the tool caps of OpenAI, Cursor and VS Code.
+//! Promote a fact to [`Status::Confirmed`] when its host's own source is read.
 
 /// Whether a fact was confirmed by the host's own documentation or code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,11 +48,6 @@ pub enum NameChars {
     AlnumUnderscoreHyphen,
     /// `^[a-zA-Z0-9_]+$`: no hyphens, no dots (Kiro).
     AlnumUnderscore,
-    /// `^[a-zA-Z_][a-zA-Z0-9_.:-]*$` (Gemini function declarations).
-    Gemini,
-    /// `^[a-zA-Z0-9_.:-]+$`: Gemini's characters without its first-character rule,
-    /// which the `mcp_` Gemini CLI puts in front already meets.
-    GeminiCliTool,
 }
 
 impl NameChars {
@@ -55,13 +59,6 @@ impl NameChars {
                 !name.is_empty() && name.chars().all(|c| ok(c) || c == '-')
             }
             NameChars::AlnumUnderscore => !name.is_empty() && name.chars().all(ok),
-            NameChars::Gemini => {
-                name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                    && name.chars().all(|c| ok(c) || matches!(c, '.' | ':' | '-'))
-            }
-            NameChars::GeminiCliTool => {
-                !name.is_empty() && name.chars().all(|c| ok(c) || matches!(c, '.' | ':' | '-'))
-            }
         }
     }
 
@@ -70,8 +67,6 @@ impl NameChars {
         match self {
             NameChars::AlnumUnderscoreHyphen => "^[a-zA-Z0-9_-]+$",
             NameChars::AlnumUnderscore => "^[a-zA-Z0-9_]+$",
-            NameChars::Gemini => "^[a-zA-Z_][a-zA-Z0-9_.:-]*$",
-            NameChars::GeminiCliTool => "^[a-zA-Z0-9_.:-]+$",
         }
     }
 }
@@ -158,21 +153,21 @@ const fn fact(rule: HostRule, source: &'static str, status: Status) -> Fact {
 use HostRule::*;
 use Status::*;
 
-const ANTHROPIC_TOOL_NAME: &str = "https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#specifying-client-tools";
-const ANTHROPIC_TOP_LEVEL_UNION: &str = "https://github.com/anthropics/claude-code/issues (API error: input_schema does not support oneOf, allOf, or anyOf at the top level)";
-const CLAUDE_DIRECTORY: &str =
-    "https://support.claude.com/en/articles/12922832-anthropic-mcp-directory-policy";
-const OPENAI_FUNCTION_NAME: &str =
-    "https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools";
-const OPENAI_STRICT: &str =
-    "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas";
-const CHATGPT_APPS: &str = "https://developers.openai.com/apps-sdk/app-submission-guidelines";
-const GEMINI_FUNCTION_NAME: &str = "https://ai.google.dev/api/caching#FunctionDeclaration (name: must start with a letter or an underscore; a-z, A-Z, 0-9, underscores, dots, colons, dashes; max 64)";
-const GEMINI_CLI_MCP: &str = "@google/gemini-cli-core 0.61.0 (npm), dist/src/tools/mcp-tool.js (generateValidName(`${server}_${tool}`): `mcp_` put in front, characters outside a-zA-Z0-9_.:- become _, a name over 63 characters becomes its first 30 + ... + its last 30; checked by tests/lint_oracles.rs)";
-const GEMINI_CLI_REF: &str = "https://github.com/google-gemini/gemini-cli/issues/13326";
-const CURSOR_MCP: &str = "https://docs.cursor.com/context/model-context-protocol";
-const KIRO_LIMIT: &str = "https://github.com/jwadow/kiro-gateway/pull/104 (Kiro API limit of 64 characters, server prefix included); https://kiro.dev/docs/mcp/usage";
-const VSCODE_MCP: &str = "https://code.visualstudio.com/docs/copilot/chat/mcp-servers";
+const ANTHROPIC_TOOL_NAME: &str = "scopecraft/command .tasks/release-v1/TASK-BUG-001.md on GitHub (third-party, quoting the Messages API error: tools.16.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'); Anthropic's own docs not read";
+const ANTHROPIC_TOP_LEVEL_UNION: &str = "https://github.com/anthropics/claude-code/issues/5319 (user report quoting the Messages API error: input_schema does not support oneOf, allOf, or anyOf at the top level); Anthropic's own docs not read";
+const CLAUDE_DIRECTORY: &str = "https://github.com/anthropics/claude-plugins-official/blob/340e33aef211d95769d252324854497af871dafe/plugins/mcp-server-dev/skills/build-mcp-app/references/directory-checklist.md (hard review criteria: tool names <= 64 characters; every tool sets annotations.title plus the relevant hints, readOnlyHint: true for fetch/search tools, destructiveHint for writes; the same repo's build-mcp-server/references/tool-design.md asks for readOnlyHint, destructiveHint and title on every tool)";
+const CLAUDE_CODE_NAME_LIMIT: &str = "https://github.com/anthropics/claude-code/issues/22276 (user report: names are mcp__<server>__<tool> with a 64-character limit; the Messages API error tools.N.custom.name: String should have at most 64 characters in #955); not in Anthropic's docs as read";
+const OPENAI_FUNCTION_NAME: &str = "https://github.com/openai/openai-node/blob/7b7d6ca71130d37ec09792c50056b47861f2eccf/src/resources/shared.ts (FunctionDefinition.name, generated from OpenAI's API spec: must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64)";
+const OPENAI_STRICT: &str = "https://jsonschemaprofiles.unitvectorylabs.com/schemas/openai (third-party digest of https://platform.openai.com/docs/guides/structured-outputs#supported-schemas: root must be an object, not anyOf; up to 5,000 object properties, 10 levels of nesting, 1,000 enum values); OpenAI's page itself not read";
+const OPENAI_MAX_TOOLS: &str = "openai/openai-node commit f4202cef on GitHub (OpenAI's API spec said of chat tools: A max of 128 functions are supported, until this commit of 2025-08-07 removed the sentence; the current spec names no cap)";
+const CHATGPT_NAME: &str = "https://github.com/openai/openai-node/blob/7b7d6ca71130d37ec09792c50056b47861f2eccf/src/resources/shared.ts (the OpenAI function-name rule; that ChatGPT applies it to MCP tools is not documented in what was read)";
+const CHATGPT_APPS: &str = "https://github.com/openai/plugins/blob/3fdeeb4970a1fa176ccabf873ae64fd6053cb2b0/plugins/openai-developers/skills/chatgpt-app-submission/SKILL.md (ChatGPT Apps submissions require every tool to set all three hints explicitly; missing or null hints are submission blockers)";
+const GEMINI_CLI_MCP: &str = "https://github.com/google-gemini/gemini-cli/blob/5411f113cafae26161b4969b0237b8e1e024e2c2/packages/core/src/tools/mcp-tool.ts (generateValidName of `${server}_${tool}`: prefixes mcp_, replaces characters outside a-zA-Z0-9_.:- with _, and a name over 63 characters becomes its first 30 + ... + its last 30; tool-registry.ts sends that name to the model)";
+const GEMINI_CLI_REF: &str = "https://github.com/google-gemini/gemini-cli/issues/13326 (user report, open: the Gemini API rejects MCP schemas with $defs references); gemini-cli at 5411f113 passes inputSchema unchanged as parametersJsonSchema (mcp-client.ts discoverTools)";
+const CURSOR_MCP: &str = "Mgabr90/universal-mcp-servers docs/troubleshooting/MCP_NAMING_ISSUES.md on GitHub (third-party, quoting Cursor's warning: Combined server and tool name length (65) exceeds 60 characters, where 65 is the two names without a separator); https://docs.cursor.com/context/model-context-protocol (40 tools) not read";
+const KIRO_LIMIT: &str = "https://github.com/jwadow/kiro-gateway/pull/104 and https://github.com/severity1/nz-akahu-mcp/releases/tag/v0.1.4 (third-party, quoting Kiro: Tool name(s) exceed Kiro API limit of 64 characters, server prefix included); https://kiro.dev/docs/mcp/usage not read";
+const VSCODE_MCP: &str = "https://code.visualstudio.com/docs/copilot/chat/mcp-servers (not read; microsoft/vscode's src/vs/workbench/contrib/mcp/common/mcpLanguageModelToolContribution.ts, as read, states no name rule)";
+const VSCODE_MAX_TOOLS: &str = "https://github.com/postmanlabs/postman-mcp-server/pull/35 (third-party: VS Code only supports up to 128 tools); VS Code's docs not read";
 
 /// The host table. Order = `--host` listing order.
 pub const HOSTS: &[HostProfile] = &[
@@ -186,21 +181,21 @@ pub const HOSTS: &[HostProfile] = &[
                     counts_prefix: false,
                 },
                 CLAUDE_DIRECTORY,
-                Unconfirmed,
+                Confirmed,
             ),
             fact(
                 NameChars(NameChars::AlnumUnderscoreHyphen),
                 ANTHROPIC_TOOL_NAME,
                 Unconfirmed,
             ),
-            fact(RequiresTitle, CLAUDE_DIRECTORY, Unconfirmed),
+            fact(RequiresTitle, CLAUDE_DIRECTORY, Confirmed),
             fact(
                 RequiresAnnotations(AnnotationRequirement::AnyOf(&[
                     "readOnlyHint",
                     "destructiveHint",
                 ])),
                 CLAUDE_DIRECTORY,
-                Unconfirmed,
+                Confirmed,
             ),
             fact(NoTopLevelUnion, ANTHROPIC_TOP_LEVEL_UNION, Unconfirmed),
         ],
@@ -214,13 +209,17 @@ pub const HOSTS: &[HostProfile] = &[
                     max: 64,
                     counts_prefix: true,
                 },
-                ANTHROPIC_TOOL_NAME,
+                CLAUDE_CODE_NAME_LIMIT,
                 Unconfirmed,
             ),
             fact(
                 ServerPrefix("mcp__{server}__{tool}"),
-                "https://docs.anthropic.com/en/docs/claude-code/mcp",
-                Unconfirmed,
+                concat!(
+                    "https://github.com/anthropics/claude-code/blob/5cfc0a1905ce0c0a9bd81d8a90fe6b62ff614357/CHANGELOG.md",
+                    " (permission rules mcp__server__* for all tools of a server; ",
+                    "use mcp__brave-search__.* to match all tools from a hyphenated MCP server)"
+                ),
+                Confirmed,
             ),
             fact(
                 NameChars(NameChars::AlnumUnderscoreHyphen),
@@ -229,8 +228,14 @@ pub const HOSTS: &[HostProfile] = &[
             ),
             fact(NoTopLevelUnion, ANTHROPIC_TOP_LEVEL_UNION, Unconfirmed),
             fact(
-                ListTokenBudget(25_000),
-                "https://docs.anthropic.com/en/docs/claude-code/mcp (large MCP tool context warning)",
+                ListTokenBudget(20_000),
+                concat!(
+                    "https://github.com/anthropics/claude-code/blob/5cfc0a1905ce0c0a9bd81d8a90fe6b62ff614357/CHANGELOG.md",
+                    " (2.1.7: when MCP tool descriptions exceed 10% of the context window, ",
+                    "they are deferred to tool search instead of being loaded upfront; ",
+                    "20,000 tokens is 10% of a 200,000-token window, larger with a larger window)"
+                ),
+                // The 10 % rule is Claude Code's own; the window size is assumed.
                 Unconfirmed,
             ),
         ],
@@ -244,12 +249,12 @@ pub const HOSTS: &[HostProfile] = &[
                     max: 64,
                     counts_prefix: false,
                 },
-                OPENAI_FUNCTION_NAME,
+                CHATGPT_NAME,
                 Unconfirmed,
             ),
             fact(
                 NameChars(NameChars::AlnumUnderscoreHyphen),
-                OPENAI_FUNCTION_NAME,
+                CHATGPT_NAME,
                 Unconfirmed,
             ),
             fact(
@@ -259,7 +264,7 @@ pub const HOSTS: &[HostProfile] = &[
                     "openWorldHint",
                 ])),
                 CHATGPT_APPS,
-                Unconfirmed,
+                Confirmed,
             ),
         ],
     },
@@ -273,12 +278,12 @@ pub const HOSTS: &[HostProfile] = &[
                     counts_prefix: false,
                 },
                 OPENAI_FUNCTION_NAME,
-                Unconfirmed,
+                Confirmed,
             ),
             fact(
                 NameChars(NameChars::AlnumUnderscoreHyphen),
                 OPENAI_FUNCTION_NAME,
-                Unconfirmed,
+                Confirmed,
             ),
             fact(NoTopLevelUnion, OPENAI_STRICT, Unconfirmed),
             fact(
@@ -290,32 +295,22 @@ pub const HOSTS: &[HostProfile] = &[
                 OPENAI_STRICT,
                 Unconfirmed,
             ),
-            fact(MaxTools(128), OPENAI_FUNCTION_NAME, Unconfirmed),
+            fact(MaxTools(128), OPENAI_MAX_TOOLS, Unconfirmed),
         ],
     },
     HostProfile {
         id: "gemini-cli",
         name: "Gemini CLI",
+        // No length limit and no character rule: the CLI truncates long names and
+        // replaces odd characters itself, so the Gemini API's 64-character
+        // `^[a-zA-Z_][a-zA-Z0-9_.:-]*$` never rejects an MCP tool (GEMINI_CLI_MCP).
         facts: &[
-            fact(
-                NameMaxLen {
-                    max: 64,
-                    counts_prefix: false,
-                },
-                GEMINI_FUNCTION_NAME,
-                Unconfirmed,
-            ),
-            fact(
-                NameChars(NameChars::GeminiCliTool),
-                GEMINI_CLI_MCP,
-                Confirmed,
-            ),
-            fact(NameTruncatedOver(63), GEMINI_CLI_MCP, Confirmed),
             fact(
                 ServerPrefix("mcp_{server}_{tool}"),
                 GEMINI_CLI_MCP,
                 Confirmed,
             ),
+            fact(NameTruncatedOver(63), GEMINI_CLI_MCP, Confirmed),
             fact(NoRef, GEMINI_CLI_REF, Unconfirmed),
         ],
     },
@@ -349,7 +344,7 @@ pub const HOSTS: &[HostProfile] = &[
             ),
             fact(
                 ServerPrefix("mcp_{server}_{tool}"),
-                "https://kiro.dev/docs/mcp/usage (autoApprove example mcp_aws_docs_search_documentation)",
+                "https://kiro.dev/docs/mcp/usage (autoApprove example mcp_aws_docs_search_documentation; not re-read)",
                 Unconfirmed,
             ),
             fact(
@@ -376,7 +371,7 @@ pub const HOSTS: &[HostProfile] = &[
                 VSCODE_MCP,
                 Unconfirmed,
             ),
-            fact(MaxTools(128), VSCODE_MCP, Unconfirmed),
+            fact(MaxTools(128), VSCODE_MAX_TOOLS, Unconfirmed),
         ],
     },
 ];
