@@ -555,6 +555,25 @@ pub(crate) fn strict_findings(
     for (p, d, s) in walk(schema, base) {
         depth = depth.max(d);
         enums += s.get("enum").and_then(Value::as_array).map_or(0, Vec::len);
+        // What OpenAI's Agents SDK (`ensure_strict_json_schema`) must rewrite before
+        // strict mode takes a schema: `oneOf` (strict mode has `anyOf` only) and a
+        // `$ref` with sibling keywords (it inlines the target).
+        if s.get("oneOf").is_some() {
+            ds.push(diag(
+                rules::HOST_STRICT_OBJECT,
+                format!("{h}: tool `{name}`: `oneOf`; strict mode takes `anyOf` only ({src})"),
+                p.clone(),
+            ));
+        }
+        if s.get("$ref").is_some() && s.as_object().is_some_and(|m| m.len() > 1) {
+            ds.push(diag(
+                rules::HOST_STRICT_OBJECT,
+                format!(
+                    "{h}: tool `{name}`: `$ref` with sibling keywords; strict mode takes a bare `$ref` ({src})"
+                ),
+                p.clone(),
+            ));
+        }
         let is_object = s.get("type").and_then(Value::as_str) == Some("object")
             || s.get("properties").is_some();
         if !is_object {

@@ -112,7 +112,7 @@ pub const RULES: &[Rule] = &[
         HOST_STRICT_OBJECT,
         Level::Error,
         true,
-        "strict mode: an object without `additionalProperties: false` or with optional properties",
+        "strict mode: an object without `additionalProperties: false` or with optional properties, a `oneOf`, or a `$ref` with sibling keywords",
     ),
     rule(
         HOST_STRICT_LIMIT,
