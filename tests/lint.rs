@@ -84,6 +84,22 @@ const HOST_CASES: &[HostCase] = &[
         &["/tools/0/name"],
     ),
     (
+        "name-rewritten",
+        "gemini-cli",
+        None,
+        "host-name-rewritten",
+        &["/tools/0/name"],
+    ),
+    // `records/get` and `records_get` both register as `mcp_gh_records_get`; the two
+    // 71-character names share the first 30 and the last 30 of `mcp_gh_…`.
+    (
+        "name-collision",
+        "gemini-cli",
+        Some("gh"),
+        "host-name-collision",
+        &["/tools/1/name", "/tools/3/name"],
+    ),
+    (
         "title",
         "claude-directory",
         None,
@@ -191,6 +207,34 @@ fn every_host_rule_fails_and_passes_as_written() {
         ["/tools/0/name"]
     );
     assert!(found(&load("name-chars.pass"), &o, "host-name-truncated").is_empty());
+    // The names Gemini CLI registers, written out by hand from its generateValidName.
+    let ds = lint(&load("name-collision.fail"), &o).diagnostics;
+    let says = |code: &str, text: &str| {
+        ds.iter()
+            .any(|d| d.code == code && d.message.contains(text))
+    };
+    assert!(
+        says("host-name-rewritten", "registers `mcp_gh_records_get`"),
+        "{}",
+        render(&ds)
+    );
+    let truncated = format!("mcp_gh_{}...{}", "p".repeat(23), "q".repeat(30));
+    assert!(
+        says(
+            "host-name-truncated",
+            &format!("truncates it to `{truncated}`")
+        ),
+        "{}",
+        render(&ds)
+    );
+    assert!(
+        says(
+            "host-name-collision",
+            &format!("registered as `{truncated}`")
+        ),
+        "{}",
+        render(&ds)
+    );
 }
 
 /// Quality rules, every host: (fixture, rule, pointers).

@@ -51,6 +51,12 @@ fn awkward_names() -> Value {
         "café".into(),
         "tool,comma".into(),
         "UPPER_and-Mixed.1".into(),
+        // Collisions once Gemini CLI has rewritten: with `repos/get`; with the
+        // 120 x's (the middle is cut); a character outside the BMP is two UTF-16 units.
+        "repos_get".into(),
+        format!("{}z{}", "x".repeat(60), "x".repeat(59)),
+        "emoji\u{1F600}".into(),
+        "emoji__".into(),
     ];
     let tools: Vec<Value> = names
         .iter()
@@ -232,11 +238,13 @@ fn report(what: &str, bad: &[String]) {
     );
 }
 
-/// Gemini CLI's `generateValidName` decides: `host-name-truncated` for `gemini-cli` is
-/// exactly the names it shortens (measured against the `mcp_{server}_{tool}` our table
-/// says it registers); no finding says it rejects a name (it never does); no name
-/// `export --host gemini-cli` emits is shortened, and no two collide once Gemini CLI
-/// has replaced their characters; `hasCycleInSchema` on an inputSchema is exactly
+/// Gemini CLI's `generateValidName` decides: the host table's `registered_name` is
+/// exactly the name it registers for every tool; `host-name-truncated`,
+/// `host-name-rewritten` and `host-name-collision` for `gemini-cli` are exactly the
+/// names it shortens, whose characters it replaces (where the result shows it) and
+/// that it registers a second time; no finding says it rejects a name (it never does);
+/// every name `export --host gemini-cli` emits is registered unchanged behind the
+/// prefix, and no two collide; `hasCycleInSchema` on an inputSchema is exactly
 /// where our fit reports `fit-ref-cycle`. Every name `export --host H` invents, for
 /// every host, passes the MCP SDK's SEP-986 `validateToolName`.
 #[test]
@@ -305,17 +313,47 @@ fn gemini_cli_core_agrees_with_the_gemini_cli_profile() {
     let (mut changed, mut shortened, mut cyclic, mut replaced_exported) = (0, 0, 0, 0);
     for (s, f) in sources.iter().zip(&fits) {
         let lint = host_lint(&s.list, "gemini-cli", s.server);
+        // Names Gemini CLI registers, first tool for each: a later one is a collision.
+        let mut first: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
         for (i, t) in tools(&s.list).iter().enumerate() {
             let tool = name(t);
             let ptr = format!("/tools/{i}/name");
             let shown = gemini.shown_name(Some(s.server), tool);
             let got = real[n];
             n += 1;
+            let ours = gemini.registered_name(Some(s.server), tool);
+            if ours != got {
+                bad.push(format!(
+                    "{}: `{tool}`: Gemini CLI registers `{got}`, registered_name says `{ours}`",
+                    s.label
+                ));
+            }
+            let collides = first.contains_key(got);
+            first.entry(got).or_insert(tool);
+            if collides != has(&lint, "host-name-collision", &ptr) {
+                bad.push(format!(
+                    "{}: `{tool}`: registered as `{got}` {}; host-name-collision {}",
+                    s.label,
+                    first
+                        .get(got)
+                        .map_or(String::new(), |f| format!("(first: `{f}`)")),
+                    if collides { "missing" } else { "reported" }
+                ));
+            }
             // Sanitizing keeps the length, so a shorter name is a truncated one.
             let host_shortens = got.chars().count() < shown.chars().count();
             let replaced = !host_shortens && got != shown;
             shortened += usize::from(host_shortens);
             changed += usize::from(host_shortens || replaced);
+            // Replacement keeps the length, so an unshortened name shows it (in a
+            // shortened one the cut middle may hide it: not compared).
+            if !host_shortens && replaced != has(&lint, "host-name-rewritten", &ptr) {
+                bad.push(format!(
+                    "{}: `{tool}`: Gemini CLI registers `{got}`; host-name-rewritten {}",
+                    s.label,
+                    if replaced { "missing" } else { "reported" }
+                ));
+            }
             if host_shortens != has(&lint, "host-name-truncated", &ptr) {
                 bad.push(format!(
                     "{}: `{tool}`: Gemini CLI registers `{got}`, our table says `{shown}`; host-name-truncated {}",
@@ -360,6 +398,12 @@ fn gemini_cli_core_agrees_with_the_gemini_cli_profile() {
                 ));
             }
             replaced_exported += usize::from(got != shown);
+            if got != shown {
+                bad.push(format!(
+                    "{}: export --host gemini-cli emits `{tool}`; Gemini CLI registers `{got}`, not `{shown}`",
+                    s.label
+                ));
+            }
             // Two tools registered under one name: Gemini CLI sends the model only one.
             if let Some(other) = registered.insert(got.to_string(), tool.to_string()) {
                 bad.push(format!(

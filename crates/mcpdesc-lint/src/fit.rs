@@ -70,9 +70,7 @@ pub fn fit_tools_list(list: &Value, rev: ProtocolRevision, opts: &FitOptions<'_>
         if let Some(host) = opts.host {
             render_html(tool, &name, &ptr, &mut diags);
             if host.has(HostRule::NoRef) {
-                for key in ["inputSchema", "outputSchema"] {
-                    inline_refs(tool, key, &name, &ptr, &mut diags);
-                }
+                inline_refs(tool, "inputSchema", &name, &ptr, &mut diags);
             }
             if host.has(HostRule::NoTopLevelUnion) {
                 lift_union(tool, &name, &ptr, &mut diags);
@@ -483,12 +481,10 @@ fn rename(
 ) {
     // A host that truncates long names (Gemini CLI) need not also reject them: either
     // limit, or both, bounds the room for the name.
-    let truncated = host
-        .find(|r| match r {
-            HostRule::NameTruncatedOver(n) => Some(*n),
-            _ => None,
-        })
-        .map(|n| n.saturating_sub(host.shown_name(server, "").chars().count()));
+    let truncated = host.truncation().map(|t| {
+        t.over
+            .saturating_sub(host.shown_name(server, "").chars().count())
+    });
     let Some(max) = [host.name_budget(server), truncated]
         .into_iter()
         .flatten()
@@ -496,7 +492,9 @@ fn rename(
     else {
         return;
     };
-    let chars = host.name_chars();
+    // Characters the host would replace are renamed here too, so the export's names
+    // are the names the host registers (behind its prefix) and `serve` maps them.
+    let chars = host.name_chars().or(host.replaced_chars());
     let names: Vec<String> = tools
         .iter()
         .map(|t| {

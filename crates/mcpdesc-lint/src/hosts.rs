@@ -22,6 +22,11 @@
 //! hosts, Kiro and VS Code, the top-level-union rejections, OpenAI strict mode's
 //! limits, Gemini's `$ref` handling and the tool caps of OpenAI, Cursor and VS Code.
 //! Promote a fact to [`Status::Confirmed`] when its host's own source is read.
+//!
+//! Where a host rewrites names instead of rejecting them (Gemini CLI), the table models
+//! the rewrite exactly ([`HostProfile::registered_name`]: prefix, character
+//! replacement, truncation), so lint can name what the model will see and which tools
+//! collide; `tests/lint_oracles.rs` checks the model against the host's own function.
 
 /// Whether a fact was confirmed by the host's own documentation or code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +53,8 @@ pub enum NameChars {
     AlnumUnderscoreHyphen,
     /// `^[a-zA-Z0-9_]+$`: no hyphens, no dots (Kiro).
     AlnumUnderscore,
+    /// `^[a-zA-Z0-9_.:-]+$` (what Gemini CLI keeps of an MCP tool name).
+    AlnumUnderscoreHyphenDotColon,
 }
 
 impl NameChars {
@@ -59,7 +66,26 @@ impl NameChars {
                 !name.is_empty() && name.chars().all(|c| ok(c) || c == '-')
             }
             NameChars::AlnumUnderscore => !name.is_empty() && name.chars().all(ok),
+            NameChars::AlnumUnderscoreHyphenDotColon => {
+                !name.is_empty() && name.chars().all(|c| ok(c) || matches!(c, '-' | '.' | ':'))
+            }
         }
+    }
+
+    /// `name` with every character outside the set replaced by `_`, once per UTF-16
+    /// code unit (what a JavaScript `replace(/[^…]/g, '_')` does: a character outside
+    /// the Basic Multilingual Plane becomes `__`).
+    pub fn replace(self, name: &str) -> String {
+        let mut out = String::with_capacity(name.len());
+        let mut buf = [0u8; 4];
+        for c in name.chars() {
+            if self.accepts(c.encode_utf8(&mut buf)) {
+                out.push(c);
+            } else {
+                out.extend(std::iter::repeat_n('_', c.len_utf16()));
+            }
+        }
+        out
     }
 
     /// The rule as a regular expression, for messages.
@@ -67,6 +93,7 @@ impl NameChars {
         match self {
             NameChars::AlnumUnderscoreHyphen => "^[a-zA-Z0-9_-]+$",
             NameChars::AlnumUnderscore => "^[a-zA-Z0-9_]+$",
+            NameChars::AlnumUnderscoreHyphenDotColon => "^[a-zA-Z0-9_.:-]+$",
         }
     }
 }
@@ -78,6 +105,29 @@ pub enum AnnotationRequirement {
     All(&'static [&'static str]),
     /// At least one of these hints.
     AnyOf(&'static [&'static str]),
+}
+
+/// How a host shortens a name longer than `over` characters: its first `head`
+/// characters, `marker`, its last `tail`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Truncation {
+    pub over: usize,
+    pub head: usize,
+    pub marker: &'static str,
+    pub tail: usize,
+}
+
+impl Truncation {
+    /// `name` as the host shortens it (unchanged when it is short enough).
+    pub fn apply(self, name: &str) -> String {
+        let n = name.chars().count();
+        if n <= self.over {
+            return name.to_string();
+        }
+        let head: String = name.chars().take(self.head).collect();
+        let tail: String = name.chars().skip(n.saturating_sub(self.tail)).collect();
+        format!("{head}{}{tail}", self.marker)
+    }
 }
 
 /// Limits of OpenAI structured-outputs strict mode.
@@ -99,8 +149,10 @@ pub enum HostRule {
     NameMaxLen { max: usize, counts_prefix: bool },
     /// Tool names may use only these characters.
     NameChars(NameChars),
-    /// Names longer than this are truncated (not rejected) by the host.
-    NameTruncatedOver(usize),
+    /// Characters outside this set are replaced with `_` (not rejected) by the host.
+    NameCharsReplaced(NameChars),
+    /// Long names are truncated (not rejected) by the host, as [`Truncation`] says.
+    NameTruncated(Truncation),
     /// The host shows the tool as `format` with `{server}` and `{tool}` replaced.
     ServerPrefix(&'static str),
     /// Every tool needs a `title`.
@@ -109,7 +161,10 @@ pub enum HostRule {
     RequiresAnnotations(AnnotationRequirement),
     /// `anyOf`/`oneOf`/`allOf` at the top level of `inputSchema` is rejected.
     NoTopLevelUnion,
-    /// `$ref` in a tool schema is rejected or not resolved.
+    /// `$ref` in a tool's `inputSchema` (what the host sends its model as the function's
+    /// parameters) is rejected or not resolved. The `outputSchema` stays with the host's
+    /// MCP client, which resolves local references (Gemini CLI: `mcp-client.js` passes
+    /// only `inputSchema` on, as `parametersJsonSchema`).
     NoRef,
     /// Structured-outputs strict mode: every object `additionalProperties: false`,
     /// every property required, and these limits.
@@ -162,7 +217,7 @@ const OPENAI_STRICT: &str = "https://jsonschemaprofiles.unitvectorylabs.com/sche
 const OPENAI_MAX_TOOLS: &str = "openai/openai-node commit f4202cef on GitHub (OpenAI's API spec said of chat tools: A max of 128 functions are supported, until this commit of 2025-08-07 removed the sentence; the current spec names no cap)";
 const CHATGPT_NAME: &str = "https://github.com/openai/openai-node/blob/7b7d6ca71130d37ec09792c50056b47861f2eccf/src/resources/shared.ts (the OpenAI function-name rule; that ChatGPT applies it to MCP tools is not documented in what was read)";
 const CHATGPT_APPS: &str = "https://github.com/openai/plugins/blob/3fdeeb4970a1fa176ccabf873ae64fd6053cb2b0/plugins/openai-developers/skills/chatgpt-app-submission/SKILL.md (ChatGPT Apps submissions require every tool to set all three hints explicitly; missing or null hints are submission blockers)";
-const GEMINI_CLI_MCP: &str = "https://github.com/google-gemini/gemini-cli/blob/5411f113cafae26161b4969b0237b8e1e024e2c2/packages/core/src/tools/mcp-tool.ts (generateValidName of `${server}_${tool}`: prefixes mcp_, replaces characters outside a-zA-Z0-9_.:- with _, and a name over 63 characters becomes its first 30 + ... + its last 30; tool-registry.ts sends that name to the model)";
+const GEMINI_CLI_MCP: &str = "https://github.com/google-gemini/gemini-cli/blob/5411f113cafae26161b4969b0237b8e1e024e2c2/packages/core/src/tools/mcp-tool.ts (generateValidName of `${server}_${tool}`: prefixes mcp_, replaces characters outside a-zA-Z0-9_.:- with _, and a name over 63 characters becomes its first 30 + ... + its last 30; tool-registry.ts sends that name to the model; the same in @google/gemini-cli-core 0.61.0 on npm, dist/src/tools/mcp-tool.js)";
 const GEMINI_CLI_REF: &str = "https://github.com/google-gemini/gemini-cli/issues/13326 (user report, open: the Gemini API rejects MCP schemas with $defs references); gemini-cli at 5411f113 passes inputSchema unchanged as parametersJsonSchema (mcp-client.ts discoverTools)";
 const CURSOR_MCP: &str = "Mgabr90/universal-mcp-servers docs/troubleshooting/MCP_NAMING_ISSUES.md on GitHub (third-party, quoting Cursor's warning: Combined server and tool name length (65) exceeds 60 characters, where 65 is the two names without a separator); https://docs.cursor.com/context/model-context-protocol (40 tools) not read";
 const KIRO_LIMIT: &str = "https://github.com/jwadow/kiro-gateway/pull/104 and https://github.com/severity1/nz-akahu-mcp/releases/tag/v0.1.4 (third-party, quoting Kiro: Tool name(s) exceed Kiro API limit of 64 characters, server prefix included); https://kiro.dev/docs/mcp/usage not read";
@@ -303,14 +358,30 @@ pub const HOSTS: &[HostProfile] = &[
         name: "Gemini CLI",
         // No length limit and no character rule: the CLI truncates long names and
         // replaces odd characters itself, so the Gemini API's 64-character
-        // `^[a-zA-Z_][a-zA-Z0-9_.:-]*$` never rejects an MCP tool (GEMINI_CLI_MCP).
+        // `^[a-zA-Z_][a-zA-Z0-9_.:-]*$` never rejects an MCP tool (GEMINI_CLI_MCP);
+        // what it does instead is modelled exactly (`registered_name`, checked against
+        // the real function by tests/lint_oracles.rs).
         facts: &[
             fact(
                 ServerPrefix("mcp_{server}_{tool}"),
                 GEMINI_CLI_MCP,
                 Confirmed,
             ),
-            fact(NameTruncatedOver(63), GEMINI_CLI_MCP, Confirmed),
+            fact(
+                NameCharsReplaced(NameChars::AlnumUnderscoreHyphenDotColon),
+                GEMINI_CLI_MCP,
+                Confirmed,
+            ),
+            fact(
+                NameTruncated(Truncation {
+                    over: 63,
+                    head: 30,
+                    marker: "...",
+                    tail: 30,
+                }),
+                GEMINI_CLI_MCP,
+                Confirmed,
+            ),
             fact(NoRef, GEMINI_CLI_REF, Unconfirmed),
         ],
     },
@@ -407,6 +478,45 @@ impl HostProfile {
         }
     }
 
+    /// The name the host registers `tool` under (the name its model calls): the shown
+    /// name ([`HostProfile::shown_name`]) with the host's character replacement and
+    /// truncation applied. Exact for Gemini CLI's `generateValidName` when the server
+    /// name is given and does not itself start with `mcp_` (then Gemini CLI adds no
+    /// second prefix); the letter-first fix-up it also applies never fires behind
+    /// that prefix.
+    pub fn registered_name(&self, server: Option<&str>, tool: &str) -> String {
+        let mut n = self.shown_name(server, tool);
+        if let Some(c) = self.replaced_chars() {
+            n = c.replace(&n);
+        }
+        match self.truncation() {
+            Some(t) => t.apply(&n),
+            None => n,
+        }
+    }
+
+    /// The characters the host keeps in names ([`HostRule::NameCharsReplaced`]).
+    pub fn replaced_chars(&self) -> Option<NameChars> {
+        self.find(|r| match r {
+            NameCharsReplaced(c) => Some(*c),
+            _ => None,
+        })
+    }
+
+    /// How the host shortens long names ([`HostRule::NameTruncated`]).
+    pub fn truncation(&self) -> Option<Truncation> {
+        self.find(|r| match r {
+            NameTruncated(t) => Some(*t),
+            _ => None,
+        })
+    }
+
+    /// Whether the host rewrites names (replaces characters or truncates), so two
+    /// tools can end up under one name.
+    pub fn rewrites_names(&self) -> bool {
+        self.replaced_chars().is_some() || self.truncation().is_some()
+    }
+
     /// The room the host leaves for the tool name itself: its length limit minus the
     /// prefix it adds around the name when that prefix counts.
     pub fn name_budget(&self, server: Option<&str>) -> Option<usize> {
@@ -460,5 +570,40 @@ impl HostProfile {
             .find(|x| f(&x.rule))
             .map(|x| format!("{}, read {}, {}", x.source, x.read, x.status.as_str()))
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hand-computed from Gemini CLI's generateValidName (`mcp-tool.ts`).
+    #[test]
+    fn gemini_cli_registered_names() {
+        let g = host("gemini-cli").expect("profile");
+        assert_eq!(
+            g.registered_name(Some("gh"), "records/get"),
+            "mcp_gh_records_get"
+        );
+        assert_eq!(
+            g.registered_name(Some("gh"), "repos.get:v2"),
+            "mcp_gh_repos.get:v2"
+        );
+        // One replacement per UTF-16 code unit, as JavaScript's `replace` counts.
+        assert_eq!(
+            g.registered_name(Some("gh"), "caf\u{e9}\u{1F600}"),
+            "mcp_gh_caf___"
+        );
+        // 7 + 57 = 64 > 63: the first 30, `...`, the last 30.
+        let long = format!("{}{}", "a".repeat(27), "b".repeat(30));
+        assert_eq!(
+            g.registered_name(Some("gh"), &long),
+            format!("mcp_gh_{}...{}", "a".repeat(23), "b".repeat(30))
+        );
+        assert_eq!(g.registered_name(Some("gh"), &long[1..]).len(), 63);
+        // Hosts that do not rewrite register the shown name.
+        let k = host("kiro").expect("profile");
+        assert_eq!(k.registered_name(Some("gh"), "a/b"), "mcp_gh_a/b");
+        assert!(!k.rewrites_names() && g.rewrites_names());
     }
 }

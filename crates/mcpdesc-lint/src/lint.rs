@@ -185,6 +185,33 @@ pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
                 ),
             );
         }
+        for host in opts.hosts.iter().filter(|h| h.rewrites_names()) {
+            let mut registered: HashMap<String, &str> = HashMap::new();
+            for (vi, tool) in tools.iter().enumerate() {
+                let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+                let as_host = host.registered_name(opts.server_prefix.as_deref(), name);
+                if let Some(first) = registered.get(&as_host) {
+                    let at = doc_index.get(vi).copied().unwrap_or(vi);
+                    push(
+                        &mut report,
+                        diag(
+                            rules::HOST_NAME_COLLISION,
+                            format!(
+                                "{}: tools `{first}` and `{name}` are both registered as `{as_host}` at {rev}; the host's model reaches one of them ({})",
+                                host.id,
+                                host.source_of(|r| matches!(
+                                    r,
+                                    HostRule::NameTruncated(_) | HostRule::NameCharsReplaced(_)
+                                ))
+                            ),
+                            format!("/tools/{at}/name"),
+                        ),
+                    );
+                } else {
+                    registered.insert(as_host, name);
+                }
+            }
+        }
         for host in &opts.hosts {
             if let Some(max) = host.max_tools()
                 && tools.len() > max
@@ -448,12 +475,32 @@ fn host_tool(
                     ));
                 }
             }
-            HostRule::NameTruncatedOver(n) => {
+            HostRule::NameTruncated(t) => {
                 let shown = host.shown_name(server, name);
-                if shown.chars().count() > n {
+                let kept = host
+                    .replaced_chars()
+                    .map_or(shown.clone(), |c| c.replace(&shown));
+                if kept.chars().count() > t.over {
                     ds.push(diag(
                         rules::HOST_NAME_TRUNCATED,
-                        format!("{h}: tool name `{shown}` is longer than {n} characters; the host truncates it ({src})"),
+                        format!(
+                            "{h}: tool name `{shown}` is longer than {} characters; the host truncates it to `{}` ({src})",
+                            t.over,
+                            host.registered_name(server, name)
+                        ),
+                        name_ptr.clone(),
+                    ));
+                }
+            }
+            HostRule::NameCharsReplaced(chars) => {
+                if !chars.accepts(name) {
+                    ds.push(diag(
+                        rules::HOST_NAME_REWRITTEN,
+                        format!(
+                            "{h}: tool name `{name}` has characters outside {}; the host replaces them with `_` and registers `{}` ({src})",
+                            chars.pattern(),
+                            host.registered_name(server, name)
+                        ),
                         name_ptr.clone(),
                     ));
                 }
@@ -514,19 +561,17 @@ fn host_tool(
                 }
             }
             HostRule::NoRef => {
-                for key in ["inputSchema", "outputSchema"] {
-                    if let Some(s) = tool.get(key) {
-                        let base = format!("{ptr}/{key}");
-                        if let Some((p, _, _)) = walk(s, &base)
-                            .into_iter()
-                            .find(|(_, _, v)| v.get("$ref").is_some())
-                        {
-                            ds.push(diag(
-                                rules::HOST_SCHEMA_REF,
-                                format!("{h}: tool `{name}` uses `$ref` in {key}; the host does not resolve it ({src})"),
-                                format!("{p}/$ref"),
-                            ));
-                        }
+                if let Some(s) = tool.get("inputSchema") {
+                    let base = format!("{ptr}/inputSchema");
+                    if let Some((p, _, _)) = walk(s, &base)
+                        .into_iter()
+                        .find(|(_, _, v)| v.get("$ref").is_some())
+                    {
+                        ds.push(diag(
+                            rules::HOST_SCHEMA_REF,
+                            format!("{h}: tool `{name}` uses `$ref` in inputSchema; the host does not resolve it ({src})"),
+                            format!("{p}/$ref"),
+                        ));
                     }
                 }
             }

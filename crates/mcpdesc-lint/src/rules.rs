@@ -44,6 +44,8 @@ const fn rule(id: &'static str, level: Level, host_rule: bool, meaning: &'static
 pub const HOST_NAME_TOO_LONG: &str = "host-name-too-long";
 pub const HOST_NAME_CHARS: &str = "host-name-chars";
 pub const HOST_NAME_TRUNCATED: &str = "host-name-truncated";
+pub const HOST_NAME_REWRITTEN: &str = "host-name-rewritten";
+pub const HOST_NAME_COLLISION: &str = "host-name-collision";
 pub const HOST_TITLE_MISSING: &str = "host-title-missing";
 pub const HOST_ANNOTATIONS_MISSING: &str = "host-annotations-missing";
 pub const HOST_TOP_LEVEL_UNION: &str = "host-top-level-union";
@@ -83,6 +85,18 @@ pub const RULES: &[Rule] = &[
         Level::Warning,
         true,
         "the host truncates the name, so the model sees another name",
+    ),
+    rule(
+        HOST_NAME_REWRITTEN,
+        Level::Warning,
+        true,
+        "the host replaces characters of the name, so the model sees another name",
+    ),
+    rule(
+        HOST_NAME_COLLISION,
+        Level::Error,
+        true,
+        "two tools end up under one name once the host has rewritten them; the model reaches one",
     ),
     rule(
         HOST_TITLE_MISSING,
