@@ -150,6 +150,17 @@ const HOST_CASES: &[HostCase] = &[
         "host-strict-object",
         &["/tools/0/inputSchema", "/tools/0/inputSchema"],
     ),
+    // What OpenAI's Agents SDK must rewrite: a nested `oneOf`, a `$ref` with siblings.
+    (
+        "strict-rewrite",
+        "openai-strict",
+        None,
+        "host-strict-object",
+        &[
+            "/tools/0/inputSchema/properties/kind",
+            "/tools/0/inputSchema/properties/owner",
+        ],
+    ),
     (
         "strict-limit",
         "openai-strict",
