@@ -12,8 +12,8 @@
 //! Elicitation Declarations: the usual case) is one entry shared by every revision and
 //! points into the source document, so a 1,223-tool description is not held once per
 //! revision; a scoped one is copied only at the revisions a client uses (start-up does
-//! not copy the GitHub description's 277 scoped tools five times over). List values are
-//! built per page on demand, not stored.
+//! not copy the GitHub import's 554 protocol-scoped tool objects). List values are built
+//! per page on demand, not stored.
 
 use super::args::ArgsValidator;
 use super::jsonrpc::RpcError;
