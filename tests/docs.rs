@@ -12,21 +12,14 @@
 
 use mcpdesc_core::{Format, Limits};
 use mcpdesc_tests::{
-    chromium, fixture, mcpdesc_bin, missing, node_modules, snapshot_dir, workspace_root,
+    chromium, fixture, load_description as load, mcpdesc_bin, missing, node_modules, snapshot_dir,
+    workspace_root,
 };
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::io::Read as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
-
-fn load(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path).expect("readable fixture");
-    let format = Format::detect(path.to_str(), &text);
-    mcpdesc_core::decode(&text, format, &Limits::default())
-        .expect("decodes")
-        .value
-}
 
 fn spec_examples() -> Vec<(String, PathBuf)> {
     let mut v: Vec<(String, PathBuf)> = std::fs::read_dir(fixture("spec/examples"))

@@ -2,25 +2,16 @@
 //! and the tools/list export, against hand-written expectations in
 //! `tests/fixtures/scope/` and invariants over every valid official fixture/example.
 
-use mcpdesc_core::{Format, Limits, ProtocolRevision, RevisionSet};
+use mcpdesc_core::{ProtocolRevision, RevisionSet};
 use mcpdesc_scope::{
     DeclKind, MergeInput, ProjectOptions, SplitPolicy, equivalent, export_tools_list, merge,
     merge_unchecked, normalize_view, project, project_unchecked, project_with, root_scope, split,
     split_unchecked,
 };
-use mcpdesc_tests::{fixture, snapshot_dir};
+use mcpdesc_tests::{fixture, load_description as load, official_valid_documents, snapshot_dir};
 use serde_json::Value;
-use std::path::Path;
 
 use ProtocolRevision::*;
-
-fn load(path: &Path) -> Value {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let format = Format::detect(path.to_str(), std::str::from_utf8(&bytes).unwrap_or(""));
-    mcpdesc_core::decode_bytes(&bytes, format, &Limits::default())
-        .unwrap_or_else(|d| panic!("{}: {d}", path.display()))
-        .value
-}
 
 fn scope_fixture(rel: &str) -> Value {
     load(&fixture(&format!("scope/{rel}")))
@@ -271,31 +262,6 @@ fn export_tools_list_matches_hand_written_results() {
 }
 
 // ---------------------------------------------------------------- invariants over official fixtures
-
-fn official_valid_documents() -> Vec<(String, Value)> {
-    let mut out = Vec::new();
-    for dir in [
-        "spec/fixtures/expected-valid",
-        "spec/fixtures/expected-warning",
-        "spec/examples",
-    ] {
-        let mut paths: Vec<_> = std::fs::read_dir(fixture(dir))
-            .expect("fixture dir")
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        paths.sort();
-        for p in paths {
-            out.push((
-                p.file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-                load(&p),
-            ));
-        }
-    }
-    out
-}
 
 fn views(doc: &Value) -> Vec<(ProtocolRevision, Value)> {
     root_scope(doc)

@@ -3,18 +3,19 @@
 //! control every header and can hang up mid-call), a tiny upstream that records what
 //! reaches it, and the Python `mcp_types` oracle for result shapes.
 
-use mcpdesc_core::{Format, Limits, ProtocolRevision};
+use mcpdesc_core::ProtocolRevision;
 use mcpdesc_live::client::{StdioTransport, Transport as _};
 use mcpdesc_serve::mock::MockOptions;
 use mcpdesc_serve::rest::RestOptions;
 use mcpdesc_serve::server::http::HttpOptions;
 use mcpdesc_serve::server::log::Log;
 use mcpdesc_serve::server::{BackendOptions, Options, ServeOptions, Server, Transport, prepare};
+pub use mcpdesc_tests::load_description as load;
 use mcpdesc_tests::{fixture, missing, workspace_root};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
@@ -23,14 +24,6 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 pub const TIMEOUT: Duration = Duration::from_secs(20);
 
 /// A description file (JSON or YAML) as its data model.
-pub fn load(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let format = Format::detect(Some(&path.to_string_lossy()), &text);
-    mcpdesc_core::decode(&text, format, &Limits::default())
-        .unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
-        .value
-}
-
 /// `tests/fixtures/serve/mcp/<name>`.
 pub fn mcp_fixture(name: &str) -> PathBuf {
     fixture(&format!("serve/mcp/{name}"))

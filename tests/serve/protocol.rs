@@ -3,9 +3,7 @@
 use crate::harness::*;
 use mcpdesc_core::ProtocolRevision::{self, *};
 use mcpdesc_core::{DeclKind, RevisionSet};
-use mcpdesc_tests::fixture;
 use serde_json::{Value, json};
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Descriptions the list tests run over: the hand-written one, the imported petstores,
@@ -17,26 +15,7 @@ fn descriptions() -> Vec<(String, Value)> {
             .join(format!("tests/generated/petstore-{v}.mcpdesc.yaml"));
         out.push((format!("petstore-{v}"), load(&p)));
     }
-    for dir in [
-        "spec/fixtures/expected-valid",
-        "spec/fixtures/expected-warning",
-        "spec/examples",
-    ] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(fixture(dir))
-            .expect("fixture dir")
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        paths.sort();
-        for p in paths {
-            out.push((
-                p.file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-                load(&p),
-            ));
-        }
-    }
+    out.extend(mcpdesc_tests::official_valid_documents());
     out
 }
 

@@ -1,8 +1,46 @@
 //! Helpers shared by the workspace-level integration tests.
 
-use std::path::PathBuf;
+use mcpdesc_core::{Format, Limits};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
 
 pub mod prism;
+
+/// A description file (JSON or YAML, detected as the CLI does) decoded; panics naming
+/// the file when it cannot be read or decoded (fixtures are the tests' own).
+pub fn load_description(path: &Path) -> Value {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let format = Format::detect(path.to_str(), std::str::from_utf8(&bytes).unwrap_or(""));
+    mcpdesc_core::decode_bytes(&bytes, format, &Limits::default())
+        .unwrap_or_else(|d| panic!("{}: {d}", path.display()))
+        .value
+}
+
+/// Every official document that must validate: the conformance fixtures expected valid
+/// or with warnings and the spec examples, as (file name, value), sorted per folder.
+pub fn official_valid_documents() -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for dir in [
+        "spec/fixtures/expected-valid",
+        "spec/fixtures/expected-warning",
+        "spec/examples",
+    ] {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(fixture(dir))
+            .expect("fixture dir")
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        paths.sort();
+        for p in paths {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            out.push((name, load_description(&p)));
+        }
+    }
+    out
+}
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
