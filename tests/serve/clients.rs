@@ -260,22 +260,12 @@ fn mcp_inspector_cli() {
     for (era, rev) in [("legacy", V2025_11_25), ("modern", V2026_07_28)] {
         let doc = every_revision();
         let exported = mcpdesc_scope::export_tools_list(&doc, rev).expect("exports");
-        let names: Vec<Value> = exported["tools"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|t| t["name"].clone())
-            .collect();
+        let names = tool_names(&exported);
         let out = run_json(
             inspector(era, &stdio, &["--method", "tools/list"]),
             "inspector tools/list",
         );
-        let got: Vec<Value> = out["result"]["tools"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|t| t["name"].clone())
-            .collect();
+        let got = tool_names(&out["result"]);
         assert_eq!(got, names, "inspector {era}: {out}");
         let out = run_json(
             inspector(
@@ -303,13 +293,18 @@ fn mcp_inspector_cli() {
             inspector(era, &http, &["--method", "tools/list"]),
             "inspector http tools/list",
         );
-        let got: Vec<Value> = out["result"]["tools"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|t| t["name"].clone())
-            .collect();
+        let got = tool_names(&out["result"]);
         assert_eq!(got, names, "inspector http {era}: {out}");
         assert!(srv.log().contains("serving serve-fixture"), "{}", srv.log());
     }
+}
+
+/// The `name`s of a `tools/list` result's tools, in order.
+fn tool_names(list: &Value) -> Vec<Value> {
+    list["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|t| t["name"].clone())
+        .collect()
 }
