@@ -1,0 +1,273 @@
+//! The search facade (`--discovery search`): a fixed, small `tools/list` of three tools
+//! that stand for a catalog of any size.
+//!
+//! - [`SEARCH_TOOLS`] `{query, limit?, toolsets?, readOnly?}` → `{"tools": [{name, server,
+//!   title?, summary, method?, path?, toolset?, score}]}`, best first.
+//! - [`DESCRIBE_TOOLS`] `{names}` → `{"tools": [Tool]}`, each exactly as `tools/list`
+//!   would list it at the negotiated revision.
+//! - [`CALL_TOOL`] `{name, arguments}` → the named tool's own result, unchanged.
+//!
+//! The list is the same on every connection and after every request (MCP 2026-07-28:
+//! `tools/list` must not vary per connection or as a side effect of other requests):
+//! nothing here "enables" a tool. This module holds the declarations and the result
+//! shapes; the server does the dispatch.
+
+use mcpdesc_core::ProtocolRevision;
+use mcpdesc_core::revision::{Feature, ObjectKind, field_available};
+use serde_json::{Map, Value, json};
+
+pub const SEARCH_TOOLS: &str = "search_tools";
+pub const DESCRIBE_TOOLS: &str = "describe_tools";
+pub const CALL_TOOL: &str = "call_tool";
+/// The facade's tool names, in list order.
+pub const NAMES: [&str; 3] = [SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL];
+
+/// `search_tools`' default `limit`.
+pub const DEFAULT_LIMIT: u64 = 10;
+/// `search_tools`' largest `limit`.
+pub const MAX_LIMIT: u64 = 50;
+/// `describe_tools`' most names per request.
+pub const MAX_DESCRIBE: u64 = 20;
+/// The longest `search_tools` query, in characters (a request in a user's words is a
+/// sentence or two; the bound keeps a hostile query's cost fixed).
+pub const MAX_QUERY_CHARS: u64 = 2000;
+
+/// What the facade's descriptions say about the catalog behind it.
+#[derive(Debug, Clone, Default)]
+pub struct About {
+    /// The served descriptions' names (`info.name`).
+    pub servers: Vec<String>,
+    /// Every toolset of the served tools, sorted.
+    pub toolsets: Vec<String>,
+    /// Tools behind the facade.
+    pub tools: usize,
+}
+
+/// Toolset names listed in `search_tools`' input schema at most (more are still
+/// accepted; the description says how many there are).
+const MAX_LISTED_TOOLSETS: usize = 40;
+
+/// The facade's three tool declarations, in the description's own terms (every field
+/// any revision has; [`at_revision`] keeps what a revision defines).
+pub fn declarations(about: &About) -> [Value; 3] {
+    let servers = about.servers.join(", ");
+    let mut toolsets = json!({"type": "array", "items": {"type": "string"},
+        "description": "Only tools in any of these toolsets (API tags)."});
+    if !about.toolsets.is_empty() && about.toolsets.len() <= MAX_LISTED_TOOLSETS {
+        toolsets["items"]["enum"] = json!(about.toolsets);
+    }
+    let read_only_annotations = json!({"readOnlyHint": true, "destructiveHint": false,
+        "idempotentHint": true, "openWorldHint": false});
+    let search = json!({
+        "name": SEARCH_TOOLS,
+        "title": "Search tools",
+        "description": format!(
+            "Find tools of {servers} ({} tools) for a task, best match first. Describe what you want to do in your own words, or give a tool name. Then call describe_tools for their input schemas and call_tool to run one.",
+            about.tools
+        ),
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS,
+                    "description": "The task in your own words, or a tool name."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT,
+                    "description": "How many tools to return."},
+                "toolsets": toolsets,
+                "readOnly": {"type": "boolean", "description": "true: only tools that change nothing; false: only tools that may."}
+            },
+            "required": ["query"],
+            "additionalProperties": false
+        },
+        "outputSchema": {
+            "type": "object",
+            "properties": {"tools": {"type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"}, "server": {"type": "string"}, "title": {"type": "string"},
+                    "summary": {"type": "string"}, "method": {"type": "string"}, "path": {"type": "string"},
+                    "toolset": {"type": "string"}, "score": {"type": "number"}
+                },
+                "required": ["name", "server", "summary", "score"]
+            }}},
+            "required": ["tools"]
+        },
+        "annotations": read_only_annotations.clone()
+    });
+    let describe = json!({
+        "name": DESCRIBE_TOOLS,
+        "title": "Describe tools",
+        "description": "The full definitions (input and output schemas, annotations) of tools found by search_tools, exactly as this server would list them.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"names": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                "maxItems": MAX_DESCRIBE, "description": "Tool names from search_tools."}},
+            "required": ["names"],
+            "additionalProperties": false
+        },
+        "outputSchema": {
+            "type": "object",
+            "properties": {"tools": {"type": "array", "items": {"type": "object"}}},
+            "required": ["tools"]
+        },
+        "annotations": read_only_annotations
+    });
+    let call = json!({
+        "name": CALL_TOOL,
+        "title": "Call a tool",
+        "description": "Run a tool found by search_tools with arguments that match its input schema (see describe_tools). Returns that tool's own result.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": "The tool's name."},
+                "arguments": {"type": "object", "description": "The tool's arguments."}
+            },
+            "required": ["name", "arguments"],
+            "additionalProperties": false
+        },
+        "annotations": {"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false,
+            "openWorldHint": true}
+    });
+    [search, describe, call]
+}
+
+/// A declaration as a `tools/list` entry at `rev`: the fields `rev` does not define
+/// (the revision table's field facts) removed.
+pub fn at_revision(decl: &Value, rev: ProtocolRevision) -> Value {
+    let mut out = Map::new();
+    for (k, v) in decl.as_object().into_iter().flatten() {
+        if field_available(ObjectKind::Tool, k, rev) {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// A successful facade result at `rev`: `structuredContent` where the revision has it,
+/// and the same value as JSON text (what a client without structured content reads).
+pub fn result(structured: Value, rev: ProtocolRevision) -> Value {
+    let text = serde_json::to_string(&structured).unwrap_or_default();
+    let mut m = Map::new();
+    m.insert("content".into(), json!([{"type": "text", "text": text}]));
+    if rev.has(Feature::StructuredContent) {
+        m.insert("structuredContent".into(), structured);
+    }
+    Value::Object(m)
+}
+
+/// A facade tool error at any revision: `isError` with the message as text.
+pub fn error(message: impl Into<String>) -> Value {
+    json!({"content": [{"type": "text", "text": message.into()}], "isError": true})
+}
+
+/// One `search_tools` result entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub name: String,
+    pub server: String,
+    pub title: Option<String>,
+    pub summary: String,
+    pub method: Option<String>,
+    pub path: Option<String>,
+    pub toolset: Option<String>,
+    pub score: f32,
+}
+
+impl Found {
+    /// The entry as JSON (fields in the documented order; absent optional fields left out).
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("name".into(), json!(self.name));
+        m.insert("server".into(), json!(self.server));
+        if let Some(t) = &self.title {
+            m.insert("title".into(), json!(t));
+        }
+        m.insert("summary".into(), json!(self.summary));
+        if let Some(x) = &self.method {
+            m.insert("method".into(), json!(x));
+        }
+        if let Some(x) = &self.path {
+            m.insert("path".into(), json!(x));
+        }
+        if let Some(x) = &self.toolset {
+            m.insert("toolset".into(), json!(x));
+        }
+        // Scores rounded to 4 decimals: stable across platforms' float formatting.
+        let score = (f64::from(self.score) * 10_000.0).round() / 10_000.0;
+        m.insert("score".into(), json!(score));
+        Value::Object(m)
+    }
+}
+
+/// The first sentence of a description (at most 200 characters): up to the first `.`,
+/// `!` or `?` followed by white space or the end, or the first line break.
+pub fn first_sentence(text: &str) -> String {
+    let text = text.trim();
+    let mut end = text.len();
+    let mut it = text.char_indices().peekable();
+    while let Some((i, c)) = it.next() {
+        if c == '\n' {
+            end = i;
+            break;
+        }
+        if matches!(c, '.' | '!' | '?') && it.peek().is_none_or(|(_, n)| n.is_whitespace()) {
+            end = i + c.len_utf8();
+            break;
+        }
+    }
+    let s = text[..end].trim();
+    if s.chars().count() > 200 {
+        let cut: String = s.chars().take(199).collect();
+        format!("{}…", cut.trim_end())
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ProtocolRevision::*;
+
+    #[test]
+    fn first_sentences() {
+        assert_eq!(first_sentence("Lists pets. Paginated."), "Lists pets.");
+        assert_eq!(
+            first_sentence("List all pets\n\nReturns every pet."),
+            "List all pets"
+        );
+        assert_eq!(
+            first_sentence("Version 1.2 of it. More"),
+            "Version 1.2 of it."
+        );
+        assert_eq!(first_sentence("  "), "");
+        assert_eq!(first_sentence(&"x".repeat(500)).chars().count(), 200);
+    }
+
+    #[test]
+    fn declarations_follow_the_revision_table() {
+        let about = About {
+            servers: vec!["github".into()],
+            toolsets: vec!["issues".into(), "repos".into()],
+            tools: 1223,
+        };
+        let [search, ..] = declarations(&about);
+        let old = at_revision(&search, V2024_11_05);
+        assert!(old.get("title").is_none() && old.get("outputSchema").is_none());
+        assert!(old.get("annotations").is_none());
+        let new = at_revision(&search, V2025_06_18);
+        assert!(new.get("title").is_some() && new.get("outputSchema").is_some());
+        assert_eq!(
+            new["inputSchema"]["properties"]["toolsets"]["items"]["enum"],
+            json!(["issues", "repos"])
+        );
+    }
+
+    #[test]
+    fn results_carry_structured_content_where_defined() {
+        let r = result(json!({"tools": []}), V2025_03_26);
+        assert!(r.get("structuredContent").is_none());
+        assert_eq!(r["content"][0]["text"], json!("{\"tools\":[]}"));
+        let r = result(json!({"tools": []}), V2025_06_18);
+        assert_eq!(r["structuredContent"], json!({"tools": []}));
+    }
+}

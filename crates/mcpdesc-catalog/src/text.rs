@@ -1,0 +1,135 @@
+//! The one text analyzer of the search: identifiers and prose → index terms.
+//!
+//! Words are runs of letters and digits; each word is split again at identifier
+//! boundaries (`listRepoIssues` → `list`, `Repo`, `Issues`; `HTTPServer` → `HTTP`,
+//! `Server`; `v2beta` → `v`, `2`, `beta`), lower-cased, dropped when a stop word, and
+//! stemmed with the Snowball English stemmer (Porter2), so `issues`, `issue` and `issued`
+//! meet. Queries and documents go through the same function.
+
+use rust_stemmers::{Algorithm, Stemmer};
+use std::sync::OnceLock;
+
+/// English function words that carry no intent in a request or an API text. Kept short
+/// on purpose: words such as `get`, `list`, `create`, `all`, `new` or `first` are what
+/// tell two operations of the same resource apart, so they are terms, not stop words.
+pub const STOP_WORDS: &[&str] = &[
+    "a", "about", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "could", "do",
+    "does", "for", "from", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me",
+    "my", "of", "on", "or", "our", "please", "should", "so", "some", "that", "the", "their",
+    "them", "then", "there", "these", "this", "those", "to", "us", "was", "we", "were", "what",
+    "when", "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
+];
+
+fn stemmer() -> &'static Stemmer {
+    static S: OnceLock<Stemmer> = OnceLock::new();
+    S.get_or_init(|| Stemmer::create(Algorithm::English))
+}
+
+fn is_stop(word: &str) -> bool {
+    STOP_WORDS.binary_search(&word).is_ok()
+}
+
+/// The longest word indexed (longer runs are cut): bounds the work per hostile token.
+const MAX_WORD: usize = 64;
+
+/// Calls `f` with every term of `text`, in order.
+pub fn terms(text: &str, mut f: impl FnMut(String)) {
+    let mut word = String::new();
+    let flush = |word: &mut String, f: &mut dyn FnMut(String)| {
+        if word.is_empty() {
+            return;
+        }
+        let lower = word.to_lowercase();
+        word.clear();
+        if is_stop(&lower) {
+            return;
+        }
+        let stem = stemmer().stem(&lower).into_owned();
+        if !stem.is_empty() {
+            f(stem);
+        }
+    };
+    let chars: Vec<char> = text.chars().collect();
+    // The previous character of the current run of letters and digits.
+    let mut prev: Option<char> = None;
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            flush(&mut word, &mut f);
+            prev = None;
+            continue;
+        }
+        if let Some(p) = prev
+            && boundary(p, c, chars.get(i + 1).copied())
+        {
+            flush(&mut word, &mut f);
+        }
+        if word.len() < MAX_WORD {
+            word.push(c);
+        }
+        prev = Some(c);
+    }
+    flush(&mut word, &mut f);
+}
+
+/// Whether an identifier word ends between `prev` and `c` (`next` follows `c`).
+fn boundary(prev: char, c: char, next: Option<char>) -> bool {
+    (prev.is_lowercase() && c.is_uppercase())
+        || (prev.is_alphabetic() && c.is_numeric())
+        || (prev.is_numeric() && c.is_alphabetic())
+        // `HTTPServer`: the last capital of a run starts the next word.
+        || (prev.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase))
+}
+
+/// Every term of `text`, in order.
+pub fn analyze(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    terms(text, |t| out.push(t));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_words_are_sorted_for_binary_search() {
+        let mut sorted = STOP_WORDS.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted, STOP_WORDS);
+    }
+
+    #[test]
+    fn identifiers_split_at_their_boundaries() {
+        assert_eq!(analyze("listRepoIssues"), ["list", "repo", "issu"]);
+        assert_eq!(analyze("repos_list_for_org"), ["repo", "list", "org"]);
+        assert_eq!(analyze("HTTPServer"), ["http", "server"]);
+        assert_eq!(analyze("oauth2Token"), ["oauth", "2", "token"]);
+        assert_eq!(
+            analyze("/repos/{owner}/{repo}/pulls"),
+            ["repo", "owner", "repo", "pull"]
+        );
+        assert_eq!(
+            analyze("get-structured-content"),
+            ["get", "structur", "content"]
+        );
+    }
+
+    #[test]
+    fn prose_is_stemmed_and_stop_words_dropped() {
+        // Porter2: "directed" and "director" differ, "movies" and "movie" meet.
+        assert_eq!(analyze("Who directed the movies?"), ["direct", "movi"]);
+        assert_eq!(analyze("the movie"), ["movi"]);
+        assert!(analyze("of the and to").is_empty());
+        assert!(analyze("").is_empty());
+        assert!(analyze("  \u{200b} !!").is_empty());
+    }
+
+    #[test]
+    fn hostile_words_are_bounded() {
+        let long = "a".repeat(100_000);
+        let t = analyze(&long);
+        assert_eq!(t.len(), 1);
+        assert!(t[0].len() <= MAX_WORD);
+    }
+}
