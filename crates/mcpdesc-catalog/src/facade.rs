@@ -13,7 +13,7 @@
 //! shapes; the server does the dispatch.
 
 use mcpdesc_core::ProtocolRevision;
-use mcpdesc_core::revision::{Feature, ObjectKind, field_available};
+use mcpdesc_core::revision::{ObjectKind, field_available};
 use serde_json::{Map, Value, json};
 
 pub const SEARCH_TOOLS: &str = "search_tools";
@@ -142,23 +142,6 @@ pub fn at_revision(decl: &Value, rev: ProtocolRevision) -> Value {
     Value::Object(out)
 }
 
-/// A successful facade result at `rev`: `structuredContent` where the revision has it,
-/// and the same value as JSON text (what a client without structured content reads).
-pub fn result(structured: Value, rev: ProtocolRevision) -> Value {
-    let text = serde_json::to_string(&structured).unwrap_or_default();
-    let mut m = Map::new();
-    m.insert("content".into(), json!([{"type": "text", "text": text}]));
-    if rev.has(Feature::StructuredContent) {
-        m.insert("structuredContent".into(), structured);
-    }
-    Value::Object(m)
-}
-
-/// A facade tool error at any revision: `isError` with the message as text.
-pub fn error(message: impl Into<String>) -> Value {
-    json!({"content": [{"type": "text", "text": message.into()}], "isError": true})
-}
-
 /// One `search_tools` result entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
@@ -260,14 +243,5 @@ mod tests {
             new["inputSchema"]["properties"]["toolsets"]["items"]["enum"],
             json!(["issues", "repos"])
         );
-    }
-
-    #[test]
-    fn results_carry_structured_content_where_defined() {
-        let r = result(json!({"tools": []}), V2025_03_26);
-        assert!(r.get("structuredContent").is_none());
-        assert_eq!(r["content"][0]["text"], json!("{\"tools\":[]}"));
-        let r = result(json!({"tools": []}), V2025_06_18);
-        assert_eq!(r["structuredContent"], json!({"tools": []}));
     }
 }

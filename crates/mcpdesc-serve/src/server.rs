@@ -41,17 +41,21 @@
 
 pub mod args;
 pub mod catalog;
+pub mod facade;
 pub mod headers;
 pub mod http;
 pub mod jsonrpc;
 pub mod log;
+pub mod report;
 pub mod start;
 pub mod stdio;
 
 use crate::call::{CallOutcome, ToolCall};
-use crate::mock::{MockBackend, SELECT_META_KEY, Selection};
+use crate::mock::{self, MockBackend, SELECT_META_KEY};
 use crate::rest::RestBackend;
 use catalog::{Catalog, ToolEntry, View};
+use facade::{Facade, FacadeCall};
+pub use mcpdesc_catalog::{Selection, SelectionError};
 use jsonrpc::{Message, RequestId, RpcError};
 use log::Log;
 use mcpdesc_core::meta::{CLIENT_CAPABILITIES, PROTOCOL_VERSION, SERVER_INFO};
@@ -91,6 +95,28 @@ pub struct ServeOptions {
     /// ([`mcpdesc_lint::fit_tools_list`], what `export tools-list --host` emits), and map
     /// `tools/call` of a renamed tool back to its declaration.
     pub fit: Option<Fit>,
+    /// `--toolsets` / `--tools` / `--exclude-tools` / `--read-only`: the tools served.
+    pub selection: Selection,
+    /// `--discovery`: how the served tools reach the client.
+    pub discovery: Discovery,
+}
+
+/// How the served tools reach a client.
+#[derive(Debug, Clone, Default)]
+pub enum Discovery {
+    /// Every served tool in `tools/list` (the default).
+    #[default]
+    Direct,
+    /// `--discovery search`: `tools/list` is the search facade's three tools plus the
+    /// pinned ones ([`facade`]).
+    Search(SearchOptions),
+}
+
+/// `--discovery search` settings.
+#[derive(Debug, Clone, Default)]
+pub struct SearchOptions {
+    /// `--pin TOOL`: tools listed as themselves besides the facade.
+    pub pins: Vec<String>,
 }
 
 /// What [`ServeOptions::fit`] fits the served `tools/list` to.
@@ -108,6 +134,8 @@ impl Default for ServeOptions {
             page_size: DEFAULT_PAGE_SIZE,
             log: Log::Stderr,
             fit: None,
+            selection: Selection::default(),
+            discovery: Discovery::default(),
         }
     }
 }
@@ -116,8 +144,13 @@ impl Default for ServeOptions {
 #[derive(Debug)]
 pub struct Server {
     catalog: Catalog,
-    backend: Backend,
+    backend: Arc<Backend>,
     log: Log,
+    /// `--discovery search`.
+    facade: Option<Facade>,
+    /// What the server was built from ([`Server::with_selection`] builds siblings).
+    doc: Arc<Value>,
+    opts: ServeOptions,
 }
 
 impl Server {
@@ -136,6 +169,37 @@ impl Server {
         backend: Backend,
         opts: &ServeOptions,
     ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), String> {
+        Self::build(doc, Arc::new(backend), opts)
+    }
+
+    /// The same description and backend serving another selection of tools (the HTTP
+    /// paths `/mcp/x/{toolset}` and `/mcp/readonly`); fitting and discovery as this one.
+    pub fn with_selection(
+        &self,
+        selection: Selection,
+    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), String> {
+        let opts = ServeOptions {
+            selection,
+            ..self.opts.clone()
+        };
+        Self::build(Arc::clone(&self.doc), Arc::clone(&self.backend), &opts)
+    }
+
+    /// The selection served.
+    pub fn selection(&self) -> &Selection {
+        &self.opts.selection
+    }
+
+    /// The search facade, with `--discovery search`.
+    pub fn facade(&self) -> Option<&Facade> {
+        self.facade.as_ref()
+    }
+
+    fn build(
+        doc: Arc<Value>,
+        backend: Arc<Backend>,
+        opts: &ServeOptions,
+    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), String> {
         let root = mcpdesc_core::decl::root_scope(&doc);
         let revisions = match opts.revisions {
             None => root,
@@ -146,15 +210,23 @@ impl Server {
                 ));
             }
         };
-        let mut catalog = Catalog::new(doc, revisions, opts.page_size);
+        let mut catalog =
+            Catalog::selected(Arc::clone(&doc), revisions, opts.page_size, &opts.selection);
         let fit_diagnostics = match &opts.fit {
             Some(fit) => catalog.fit(fit),
             None => Vec::new(),
+        };
+        let facade = match &opts.discovery {
+            Discovery::Direct => None,
+            Discovery::Search(s) => Some(Facade::build(&catalog, &s.pins, None)?),
         };
         let server = Server {
             catalog,
             backend,
             log: opts.log.clone(),
+            facade,
+            doc,
+            opts: opts.clone(),
         };
         Ok((server, fit_diagnostics))
     }
@@ -410,7 +482,19 @@ impl Server {
                 }
                 Ok(Done::Result(self.cacheable(rev, m)))
             }
-            "tools/list" => list(DeclKind::Tool),
+            "tools/list" => match &self.facade {
+                Some(f) => {
+                    if let Some(c) = params.get("cursor") {
+                        return Err(RpcError::invalid_params(format!(
+                            "Invalid cursor {c}: this tools/list has one page"
+                        )));
+                    }
+                    Ok(Done::Result(
+                        self.cacheable(rev, f.tools_list(&self.catalog, view)),
+                    ))
+                }
+                None => list(DeclKind::Tool),
+            },
             "resources/list" => list(DeclKind::Resource),
             "resources/templates/list" => list(DeclKind::ResourceTemplate),
             "prompts/list" => list(DeclKind::Prompt),
@@ -432,7 +516,34 @@ impl Server {
                         ));
                     }
                 };
-                let Some(tool) = view.tool(name) else {
+                let mut via = None;
+                let (name, arguments) = match &self.facade {
+                    Some(f) => match f.call(&self.catalog, view, name, &arguments) {
+                        FacadeCall::Answered(result, log) => {
+                            let mut m = match result {
+                                Value::Object(m) => m,
+                                _ => Map::new(),
+                            };
+                            self.stamp(rev, &mut m);
+                            self.log
+                                .line(&format!("tools/call {name} [{rev}] -> {log}"));
+                            return Ok(Done::Result(Value::Object(m)));
+                        }
+                        FacadeCall::Forward { name, arguments } => {
+                            via = Some(mcpdesc_catalog::facade::CALL_TOOL);
+                            (name, arguments)
+                        }
+                        FacadeCall::NotFacade if f.is_pinned(name) => (name.clone(), arguments),
+                        FacadeCall::NotFacade => {
+                            return Err(RpcError::invalid_params(format!(
+                                "Unknown tool: {name} (this server lists search_tools, describe_tools and call_tool; call other tools through call_tool)"
+                            ))
+                            .with_data(json!({"name": name})));
+                        }
+                    },
+                    None => (name.clone(), arguments),
+                };
+                let Some(tool) = view.tool(&name) else {
                     return Err(RpcError::invalid_params(format!("Unknown tool: {name}"))
                         .with_data(json!({"name": name})));
                 };
@@ -447,6 +558,7 @@ impl Server {
                     arguments,
                     select,
                     forwarded_headers: inbound.forwarded_headers.clone(),
+                    via,
                 }))
             }
             "resources/read" | "prompts/get" | "completion/complete" => {
@@ -528,7 +640,7 @@ impl Server {
                     arguments: &job.arguments,
                     forwarded_headers: &job.forwarded_headers,
                 };
-                match &self.backend {
+                match &*self.backend {
                     Backend::Rest(b) => (b.call(call).await, None),
                     Backend::Mock(m) => m.call(call, job.select.as_ref()),
                 }
@@ -539,16 +651,17 @@ impl Server {
             _ => Map::new(),
         };
         self.stamp(job.revision, &mut result);
+        let via = job.via.map(|v| format!(" via {v}")).unwrap_or_default();
         let mut line = format!(
-            "tools/call {} [{}] -> {}",
+            "tools/call {}{via} [{}] -> {}",
             tool.name, job.revision, outcome.log
         );
         if let Some((name, how)) = example {
             let how = match how {
-                Selection::RequestMeta => "named by the request",
-                Selection::Flag => "named by --mock-example",
-                Selection::MatchedInput => "input matched",
-                Selection::Default => "default policy",
+                mock::Selection::RequestMeta => "named by the request",
+                mock::Selection::Flag => "named by --mock-example",
+                mock::Selection::MatchedInput => "input matched",
+                mock::Selection::Default => "default policy",
             };
             line.push_str(&format!("; mock example `{name}` ({how})"));
         }
@@ -592,6 +705,8 @@ pub(crate) struct CallJob {
     /// The request's [`SELECT_META_KEY`] value.
     pub select: Option<Value>,
     pub forwarded_headers: Vec<(String, String)>,
+    /// The facade tool the call came through (`call_tool`), for the log.
+    pub via: Option<&'static str>,
 }
 
 /// What the transport knows about an inbound message.

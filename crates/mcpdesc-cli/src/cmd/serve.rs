@@ -11,7 +11,8 @@ use mcpdesc_serve::mock::MockOptions;
 use mcpdesc_serve::rest::{self, RestOptions, Secret, ValidateOutput};
 use mcpdesc_serve::server::http::HttpOptions;
 use mcpdesc_serve::server::{
-    BackendOptions, DEFAULT_PAGE_SIZE, Fit, Options, ServeOptions, StartError, Transport,
+    BackendOptions, DEFAULT_PAGE_SIZE, Discovery, Fit, Options, SearchOptions, ServeOptions,
+    StartError, Transport,
 };
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -132,6 +133,39 @@ pub struct Args {
     /// names one.
     #[arg(long = "mock-example", value_name = "TOOL=NAME", requires = "mock", value_parser = parse_pair)]
     pub mock_examples: Vec<(String, String)>,
+    /// Serve only the tools of these toolsets (a toolset is a tag of the tools, or their
+    /// `x-mcpdesc-toolsets`); see --list-toolsets.
+    #[arg(long, value_name = "NAME,...", value_delimiter = ',')]
+    pub toolsets: Vec<String>,
+    /// Also serve the tools whose names match one of these globs (`*`, `?`, `[...]`);
+    /// alone, serve only them.
+    #[arg(long, value_name = "GLOB,...", value_delimiter = ',')]
+    pub tools: Vec<String>,
+    /// Do not serve the tools whose names match one of these globs (wins over
+    /// --toolsets and --tools).
+    #[arg(long = "exclude-tools", value_name = "GLOB,...", value_delimiter = ',')]
+    pub exclude_tools: Vec<String>,
+    /// Serve only tools whose readOnlyHint is true.
+    #[arg(long = "read-only")]
+    pub read_only: bool,
+    /// Print each toolset of the description with its tool count and size, and exit.
+    #[arg(long = "list-toolsets")]
+    pub list_toolsets: bool,
+    /// How clients find the tools: `direct` (every served tool in tools/list) or
+    /// `search` (tools/list is search_tools, describe_tools and call_tool, plus --pin
+    /// tools).
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = DiscoveryArg::Direct)]
+    pub discovery: DiscoveryArg,
+    /// With --discovery search: list this tool as itself too (repeatable).
+    #[arg(long = "pin", value_name = "TOOL")]
+    pub pins: Vec<String>,
+}
+
+/// `--discovery`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiscoveryArg {
+    Direct,
+    Search,
 }
 
 fn parse_addr(s: &str) -> Result<SocketAddr, String> {
@@ -241,6 +275,21 @@ pub fn run(args: Args) -> CmdResult {
     let Some((mut decoded, name)) = util::read_description(&args.description)? else {
         return Ok(Outcome::Rejected);
     };
+    if !args.pins.is_empty() && args.discovery != DiscoveryArg::Search {
+        return Err(UsageError(
+            "--pin lists a tool beside the search facade: it needs --discovery search".into(),
+        ));
+    }
+    let selection = mcpdesc_serve::server::Selection::new(
+        &args.toolsets,
+        &args.tools,
+        &args.exclude_tools,
+        args.read_only,
+    )
+    .map_err(|e| UsageError(format!("tool selection: {e}")))?;
+    if args.list_toolsets {
+        return list_toolsets(&decoded.value, &name);
+    }
     // The server keeps the document (its views point into it): move it there, and keep
     // only what positions diagnostics until the server starts.
     let doc = Arc::new(std::mem::take(&mut decoded.value));
@@ -290,6 +339,13 @@ pub fn run(args: Args) -> CmdResult {
                 server_prefix: args.server_prefix.clone(),
                 budget: args.budget,
             }),
+            selection,
+            discovery: match args.discovery {
+                DiscoveryArg::Direct => Discovery::Direct,
+                DiscoveryArg::Search => Discovery::Search(SearchOptions {
+                    pins: args.pins.clone(),
+                }),
+            },
             ..ServeOptions::default()
         },
         backend,
@@ -312,6 +368,40 @@ pub fn run(args: Args) -> CmdResult {
     drop(positions);
     drop(doc);
     prepared.serve().map(|()| Outcome::Success).map_err(usage)
+}
+
+/// `--list-toolsets`: one line per toolset on stdout (name, tools, bytes, ~tokens,
+/// description), after validating the description.
+fn list_toolsets(doc: &serde_json::Value, name: &str) -> CmdResult {
+    let diags = mcpdesc_validate::validate_value(doc);
+    if mcpdesc_core::has_errors(&diags) {
+        util::print_diagnostics(name, &diags);
+        return Ok(Outcome::Rejected);
+    }
+    let rows = mcpdesc_serve::server::report::toolset_table(doc);
+    let width = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(7).max(7);
+    let mut out = format!(
+        "{:<width$}  {:>5}  {:>9}  {:>8}  description\n",
+        "toolset", "tools", "bytes", "~tokens"
+    );
+    for r in &rows {
+        out.push_str(&format!(
+            "{:<width$}  {:>5}  {:>9}  {:>8}  {}\n",
+            mcpdesc_core::diagnostic::inert(&r.name),
+            r.tools,
+            r.size.bytes,
+            r.size.tokens,
+            r.description
+                .as_deref()
+                .map(|d| mcpdesc_core::diagnostic::inert(d.lines().next().unwrap_or("")))
+                .unwrap_or_default()
+        ));
+    }
+    if rows.is_empty() {
+        out.push_str("(no toolsets: the tools have no tags and no x-mcpdesc-toolsets)\n");
+    }
+    print!("{out}");
+    Ok(Outcome::Success)
 }
 
 fn usage(e: StartError) -> UsageError {

@@ -17,6 +17,7 @@
 
 use super::args::ArgsValidator;
 use super::jsonrpc::RpcError;
+use mcpdesc_catalog::Selection;
 use mcpdesc_core::decl::{decl_scope, root_scope};
 use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, RevisionSet, refs};
 use serde_json::{Map, Value, json};
@@ -171,6 +172,17 @@ impl Catalog {
     /// from a document the caller has validated (so every `$componentRef` resolves and
     /// every list value can be built).
     pub fn new(doc: Arc<Value>, revisions: RevisionSet, page_size: usize) -> Catalog {
+        Self::selected(doc, revisions, page_size, &Selection::default())
+    }
+
+    /// [`Catalog::new`] serving only the tools `selection` keeps (resources, resource
+    /// templates and prompts are not selected: they cost a model nothing until read).
+    pub fn selected(
+        doc: Arc<Value>,
+        revisions: RevisionSet,
+        page_size: usize,
+        selection: &Selection,
+    ) -> Catalog {
         let root = root_scope(&doc);
         let mut views: Vec<View> = Vec::new();
         // Entries whose projection is the source declaration, by (kind, index): one
@@ -190,6 +202,9 @@ impl Catalog {
                         continue;
                     }
                     let name = decl.get("name").and_then(Value::as_str).unwrap_or_default();
+                    if kind == DeclKind::Tool && !selection.keeps(name, decl) {
+                        continue;
+                    }
                     let scoped = decl.get("protocolVersions").is_some()
                         || decl.get("elicitations").is_some();
                     let entry = if scoped {
@@ -307,6 +322,22 @@ impl Catalog {
         &self.doc
     }
 
+    /// Tool `i` of `view` as its `tools/list` entry (fitted when the list is).
+    pub fn listed_tool(&self, view: &View, i: usize) -> Option<Value> {
+        if let Some(f) = &view.fitted {
+            return f.tools.get(i).cloned();
+        }
+        let e = view.tools.get(i)?;
+        mcpdesc_scope::wire_value(DeclKind::Tool, &self.doc, e.decl(), &e.pointer)
+            .ok()
+            .flatten()
+    }
+
+    /// The views, in revision order.
+    pub fn views(&self) -> &[View] {
+        &self.views
+    }
+
     /// Tools of the largest view (for start-up messages).
     pub fn tool_count(&self) -> usize {
         self.views.iter().map(|v| v.tools.len()).max().unwrap_or(0)
@@ -410,6 +441,26 @@ impl View {
     /// The tool served as `name` (with a fitted list: the tool that name was given to;
     /// a declaration's own name no longer answers once the fitting renamed it).
     pub fn tool(&self, name: &str) -> Option<&Arc<Entry>> {
+        self.position(name).map(|i| &self.tools[i])
+    }
+
+    pub fn tools(&self) -> &[Arc<Entry>] {
+        &self.tools
+    }
+
+    /// The name tool `i` of [`View::tools`] is served (listed and called) by: its own,
+    /// or the one the host fitting gave it.
+    pub fn served_name(&self, i: usize) -> &str {
+        self.fitted
+            .as_ref()
+            .and_then(|f| f.tools.get(i))
+            .and_then(|t| t.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or(&self.tools[i].name)
+    }
+
+    /// The position in [`View::tools`] of the tool served as `name`.
+    pub fn position(&self, name: &str) -> Option<usize> {
         let name = match &self.fitted {
             Some(f) => match f.renames.get(name) {
                 Some(original) => original.as_str(),
@@ -418,11 +469,7 @@ impl View {
             },
             None => name,
         };
-        self.tool_index.get(name).map(|&i| &self.tools[i])
-    }
-
-    pub fn tools(&self) -> &[Arc<Entry>] {
-        &self.tools
+        self.tool_index.get(name).copied()
     }
 
     /// `capabilities` for `initialize` / `server/discover`.

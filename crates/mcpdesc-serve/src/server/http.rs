@@ -140,7 +140,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let local = listener.local_addr()?;
     let state = Arc::new(State {
-        server,
+        routes: Routes::new(server),
         loopback: local.ip().is_loopback(),
         gate_authorization: !local.ip().is_loopback()
             && opts.inbound_token.is_none()
@@ -167,7 +167,7 @@ pub async fn serve(
             Ok(x) => x,
             Err(e) => {
                 // EMFILE and friends: wait a little instead of spinning.
-                state.server.log().line(&format!("accept failed: {e}"));
+                state.routes.main.log().line(&format!("accept failed: {e}"));
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
@@ -190,7 +190,7 @@ pub async fn serve(
 }
 
 struct State {
-    server: Arc<Server>,
+    routes: Routes,
     opts: HttpOptions,
     loopback: bool,
     /// Non-loopback, gated by a forwarded `Authorization`: requests must carry one.
@@ -201,6 +201,8 @@ struct State {
 
 struct HttpSession {
     session: Arc<Session>,
+    /// The path's server the session was opened on (a session answers on that path only).
+    server: Arc<Server>,
     last_used: Mutex<Instant>,
 }
 
@@ -208,12 +210,10 @@ type Resp = Response<Full<Bytes>>;
 
 impl State {
     async fn handle(&self, req: Request<Incoming>) -> Resp {
-        if req.uri().path() != PATH {
-            return text(
-                StatusCode::NOT_FOUND,
-                &format!("not found: the MCP endpoint is {PATH}"),
-            );
-        }
+        let server = match self.routes.route(req.uri().path()) {
+            Ok(s) => s,
+            Err(resp) => return resp,
+        };
         let hdrs = header_pairs(req.headers());
         if let Some(denied) = self.check_host_origin(&hdrs) {
             return denied;
@@ -222,8 +222,8 @@ impl State {
             return denied;
         }
         match *req.method() {
-            Method::POST => self.post(req, hdrs).await,
-            Method::DELETE => self.delete(&hdrs),
+            Method::POST => self.post(&server, req, hdrs).await,
+            Method::DELETE => self.delete(&server, &hdrs),
             _ => {
                 let mut r = text(
                     StatusCode::METHOD_NOT_ALLOWED,
@@ -313,7 +313,12 @@ impl State {
             .collect()
     }
 
-    async fn post(&self, req: Request<Incoming>, h: Vec<(String, String)>) -> Resp {
+    async fn post(
+        &self,
+        server: &Arc<Server>,
+        req: Request<Incoming>,
+        h: Vec<(String, String)>,
+    ) -> Resp {
         let ctype = headers::one(&h, "content-type")
             .ok()
             .flatten()
@@ -370,15 +375,21 @@ impl State {
             forwarded_headers: self.forwarded(&h),
         };
         if modern {
-            self.modern(value, &h, inbound).await
+            self.modern(server, value, &h, inbound).await
         } else {
-            self.legacy(value, session_id, header_version, inbound)
+            self.legacy(server, value, session_id, header_version, inbound)
                 .await
         }
     }
 
     /// One 2026-07-28 exchange.
-    async fn modern(&self, value: Value, h: &Headers, inbound: Inbound) -> Resp {
+    async fn modern(
+        &self,
+        server: &Arc<Server>,
+        value: Value,
+        h: &Headers,
+        inbound: Inbound,
+    ) -> Resp {
         if value.is_array() {
             let e = RpcError::new(
                 jsonrpc::INVALID_REQUEST,
@@ -415,13 +426,13 @@ impl State {
         if method == "tools/call"
             && let Some(rev) = envelope_version.and_then(ProtocolRevision::parse)
             && rev.has(Feature::McpHeader)
-            && let Some(view) = self.server.catalog().view(rev)
+            && let Some(view) = server.catalog().view(rev)
             && let Some(name) = params.get("name").and_then(Value::as_str)
             && let Some(tool) = view.tool(name)
         {
             let schema = tool.decl().get("inputSchema").unwrap_or(&Value::Null);
             if let Ok((schema, _)) =
-                mcpdesc_core::refs::resolve(self.server.catalog().components(), schema, "schemas")
+                mcpdesc_core::refs::resolve(server.catalog().components(), schema, "schemas")
             {
                 let ann = headers::param_headers(schema);
                 let args = params
@@ -442,10 +453,10 @@ impl State {
             method,
             params: Some(params),
         };
-        match self.server.handle(&session, msg, &inbound) {
+        match server.handle(&session, msg, &inbound) {
             Handled::Reply(v) => rpc_status(&v),
             Handled::Nothing => empty(StatusCode::ACCEPTED),
-            Handled::Call(job) => match self.run(&session, job).await {
+            Handled::Call(job) => match self.run(server, &session, job).await {
                 Some(v) => rpc_status(&v),
                 None => empty(StatusCode::ACCEPTED),
             },
@@ -454,11 +465,16 @@ impl State {
 
     /// Runs a call on its own task; dropping this future (the client disconnected)
     /// aborts it. `None` when it was cancelled.
-    async fn run(&self, session: &Arc<Session>, job: super::CallJob) -> Option<Value> {
+    async fn run(
+        &self,
+        server: &Arc<Server>,
+        session: &Arc<Session>,
+        job: super::CallJob,
+    ) -> Option<Value> {
         let (tx, rx) = oneshot::channel();
         let id = job.id.clone();
         if let Err(resp) = start_call(
-            &self.server,
+            server,
             session,
             &self.pending,
             job,
@@ -482,6 +498,7 @@ impl State {
     /// A message of a handshake-revision session.
     async fn legacy(
         &self,
+        server: &Arc<Server>,
         value: Value,
         session_id: Option<&str>,
         header_version: Option<&str>,
@@ -490,7 +507,7 @@ impl State {
         let is_initialize = value.get("method").and_then(Value::as_str) == Some("initialize")
             && value.get("id").is_some();
         let (sid, hs) = match session_id {
-            Some(sid) => match self.lookup(sid) {
+            Some(sid) => match self.lookup(server, sid) {
                 Some(s) => (sid.to_string(), s),
                 None => {
                     let e = RpcError::new(
@@ -500,7 +517,7 @@ impl State {
                     return json_status(StatusCode::NOT_FOUND, &jsonrpc::error_response(None, &e));
                 }
             },
-            None if is_initialize => match self.new_session() {
+            None if is_initialize => match self.new_session(server) {
                 Some(x) => x,
                 None => {
                     return text(
@@ -532,16 +549,16 @@ impl State {
             return json_status(StatusCode::BAD_REQUEST, &jsonrpc::error_response(None, &e));
         }
         let mut resp = match value {
-            Value::Array(items) => self.legacy_batch(&session, items, &inbound).await,
+            Value::Array(items) => self.legacy_batch(server, &session, items, &inbound).await,
             v => {
                 let handled = match jsonrpc::classify(v) {
                     Err(b) => Handled::Reply(jsonrpc::error_response(b.0.as_ref(), &b.1)),
-                    Ok(msg) => self.server.handle(&session, msg, &inbound),
+                    Ok(msg) => server.handle(&session, msg, &inbound),
                 };
                 match handled {
                     Handled::Reply(v) => json_status(StatusCode::OK, &v),
                     Handled::Nothing => empty(StatusCode::ACCEPTED),
-                    Handled::Call(job) => match self.run(&session, job).await {
+                    Handled::Call(job) => match self.run(server, &session, job).await {
                         Some(v) => json_status(StatusCode::OK, &v),
                         None => empty(StatusCode::ACCEPTED),
                     },
@@ -559,6 +576,7 @@ impl State {
 
     async fn legacy_batch(
         &self,
+        server: &Arc<Server>,
         session: &Arc<Session>,
         items: Vec<Value>,
         inbound: &Inbound,
@@ -583,7 +601,7 @@ impl State {
         for item in items {
             let handled = match jsonrpc::classify(item) {
                 Err(b) => Handled::Reply(jsonrpc::error_response(b.0.as_ref(), &b.1)),
-                Ok(msg) => self.server.handle(session, msg, inbound),
+                Ok(msg) => server.handle(session, msg, inbound),
             };
             match handled {
                 Handled::Reply(v) => replies.push(v),
@@ -591,7 +609,10 @@ impl State {
                 Handled::Call(job) => jobs.push(job),
             }
         }
-        let runs: Vec<_> = jobs.into_iter().map(|j| self.run(session, j)).collect();
+        let runs: Vec<_> = jobs
+            .into_iter()
+            .map(|j| self.run(server, session, j))
+            .collect();
         for r in runs {
             if let Some(v) = r.await {
                 replies.push(v);
@@ -604,14 +625,17 @@ impl State {
         }
     }
 
-    fn delete(&self, h: &Headers) -> Resp {
+    fn delete(&self, server: &Arc<Server>, h: &Headers) -> Resp {
         match headers::one(h, MCP_SESSION_ID).ok().flatten() {
             None => text(
                 StatusCode::BAD_REQUEST,
                 "Bad Request: no Mcp-Session-Id to end",
             ),
             Some(sid) => {
-                let removed = self.sessions.lock().ok().and_then(|mut m| m.remove(sid));
+                let removed = self.sessions.lock().ok().and_then(|mut m| {
+                    let on_this_path = m.get(sid).is_some_and(|s| Arc::ptr_eq(&s.server, server));
+                    if on_this_path { m.remove(sid) } else { None }
+                });
                 match removed {
                     Some(s) => {
                         s.session.cancel_all();
@@ -623,8 +647,11 @@ impl State {
         }
     }
 
-    fn lookup(&self, sid: &str) -> Option<Arc<HttpSession>> {
+    fn lookup(&self, server: &Arc<Server>, sid: &str) -> Option<Arc<HttpSession>> {
         let s = self.sessions.lock().ok()?.get(sid).cloned()?;
+        if !Arc::ptr_eq(&s.server, server) {
+            return None;
+        }
         if let Ok(mut t) = s.last_used.lock() {
             *t = Instant::now();
         }
@@ -632,7 +659,7 @@ impl State {
     }
 
     /// A new (not yet stored) session, if there is room.
-    fn new_session(&self) -> Option<(String, Arc<HttpSession>)> {
+    fn new_session(&self, server: &Arc<Server>) -> Option<(String, Arc<HttpSession>)> {
         let mut m = self.sessions.lock().ok()?;
         if m.len() >= MAX_SESSIONS {
             m.retain(|_, s| s.last_used.lock().is_ok_and(|t| t.elapsed() < SESSION_IDLE));
@@ -645,6 +672,7 @@ impl State {
             sid,
             Arc::new(HttpSession {
                 session: Arc::new(Session::new(TransportKind::Http)),
+                server: Arc::clone(server),
                 last_used: Mutex::new(Instant::now()),
             }),
         ))
@@ -653,6 +681,106 @@ impl State {
     fn keep(&self, sid: &str, s: Arc<HttpSession>) {
         if let Ok(mut m) = self.sessions.lock() {
             m.insert(sid.to_string(), s);
+        }
+    }
+}
+
+/// The paths served, each a fixed server (the same description, backend, fitting and
+/// discovery; another selection of tools):
+/// - [`PATH`] (`/mcp`): the selection given at start;
+/// - `/mcp/readonly`: that selection, read-only;
+/// - `/mcp/x/{toolset}` and `/mcp/x/{toolset}/readonly`: one toolset (replacing
+///   `--toolsets`/`--tools`; exclusions and read-only still apply), the segment
+///   percent-decoded.
+///
+/// A path's server is built on its first request and kept; an unknown toolset is 404.
+struct Routes {
+    main: Arc<Server>,
+    toolsets: std::collections::BTreeSet<String>,
+    derived: Mutex<HashMap<(Option<String>, bool), Arc<Server>>>,
+}
+
+impl Routes {
+    fn new(main: Arc<Server>) -> Routes {
+        let toolsets = mcpdesc_catalog::toolsets(main.catalog().components())
+            .into_keys()
+            .collect();
+        Routes {
+            main,
+            toolsets,
+            derived: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn route(&self, path: &str) -> Result<Arc<Server>, Resp> {
+        let not_found = || {
+            text(
+                StatusCode::NOT_FOUND,
+                &format!(
+                    "not found: the MCP endpoints are {PATH}, {PATH}/readonly, {PATH}/x/{{toolset}} and {PATH}/x/{{toolset}}/readonly"
+                ),
+            )
+        };
+        let Some(rest) = path.strip_prefix(PATH) else {
+            return Err(not_found());
+        };
+        let (toolset, read_only) = match rest {
+            "" => return Ok(Arc::clone(&self.main)),
+            "/readonly" => (None, true),
+            _ => {
+                let Some(x) = rest.strip_prefix("/x/") else {
+                    return Err(not_found());
+                };
+                let (seg, ro) = match x.strip_suffix("/readonly") {
+                    Some(seg) => (seg, true),
+                    None => (x, false),
+                };
+                if seg.is_empty() || seg.contains('/') {
+                    return Err(not_found());
+                }
+                let name = mcpdesc_core::pointer::percent_decode(seg);
+                if !self.toolsets.contains(&name) {
+                    let shown: String = name.chars().take(80).collect();
+                    return Err(text(
+                        StatusCode::NOT_FOUND,
+                        &format!("not found: no tool is in toolset `{shown}`"),
+                    ));
+                }
+                (Some(name), ro)
+            }
+        };
+        let key = (toolset, read_only);
+        if let Some(s) = self.derived.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return Ok(s);
+        }
+        let base = self.main.selection();
+        let mut selection = match &key.0 {
+            Some(t) => base.only_toolset(t),
+            None => base.clone(),
+        };
+        if key.1 {
+            selection = selection.read_only();
+        }
+        let built = self
+            .main
+            .with_selection(selection)
+            .and_then(|(server, diags)| match diags.iter().find(|d| d.is_error()) {
+                Some(d) => Err(d.message.clone()),
+                None => Ok(server),
+            });
+        match built {
+            Ok(server) => {
+                let server = Arc::new(server);
+                let mut m = self
+                    .derived
+                    .lock()
+                    .map_err(|_| text(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))?;
+                Ok(Arc::clone(m.entry(key).or_insert(server)))
+            }
+            Err(why) => Err(text(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("this path's tool list cannot be served: {why}"),
+            )),
         }
     }
 }

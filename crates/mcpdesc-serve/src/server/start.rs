@@ -77,6 +77,10 @@ pub struct Prepared {
 /// ([`http::check_exposure`]). The server keeps the document (shared, not copied):
 /// its views point into it.
 pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
+    opts.serve
+        .selection
+        .check_toolsets(&doc)
+        .map_err(|e| StartError::Usage(format!("--toolsets: {e}")))?;
     // Validation and building the backend and the server are independent reads of the
     // document: run them side by side (start-up on a large description is most of what
     // a client waits for). The builders read the document as untrusted input, so
@@ -176,6 +180,14 @@ impl Prepared {
             s.catalog().tool_count(),
             s.revisions()
         );
+        s.log().line(&format!("selection: {}", s.selection().describe()));
+        // The sizes take a serialization of every served list: off the start-up path.
+        let reporter = Arc::clone(s);
+        std::thread::spawn(move || {
+            for r in reporter.selection_report() {
+                reporter.log().line(&r.to_string());
+            }
+        });
         match self.transport {
             Transport::Stdio => {
                 s.log().line(&format!("serving {what} over stdio"));
