@@ -58,8 +58,27 @@ pub fn server_with(
                 revisions,
                 page_size,
                 log,
-                fit: None,
+                ..ServeOptions::default()
             },
+            backend,
+            transport: Transport::Stdio,
+        },
+    )
+    .unwrap_or_else(|e| panic!("prepare: {e:?}"));
+    (Arc::clone(p.server()), buf)
+}
+
+/// [`server_with`] with every serve option given.
+pub fn server_opts(
+    doc: &Value,
+    backend: BackendOptions,
+    serve: ServeOptions,
+) -> (Arc<Server>, Arc<Mutex<Vec<String>>>) {
+    let (log, buf) = Log::buffer();
+    let p = prepare(
+        Arc::new(doc.clone()),
+        Options {
+            serve: ServeOptions { log, ..serve },
             backend,
             transport: Transport::Stdio,
         },
@@ -357,6 +376,11 @@ pub fn http(
 
 /// A JSON-RPC POST with the headers a conforming client sends.
 pub fn post(addr: SocketAddr, extra: &[(&str, &str)], msg: &Value) -> RawResponse {
+    post_path(addr, "/mcp", extra, msg)
+}
+
+/// [`post`] to another path of the server.
+pub fn post_path(addr: SocketAddr, path: &str, extra: &[(&str, &str)], msg: &Value) -> RawResponse {
     let mut h = vec![
         ("Content-Type", "application/json"),
         ("Accept", "application/json, text/event-stream"),
@@ -365,7 +389,7 @@ pub fn post(addr: SocketAddr, extra: &[(&str, &str)], msg: &Value) -> RawRespons
     http(
         addr,
         "POST",
-        "/mcp",
+        path,
         &h,
         &serde_json::to_vec(msg).expect("json"),
     )

@@ -12,6 +12,7 @@
 //! Tests that need `.deps` skip loudly without them and fail under
 //! `MCPDESC_REQUIRE_DEPS=1`.
 
+mod catalog;
 mod clients;
 mod faults;
 mod fit;

@@ -153,7 +153,8 @@ impl ToolText {
             }
             if let Some(path) = p.get("path").and_then(Value::as_str) {
                 for seg in path.split('/') {
-                    if !seg.is_empty() && !(seg.starts_with('{') && seg.ends_with('}')) {
+                    let variable = seg.starts_with('{') && seg.ends_with('}');
+                    if !seg.is_empty() && !variable {
                         t.push(Field::Path, seg);
                     }
                 }

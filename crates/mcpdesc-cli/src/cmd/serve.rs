@@ -379,7 +379,12 @@ fn list_toolsets(doc: &serde_json::Value, name: &str) -> CmdResult {
         return Ok(Outcome::Rejected);
     }
     let rows = mcpdesc_serve::server::report::toolset_table(doc);
-    let width = rows.iter().map(|r| r.name.chars().count()).max().unwrap_or(7).max(7);
+    let width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(7)
+        .max(7);
     let mut out = format!(
         "{:<width$}  {:>5}  {:>9}  {:>8}  description\n",
         "toolset", "tools", "bytes", "~tokens"

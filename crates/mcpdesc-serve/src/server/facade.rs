@@ -121,7 +121,9 @@ impl Facade {
                 return Err(format!("--pin {p}: no served tool has that name"));
             }
             if facade::NAMES.contains(&p.as_str()) {
-                return Err(format!("--pin {p}: that name is one of the facade's own tools"));
+                return Err(format!(
+                    "--pin {p}: that name is one of the facade's own tools"
+                ));
             }
         }
         let about = About {
@@ -131,7 +133,11 @@ impl Facade {
         };
         let decls = facade::declarations(&about);
         let compile = |d: &Value| ArgsValidator::compile(&d["inputSchema"]);
-        let validators = [compile(&decls[0])?, compile(&decls[1])?, compile(&decls[2])?];
+        let validators = [
+            compile(&decls[0])?,
+            compile(&decls[1])?,
+            compile(&decls[2])?,
+        ];
         Ok(Facade {
             index: Index::build(entries, semantic),
             shown,
@@ -148,7 +154,7 @@ impl Facade {
     }
 
     /// Tools indexed.
-    pub fn len(&self) -> usize {
+    pub fn tool_count(&self) -> usize {
         self.index.len()
     }
 
@@ -301,7 +307,10 @@ impl Facade {
             if listed.insert(name, ()).is_some() {
                 continue;
             }
-            match view.position(name).and_then(|i| catalog.listed_tool(view, i)) {
+            match view
+                .position(name)
+                .and_then(|i| catalog.listed_tool(view, i))
+            {
                 Some(t) => tools.push(t),
                 None => unknown.push(self.unknown(name, rev)),
             }
@@ -324,7 +333,9 @@ fn structured(value: Value, rev: ProtocolRevision) -> Value {
     let mut m = Map::new();
     m.insert(
         "content".into(),
-        json!([text_block(serde_json::to_string(&value).unwrap_or_default())]),
+        json!([text_block(
+            serde_json::to_string(&value).unwrap_or_default()
+        )]),
     );
     if rev.has(Feature::StructuredContent) {
         m.insert("structuredContent".into(), value);

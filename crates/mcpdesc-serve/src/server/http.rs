@@ -212,7 +212,7 @@ impl State {
     async fn handle(&self, req: Request<Incoming>) -> Resp {
         let server = match self.routes.route(req.uri().path()) {
             Ok(s) => s,
-            Err(resp) => return resp,
+            Err(resp) => return *resp,
         };
         let hdrs = header_pairs(req.headers());
         if let Some(denied) = self.check_host_origin(&hdrs) {
@@ -473,15 +473,9 @@ impl State {
     ) -> Option<Value> {
         let (tx, rx) = oneshot::channel();
         let id = job.id.clone();
-        if let Err(resp) = start_call(
-            server,
-            session,
-            &self.pending,
-            job,
-            move |v| async move {
-                let _ = tx.send(v);
-            },
-        )
+        if let Err(resp) = start_call(server, session, &self.pending, job, move |v| async move {
+            let _ = tx.send(v);
+        })
         .await
         {
             return Some(resp);
@@ -697,8 +691,11 @@ impl State {
 struct Routes {
     main: Arc<Server>,
     toolsets: std::collections::BTreeSet<String>,
-    derived: Mutex<HashMap<(Option<String>, bool), Arc<Server>>>,
+    derived: Mutex<HashMap<RouteKey, Arc<Server>>>,
 }
+
+/// A derived path: its toolset (if any) and whether it is read-only.
+type RouteKey = (Option<String>, bool);
 
 impl Routes {
     fn new(main: Arc<Server>) -> Routes {
@@ -712,14 +709,14 @@ impl Routes {
         }
     }
 
-    fn route(&self, path: &str) -> Result<Arc<Server>, Resp> {
+    fn route(&self, path: &str) -> Result<Arc<Server>, Box<Resp>> {
         let not_found = || {
-            text(
+            Box::new(text(
                 StatusCode::NOT_FOUND,
                 &format!(
                     "not found: the MCP endpoints are {PATH}, {PATH}/readonly, {PATH}/x/{{toolset}} and {PATH}/x/{{toolset}}/readonly"
                 ),
-            )
+            ))
         };
         let Some(rest) = path.strip_prefix(PATH) else {
             return Err(not_found());
@@ -741,10 +738,10 @@ impl Routes {
                 let name = mcpdesc_core::pointer::percent_decode(seg);
                 if !self.toolsets.contains(&name) {
                     let shown: String = name.chars().take(80).collect();
-                    return Err(text(
+                    return Err(Box::new(text(
                         StatusCode::NOT_FOUND,
                         &format!("not found: no tool is in toolset `{shown}`"),
-                    ));
+                    )));
                 }
                 (Some(name), ro)
             }
@@ -764,23 +761,24 @@ impl Routes {
         let built = self
             .main
             .with_selection(selection)
-            .and_then(|(server, diags)| match diags.iter().find(|d| d.is_error()) {
-                Some(d) => Err(d.message.clone()),
-                None => Ok(server),
-            });
+            .and_then(
+                |(server, diags)| match diags.iter().find(|d| d.is_error()) {
+                    Some(d) => Err(d.message.clone()),
+                    None => Ok(server),
+                },
+            );
         match built {
             Ok(server) => {
                 let server = Arc::new(server);
-                let mut m = self
-                    .derived
-                    .lock()
-                    .map_err(|_| text(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))?;
+                let mut m = self.derived.lock().map_err(|_| {
+                    Box::new(text(StatusCode::INTERNAL_SERVER_ERROR, "internal error"))
+                })?;
                 Ok(Arc::clone(m.entry(key).or_insert(server)))
             }
-            Err(why) => Err(text(
+            Err(why) => Err(Box::new(text(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 &format!("this path's tool list cannot be served: {why}"),
-            )),
+            ))),
         }
     }
 }

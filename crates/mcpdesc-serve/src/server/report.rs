@@ -99,15 +99,10 @@ pub fn toolset_table(doc: &Value) -> Vec<ToolsetRow> {
                 let Some(rev) = decl_scope(decl, root).latest() else {
                     continue;
                 };
-                let projected =
-                    mcpdesc_scope::project_declaration(DeclKind::Tool, decl, root, rev);
+                let projected = mcpdesc_scope::project_declaration(DeclKind::Tool, decl, root, rev);
                 if let Some(p) = projected
-                    && let Ok(Some(v)) = mcpdesc_scope::wire_value(
-                        DeclKind::Tool,
-                        doc,
-                        &p,
-                        &format!("/tools/{i}"),
-                    )
+                    && let Ok(Some(v)) =
+                        mcpdesc_scope::wire_value(DeclKind::Tool, doc, &p, &format!("/tools/{i}"))
                 {
                     listed.push(v);
                 }

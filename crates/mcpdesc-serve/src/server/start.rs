@@ -180,7 +180,8 @@ impl Prepared {
             s.catalog().tool_count(),
             s.revisions()
         );
-        s.log().line(&format!("selection: {}", s.selection().describe()));
+        s.log()
+            .line(&format!("selection: {}", s.selection().describe()));
         // The sizes take a serialization of every served list: off the start-up path.
         let reporter = Arc::clone(s);
         std::thread::spawn(move || {
