@@ -308,3 +308,99 @@ fn tool_names(list: &Value) -> Vec<Value> {
         .map(|t| t["name"].clone())
         .collect()
 }
+
+/// `--discovery search` driven by the real SDK clients: the list is the facade, and
+/// search → describe → call reaches the tool (the TS SDK checks search_tools' and
+/// describe_tools' structuredContent against their outputSchemas itself).
+#[test]
+fn the_search_facade_with_real_clients() {
+    let sdk = node_modules().join("@modelcontextprotocol/sdk/package.json");
+    let py = venv_python();
+    if !sdk.is_file() || !py.is_file() || !mcpdesc_bin().is_file() {
+        return missing("@modelcontextprotocol/sdk (.deps/node), .deps/venv or the mcpdesc binary");
+    }
+    let w = work();
+    let bin = mcpdesc_bin().display().to_string();
+    let args: Vec<String> = [fx().as_str(), "--mock", "--discovery", "search"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let calls = json!([
+        {"name": "search_tools", "arguments": {"query": "echo the text back", "limit": 3}},
+        {"name": "describe_tools", "arguments": {"names": ["echo"]}},
+        {"name": "call_tool", "arguments": {"name": "echo", "arguments": {"text": "hello"}}}
+    ])
+    .to_string();
+    let check = |who: &str, out: &Value| {
+        let names: Vec<&str> = out["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["name"].as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["search_tools", "describe_tools", "call_tool"],
+            "{who}: {out}"
+        );
+        let r = &out["results"];
+        assert_eq!(
+            r[0]["result"]["structuredContent"]["tools"][0]["name"], "echo",
+            "{who}: {r}"
+        );
+        assert_eq!(
+            r[1]["result"]["structuredContent"]["tools"][0]["name"], "echo",
+            "{who}: {r}"
+        );
+        assert_eq!(r[2]["result"]["content"][1]["text"], "hello", "{who}: {r}");
+        assert_eq!(
+            r[2]["result"]["structuredContent"],
+            json!({"echoed": "hello"}),
+            "{who}: {r}"
+        );
+    };
+    let mut stdio = vec![bin.clone(), "serve".into()];
+    stdio.extend(args.clone());
+    let mut ts = Command::new("node");
+    ts.arg(w.join("ts_client.mjs"))
+        .arg("stdio")
+        .args(&stdio)
+        .env("MCPDESC_CALLS", &calls)
+        .current_dir(&w);
+    check("ts sdk (stdio)", &run_json(ts, "ts sdk stdio"));
+    let srv = ServeHttp::spawn(&args);
+    let mut ts = Command::new("node");
+    ts.arg(w.join("ts_client.mjs"))
+        .arg("http")
+        .arg(&srv.url)
+        .env("MCPDESC_CALLS", &calls)
+        .current_dir(&w);
+    check("ts sdk (http)", &run_json(ts, "ts sdk http"));
+    assert!(
+        srv.log().contains("tools/call echo via call_tool"),
+        "{}",
+        srv.log()
+    );
+    for mode in ["auto", "legacy"] {
+        let mut p = Command::new(&py);
+        p.arg(w.join("py_client.py"))
+            .arg("stdio")
+            .arg(mode)
+            .args(&stdio)
+            .env("MCPDESC_CALLS", &calls);
+        check(
+            &format!("python sdk (stdio, {mode})"),
+            &run_json(p, "python stdio"),
+        );
+        let mut p = Command::new(&py);
+        p.arg(w.join("py_client.py"))
+            .arg("http")
+            .arg(mode)
+            .arg(&srv.url)
+            .env("MCPDESC_CALLS", &calls);
+        check(
+            &format!("python sdk (http, {mode})"),
+            &run_json(p, "python http"),
+        );
+    }
+}
