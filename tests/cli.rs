@@ -4,7 +4,7 @@
 //! libraries; this checks the wiring.
 
 use mcpdesc_core::{Format, Limits};
-use mcpdesc_tests::{fixture, mcpdesc_bin, missing};
+use mcpdesc_tests::{fixture, mcpdesc_bin, missing, workspace_root};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -781,5 +781,48 @@ fn man_pages_exist_for_every_subcommand_the_pages_name() {
             "groff: {}",
             stderr(&o)
         );
+    }
+}
+
+/// `serve --list-toolsets` prints the toolsets and exits; selection flags are typed
+/// before anything is served (usage errors, exit 2, naming the flag).
+#[test]
+fn serve_lists_toolsets_and_refuses_bad_selections() {
+    let fx = workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml");
+    let out = mcpdesc()
+        .args(["serve", "--list-toolsets"])
+        .arg(&fx)
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    // By hand from tests/fixtures/openapi/petstore-3.0.yaml: `pets` tags listPets
+    // (two protocol-scoped variants), createPet and getPet; `adoption` getPet; `auth`
+    // postLogin (the admin-tagged operation is excluded by its x-mcp).
+    assert_eq!(rows[0][..4], ["toolset", "tools", "bytes", "~tokens"]);
+    let names_counts: Vec<(&str, &str)> = rows[1..].iter().map(|r| (r[0], r[1])).collect();
+    assert_eq!(names_counts, [("adoption", "1"), ("auth", "1"), ("pets", "4")]);
+    assert_eq!(rows[3][4..], ["Everything", "about", "pets"]);
+    for (args, expect) in [
+        (vec!["--toolsets", "nope"], "no tool is in toolset `nope`; the toolsets are: adoption, auth, pets"),
+        (vec!["--tools", "a[b"], "`a[b` is not a glob"),
+        (vec!["--pin", "get_pet"], "--pin"),
+        (vec!["--discovery", "everything"], "invalid value 'everything'"),
+    ] {
+        let out = mcpdesc()
+            .arg("serve")
+            .arg(&fx)
+            .args(&args)
+            .arg("--mock")
+            .stdin(Stdio::null())
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(expect), "{args:?}: {}", stderr(&out));
     }
 }
