@@ -806,13 +806,22 @@ fn serve_lists_toolsets_and_refuses_bad_selections() {
     // postLogin (the admin-tagged operation is excluded by its x-mcp).
     assert_eq!(rows[0][..4], ["toolset", "tools", "bytes", "~tokens"]);
     let names_counts: Vec<(&str, &str)> = rows[1..].iter().map(|r| (r[0], r[1])).collect();
-    assert_eq!(names_counts, [("adoption", "1"), ("auth", "1"), ("pets", "4")]);
+    assert_eq!(
+        names_counts,
+        [("adoption", "1"), ("auth", "1"), ("pets", "4")]
+    );
     assert_eq!(rows[3][4..], ["Everything", "about", "pets"]);
     for (args, expect) in [
-        (vec!["--toolsets", "nope"], "no tool is in toolset `nope`; the toolsets are: adoption, auth, pets"),
+        (
+            vec!["--toolsets", "nope"],
+            "no tool is in toolset `nope`; the toolsets are: adoption, auth, pets",
+        ),
         (vec!["--tools", "a[b"], "`a[b` is not a glob"),
         (vec!["--pin", "get_pet"], "--pin"),
-        (vec!["--discovery", "everything"], "invalid value 'everything'"),
+        (
+            vec!["--discovery", "everything"],
+            "invalid value 'everything'",
+        ),
     ] {
         let out = mcpdesc()
             .arg("serve")

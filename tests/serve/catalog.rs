@@ -492,3 +492,35 @@ fn http_paths_serve_fixed_selections() {
     assert_eq!(names("/mcp/x/pets/extra"), Err(404));
     assert_eq!(names("/mcpx"), Err(404));
 }
+
+/// `lint --discovery search` reports the facade's list as `serve --discovery search`
+/// lists it: the same bytes, per revision.
+#[test]
+fn lint_reports_the_facade_list_that_serve_lists() {
+    let doc = petstore();
+    let server = facade_server(&doc, &[]);
+    let report = mcpdesc_lint::lint(
+        &doc,
+        &mcpdesc_lint::LintOptions {
+            discovery_search: true,
+            ..Default::default()
+        },
+    );
+    let rt = Arc::new(rt());
+    for rev in server.revisions().iter() {
+        let mut c = Conn::open(&rt, &server);
+        let env = c.open_at(rev);
+        let (tools, _) = c.list_all(&env, "tools/list", "tools");
+        let bytes = json!({ "tools": tools }).to_string().len();
+        let line = report
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "facade-context" && d.message.contains(&format!(" at {rev} ")))
+            .unwrap_or_else(|| panic!("no facade-context for {rev}"));
+        assert!(
+            line.message.contains(&format!(" is {bytes} bytes")),
+            "{rev}: served {bytes} bytes; lint says {}",
+            line.message
+        );
+    }
+}

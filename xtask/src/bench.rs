@@ -107,6 +107,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "stages",
             "--bench",
             "docs",
+            "--bench",
+            "catalog",
         ]);
         if opts.quick {
             cmd.args(["--", "--quick"]);

@@ -328,3 +328,12 @@ impl FromStr for RuleArg {
         }
     }
 }
+
+/// `--discovery` (`serve`, `lint`): how clients find the served tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiscoveryArg {
+    /// Every served tool in tools/list.
+    Direct,
+    /// tools/list is search_tools, describe_tools and call_tool (plus pinned tools).
+    Search,
+}

@@ -32,6 +32,8 @@ pub struct LintOptions {
     pub allow: Vec<String>,
     /// Rules raised to error.
     pub deny: Vec<String>,
+    /// `--discovery search`: also report what the search facade's `tools/list` costs.
+    pub discovery_search: bool,
 }
 
 /// Sizes at one revision.
@@ -59,6 +61,38 @@ pub fn is_rule(id: &str) -> bool {
 fn diag(code: &'static str, msg: String, ptr: String) -> Diagnostic {
     let level = rule_of(code).map_or(Level::Warning, |r| r.level);
     Diagnostic::new(level.severity(), code, msg).at(ptr)
+}
+
+/// The size of the search facade's `tools/list` at `rev` for the whole description
+/// (what `mcpdesc serve --discovery search` lists without `--pin`).
+pub fn facade_list(doc: &Value, rev: ProtocolRevision) -> Size {
+    use mcpdesc_catalog::facade;
+    let mut names = HashSet::new();
+    for t in doc
+        .get("tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(n) = t.get("name").and_then(Value::as_str) {
+            names.insert(n);
+        }
+    }
+    let about = facade::About {
+        servers: vec![
+            doc.pointer("/info/name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+        ],
+        toolsets: mcpdesc_catalog::toolsets(doc).into_keys().collect(),
+        tools: names.len(),
+    };
+    let tools: Vec<Value> = facade::declarations(&about)
+        .iter()
+        .map(|d| facade::at_revision(d, rev))
+        .collect();
+    Size::of(&serde_json::json!({ "tools": tools }))
 }
 
 /// Lints a decoded description.
@@ -156,6 +190,22 @@ pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
             for d in ds {
                 push(&mut report, d);
             }
+        }
+        if opts.discovery_search {
+            let facade = facade_list(doc, rev);
+            push(
+                &mut report,
+                diag(
+                    rules::FACADE_CONTEXT,
+                    format!(
+                        "with --discovery search, tools/list at {rev} is {} (search_tools, describe_tools, call_tool for {} tools); directly: {}",
+                        facade,
+                        tools.len(),
+                        sizes.list
+                    ),
+                    String::new(),
+                ),
+            );
         }
         push(
             &mut report,

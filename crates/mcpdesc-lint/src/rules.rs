@@ -56,6 +56,7 @@ pub const HOST_TOO_MANY_TOOLS: &str = "host-too-many-tools";
 pub const TOOL_OVER_BUDGET: &str = "tool-over-budget";
 pub const LIST_OVER_BUDGET: &str = "tools-list-over-budget";
 pub const LIST_SIZE: &str = "tools-list-size";
+pub const FACADE_CONTEXT: &str = "facade-context";
 pub const TOO_MANY_TOOLS: &str = "too-many-tools";
 pub const DESCRIPTION_MISSING: &str = "tool-description-missing";
 pub const DESCRIPTION_SHORT: &str = "tool-description-short";
@@ -157,6 +158,12 @@ pub const RULES: &[Rule] = &[
         Level::Info,
         false,
         "size of the tools/list per revision, bytes and estimated tokens",
+    ),
+    rule(
+        FACADE_CONTEXT,
+        Level::Info,
+        false,
+        "with `--discovery search`: the start-up context the search facade gives per revision, against the direct tools/list",
     ),
     rule(
         TOO_MANY_TOOLS,

@@ -45,6 +45,10 @@ pub struct Args {
     /// name budget of hosts that count it).
     #[arg(long = "server-prefix", value_name = "NAME")]
     pub server_prefix: Option<String>,
+    /// `search`: also report the start-up context `mcpdesc serve --discovery search`
+    /// gives (the facade's tools/list per revision, against the direct one).
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = crate::args::DiscoveryArg::Direct)]
+    pub discovery: crate::args::DiscoveryArg,
 }
 
 fn summary(file: &str, diags: &[Diagnostic]) -> String {
@@ -70,6 +74,7 @@ pub fn run(args: Args) -> CmdResult {
         budget: None,
         allow: args.allow.iter().map(|r| r.0.clone()).collect(),
         deny: args.deny.iter().map(|r| r.0.clone()).collect(),
+        discovery_search: args.discovery == crate::args::DiscoveryArg::Search,
     };
     let mut outcome = Outcome::Success;
     for path in &args.files {

@@ -4,7 +4,7 @@
 //! [--validate-output off|warn|strict] [--inbound-token-env VAR] [--page-size N]
 //! [--mock [--mock-example TOOL=NAME]...]`.
 
-use crate::args::{HeaderArg, HostArg, is_env_name};
+use crate::args::{DiscoveryArg, HeaderArg, HostArg, is_env_name};
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_core::RevisionSet;
 use mcpdesc_serve::mock::MockOptions;
@@ -159,13 +159,6 @@ pub struct Args {
     /// With --discovery search: list this tool as itself too (repeatable).
     #[arg(long = "pin", value_name = "TOOL")]
     pub pins: Vec<String>,
-}
-
-/// `--discovery`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum DiscoveryArg {
-    Direct,
-    Search,
 }
 
 fn parse_addr(s: &str) -> Result<SocketAddr, String> {
