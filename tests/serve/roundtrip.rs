@@ -195,3 +195,80 @@ fn capture_sessions_follow_each_lifecycle() {
         );
     }
 }
+
+/// `capture` of a search-facade server and of a toolset URL gives back what they serve:
+/// the facade's list at every revision (compared with an in-process facade server), and
+/// the toolset's tools as the original exports them.
+#[test]
+fn capture_of_the_facade_and_of_a_toolset_url_round_trips() {
+    if !mcpdesc_bin().is_file() {
+        return missing("the mcpdesc binary");
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml");
+    let original = load(&path);
+    let bin = mcpdesc_bin().display().to_string();
+    let out = dir.path().join("facade.json");
+    let target: Vec<String> = [
+        "--",
+        bin.as_str(),
+        "serve",
+        &path.display().to_string(),
+        "--mock",
+        "--discovery",
+        "search",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    capture("all", &target, &out);
+    let captured: Value =
+        serde_json::from_slice(&std::fs::read(&out).expect("output")).expect("json");
+    let (server, _) = server_opts(
+        &original,
+        mock(),
+        mcpdesc_serve::server::ServeOptions {
+            discovery: mcpdesc_serve::server::Discovery::Search(Default::default()),
+            ..Default::default()
+        },
+    );
+    let rt = std::sync::Arc::new(rt());
+    for rev in RevisionSet::from_json(&original["protocolVersions"]).iter() {
+        let mut c = Conn::open(&rt, &server);
+        let env = c.open_at(rev);
+        let (served, _) = c.list_all(&env, "tools/list", "tools");
+        let exported = mcpdesc_scope::export_tools_list(&captured, rev).expect("exports");
+        assert_eq!(exported["tools"], Value::Array(served), "facade @ {rev}");
+    }
+    // A toolset URL is a server of that toolset's tools.
+    let srv = ServeHttp::spawn(&[path.display().to_string(), "--mock".into()]);
+    let out = dir.path().join("pets.json");
+    capture(
+        "all",
+        &["--url".to_string(), format!("{}/x/pets", srv.url)],
+        &out,
+    );
+    let captured: Value =
+        serde_json::from_slice(&std::fs::read(&out).expect("output")).expect("json");
+    for rev in RevisionSet::from_json(&captured["protocolVersions"]).iter() {
+        let want: Vec<Value> =
+            mcpdesc_scope::export_tools_list(&original, rev).expect("exports")["tools"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|t| {
+                    ["list_pets", "create_pet", "get_pet"]
+                        .contains(&t["name"].as_str().unwrap_or(""))
+                })
+                .cloned()
+                .collect();
+        let got = mcpdesc_scope::export_tools_list(&captured, rev).expect("exports");
+        // Tool order carries no meaning in a captured (merged) description.
+        let sorted = |mut v: Vec<Value>| {
+            v.sort_by_key(|t| t["name"].as_str().unwrap_or_default().to_string());
+            v
+        };
+        let got = sorted(got["tools"].as_array().cloned().unwrap_or_default());
+        assert_eq!(got, sorted(want), "/mcp/x/pets @ {rev}");
+    }
+}
