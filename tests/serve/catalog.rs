@@ -222,6 +222,7 @@ fn facade_server(doc: &Value, pins: &[&str]) -> Arc<mcpdesc_serve::server::Serve
         ServeOptions {
             discovery: Discovery::Search(SearchOptions {
                 pins: strings(pins),
+                ..SearchOptions::default()
             }),
             ..ServeOptions::default()
         },

@@ -9,6 +9,7 @@
 pub mod facade;
 pub mod search;
 pub mod select;
+pub mod semantic;
 pub mod text;
 
 pub use search::{Filter, Hit, Index, ToolText};

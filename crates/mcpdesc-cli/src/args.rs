@@ -337,3 +337,12 @@ pub enum DiscoveryArg {
     /// tools/list is search_tools, describe_tools and call_tool (plus pinned tools).
     Search,
 }
+
+/// `--search` (`serve --discovery search`): how the facade ranks tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SearchArg {
+    /// BM25F fused with the embedding model (reciprocal rank fusion).
+    Hybrid,
+    /// BM25F alone.
+    Lexical,
+}

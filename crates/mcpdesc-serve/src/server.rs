@@ -117,6 +117,8 @@ pub enum Discovery {
 pub struct SearchOptions {
     /// `--pin TOOL`: tools listed as themselves besides the facade.
     pub pins: Vec<String>,
+    /// `--search lexical`: BM25F alone, without the embedding model.
+    pub lexical: bool,
 }
 
 /// What [`ServeOptions::fit`] fits the served `tools/list` to.
@@ -218,7 +220,14 @@ impl Server {
         };
         let facade = match &opts.discovery {
             Discovery::Direct => None,
-            Discovery::Search(s) => Some(Facade::build(&catalog, &s.pins, None)?),
+            Discovery::Search(s) => {
+                let semantic: Option<Box<dyn mcpdesc_catalog::search::Semantic>> = if s.lexical {
+                    None
+                } else {
+                    Some(Box::new(mcpdesc_catalog::semantic::Embeddings::embedded()))
+                };
+                Some(Facade::build(&catalog, &s.pins, semantic)?)
+            }
         };
         let server = Server {
             catalog,

@@ -4,7 +4,7 @@
 //! [--validate-output off|warn|strict] [--inbound-token-env VAR] [--page-size N]
 //! [--mock [--mock-example TOOL=NAME]...]`.
 
-use crate::args::{DiscoveryArg, HeaderArg, HostArg, is_env_name};
+use crate::args::{DiscoveryArg, HeaderArg, HostArg, SearchArg, is_env_name};
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_core::RevisionSet;
 use mcpdesc_serve::mock::MockOptions;
@@ -159,6 +159,10 @@ pub struct Args {
     /// With --discovery search: list this tool as itself too (repeatable).
     #[arg(long = "pin", value_name = "TOOL")]
     pub pins: Vec<String>,
+    /// With --discovery search: `hybrid` (BM25F fused with the compiled-in embedding
+    /// model) or `lexical` (BM25F alone).
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = SearchArg::Hybrid)]
+    pub search: SearchArg,
 }
 
 fn parse_addr(s: &str) -> Result<SocketAddr, String> {
@@ -337,6 +341,7 @@ pub fn run(args: Args) -> CmdResult {
                 DiscoveryArg::Direct => Discovery::Direct,
                 DiscoveryArg::Search => Discovery::Search(SearchOptions {
                     pins: args.pins.clone(),
+                    lexical: args.search == SearchArg::Lexical,
                 }),
             },
             ..ServeOptions::default()
