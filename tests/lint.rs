@@ -689,7 +689,7 @@ fn real_descriptions_every_host() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     let summary: Vec<&str> = stderr
         .lines()
-        .filter(|l| l.contains("[tools-over-budget]"))
+        .filter(|l| l.contains("[tool-over-budget]"))
         .collect();
     assert_eq!(summary.len(), 1, "{stderr}");
     assert!(

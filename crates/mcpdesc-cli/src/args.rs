@@ -119,8 +119,12 @@ impl HeaderArg {
                         self.name
                     )
                 })?;
-                check_value(&v).map_err(|e| format!("--header {}: `{var}` {e}", self.name))?;
-                Ok(v)
+                // Whitespace around a field value is not part of it (RFC 9110 §5.5): the
+                // same trim as a literal value gets.
+                let v = v.trim_matches([' ', '\t']);
+                mcpdesc_core::http::check_field_value(v)
+                    .map_err(|e| format!("--header {}: `{var}` {e}", self.name))?;
+                Ok(v.to_string())
             }
         }
     }
@@ -153,7 +157,8 @@ impl FromStr for HeaderArg {
             Some(var) if is_env_name(var) => HeaderValue::Env(var.to_string()),
             Some(var) => return Err(format!("`{var}` is not an environment variable name")),
             None => {
-                check_value(value).map_err(|e| format!("header value {e}"))?;
+                mcpdesc_core::http::check_field_value(value)
+                    .map_err(|e| format!("header value {e}"))?;
                 HeaderValue::Literal(value.to_string())
             }
         };
@@ -202,14 +207,6 @@ pub(crate) fn is_env_name(s: &str) -> bool {
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-}
-
-/// RFC 9110 §5.5 field value: visible characters, space and tab; obs-text allowed.
-fn check_value(v: &str) -> Result<(), &'static str> {
-    if v.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f) {
-        return Err("holds a control character (CR, LF, NUL…), which HTTP forbids");
-    }
-    Ok(())
 }
 
 #[cfg(test)]

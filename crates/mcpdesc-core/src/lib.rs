@@ -13,6 +13,8 @@ pub mod emit;
 pub mod http;
 pub mod json;
 pub mod limits;
+pub mod local_ref;
+pub mod media;
 pub mod meta;
 pub mod model;
 pub mod pointer;
@@ -21,6 +23,7 @@ pub mod refs;
 pub mod revision;
 pub mod same_json;
 pub mod schema;
+pub mod secret;
 pub mod skeleton;
 pub mod source;
 pub mod yaml;
@@ -31,6 +34,7 @@ pub use limits::Limits;
 pub use model::Document;
 pub use revision::{Feature, ObjectKind, ProtocolRevision, RevisionSet};
 pub use same_json::SameJson;
+pub use secret::Secret;
 pub use source::{Decoded, Format, Position, SourceMap, decode, decode_bytes};
 
 /// Decodes text and converts it to the typed model, keeping the decoded value (for

@@ -1,11 +1,132 @@
-//! Exact JSON identity for hash maps keyed by content (validator caches, codegen type
-//! identity): two values are the same when their serializations would be.
+//! When two JSON values are the same.
+//!
+//! - [`json_eq`] is JSON equality: the data model of mcpdesc §15 (and JSON Schema's
+//!   `const`/`enum`/`uniqueItems`): object members in any order, numbers compared as
+//!   the numbers they are (`1` = `1.0`, `-0.0` = `0`, `2^64-1` ≠ `2^64-1` as a double).
+//!   [`canonical_text`] is its hash key: equal text exactly when [`json_eq`].
+//! - [`SameJson`] is not an equality of JSON values but of serializations (member
+//!   order, number spelling): it keys caches of derived artefacts whose output depends
+//!   on the text (codegen type identity renders members in order; `1.0` renders as a
+//!   float literal), so values that are merely JSON-equal must not share an entry.
 
-use serde_json::Value;
+use serde_json::{Number, Value};
+
+/// JSON equality (mcpdesc §15): objects regardless of member order, arrays in order,
+/// numbers by mathematical value, exactly (no rounding through `f64`: `2^53 + 1` is not
+/// `2^53` as a double).
+///
+/// ```
+/// use mcpdesc_core::same_json::json_eq;
+/// use serde_json::json;
+/// assert!(json_eq(&json!({"a": 1, "b": [2.0]}), &json!({"b": [2], "a": 1.0})));
+/// assert!(!json_eq(&json!(9007199254740993u64), &json!(9007199254740992.0)));
+/// ```
+pub fn json_eq(a: &Value, b: &Value) -> bool {
+    let mut stack = vec![(a, b)];
+    while let Some((a, b)) = stack.pop() {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => {
+                if !number_eq(x, y) {
+                    return false;
+                }
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                stack.extend(x.iter().zip(y));
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                for (k, v) in x {
+                    match y.get(k) {
+                        Some(w) => stack.push((v, w)),
+                        None => return false,
+                    }
+                }
+            }
+            (Value::Array(_) | Value::Object(_) | Value::Number(_), _)
+            | (_, Value::Array(_) | Value::Object(_) | Value::Number(_)) => return false,
+            _ => {
+                if a != b {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// An integer's exact value, when the number is an integer that `i128` holds (every
+/// `i64`, every `u64`, and integral doubles below 2^127 in magnitude).
+fn exact_int(n: &Number) -> Option<i128> {
+    if let Some(i) = n.as_i64() {
+        return Some(i128::from(i));
+    }
+    if let Some(u) = n.as_u64() {
+        return Some(i128::from(u));
+    }
+    let f = n.as_f64()?;
+    // 2^127 as f64 is exact; below it `as` converts an integral double exactly.
+    (f.fract() == 0.0 && f.abs() < 1.7014118346046923e38).then_some(f as i128)
+}
+
+/// Numbers equal by value, exactly: integers (however written) as integers; an
+/// integer never equals a non-integral double; two other doubles by value (`-0.0` =
+/// `0.0`).
+fn number_eq(x: &Number, y: &Number) -> bool {
+    match (exact_int(x), exact_int(y)) {
+        (Some(i), Some(j)) => i == j,
+        (None, None) => x.as_f64() == y.as_f64(),
+        _ => false,
+    }
+}
+
+/// A text of `v` that is equal for two values exactly when [`json_eq`] holds: members
+/// sorted by key, integers (however written) as `i<value>`, other numbers as `f<bits>`.
+/// For matching values through a hash map instead of comparing every pair.
+pub fn canonical_text(v: &Value) -> String {
+    fn go(v: &Value, out: &mut String) {
+        match v {
+            Value::Number(n) => match exact_int(n) {
+                Some(i) => out.push_str(&format!("i{i}")),
+                None => out.push_str(&format!("f{}", n.as_f64().unwrap_or(0.0).to_bits())),
+            },
+            Value::String(s) => out.push_str(&Value::String(s.clone()).to_string()),
+            Value::Array(a) => {
+                out.push('[');
+                for x in a {
+                    go(x, out);
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            Value::Object(m) => {
+                let mut members: Vec<(&String, &Value)> = m.iter().collect();
+                members.sort_by(|a, b| a.0.cmp(b.0));
+                out.push('{');
+                for (k, x) in members {
+                    out.push_str(&Value::String(k.clone()).to_string());
+                    out.push(':');
+                    go(x, out);
+                    out.push(',');
+                }
+                out.push('}');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut out = String::new();
+    go(v, &mut out);
+    out
+}
 
 /// JSON compared as its serialization would be: member order included, numbers by
 /// representation (`1` ≠ `1.0`, `0.0` ≠ `-0.0`). Hash and comparison are iterative, and
 /// the hash reads a bounded prefix (equal values still hash equally; `eq` decides).
+/// Not JSON equality: see the module docs, and [`json_eq`] for that.
 #[derive(Debug, Clone, Copy)]
 pub struct SameJson<'a>(pub &'a Value);
 
@@ -110,7 +231,7 @@ impl std::hash::Hash for SameJson<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::SameJson;
+    use super::{SameJson, canonical_text, json_eq};
     use serde_json::json;
     use std::hash::{BuildHasher, RandomState};
 
@@ -139,5 +260,67 @@ mod tests {
                 assert_eq!(s.hash_one(SameJson(a)), s.hash_one(SameJson(b)));
             }
         }
+    }
+
+    /// JSON equality on the cases §15 and JSON Schema make hard: hand-written verdicts.
+    #[test]
+    fn json_equality_compares_numbers_as_numbers() {
+        let big = u64::MAX;
+        let above_i64 = i64::MAX as u64 + 1;
+        let cases = [
+            (json!(1), json!(1.0), true),
+            (json!(-1), json!(-1.0), true),
+            (json!(0), json!(-0.0), true),
+            (json!(0.0), json!(-0.0), true),
+            (json!(1), json!(1.5), false),
+            (json!(2.5), json!(2.5), true),
+            (json!(0.1), json!(0.10000000000000002), false),
+            (json!(above_i64), json!(above_i64), true),
+            (json!(above_i64), json!(i64::MAX), false),
+            (json!(above_i64), json!(9223372036854775808.0), true),
+            (json!(big), json!(big), true),
+            (json!(big), json!(big - 1), false),
+            // u64::MAX rounds to 2^64 as a double: not the same number.
+            (json!(big), json!(18446744073709551616.0), false),
+            (json!(i64::MIN), json!(-9223372036854775808.0), true),
+            (json!(i64::MIN), json!(big), false),
+            // 2^53 + 1 is not a double; it equals no double.
+            (json!(9007199254740993u64), json!(9007199254740992.0), false),
+            (json!(9007199254740992u64), json!(9007199254740992.0), true),
+            (json!(1e300), json!(1e300), true),
+            (json!(1e300), json!(1e299), false),
+            (json!({"a": 1, "b": 2}), json!({"b": 2.0, "a": 1}), true),
+            (json!({"a": 1}), json!({"a": 1, "b": null}), false),
+            (json!({"a": null}), json!({"b": null}), false),
+            (json!([1, 2]), json!([2, 1]), false),
+            (json!([1, [2.0]]), json!([1.0, [2]]), true),
+            (json!("1"), json!(1), false),
+            (json!(null), json!(false), false),
+            (json!(true), json!(true), true),
+            (json!([]), json!({}), false),
+        ];
+        for (a, b, same) in &cases {
+            assert_eq!(json_eq(a, b), *same, "{a} vs {b}");
+            assert_eq!(json_eq(b, a), *same, "{b} vs {a}");
+            assert_eq!(
+                canonical_text(a) == canonical_text(b),
+                *same,
+                "canonical text of {a} vs {b}"
+            );
+        }
+    }
+
+    #[test]
+    fn json_equality_of_deep_values_does_not_recurse() {
+        let mut a = json!(1);
+        let mut b = json!(1.0);
+        for _ in 0..100_000 {
+            a = serde_json::Value::Array(vec![a]);
+            b = serde_json::Value::Array(vec![b]);
+        }
+        assert!(json_eq(&a, &b));
+        // Drop iteratively is serde_json's concern; keep the test's own frames small.
+        std::mem::forget(a);
+        std::mem::forget(b);
     }
 }

@@ -2,6 +2,37 @@
 
 use serde_json::Value;
 
+/// The JSON Schema 2020-12 Meta-Data vocabulary (Validation §9): keywords that describe
+/// a value and never change which values are valid. In the order a wrapper schema
+/// that hoists them lists them.
+pub const META_DATA_KEYWORDS: [&str; 7] = [
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// The JSON Schema 2020-12 Content vocabulary (Validation §8): in 2020-12 these are
+/// annotations only (a validator does not decode or check the content).
+pub const CONTENT_KEYWORDS: [&str; 3] = ["contentMediaType", "contentEncoding", "contentSchema"];
+
+/// Whether `keyword` is a JSON Schema annotation that never changes which values are
+/// valid: the Meta-Data and Content vocabularies and `$comment` (Core §8.3).
+///
+/// ```
+/// use mcpdesc_core::schema::is_annotation;
+/// assert!(is_annotation("readOnly") && is_annotation("$comment") && is_annotation("contentSchema"));
+/// assert!(!is_annotation("format") && !is_annotation("minLength") && !is_annotation("$ref"));
+/// ```
+pub fn is_annotation(keyword: &str) -> bool {
+    keyword == "$comment"
+        || META_DATA_KEYWORDS.contains(&keyword)
+        || CONTENT_KEYWORDS.contains(&keyword)
+}
+
 /// Whether a (resolved) Tool schema root describes an object (§9.2: "The schema root
 /// MUST describe an object"; before MCP 2026-07-28 the same holds for `outputSchema`).
 ///
@@ -26,6 +57,47 @@ pub fn is_object_root(schema: &Value) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn annotation_keywords_per_json_schema_2020_12() {
+        for k in [
+            "title",
+            "description",
+            "default",
+            "examples",
+            "deprecated",
+            "readOnly",
+            "writeOnly",
+            "contentMediaType",
+            "contentEncoding",
+            "contentSchema",
+            "$comment",
+        ] {
+            assert!(is_annotation(k), "{k}");
+        }
+        // Assertions, applicators, identifiers and `format` (an assertion when the
+        // format-assertion vocabulary is on) are not annotations here.
+        for k in [
+            "type",
+            "enum",
+            "const",
+            "format",
+            "minLength",
+            "pattern",
+            "$ref",
+            "$defs",
+            "$id",
+            "$schema",
+            "items",
+            "properties",
+            "required",
+            "x-mcp-header",
+            "example",
+            "Title",
+        ] {
+            assert!(!is_annotation(k), "{k}");
+        }
+    }
 
     #[test]
     fn object_roots_per_the_official_schema() {

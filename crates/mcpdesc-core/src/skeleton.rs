@@ -29,6 +29,20 @@ pub const ROOT_ORDER: &[&str] = &[
     "tags",
 ];
 
+/// The root's ordinary declaration collections (§3.3): present means non-empty
+/// (§15.6). `security` is not one (`security: []` is significant), nor `components`
+/// (its namespaces are collections of their own, [`crate::refs::NAMESPACES`]).
+pub const ROOT_COLLECTIONS: [&str; 8] = [
+    "transports",
+    "securitySchemes",
+    "capabilities",
+    "tools",
+    "resources",
+    "resourceTemplates",
+    "prompts",
+    "tags",
+];
+
 /// A root object with `$schema`, `mcpdesc`, `info` and `protocolVersions`.
 ///
 /// ```
@@ -90,6 +104,23 @@ pub fn set(doc: &mut Map<String, Value>, key: &str, value: Value) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn root_collections_are_root_members_in_order() {
+        let ranks: Vec<usize> = ROOT_COLLECTIONS
+            .iter()
+            .map(|c| {
+                ROOT_ORDER
+                    .iter()
+                    .position(|k| k == c)
+                    .expect("a root member")
+            })
+            .collect();
+        assert!(ranks.windows(2).all(|w| w[0] < w[1]), "{ranks:?}");
+        for not in ["security", "components", "info", "instructions"] {
+            assert!(!ROOT_COLLECTIONS.contains(&not), "{not}");
+        }
+    }
 
     #[test]
     fn order_matches_the_typed_model() {

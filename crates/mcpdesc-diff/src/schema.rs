@@ -48,6 +48,8 @@ use crate::report::Message;
 use crate::rules::RuleId::{self, *};
 use crate::{Mask, Raw};
 use mcpdesc_core::pointer;
+use mcpdesc_core::same_json::{canonical_text as canon, json_eq};
+use mcpdesc_core::schema as json_schema;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -189,18 +191,15 @@ const INT: u8 = 32;
 const FRAC: u8 = 64;
 const ALL: u8 = 127;
 
-/// Keywords with no effect on which values are accepted, compared as info.
-const ANNOTATIONS: &[&str] = &[
-    "title",
-    "description",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "contentMediaType",
-    "contentEncoding",
-    "contentSchema",
-];
+/// The annotations compared as info ([`json_schema::is_annotation`]: no effect on
+/// which values are accepted), in report order; `examples` and `$comment` are
+/// [`IGNORED`].
+fn annotations() -> impl Iterator<Item = &'static str> {
+    json_schema::META_DATA_KEYWORDS
+        .into_iter()
+        .chain(json_schema::CONTENT_KEYWORDS)
+        .filter(|k| !IGNORED.contains(k))
+}
 /// Keywords with no effect here at all (`$defs` are compared through the `$ref`s that
 /// use them).
 const IGNORED: &[&str] = &["examples", "$comment", "$defs", "definitions"];
@@ -244,7 +243,7 @@ const MODELLED: &[&str] = &[
 /// Keywords that leave a schema accepting everything and may sit beside a `$ref`
 /// without changing what it means.
 fn transparent(k: &str) -> bool {
-    ANNOTATIONS.contains(&k)
+    json_schema::is_annotation(k)
         || IGNORED.contains(&k)
         || matches!(k, "$schema" | "$id" | "$anchor" | "$dynamicAnchor")
         || (k.starts_with("x-") && k != "x-mcp-header")
@@ -338,80 +337,6 @@ fn type_words(bits: u8) -> String {
         _ => {}
     }
     names.join(", ")
-}
-
-/// JSON equality as JSON Schema defines it: numbers by value (`1` = `1.0`), object
-/// members in any order.
-pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
-            (Some(i), Some(j)) => i == j,
-            _ => match (x.as_u64(), y.as_u64()) {
-                (Some(i), Some(j)) => i == j,
-                _ => x.as_f64() == y.as_f64(),
-            },
-        },
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
-/// A canonical text of a JSON value under [`json_eq`] (members sorted, numbers by
-/// value), to match values through hash maps instead of comparing every pair.
-pub(crate) fn canon(v: &Value) -> String {
-    fn go(v: &Value, out: &mut String) {
-        match v {
-            Value::Number(n) => {
-                let int = n
-                    .as_i64()
-                    .map(i128::from)
-                    .or_else(|| n.as_u64().map(i128::from));
-                let int = int.or_else(|| {
-                    n.as_f64()
-                        .filter(|f| f.fract() == 0.0 && f.abs() < 1e18)
-                        .map(|f| f as i128)
-                });
-                match int {
-                    Some(i) => out.push_str(&format!("i{i}")),
-                    None => out.push_str(&format!("f{}", n.as_f64().unwrap_or(0.0).to_bits())),
-                }
-            }
-            Value::String(s) => out.push_str(&Value::String(s.clone()).to_string()),
-            Value::Array(a) => {
-                out.push('[');
-                for x in a {
-                    go(x, out);
-                    out.push(',');
-                }
-                out.push(']');
-            }
-            Value::Object(m) => {
-                let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
-                out.push('{');
-                for k in keys {
-                    out.push_str(&Value::String(k.clone()).to_string());
-                    out.push(':');
-                    if let Some(x) = m.get(k) {
-                        go(x, out);
-                    }
-                    out.push(',');
-                }
-                out.push('}');
-            }
-            other => out.push_str(&other.to_string()),
-        }
-    }
-    let mut out = String::new();
-    go(v, &mut out);
-    out
 }
 
 fn num(v: Option<&Value>) -> Option<f64> {
@@ -655,7 +580,7 @@ impl<'a> Cx<'a> {
             self.emit(rule, masked, o.at(key), n.at(key), msg);
         }
         self.sibling_ref(o, n, masked, depth);
-        for key in ANNOTATIONS {
+        for key in annotations() {
             self.annotation(o, n, key, masked);
         }
         if !opt_eq(o.get("$schema"), n.get("$schema")) {
@@ -1367,7 +1292,7 @@ impl<'a> Cx<'a> {
                 .flatten()
                 .flat_map(|m| m.keys().map(String::as_str))
                 .filter(|k| {
-                    !MODELLED.contains(k) && !ANNOTATIONS.contains(k) && !IGNORED.contains(k)
+                    !MODELLED.contains(k) && !json_schema::is_annotation(k) && !IGNORED.contains(k)
                 }),
         );
         for k in keys {
@@ -1535,11 +1460,7 @@ fn array_shape<'a>(n: &Node<'a>) -> (Vec<Node<'a>>, Node<'a>) {
 
 /// The target of a local `$ref` (`#`, `#/$defs/X`) in `res`, with its pointer.
 fn local_target<'a>(res: Resource<'a>, r: &str) -> Option<(&'a Value, String)> {
-    if !r.starts_with('#') {
-        return None;
-    }
-    let p = pointer::decode_fragment(r)?;
-    let v = res.root.pointer(&p)?;
+    let (v, p) = mcpdesc_core::local_ref::target(res.root, r).ok()?;
     Some((v, format!("{}{p}", res.ptr)))
 }
 

@@ -141,11 +141,11 @@ fn definitions(schema: &Value) -> Vec<(&str, &Value)> {
 
 /// The definition name of a local reference (`#/$defs/A`, `#/definitions/A`), decoded.
 fn def_name(r: &str) -> Option<String> {
-    let rest = r
-        .strip_prefix("#/$defs/")
-        .or_else(|| r.strip_prefix("#/definitions/"))?;
-    let tok = mcpdesc_core::pointer::percent_decode(rest);
-    (!tok.contains('/')).then(|| mcpdesc_core::pointer::unescape(&tok))
+    let p = mcpdesc_core::local_ref::pointer_of(r).ok()?;
+    match <[String; 2]>::try_from(mcpdesc_core::pointer::tokens(&p)) {
+        Ok([defs, name]) if defs == "$defs" || defs == "definitions" => Some(name),
+        _ => None,
+    }
 }
 
 /// Every local definition referenced anywhere inside `v` (bounded depth).

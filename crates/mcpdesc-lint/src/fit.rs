@@ -146,15 +146,6 @@ fn render_html(tool: &mut Value, name: &str, ptr: &str, diags: &mut Vec<Diagnost
     }
 }
 
-/// The definition a local `$ref` names.
-fn ref_target<'a>(defs_root: &'a Value, r: &str) -> Option<&'a Value> {
-    let path = r.strip_prefix('#')?;
-    if path.is_empty() {
-        return None;
-    }
-    defs_root.pointer(path)
-}
-
 fn inline_refs(tool: &mut Value, key: &str, name: &str, ptr: &str, diags: &mut Vec<Diagnostic>) {
     let Some(schema) = tool.get(key) else {
         return;
@@ -221,7 +212,7 @@ fn inline(
                 ),
             ));
         }
-        let target = ref_target(root, r).ok_or_else(|| {
+        let (target, _) = mcpdesc_core::local_ref::target(root, r).map_err(|_| {
             (
                 "fit-ref-unresolved",
                 format!("`$ref` {r} is not a local reference that resolves"),
@@ -606,7 +597,10 @@ fn drop_unreachable_defs(schema: &mut Value) -> Vec<String> {
     let mut reached: BTreeSet<String> = BTreeSet::new();
     let mut todo = refs_of(&Value::Object(rest));
     while let Some(r) = todo.pop() {
-        let toks = mcpdesc_core::pointer::tokens(r.strip_prefix('#').unwrap_or(""));
+        let Ok(p) = mcpdesc_core::local_ref::pointer_of(&r) else {
+            continue;
+        };
+        let toks = mcpdesc_core::pointer::tokens(&p);
         if toks.len() < 2 || !matches!(toks[0].as_str(), "$defs" | "definitions") {
             continue;
         }

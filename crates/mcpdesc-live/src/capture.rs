@@ -4,6 +4,7 @@ use crate::client::{
     ClientError, HttpTransport, Lifecycle, SessionOptions, StdioTransport, Transport, run_session,
 };
 use crate::import::{FileDiagnostic, ImportOptions, ImportOutcome, import_dumps};
+use mcpdesc_core::http::mcp as mcp_header;
 use mcpdesc_core::{Diagnostic, Limits, ProtocolRevision};
 use std::time::Duration;
 
@@ -43,37 +44,19 @@ impl Target {
     }
 }
 
-/// A credential (header or environment value): never printed. `Debug` shows
-/// `<redacted>`, and no error, diagnostic or transcript of a capture contains it (the
-/// transcripts hold JSON-RPC messages only; HTTP headers and the child's environment
-/// are not part of them).
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Self {
-        Secret(value.into())
-    }
-    /// The value, for the one place that sends it.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("<redacted>")
-    }
-}
+/// A credential (header or environment value): never printed. No error, diagnostic or
+/// transcript of a capture contains it (the transcripts hold JSON-RPC messages only;
+/// HTTP headers and the child's environment are not part of them).
+pub use mcpdesc_core::Secret;
 
 /// Header fields the client sets itself on every request; a target may not override
 /// them (the session would break in ways hard to see).
 pub const MANAGED_HEADERS: [&str; 5] = [
     "content-type",
     "accept",
-    "mcp-session-id",
-    "mcp-protocol-version",
-    "mcp-method",
+    mcp_header::SESSION_ID,
+    mcp_header::PROTOCOL_VERSION,
+    mcp_header::METHOD,
 ];
 
 /// Capture settings.

@@ -8,6 +8,7 @@
 
 use crate::capture::Secret;
 use crate::dump::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION};
+use mcpdesc_core::http::mcp as mcp_header;
 use mcpdesc_core::{Feature, ProtocolRevision};
 use serde_json::{Value, json};
 use std::collections::VecDeque;
@@ -457,7 +458,7 @@ impl Transport for HttpTransport {
             req = req.header(k, v.expose());
         }
         if let Some(s) = &self.session_id {
-            req = req.header("Mcp-Session-Id", s);
+            req = req.header(mcp_header::SESSION_ID, s);
         }
         let pv = msg
             .pointer(&format!(
@@ -468,9 +469,9 @@ impl Transport for HttpTransport {
             .map(str::to_string)
             .or_else(|| self.protocol_version.clone());
         if let Some(v) = pv {
-            req = req.header("MCP-Protocol-Version", v);
+            req = req.header(mcp_header::PROTOCOL_VERSION, v);
             if !method.is_empty() {
-                req = req.header("Mcp-Method", method);
+                req = req.header(mcp_header::METHOD, method);
             }
         }
         let req = req
@@ -487,7 +488,7 @@ impl Transport for HttpTransport {
         let status = resp.status();
         if let Some(s) = resp
             .headers()
-            .get("mcp-session-id")
+            .get(mcp_header::SESSION_ID)
             .and_then(|v| v.to_str().ok())
         {
             self.session_id = Some(s.to_string());
@@ -562,7 +563,7 @@ impl Transport for HttpTransport {
 
     fn close(&mut self) {
         if let Some(s) = self.session_id.take() {
-            let mut req = ureq::http::Request::delete(&self.url).header("Mcp-Session-Id", &s);
+            let mut req = ureq::http::Request::delete(&self.url).header(mcp_header::SESSION_ID, &s);
             for (k, v) in &self.headers {
                 req = req.header(k, v.expose());
             }

@@ -38,10 +38,11 @@
 //! overwritten.
 
 use crate::diag::Diags;
-use crate::op::{OpSite, Shared, is_json, object_form, op_list};
+use crate::op::{OpSite, Shared, object_form, op_list};
 use crate::schema::{SchemaCx, push_token};
 use crate::spec::{Spec, SpecVersion};
 use indexmap::IndexMap;
+use mcpdesc_core::media::{self, BodyKind};
 use mcpdesc_core::provenance::{Argument, BodyShape, Encoding, Location, RequestBody, Style};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -144,7 +145,7 @@ pub(crate) fn build(
                 let consumes = op_list(op, "consumes").unwrap_or_else(|| shared.consumes.clone());
                 let mt = consumes
                     .iter()
-                    .find(|c| is_json(c))
+                    .find(|c| media::is_json(c))
                     .cloned()
                     .unwrap_or_else(|| "application/json".into());
                 if let Some(schema) = p.obj.get("schema") {
@@ -576,34 +577,20 @@ fn form_data(
 /// OpenAPI's default content type of a binary multipart part.
 const BINARY_PART: &str = "application/octet-stream";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum BodyKind {
-    Json,
-    Form,
-    Other,
-}
-
-/// Picks the request media type (see the module docs for the order).
+/// Picks the request media type (see the module docs for the order) and how its body
+/// is serialized (the gateway's classification: [`BodyKind::of`]).
 fn choose_media(content: &Map<String, Value>) -> Option<(&str, &Value, BodyKind)> {
-    let find =
-        |pred: &dyn Fn(&str) -> bool| content.iter().find(|(k, _)| pred(&k.to_ascii_lowercase()));
-    if let Some((k, v)) = find(&|k| k.split(';').next().unwrap_or("").trim() == "application/json")
-    {
-        return Some((k, v, BodyKind::Json));
-    }
-    if let Some((k, v)) = find(&|k| is_json(k)) {
-        return Some((k, v, BodyKind::Json));
-    }
-    if let Some((k, v)) = find(&|k| k.starts_with("application/x-www-form-urlencoded")) {
-        return Some((k, v, BodyKind::Form));
-    }
-    if let Some((k, v)) = find(&|k| k.starts_with("multipart/form-data")) {
-        return Some((k, v, BodyKind::Form));
-    }
-    content
-        .iter()
-        .next()
-        .map(|(k, v)| (k.as_str(), v, BodyKind::Other))
+    let find = |pred: &dyn Fn(&str) -> bool| {
+        content
+            .iter()
+            .find(|(k, _)| pred(&media::essence(k)))
+            .map(|(k, v)| (k.as_str(), v, BodyKind::of(k)))
+    };
+    find(&|e| e == "application/json")
+        .or_else(|| find(&media::is_json))
+        .or_else(|| find(&|e| e == "application/x-www-form-urlencoded"))
+        .or_else(|| find(&media::is_form_data))
+        .or_else(|| find(&|_| true))
 }
 
 /// The chosen media type of a body and what is known about it.
@@ -651,7 +638,7 @@ fn request_body(
             Some(body_inputs(cx, doc, &mptr, schema, &m, inputs, diags))
         }
         None => {
-            let schema = if kind == BodyKind::Json || kind == BodyKind::Form {
+            let schema = if kind == BodyKind::Json || kind.is_form() {
                 json!({})
             } else {
                 other_body_schema(mt)
@@ -666,7 +653,7 @@ fn request_body(
 /// for form and multipart bodies the Encoding Objects of its members.
 fn body_record(m: &Media<'_>, shape: BodyShape, inputs: &[Input]) -> RequestBody {
     let mut body = request_body_record(m.content_type, shape, m.required);
-    if m.kind != BodyKind::Form {
+    if !m.kind.is_form() {
         return body;
     }
     if let Some(declared) = m.encoding {
@@ -687,11 +674,7 @@ fn body_record(m: &Media<'_>, shape: BodyShape, inputs: &[Input]) -> RequestBody
             );
         }
     }
-    if m.content_type
-        .to_ascii_lowercase()
-        .starts_with("multipart/")
-        && shape == BodyShape::Properties
-    {
+    if m.kind == BodyKind::Multipart && shape == BodyShape::Properties {
         for i in inputs.iter().filter(|i| i.loc == Location::Body) {
             let Some(name) = &i.arg.name else { continue };
             if is_binary(&i.schema) {
@@ -722,9 +705,15 @@ fn is_binary(schema: &Value) -> bool {
             && schema.get("items").is_some_and(one))
 }
 
+/// Whether a body of `kind` is a JSON value or form members (an object the importer
+/// can flatten), not a string of text or bytes.
+fn is_structured(kind: BodyKind) -> bool {
+    kind == BodyKind::Json || kind.is_form()
+}
+
 fn other_body_schema(mt: &str) -> Value {
     let base = mt.split(';').next().unwrap_or(mt).trim();
-    if base.starts_with("text/") || base.ends_with("xml") {
+    if BodyKind::of(mt) == BodyKind::Text {
         json!({"type": "string", "contentMediaType": base})
     } else {
         json!({"type": "string", "contentEncoding": "base64", "contentMediaType": base})
@@ -758,7 +747,7 @@ fn body_inputs(
     inputs: &mut Vec<Input>,
     diags: &mut Diags,
 ) -> RequestBody {
-    if m.kind != BodyKind::Other {
+    if is_structured(m.kind) {
         let spec = cx.spec;
         if let Some(shape) = object_shape(spec, doc, ptr, schema, 0) {
             let first = inputs.len();
@@ -782,15 +771,12 @@ fn body_inputs(
     }
     let mut p = ptr.to_string();
     let mut conv = cx.convert(doc, schema, &mut p, diags);
-    if m.kind == BodyKind::Other {
+    if !is_structured(m.kind) {
         let mt = m.content_type;
         if let Value::Object(s) = &mut conv {
             let is_string = s.get("type").and_then(Value::as_str) == Some("string");
             let base = mt.split(';').next().unwrap_or(mt).trim().to_string();
-            if is_string
-                && !s.contains_key("contentEncoding")
-                && !(base.starts_with("text/") || base.ends_with("xml"))
-            {
+            if is_string && !s.contains_key("contentEncoding") && m.kind != BodyKind::Text {
                 s.insert("contentEncoding".into(), json!("base64"));
             }
             if is_string {

@@ -173,7 +173,8 @@ pub struct ImportStats {
     pub conforming: bool,
     /// With [`ImportOptions::tool_budget_bytes`]: tool objects over the budget.
     pub tools_over_budget: usize,
-    /// With [`ImportOptions::tool_budget_bytes`]: the largest tool object, bytes.
+    /// With [`ImportOptions::tool_budget_bytes`]: the largest tool object as a host
+    /// receives it, bytes.
     pub largest_tool_bytes: usize,
     /// Wall time of the import.
     #[serde(skip)]
@@ -590,20 +591,6 @@ type Done = (
 /// (tool objects over the budget, largest tool object) of one operation.
 type ToolSizes = (usize, usize);
 
-/// Compact JSON size of a tool without its `x-*` members, measured on the worker
-/// thread (one serialization of each member; nothing is kept).
-fn host_size(tool: &Value) -> usize {
-    let Some(obj) = tool.as_object() else {
-        return 0;
-    };
-    let members: Vec<usize> = obj
-        .iter()
-        .filter(|(k, _)| !k.starts_with("x-"))
-        .map(|(k, v)| Value::String(k.clone()).to_string().len() + 1 + v.to_string().len())
-        .collect();
-    2 + members.iter().sum::<usize>() + members.len().saturating_sub(1)
-}
-
 /// The per-operation work of an import and what it shares.
 struct ToolJob<'a, 's> {
     spec: &'a Spec,
@@ -630,9 +617,13 @@ impl ToolJob<'_, '_> {
             self.opts.wrap_output,
         );
         let sizes = self.opts.tool_budget_bytes.map(|budget| {
-            tools.iter().map(host_size).fold((0, 0), |(over, max), n| {
-                (over + usize::from(n > budget), max.max(n))
-            })
+            // The wire measure (what a host receives), as `lint` measures it.
+            tools
+                .iter()
+                .map(|t| mcpdesc_scope::wire_size(mcpdesc_core::DeclKind::Tool, &Value::Null, t))
+                .fold((0, 0), |(over, max), n| {
+                    (over + usize::from(n > budget), max.max(n))
+                })
         });
         let (report, tools) = match self.parts {
             Some(p) => {

@@ -329,17 +329,6 @@ pub fn truncate_description(d: &str, max: usize) -> String {
     format!("{cut}…")
 }
 
-/// Whether a media type is JSON (`application/json`, `*/*+json`, anything with `json`).
-pub(crate) fn is_json(mt: &str) -> bool {
-    let mt = mt
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    mt == "application/json" || mt.ends_with("+json") || mt.contains("json")
-}
-
 /// The object form of a boolean schema (`true` → `{}`, `false` → `{"not": {}}`).
 pub(crate) fn object_form(v: Value) -> Value {
     match v {

@@ -42,8 +42,9 @@ pub struct ImportOptions {
     /// crate's `profile` example prints them with the process's memory). `None`: no
     /// timing at all.
     pub on_phase: Option<fn(Phase, Duration)>,
-    /// Count tools larger than this many bytes (compact JSON of the tool without its
-    /// `x-*` members, about what a host receives) in [`crate::ImportStats`]; the
+    /// Count tools larger than this many bytes as a host receives them
+    /// ([`mcpdesc_scope::wire_size`], the measure `lint` uses) in
+    /// [`crate::ImportStats`]; the
     /// CLI passes `mcpdesc_lint::DEFAULT_TOOL_BUDGET_BYTES`. `None`: not measured.
     pub tool_budget_bytes: Option<usize>,
 }

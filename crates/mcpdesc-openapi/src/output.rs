@@ -9,9 +9,10 @@
 
 use crate::diag::Diags;
 use crate::input::object_shape;
-use crate::op::{OpSite, Shared, is_json, object_form, op_list};
+use crate::op::{OpSite, Shared, object_form, op_list};
 use crate::schema::{SchemaCx, push_token};
 use crate::spec::{Spec, SpecVersion};
+use mcpdesc_core::media::{essence, is_json};
 use mcpdesc_core::provenance::Response;
 use serde_json::{Map, Value, json};
 
@@ -109,13 +110,7 @@ pub(crate) fn build(
             };
             let Some((mt, media)) = content
                 .iter()
-                .find(|(k, _)| {
-                    k.split(';')
-                        .next()
-                        .unwrap_or("")
-                        .trim()
-                        .eq_ignore_ascii_case("application/json")
-                })
+                .find(|(k, _)| essence(k) == "application/json")
                 .or_else(|| content.iter().find(|(k, _)| is_json(k)))
             else {
                 continue;

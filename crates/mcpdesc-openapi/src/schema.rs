@@ -757,15 +757,7 @@ fn make_nullable(mut out: Map<String, Value>) -> Map<String, Value> {
                 || out.contains_key("anyOf")
             {
                 let mut wrapper = Map::new();
-                for k in [
-                    "title",
-                    "description",
-                    "default",
-                    "examples",
-                    "deprecated",
-                    "readOnly",
-                    "writeOnly",
-                ] {
+                for k in mcpdesc_core::schema::META_DATA_KEYWORDS {
                     if let Some(v) = out.remove(k) {
                         wrapper.insert(k.into(), v);
                     }

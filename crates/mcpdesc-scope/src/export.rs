@@ -60,6 +60,60 @@ pub fn wire_fields(kind: DeclKind) -> Option<&'static [&'static str]> {
     }
 }
 
+/// The compact-JSON size in bytes of what a host receives of a declaration: its
+/// [`wire_value`] (the members [`wire_fields`] keeps, `$componentRef` schemas resolved
+/// against `view`, `x-*` removed from Icons and Prompt Arguments), measured without
+/// building it: a counting writer, nothing cloned but small nested items. An
+/// unresolvable reference counts as written. 0 for a kind that is not a primitive.
+///
+/// The one measure of a tool's wire size: `lint`'s `tool-over-budget` measures the
+/// exported tool, the importer's summary this, on each worker thread while it streams.
+///
+/// ```
+/// use mcpdesc_core::DeclKind;
+/// use serde_json::{json, Value};
+/// let tool = json!({"name": "a", "tags": ["t"], "inputSchema": {"type": "object"}, "x-y": 1});
+/// let wire = r#"{"name":"a","inputSchema":{"type":"object"}}"#;
+/// assert_eq!(mcpdesc_scope::export::wire_size(DeclKind::Tool, &Value::Null, &tool), wire.len());
+/// ```
+pub fn wire_size(kind: DeclKind, view: &Value, decl: &Value) -> usize {
+    let (Some(fields), Some(obj)) = (wire_fields(kind), decl.as_object()) else {
+        return 0;
+    };
+    let mut count = ByteCount(0);
+    let mut members = 0;
+    for (k, v) in obj.iter().filter(|(k, _)| fields.contains(&k.as_str())) {
+        members += 1;
+        // Writing to a counter cannot fail.
+        let _ = serde_json::to_writer(&mut count, k);
+        let _ = match k.as_str() {
+            "inputSchema" | "outputSchema" => {
+                let v = refs::resolve(view, v, "schemas").map_or(v, |(r, _)| r);
+                serde_json::to_writer(&mut count, v)
+            }
+            "icons" | "arguments" => {
+                serde_json::to_writer(&mut count, &without_extensions_in_items(v))
+            }
+            _ => serde_json::to_writer(&mut count, v),
+        };
+    }
+    // Braces, one colon per member, commas between members.
+    count.0 + 2 + members + members.saturating_sub(1)
+}
+
+/// An `io::Write` that only counts.
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Fields of the MCP `Implementation` (`serverInfo`) that an Info Object carries (§5.1);
 /// `contact`, `license` and `x-*` are description metadata.
 const IMPLEMENTATION_FIELDS: [&str; 6] = [
@@ -245,6 +299,46 @@ mod tests {
         assert_eq!(
             list_of_view(DeclKind::Prompt, &view).expect("ok"),
             json!({"prompts": [{"name": "p", "title": "P", "arguments": [{"name": "x", "required": true}]}]})
+        );
+    }
+
+    /// The wire size is the length of the exported tool's compact JSON (the text a
+    /// host receives), for tools with description metadata, extensions, references.
+    #[test]
+    fn wire_size_is_the_length_of_the_exported_value() {
+        let view = json!({
+            "mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"}, "protocolVersions": ["2025-11-25"],
+            "components": {"schemas": {"In": {"type": "object", "properties": {"q": {"type": "string"}}}}},
+            "tools": [
+                {"name": "t", "title": "T", "inputSchema": {"$componentRef": "#/components/schemas/In"},
+                 "tags": ["a"], "security": [], "deprecated": true, "x-a": 1, "_meta": {"k": 1},
+                 "icons": [{"src": "https://e.example/i.png", "x-icon": {"big": "value"}}],
+                 "annotations": {"readOnlyHint": true}},
+                {"name": "u", "inputSchema": {"type": "object"}},
+                {"name": "é\"", "description": "ünïcode \u{1F600}", "inputSchema": {"type": "object"}}
+            ]
+        });
+        let list = tools_list_of_view(&view).expect("resolvable");
+        let exported = list["tools"].as_array().expect("tools");
+        for (decl, wire) in view["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .zip(exported)
+        {
+            assert_eq!(
+                wire_size(DeclKind::Tool, &view, decl),
+                serde_json::to_string(wire).expect("json").len(),
+                "{wire}"
+            );
+        }
+        // By hand: `{"name":"u","inputSchema":{"type":"object"}}`.
+        assert_eq!(wire_size(DeclKind::Tool, &view, &view["tools"][1]), 44);
+        assert_eq!(wire_size(DeclKind::Tool, &view, &json!({})), 2);
+        assert_eq!(wire_size(DeclKind::Tool, &view, &json!("t")), 0);
+        assert_eq!(
+            wire_size(DeclKind::Transport, &view, &json!({"type": "stdio"})),
+            0
         );
     }
 

@@ -23,6 +23,7 @@
 //! label, not under an MCP-reserved prefix).
 
 use crate::call::{CallLog, CallOutcome, ToolCall, text_block};
+use mcpdesc_core::same_json::json_eq;
 use mcpdesc_core::{DeclKind, Diagnostic, refs};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -257,31 +258,6 @@ fn illustrative(tool: &str, name: &str, how: Selection, result: Option<&Value>) 
     Value::Object(out)
 }
 
-/// JSON equality as JSON defines it: numbers by value (`1` equals `1.0`), objects
-/// regardless of member order.
-pub fn json_eq(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            if let (Some(x), Some(y)) = (x.as_i64(), y.as_i64()) {
-                x == y
-            } else if let (Some(x), Some(y)) = (x.as_u64(), y.as_u64()) {
-                x == y
-            } else {
-                x.as_f64() == y.as_f64()
-            }
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,17 +267,6 @@ mod tests {
     fn the_select_key_is_a_conforming_unreserved_meta_key() {
         assert!(mcpdesc_core::meta::is_meta_key(SELECT_META_KEY));
         assert!(!mcpdesc_core::meta::has_reserved_prefix(SELECT_META_KEY));
-    }
-
-    #[test]
-    fn json_equality_is_by_value() {
-        assert!(json_eq(
-            &json!({"a": 1, "b": [1.0]}),
-            &json!({"b": [1], "a": 1.0})
-        ));
-        assert!(!json_eq(&json!({"a": 1}), &json!({"a": 1, "b": null})));
-        assert!(!json_eq(&json!([1, 2]), &json!([2, 1])));
-        assert!(!json_eq(&json!("1"), &json!(1)));
     }
 
     fn backend(doc: &Value, sel: &[(&str, &str)]) -> Result<MockBackend, Vec<Diagnostic>> {

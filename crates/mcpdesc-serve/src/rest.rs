@@ -183,25 +183,7 @@ impl std::str::FromStr for ValidateOutput {
     }
 }
 
-/// A secret string (credential, token). Its `Debug` never shows the value.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(s: impl Into<String>) -> Self {
-        Secret(s.into())
-    }
-    /// The secret itself: only for building the upstream request.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(REDACTED)")
-    }
-}
+pub use mcpdesc_core::Secret;
 
 /// The environment variable that holds the credential of security scheme `scheme` when
 /// no `--credential SCHEME=ENV_VAR` names one: `MCPDESC_CREDENTIAL_` + the name

@@ -1,7 +1,7 @@
 //! Unions (`oneOf`/`anyOf`, multi-`type`), `allOf` merging, and the order in which
 //! untagged alternatives are tried.
 
-use super::shape::ANNOTATIONS;
+use super::shape::is_ignorable;
 use super::{Ctx, Lowerer, Shape, schema_doc, schema_doc_of, warn};
 use crate::ir::*;
 use crate::names;
@@ -42,23 +42,12 @@ impl<'a> Lowerer<'a> {
 
     /// Resolves a local `$ref` alternative to (schema, absolute pointer, ctx-relative ptr).
     fn peel(&self, ctx: &Ctx<'a>, s: &'a Value, ptr: &str) -> (&'a Value, String) {
-        let mut cur = s;
-        let mut at = ptr.to_string();
-        for _ in 0..16 {
-            let Some(r) = cur.get("$ref").and_then(Value::as_str) else {
-                break;
-            };
-            let Some(frag) = r.strip_prefix('#') else {
-                break;
-            };
-            let Some(p) = pointer::decode_fragment(frag) else {
-                break;
-            };
-            let Some(t) = ctx.root.pointer(&p) else { break };
-            cur = t;
-            at = format!("{}{}", ctx.base, p);
-        }
-        (cur, at)
+        let f = mcpdesc_core::local_ref::follow(ctx.root, s);
+        let at = match f.pointer {
+            Some(p) => format!("{}{}", ctx.base, p),
+            None => ptr.to_string(),
+        };
+        (f.schema, at)
     }
 
     /// The tag property shared by all alternatives, if any.
@@ -211,7 +200,7 @@ impl<'a> Lowerer<'a> {
         if let [arm] = arms.as_slice()
             && obj
                 .keys()
-                .all(|k| k == "allOf" || k.starts_with("x-") || ANNOTATIONS.contains(&k.as_str()))
+                .all(|k| k == "allOf" || k.starts_with("x-") || is_ignorable(k))
         {
             return self.shape(ctx, arm, &pointer::push(&at, "0"), hint, depth + 1);
         }

@@ -1,10 +1,11 @@
 //! Local `$ref`s and type identity: a referenced definition is one named type per
 //! identity, so repeats across self-contained tool schemas share a type.
 
-use super::shape::ANNOTATIONS;
+use super::shape::is_ignorable;
 use super::{Ctx, Lowerer, Shape, schema_doc};
 use crate::ir::*;
 use crate::names;
+use mcpdesc_core::local_ref::{self, LocalRefError};
 use mcpdesc_core::{SameJson, pointer};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -213,8 +214,7 @@ impl<'a> Lowerer<'a> {
                 match n {
                     Value::Object(m) => {
                         if let Some(r) = m.get("$ref").and_then(Value::as_str)
-                            && let Some(frag) = r.strip_prefix('#')
-                            && let Some(p) = pointer::decode_fragment(frag)
+                            && let Ok(p) = local_ref::pointer_of(r)
                             && !reached.contains_key(&p)
                             && let Some(t) = root.pointer(&p)
                         {
@@ -245,9 +245,7 @@ impl<'a> Lowerer<'a> {
         };
         let shape_siblings: Vec<&String> = obj
             .keys()
-            .filter(|k| {
-                k.as_str() != "$ref" && !k.starts_with("x-") && !ANNOTATIONS.contains(&k.as_str())
-            })
+            .filter(|k| k.as_str() != "$ref" && !k.starts_with("x-") && !is_ignorable(k))
             .collect();
         if !shape_siblings.is_empty() {
             return self.any(
@@ -259,26 +257,31 @@ impl<'a> Lowerer<'a> {
                 &at,
             );
         }
-        let Some(frag) = r.strip_prefix('#') else {
-            return self.any(
-                "codegen-ref-external",
-                format!("external `$ref` {r:?} is not fetched; typed as any JSON value"),
-                &at,
-            );
-        };
-        let Some(p) = pointer::decode_fragment(frag) else {
-            return self.any(
-                "codegen-ref-anchor",
-                format!("anchor `$ref` {r:?} is not supported; typed as any JSON value"),
-                &at,
-            );
-        };
-        let Some(target) = ctx.root.pointer(&p) else {
-            return self.any(
-                "codegen-ref-unresolved",
-                format!("`$ref` {r:?} does not resolve inside its schema; typed as any JSON value"),
-                &at,
-            );
+        let (target, p) = match local_ref::target(ctx.root, r) {
+            Ok(found) => found,
+            Err(LocalRefError::External(_)) => {
+                return self.any(
+                    "codegen-ref-external",
+                    format!("external `$ref` {r:?} is not fetched; typed as any JSON value"),
+                    &at,
+                );
+            }
+            Err(LocalRefError::Anchor(_)) => {
+                return self.any(
+                    "codegen-ref-anchor",
+                    format!("anchor `$ref` {r:?} is not supported; typed as any JSON value"),
+                    &at,
+                );
+            }
+            Err(_) => {
+                return self.any(
+                    "codegen-ref-unresolved",
+                    format!(
+                        "`$ref` {r:?} does not resolve inside its schema; typed as any JSON value"
+                    ),
+                    &at,
+                );
+            }
         };
         // Follow pure `$ref` chains here so alias loops are caught before naming.
         let abs = format!("{}{}", ctx.base, p);

@@ -3,29 +3,26 @@
 use super::{Ctx, Lowerer, MAX_SCHEMA_DEPTH, Shape, schema_doc};
 use crate::ir::*;
 use crate::names;
-use mcpdesc_core::pointer;
+use mcpdesc_core::{pointer, schema};
 use serde_json::{Map, Value};
 
-/// Keywords that only constrain or annotate values; ignoring them makes a type looser,
-/// never stricter, so they are dropped without a diagnostic.
-pub(super) const ANNOTATIONS: &[&str] = &[
+/// Whether a keyword only constrains or annotates values: ignoring it makes a type
+/// looser, never stricter, so it is dropped without a diagnostic. The JSON Schema
+/// annotations ([`schema::is_annotation`]) and [`LOOSENING`].
+pub(super) fn is_ignorable(keyword: &str) -> bool {
+    schema::is_annotation(keyword) || LOOSENING.contains(&keyword)
+}
+
+/// Keywords other than annotations whose absence only loosens a type: identifiers,
+/// definitions, `format` and the value assertions no target type models.
+const LOOSENING: &[&str] = &[
+    "&str] = &[",
     "$schema",
     "$id",
     "$anchor",
-    "$comment",
     "$defs",
     "definitions",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
     "format",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
     "minLength",
     "maxLength",
     "pattern",

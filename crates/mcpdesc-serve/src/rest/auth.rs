@@ -170,7 +170,11 @@ pub fn check_credentials(schemes: &Schemes, creds: &BTreeMap<String, Secret>) ->
             )
             .at(mcpdesc_core::pointer::push("/securitySchemes", name))
         };
-        if v.bytes().any(|b| b < 0x20 || b == 0x7f) {
+        // Whitespace at the ends is checked where the value becomes a header (a basic
+        // credential is base64-encoded first).
+        if let Err(mcpdesc_core::http::FieldValueError::Control(_)) =
+            mcpdesc_core::http::check_field_value(v)
+        {
             out.push(bad("contains control characters".into()));
             continue;
         }

@@ -113,48 +113,7 @@ pub struct BodyPlan {
     pub encoding: indexmap::IndexMap<String, Encoding>,
 }
 
-/// How a body media type is serialized.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BodyKind {
-    Json,
-    FormUrlencoded,
-    Multipart,
-    Text,
-    Binary,
-}
-
-impl BodyKind {
-    /// Classifies a media type (parameters after `;` ignored, case-insensitive).
-    pub fn of(media_type: &str) -> BodyKind {
-        let base = essence(media_type);
-        if is_json(&base) {
-            BodyKind::Json
-        } else if base == "application/x-www-form-urlencoded" {
-            BodyKind::FormUrlencoded
-        } else if base.starts_with("multipart/") {
-            BodyKind::Multipart
-        } else if base.starts_with("text/") || base.ends_with("/xml") || base.ends_with("+xml") {
-            BodyKind::Text
-        } else {
-            BodyKind::Binary
-        }
-    }
-}
-
-/// `type/subtype` lower-cased, without parameters.
-pub fn essence(media_type: &str) -> String {
-    media_type
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase()
-}
-
-/// `application/json` or any `+json` type (RFC 6839).
-pub fn is_json(essence: &str) -> bool {
-    essence == "application/json" || essence.ends_with("+json")
-}
+pub use mcpdesc_core::media::{BodyKind, essence, is_json};
 
 fn warn(code: &str, ptr: &str, msg: String) -> Diagnostic {
     Diagnostic::warning(code, msg).at(ptr)
@@ -606,10 +565,10 @@ fn encode_literal(s: &str) -> Result<String, String> {
 }
 
 impl SchemaFacts {
-    /// Facts of a property schema; local `$ref`s (`#/$defs/…`, `#/definitions/…`) are
-    /// followed within `root` (the tool's input schema), a few levels deep.
+    /// Facts of a property schema; local `$ref` chains are followed within `root` (the
+    /// tool's input schema, [`mcpdesc_core::local_ref::follow`]).
     pub fn of(schema: &Value, root: &Value, depth: usize) -> SchemaFacts {
-        let schema = deref_local(schema, root, depth);
+        let schema = mcpdesc_core::local_ref::follow(root, schema).schema;
         let Some(m) = schema.as_object() else {
             return SchemaFacts::default();
         };
@@ -666,24 +625,6 @@ fn first_type(m: &Map<String, Value>) -> Option<String> {
             .map(String::from),
         _ => None,
     }
-}
-
-fn deref_local<'a>(schema: &'a Value, root: &'a Value, depth: usize) -> &'a Value {
-    let mut cur = schema;
-    for _ in depth..8 {
-        let Some(r) = cur.get("$ref").and_then(Value::as_str) else {
-            break;
-        };
-        let Some(frag) = r.strip_prefix('#') else {
-            break;
-        };
-        let ptr = pointer::percent_decode(frag);
-        match root.pointer(&ptr) {
-            Some(t) => cur = t,
-            None => break,
-        }
-    }
-    cur
 }
 
 #[cfg(test)]
@@ -776,23 +717,5 @@ mod tests {
         ]))
         .expect("servers");
         assert_eq!(choose_server(&s).as_deref(), Ok("https://eu.example/v2"));
-    }
-
-    #[test]
-    fn media_types() {
-        assert_eq!(BodyKind::of("application/merge-patch+json"), BodyKind::Json);
-        assert_eq!(
-            BodyKind::of("Application/JSON; charset=utf-8"),
-            BodyKind::Json
-        );
-        assert_eq!(
-            BodyKind::of("application/x-www-form-urlencoded"),
-            BodyKind::FormUrlencoded
-        );
-        assert_eq!(BodyKind::of("multipart/form-data"), BodyKind::Multipart);
-        assert_eq!(BodyKind::of("text/csv"), BodyKind::Text);
-        assert_eq!(BodyKind::of("application/xml"), BodyKind::Text);
-        assert_eq!(BodyKind::of("image/png"), BodyKind::Binary);
-        assert_eq!(BodyKind::of("application/octet-stream"), BodyKind::Binary);
     }
 }

@@ -5,6 +5,7 @@ use super::auth::{self, OAuthNeed};
 use super::body;
 use super::plan::{ArgPlan, Piece, ToolPlan};
 use super::serialize::{self, Encoding, SerError};
+use mcpdesc_core::http::{FieldValueError, check_field_value};
 use mcpdesc_core::provenance::{Location, Method};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -60,15 +61,18 @@ pub fn is_hop_by_hop(name: &str) -> bool {
         || name.eq_ignore_ascii_case("content-length")
 }
 
-/// Rejects a header value a header cannot carry: CR, LF, NUL and every other control
-/// byte except HTAB (RFC 9110 §5.5).
+/// Rejects what a header cannot carry (RFC 9110 §5.5, [`check_field_value`]): CR, LF,
+/// NUL and every other control byte except an inner HTAB, and whitespace at either end
+/// (which the recipient would strip, so the value would not arrive as given).
 pub fn check_header_value(what: &str, v: &str) -> Result<(), String> {
-    match v.bytes().find(|&b| (b < 0x20 && b != b'\t') || b == 0x7f) {
-        Some(b) => Err(format!(
+    check_field_value(v).map_err(|e| match e {
+        FieldValueError::Control(b) => format!(
             "{what} contains the control character 0x{b:02X} (CR, LF, NUL and other control characters cannot be sent in a header)"
-        )),
-        None => Ok(()),
-    }
+        ),
+        FieldValueError::OuterWhitespace => format!(
+            "{what} starts or ends with a space or tab, which HTTP strips from a header value"
+        ),
+    })
 }
 
 fn arg_err(a: &ArgPlan, e: impl std::fmt::Display) -> String {
@@ -81,9 +85,8 @@ fn arg_err(a: &ArgPlan, e: impl std::fmt::Display) -> String {
 /// The text of a parameter described by `content`: JSON for JSON media types, a
 /// string as is otherwise (anything else as JSON text).
 fn content_text(media_type: &str, v: &Value) -> String {
-    let essence = super::plan::essence(media_type);
     match v {
-        Value::String(s) if !super::plan::is_json(&essence) => s.clone(),
+        Value::String(s) if !mcpdesc_core::media::is_json(media_type) => s.clone(),
         other => other.to_string(),
     }
 }

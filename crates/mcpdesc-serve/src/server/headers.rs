@@ -13,12 +13,10 @@
 use base64::Engine as _;
 use serde_json::{Map, Value};
 
-pub const MCP_SESSION_ID: &str = "mcp-session-id";
-pub const MCP_PROTOCOL_VERSION: &str = "mcp-protocol-version";
-pub const MCP_METHOD: &str = "mcp-method";
-pub const MCP_NAME: &str = "mcp-name";
-/// Prefix of the headers that mirror `x-mcp-header` inputs (lower-cased).
-pub const MCP_PARAM_PREFIX: &str = "mcp-param-";
+pub use mcpdesc_core::http::mcp::{
+    METHOD as MCP_METHOD, NAME as MCP_NAME, PARAM_PREFIX as MCP_PARAM_PREFIX,
+    PROTOCOL_VERSION as MCP_PROTOCOL_VERSION, SESSION_ID as MCP_SESSION_ID,
+};
 
 /// Request headers as (lower-cased name, value) pairs, in wire order.
 pub type Headers = [(String, String)];

@@ -7,19 +7,8 @@
 use crate::ctx::{Ctx, Primitive, ptr};
 use mcpdesc_core::Diagnostic;
 use mcpdesc_core::refs::NAMESPACES;
+use mcpdesc_core::skeleton::ROOT_COLLECTIONS;
 use serde_json::{Map, Value};
-
-/// Root collections named by §3.3.
-const ROOT: [&str; 8] = [
-    "transports",
-    "securitySchemes",
-    "capabilities",
-    "tools",
-    "resources",
-    "resourceTemplates",
-    "prompts",
-    "tags",
-];
 
 /// Per-primitive collections named by §3.3 (plus Tool `interactionExamples`, §9.4).
 const PRIMITIVE: [&str; 7] = [
@@ -57,7 +46,7 @@ fn check_in(cx: &mut Ctx<'_>, obj: &Map<String, Value>, base: &str, keys: &[&str
 /// §3.3 outside primitive declarations.
 pub fn check_document(cx: &mut Ctx<'_>) {
     let root = cx.root_obj;
-    check_in(cx, root, "", &ROOT);
+    check_in(cx, root, "", &ROOT_COLLECTIONS);
     check_in(cx, root, "", &["components"]);
     if let Some(Value::Object(components)) = root.get("components") {
         check_in(cx, components, "/components", &NAMESPACES);

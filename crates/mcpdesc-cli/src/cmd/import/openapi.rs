@@ -175,7 +175,7 @@ fn verdict(
     if stats.tools_over_budget > 0 {
         // One summary line: the full picture is `lint`'s.
         let line = Diagnostic::warning(
-            "tools-over-budget",
+            mcpdesc_lint::rules::TOOL_OVER_BUDGET,
             format!(
                 "{} of {} tool objects exceed {} bytes as a host receives them (largest {} bytes); `mcpdesc lint --host H` reports sizes and tokens, `mcpdesc export tools-list --host H --budget BYTES` and `mcpdesc serve --host H --budget BYTES` prune them",
                 stats.tools_over_budget,
