@@ -628,32 +628,27 @@ impl Spec {
         let mut relocated: HashMap<usize, Option<(Value, SourceMap)>> = HashMap::new();
         let mut unplaced = 0usize;
         for (doc, mut d) in diags.items {
+            let mut lost = false;
             if let Some(sd) = self.docs.get(doc) {
                 if d.line.is_none() && !d.pointer.is_empty() {
-                    let sm = sd.source_map.as_ref();
-                    let located = match (&sd.overlaid, sm) {
-                        (None, Some(sm)) => sm.locate(&sd.value, &d.pointer),
-                        (Some(Some(decoded)), Some(sm)) => {
-                            unchanged(decoded, &sd.value, &d.pointer)
-                                .then(|| sm.locate(decoded, &d.pointer))
-                                .flatten()
-                        }
-                        (overlaid, _) => relocated
+                    // The positions of the text as decoded, and the value they belong to.
+                    let decoded: Option<(&Value, &SourceMap)> = match (&sd.overlaid, &sd.source_map)
+                    {
+                        (None, Some(sm)) => Some((&sd.value, sm)),
+                        (Some(Some(v)), Some(sm)) => Some((v, sm)),
+                        _ => relocated
                             .entry(doc)
                             .or_insert_with(|| self.relocate(sd))
                             .as_ref()
-                            .filter(|(v, _)| {
-                                overlaid.is_none() || unchanged(v, &sd.value, &d.pointer)
-                            })
-                            .and_then(|(v, sm)| sm.locate(v, &d.pointer)),
+                            .map(|(v, sm)| (v, sm)),
                     };
-                    match located {
-                        Some(p) => {
+                    if let Some((v, sm)) = decoded {
+                        if sd.overlaid.is_some() && !unchanged(v, &sd.value, &d.pointer) {
+                            lost = true;
+                        } else if let Some(p) = sm.locate(v, &d.pointer) {
                             d.line = Some(p.line);
                             d.column = Some(p.column);
                         }
-                        None if sd.overlaid.is_some() => unplaced += 1,
-                        None => {}
                     }
                 }
                 if doc != 0 {
@@ -661,6 +656,7 @@ impl Spec {
                 }
             }
             if seen.insert((d.code.clone(), d.pointer.clone(), d.message.clone())) {
+                unplaced += usize::from(lost);
                 out.push(d);
             }
         }
