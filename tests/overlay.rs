@@ -581,3 +581,27 @@ fn an_overlay_that_cannot_apply_fails_the_import_naming_the_overlay() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn hostile_queries_are_located_errors_not_crashes() {
+    // 100,000 nested parentheses would exhaust a recursive-descent parser's stack.
+    let target = format!("$[?{}@.a{}]", "(".repeat(100_000), ")".repeat(100_000));
+    let text = format!(
+        "{{\"overlay\": \"1.1.0\", \"info\": {{\"title\": \"t\", \"version\": \"1\"}},\n \"actions\": [{{\"target\": \"{target}\", \"remove\": true}}]}}"
+    );
+    let e =
+        Overlay::from_bytes("h.json", text.as_bytes(), &Limits::default()).expect_err("refused");
+    assert_eq!(
+        (e[0].code.as_str(), e[0].pointer.as_str()),
+        ("overlay-jsonpath-limit", "/actions/0/target")
+    );
+    assert_eq!(e[0].line, Some(2));
+    // Three descendant segments could select depth³ times the document's nodes.
+    let e = Overlay::from_bytes(
+        "h.yaml",
+        b"overlay: 1.1.0\ninfo: {title: t, version: '1'}\nactions:\n  - target: $..a..b..c\n    remove: true\n",
+        &Limits::default(),
+    )
+    .expect_err("refused");
+    assert_eq!(e[0].code, "overlay-jsonpath-limit");
+}

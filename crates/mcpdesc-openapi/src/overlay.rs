@@ -33,6 +33,7 @@
 //! | `overlay-version-unsupported` | error | `overlay` is not 1.0.x or 1.1.x |
 //! | `overlay-actions-empty`, `overlay-action-duplicate` | error | `actions` is empty, or repeats an action |
 //! | `overlay-jsonpath-invalid` | error | a `target` or `copy` that is not an RFC 9535 query |
+//! | `overlay-jsonpath-limit` | error | a query over this importer's bounds (4,096 bytes, nesting 32, two `..` segments) |
 //! | `overlay-action-conflict` | error | `update` and `copy` in one action |
 //! | `overlay-action-ignored`, `overlay-action-no-op` | warning | `update`/`copy` beside `remove: true`; an action that changes nothing |
 //! | `overlay-yaml-lenient` | info | YAML outside the restricted profile, read without positions |
@@ -591,6 +592,14 @@ impl Check<'_> {
     }
 
     fn jsonpath(&mut self, text: &str, ptr: &str, field: &str) -> Option<JsonPath> {
+        if let Err(why) = within_limits(text) {
+            self.error(
+                "overlay-jsonpath-limit",
+                format!("`{field}` is refused: {why}"),
+                ptr,
+            );
+            return None;
+        }
         if !text.starts_with('$') {
             self.error(
                 "overlay-jsonpath-invalid",
@@ -788,6 +797,59 @@ impl Check<'_> {
     }
 }
 
+/// Bounds on a query, checked before it is parsed (RFC 9535 §4.1 lets implementations
+/// limit the resources a query takes). The parser is recursive descent: unbounded
+/// nesting could exhaust the stack, so brackets and parentheses nest at most
+/// [`MAX_QUERY_NESTING`] deep. Each descendant segment (`..`) can multiply the nodes
+/// selected by the document's depth, so a query has at most [`MAX_DESCENDANT_SEGMENTS`].
+/// Real overlays use one or two (`$.paths..responses['500']`).
+fn within_limits(text: &str) -> Result<(), String> {
+    if text.len() > MAX_QUERY_BYTES {
+        return Err(format!(
+            "the query is {} bytes, over the limit of {MAX_QUERY_BYTES}",
+            text.len()
+        ));
+    }
+    let (mut depth, mut deepest, mut descendants) = (0usize, 0usize, 0usize);
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                chars.next();
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (None, ')' | ']') => depth = depth.saturating_sub(1),
+            (None, '.') if chars.peek() == Some(&'.') => {
+                chars.next();
+                descendants += 1;
+            }
+            _ => {}
+        }
+    }
+    if deepest > MAX_QUERY_NESTING {
+        return Err(format!(
+            "brackets and parentheses nest {deepest} deep, over the limit of {MAX_QUERY_NESTING}"
+        ));
+    }
+    if descendants > MAX_DESCENDANT_SEGMENTS {
+        return Err(format!(
+            "{descendants} descendant segments (`..`), over the limit of {MAX_DESCENDANT_SEGMENTS}"
+        ));
+    }
+    Ok(())
+}
+
+const MAX_QUERY_BYTES: usize = 4096;
+const MAX_QUERY_NESTING: usize = 32;
+const MAX_DESCENDANT_SEGMENTS: usize = 2;
+
 fn version_of(v: &str) -> Option<OverlayVersion> {
     let patch = |rest: &str| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit());
     if let Some(rest) = v.strip_prefix("1.0.") {
@@ -862,6 +924,20 @@ mod tests {
         let mut doc = json!({"a": ["x", "y", "z", "w"]});
         o.apply(&mut doc).expect("applies");
         assert_eq!(doc, json!({"a": ["y", "w"]}));
+    }
+
+    #[test]
+    fn hostile_queries_are_refused_before_parsing() {
+        let deep = format!("$[?{}@.a{}]", "(".repeat(1000), ")".repeat(1000));
+        assert!(within_limits(&deep).is_err());
+        let nested = format!("${}", "[?@".repeat(40));
+        assert!(within_limits(&nested).is_err());
+        assert!(within_limits(&"$.a".repeat(2000)).is_err());
+        assert!(within_limits("$..a..b..c").is_err());
+        // Quoted brackets and dots are names, not structure.
+        assert!(within_limits("$.paths['((((((((((((((((((((((((((((((((((..x..y..z']").is_ok());
+        assert!(within_limits("$.paths..responses['500']").is_ok());
+        assert!(within_limits(r"$['it\'s..[[']").is_ok());
     }
 
     #[test]
