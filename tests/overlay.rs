@@ -605,3 +605,41 @@ fn hostile_queries_are_located_errors_not_crashes() {
     .expect_err("refused");
     assert_eq!(e[0].code, "overlay-jsonpath-limit");
 }
+
+#[test]
+fn overlays_apply_before_refs_are_loaded() {
+    // Plain: /b names a file that does not exist (a warning), /a has no output.
+    let plain = import_with("overlay/refs/spec.yaml", &[]).expect("plain");
+    assert!(
+        plain
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "openapi-ref-file"),
+        "{:#?}",
+        plain.diagnostics
+    );
+    // Overlaid: the `$ref` the overlay adds is loaded like any other (the schema of
+    // thing.yaml is the output), and the file only the removed path named is never read.
+    let out = import_with("overlay/refs/spec.yaml", &["refs/refs.overlay.yaml"]).expect("overlaid");
+    assert!(out.stats.conforming, "{:#?}", out.diagnostics);
+    assert!(
+        !out.diagnostics
+            .iter()
+            .any(|d| d.code.starts_with("openapi-ref")),
+        "{:#?}",
+        out.diagnostics
+    );
+    let a = tools(&out.value, "get_a");
+    assert!(!a.is_empty());
+    assert_eq!(
+        a[0]["outputSchema"]["properties"]["colour"],
+        json!({"type": "string"}),
+        "{}",
+        a[0]["outputSchema"]
+    );
+    assert!(tools(&out.value, "get_b").is_empty());
+    assert_eq!(
+        out.value["x-mcpdesc-openapi"]["overlays"][0]["extends"],
+        "./spec.yaml"
+    );
+}

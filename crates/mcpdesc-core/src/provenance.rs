@@ -48,6 +48,7 @@
 //!       title: Curate the pet store      # its info.title
 //!       version: 1.0.0                   # its info.version
 //!       sha256: 9f86d081884c7d65…        # of its bytes, lower-case hex
+//!       extends: ./petstore.yaml         # its `extends`, when it has one (informational)
 //! ```
 //!
 //! Unknown members are kept (`other`) so a newer producer's additions survive a
@@ -90,6 +91,9 @@ pub struct AppliedOverlay {
     pub version: String,
     /// SHA-256 of the file's bytes, lower-case hex: which revision of the file was used.
     pub sha256: String,
+    /// Its `extends`, as written (informational: the document it was written for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extends: Option<String>,
     #[serde(flatten)]
     pub other: Map<String, Value>,
 }

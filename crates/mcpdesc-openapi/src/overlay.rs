@@ -22,7 +22,8 @@
 //!   document; its value is merged like an `update`;
 //! - the selected nodes of an `update` or `copy` must be all objects, all arrays or all
 //!   primitives;
-//! - `extends` is informational: it is recorded, never fetched nor compared.
+//! - `extends` is informational: it is recorded in the provenance, never fetched nor
+//!   compared with the spec.
 //!
 //! 1.0.0 says targets select objects or arrays only; a 1.0.0 overlay that selects
 //! primitives is applied as 1.1.0 defines it, with a warning.
@@ -62,7 +63,6 @@ pub enum OverlayVersion {
 pub struct Overlay {
     record: AppliedOverlay,
     version: OverlayVersion,
-    extends: Option<String>,
     actions: Vec<Action>,
     /// The document as decoded and its positions: application diagnostics point into it.
     value: Value,
@@ -161,10 +161,10 @@ impl Overlay {
                             title,
                             version: info_version,
                             sha256,
+                            extends,
                             other: Map::new(),
                         },
                         version,
-                        extends,
                         actions,
                         value,
                         source_map,
@@ -193,7 +193,7 @@ impl Overlay {
 
     /// Its `extends` (informational: never fetched, never compared with the spec).
     pub fn extends(&self) -> Option<&str> {
-        self.extends.as_deref()
+        self.record.extends.as_deref()
     }
 
     /// Number of actions.
