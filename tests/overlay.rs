@@ -643,3 +643,105 @@ fn overlays_apply_before_refs_are_loaded() {
         "./spec.yaml"
     );
 }
+
+mod properties {
+    //! Random overlays, well-formed or not, against a real spec, and random bytes:
+    //! every outcome is a result (an overlay and its warnings, or errors with a
+    //! line:column), never a panic.
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Query pieces: valid and invalid RFC 9535 syntax mixed.
+    fn query() -> impl Strategy<Value = String> {
+        let piece = prop::sample::select(vec![
+            ".paths",
+            ".*",
+            "..",
+            "[*]",
+            "[0]",
+            "[-1]",
+            "[1:3]",
+            "[::-1]",
+            "['/pets']",
+            "['/pets/{id}']",
+            ".get",
+            ".parameters",
+            "[?@.in == 'query']",
+            "[?@.deprecated]",
+            "[?length(@) > 2]",
+            "[?match(@.operationId, 'get.*')]",
+            "..responses",
+            "['200']",
+            ".tags",
+            "[?@ == 'pets']",
+            "[",
+            "]",
+            "?",
+            "@",
+            "'",
+            ".components",
+            "..$ref",
+        ]);
+        prop::collection::vec(piece, 0..6).prop_map(|p| format!("${}", p.concat()))
+    }
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-3i64..3).prop_map(Value::from),
+            "[a-z]{0,3}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                prop::collection::btree_map("[a-z$/]{1,3}", inner, 0..3)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn action() -> impl Strategy<Value = Value> {
+        (query(), 0u8..4, json_value(), query()).prop_map(|(target, kind, update, copy)| match kind
+        {
+            0 => json!({"target": target, "remove": true}),
+            1 => json!({"target": target, "update": update}),
+            2 => json!({"target": target, "copy": copy}),
+            _ => json!({"target": target, "update": update, "remove": "no"}),
+        })
+    }
+
+    fn spec() -> &'static Value {
+        static SPEC: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+        SPEC.get_or_init(|| yaml(&fixture("openapi/petstore-3.0.yaml")))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+        #[test]
+        fn random_overlays_never_panic(actions in prop::collection::vec(action(), 0..4), yaml_text in any::<bool>()) {
+            let doc = json!({"overlay": "1.1.0", "info": {"title": "r", "version": "1"}, "actions": actions});
+            let (name, bytes) = if yaml_text {
+                ("r.yaml", mcpdesc_core::emit::to_yaml(&doc).into_bytes())
+            } else {
+                ("r.json", serde_json::to_vec_pretty(&doc).expect("json"))
+            };
+            match Overlay::from_bytes(name, &bytes, &Limits::default()) {
+                Ok((o, _)) => {
+                    let mut d = spec().clone();
+                    match o.apply(&mut d) {
+                        Ok(r) => prop_assert!(r.unmatched <= r.actions),
+                        Err(e) => prop_assert!(e.iter().all(|d| d.is_error() && d.line.is_some())),
+                    }
+                }
+                Err(e) => prop_assert!(e.iter().all(|d| d.is_error() && d.line.is_some()), "{e:#?}"),
+            }
+        }
+
+        #[test]
+        fn arbitrary_bytes_are_diagnostics(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+            let _ = Overlay::from_bytes("x.yaml", &bytes, &Limits::default());
+            let _ = Overlay::from_bytes("x.json", &bytes, &Limits::default());
+        }
+    }
+}
