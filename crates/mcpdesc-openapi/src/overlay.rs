@@ -102,7 +102,7 @@ impl Overlay {
     /// Decodes and checks an Overlay document. `file` names it (as given by the user: it
     /// is recorded in the provenance) and selects the format by extension, else the
     /// bytes are sniffed. JSON and YAML are read like OpenAPI input
-    /// ([`decode_openapi`]'s rules: overlays embed OpenAPI fragments, which use integer
+    /// (the rules of the spec decoder: overlays embed OpenAPI fragments, which use integer
     /// keys such as `200:` that the restricted YAML profile forbids; such a file is read
     /// leniently, without positions, and an `overlay-yaml-lenient` info says so).
     ///
