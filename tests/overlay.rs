@@ -745,3 +745,103 @@ mod properties {
         }
     }
 }
+
+/// The 1.1.0 specification's examples that give no result, applied to hand-written
+/// documents with hand-written results.
+#[test]
+fn the_specification_examples_without_results_on_hand_written_documents() {
+    let paths =
+        |v: Value| json!({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": v});
+    // Targeted Overlay Example (primitive targets replace, a child object is created).
+    let mut doc = paths(json!({
+        "/foo": {"get": {"description": "old foo"}},
+        "/bar": {"get": {"description": "old bar"}, "post": {"summary": "s"}}
+    }));
+    apply(
+        r#"overlay: 1.1.0
+info:
+  title: Targeted Overlay
+  version: 1.0.0
+actions:
+  - target: $.paths['/foo'].get.description
+    update: This is the new description
+  - target: $.paths['/bar'].get.description
+    update: This is the updated description
+  - target: $.paths['/bar']
+    update:
+      post:
+        description: This is an updated description of a child object
+        x-safe: false
+"#,
+        &mut doc,
+    )
+    .expect("applies");
+    assert_eq!(
+        doc,
+        paths(json!({
+            "/foo": {"get": {"description": "This is the new description"}},
+            "/bar": {"get": {"description": "This is the updated description"},
+                     "post": {"summary": "s", "description": "This is an updated description of a child object", "x-safe": false}}
+        }))
+    );
+    // Wildcard Overlay Example: every GET, and only the `filter` query parameter.
+    let mut doc = paths(json!({
+        "/a": {"get": {"parameters": [{"name": "filter", "in": "query"}, {"name": "filter", "in": "header"}]}, "put": {}},
+        "/b": {"get": {}}
+    }));
+    apply(
+        r#"overlay: 1.0.0
+info:
+  title: Update many objects at once
+  version: 1.0.0
+actions:
+  - target: $.paths.*.get
+    update:
+      x-safe: true
+  - target: $.paths.*.get.parameters[?@.name=='filter' && @.in=='query']
+    update:
+      schema:
+        $ref: '#/components/schemas/filterSchema'
+"#,
+        &mut doc,
+    )
+    .expect("applies");
+    assert_eq!(
+        doc,
+        paths(json!({
+            "/a": {"get": {"x-safe": true, "parameters": [
+                {"name": "filter", "in": "query", "schema": {"$ref": "#/components/schemas/filterSchema"}},
+                {"name": "filter", "in": "header"}]}, "put": {}},
+            "/b": {"get": {"x-safe": true}}
+        }))
+    );
+    // Array Modification Examples: append an object, remove by filter, remove a
+    // primitive item.
+    let mut doc = paths(json!({
+        "/a": {"get": {"parameters": [{"name": "dummy", "in": "query"}, {"name": "keep", "in": "query"}], "tags": ["dummy", "real"]}}
+    }));
+    apply(
+        r#"overlay: 1.1.0
+info:
+  title: Array modifications
+  version: 1.0.0
+actions:
+  - target: $.paths.*.get.parameters
+    update:
+      name: newParam
+      in: query
+  - target: $.paths.*.get.parameters[?@.name == 'dummy']
+    remove: true
+  - target: $.paths.*.get.tags[?@ == 'dummy']
+    remove: true
+"#,
+        &mut doc,
+    )
+    .expect("applies");
+    assert_eq!(
+        doc,
+        paths(json!({
+            "/a": {"get": {"parameters": [{"name": "keep", "in": "query"}, {"name": "newParam", "in": "query"}], "tags": ["real"]}}
+        }))
+    );
+}
