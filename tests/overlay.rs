@@ -845,3 +845,32 @@ actions:
         }))
     );
 }
+
+#[test]
+fn overlay_yaml_with_integer_keys_is_read_like_openapi_yaml() {
+    // `404:` is an integer key: OpenAPI YAML writes responses so, and the restricted
+    // profile forbids it. The overlay is read leniently (an info says so, at the key).
+    let text = b"overlay: 1.1.0\ninfo: {title: t, version: '1'}\nactions:\n  - target: $.paths['/pets'].get.responses\n    update:\n      404:\n        description: no pets\n";
+    let (o, notes) =
+        Overlay::from_bytes("int.overlay.yaml", text, &Limits::default()).expect("reads");
+    assert_eq!(notes.len(), 1, "{notes:#?}");
+    assert_eq!(
+        (notes[0].code.as_str(), notes[0].severity),
+        ("overlay-yaml-lenient", Severity::Info)
+    );
+    assert_eq!(notes[0].line, Some(6));
+    let mut doc = yaml(&fixture("openapi/petstore-3.0.yaml"));
+    o.apply(&mut doc).expect("applies");
+    assert_eq!(
+        doc["paths"]["/pets"]["get"]["responses"]["404"],
+        json!({"description": "no pets"})
+    );
+    // Errors of such a file keep their pointers (positions are not known).
+    let bad = b"overlay: 1.1.0\ninfo: {title: t}\nactions:\n  - target: $\n    update: {200: x}\n";
+    let e =
+        Overlay::from_bytes("int.overlay.yaml", bad, &Limits::default()).expect_err("no version");
+    assert_eq!(
+        (e[0].code.as_str(), e[0].pointer.as_str(), e[0].line),
+        ("overlay-field-missing", "/info", None)
+    );
+}
