@@ -834,4 +834,82 @@ fn serve_lists_toolsets_and_refuses_bad_selections() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains(expect), "{args:?}: {}", stderr(&out));
     }
+
+#[test]
+fn import_openapi_overlay_flag_is_repeatable_ordered_and_reports_in_the_overlay_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("pets.mcpdesc.json");
+    let spec = fixture("openapi/petstore-3.0.yaml");
+    let curate = fixture("overlay/petstore/curate.overlay.yaml");
+    let unmatched = fixture("overlay/petstore/unmatched.overlay.yaml");
+    let o = mcpdesc()
+        .args(["import", "openapi"])
+        .arg(&spec)
+        .arg("--overlay")
+        .arg(&curate)
+        .arg("--overlay")
+        .arg(&unmatched)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .expect("runs");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    // The unmatched target is a warning at its place in the overlay, not in the spec.
+    let want = format!(
+        "{}:9:5: warning[overlay-target-unmatched]",
+        unmatched.display()
+    );
+    assert!(err.contains(&want), "{err}");
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out).expect("written")).expect("json");
+    let names: Vec<&str> = doc["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(
+        names.contains(&"browse_pets") && !names.contains(&"list_pets"),
+        "{names:?}"
+    );
+    let files: Vec<&str> = doc["x-mcpdesc-openapi"]["overlays"]
+        .as_array()
+        .expect("overlays recorded")
+        .iter()
+        .filter_map(|r| r["file"].as_str())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            curate.display().to_string(),
+            unmatched.display().to_string()
+        ]
+    );
+
+    // A malformed overlay: exit 1, errors located in the overlay, nothing written.
+    let out2 = dir.path().join("never.json");
+    let bad = fixture("overlay/petstore/malformed.overlay.yaml");
+    let o = mcpdesc()
+        .args(["import", "openapi"])
+        .arg(&spec)
+        .arg("--overlay")
+        .arg(&bad)
+        .arg("-o")
+        .arg(&out2)
+        .output()
+        .expect("runs");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let want = format!("{}:5:5: error[overlay-jsonpath-invalid]", bad.display());
+    assert!(err.contains(&want), "{err}");
+    assert!(!out2.exists());
+    // A missing overlay file is an I/O error (exit 2).
+    let o = mcpdesc()
+        .args(["import", "openapi"])
+        .arg(&spec)
+        .args(["--overlay", "no-such.overlay.yaml"])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }

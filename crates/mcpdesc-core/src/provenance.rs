@@ -36,7 +36,20 @@
 //!   pointer: /paths/~1pets~1{id}/get # where the operation was in the source
 //! ```
 //!
-//! Root level: `{openapi: "3.0.3", servers: [...]}`.
+//! Root level: `{openapi: "3.0.3", servers: [...], overlays: [...]}`, where `overlays`
+//! lists the OpenAPI Overlays applied to the source before import, in order:
+//!
+//! ```yaml
+//! x-mcpdesc-openapi:
+//!   openapi: 3.0.3
+//!   overlays:
+//!     - file: curation.overlay.yaml      # as given on the command line
+//!       overlay: 1.1.0                   # the Overlay Specification version it uses
+//!       title: Curate the pet store      # its info.title
+//!       version: 1.0.0                   # its info.version
+//!       sha256: 9f86d081884c7d65…        # of its bytes, lower-case hex
+//!       extends: ./petstore.yaml         # its `extends`, when it has one (informational)
+//! ```
 //!
 //! Unknown members are kept (`other`) so a newer producer's additions survive a
 //! read-modify-write by an older consumer.
@@ -58,6 +71,29 @@ pub struct RootProvenance {
     pub openapi: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub servers: Vec<Server>,
+    /// The OpenAPI Overlays applied to the source before import, in the order applied.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overlays: Vec<AppliedOverlay>,
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// One OpenAPI Overlay document applied to the source (`import openapi --overlay`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppliedOverlay {
+    /// The file name as the user gave it.
+    pub file: String,
+    /// The document's `overlay` field: the Overlay Specification version (`1.0.0`, `1.1.0`).
+    pub overlay: String,
+    /// Its `info.title`.
+    pub title: String,
+    /// Its `info.version`.
+    pub version: String,
+    /// SHA-256 of the file's bytes, lower-case hex: which revision of the file was used.
+    pub sha256: String,
+    /// Its `extends`, as written (informational: the document it was written for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extends: Option<String>,
     #[serde(flatten)]
     pub other: Map<String, Value>,
 }
@@ -491,5 +527,32 @@ mod tests {
             .expect_err("bad in");
         assert_eq!(d.pointer, "/tools/1/x-mcpdesc-openapi/arguments/a/in");
         assert!(ToolProvenance::of_tool(&json!({"name": "t"}), "/tools/2").is_none());
+    }
+
+    #[test]
+    fn root_overlays_round_trip_and_older_records_read() {
+        let doc = json!({"x-mcpdesc-openapi": {
+            "openapi": "3.0.3",
+            "overlays": [{"file": "a.overlay.yaml", "overlay": "1.1.0", "title": "A",
+                "version": "2", "sha256": "00ff", "x-later": true}]
+        }});
+        let p = RootProvenance::of_document(&doc)
+            .expect("present")
+            .expect("valid");
+        assert_eq!(p.overlays[0].file, "a.overlay.yaml");
+        assert_eq!(p.overlays[0].other["x-later"], json!(true));
+        assert_eq!(p.to_value(), doc["x-mcpdesc-openapi"]);
+        // A record written before overlays existed has none, and writes none back.
+        let old = json!({"x-mcpdesc-openapi": {"openapi": "2.0"}});
+        let p = RootProvenance::of_document(&old)
+            .expect("present")
+            .expect("valid");
+        assert!(p.overlays.is_empty());
+        assert_eq!(p.to_value(), old["x-mcpdesc-openapi"]);
+        let bad = json!({"x-mcpdesc-openapi": {"openapi": "3.0.3", "overlays": [{"file": 1}]}});
+        let d = RootProvenance::of_document(&bad)
+            .expect("present")
+            .expect_err("bad");
+        assert_eq!(d.pointer, "/x-mcpdesc-openapi/overlays/0/file");
     }
 }

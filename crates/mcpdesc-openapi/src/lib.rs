@@ -13,8 +13,9 @@
 //! ## Layout
 //!
 //! An import (`import_impl` here) runs these steps, each in its own module:
-//! decode and load (`spec`: the document, the files and URLs its `$ref`s name, under
-//! the `$ref` policy decided once), list and filter the operations
+//! decode, apply the OpenAPI Overlays of [`ImportOptions::overlays`] to the decoded
+//! document ([`overlay`]), and load (`spec`: the document, the files and URLs its
+//! `$ref`s name, under the `$ref` policy decided once), list and filter the operations
 //! (`op::collect_ops`, `options`), name them (`naming`), build the root (`root`: info,
 //! tags; `servers`; `security`), then per operation in parallel: input (`input`),
 //! output (`output`), schemas (`schema`), provenance (`op`), protocol variants
@@ -101,6 +102,11 @@
 //! | `openapi-security-scheme-renamed` | info | a scheme name made valid |
 //! | `openapi-server-variable-dropped` | warning | a server variable without default or enum |
 //! | `openapi-info-version`, `openapi-duplicate-tag` | warning | root |
+//! | `openapi-overlay-positions` | info | diagnostics without line:column because overlays changed the spec where they point |
+//!
+//! Overlays have their own codes (`overlay-*`, listed in [`overlay`]); their diagnostics
+//! point into the overlay file, so they are reported apart: errors as
+//! [`ImportError::Overlay`], warnings in [`ImportStats::overlays`].
 //!
 //! **Conformance**: the document is checked with `mcpdesc-validate` before it is
 //! returned. Those diagnostics keep the validator's codes (listed in its tables); their
@@ -130,6 +136,7 @@ mod op;
 mod options;
 mod ordered;
 mod output;
+pub mod overlay;
 mod pretty;
 mod root;
 mod schema;
@@ -140,6 +147,7 @@ mod spec;
 mod variants;
 
 pub use options::{ImportOptions, Phase};
+pub use overlay::{Overlay, OverlayReport};
 
 use diag::Diags;
 use mcpdesc_core::model::Document;
@@ -176,6 +184,11 @@ pub struct ImportStats {
     /// With [`ImportOptions::tool_budget_bytes`]: the largest tool object as a host
     /// receives it, bytes.
     pub largest_tool_bytes: usize,
+    /// One report per applied overlay ([`ImportOptions::overlays`]), in order: its
+    /// warnings are located in the overlay's file, so they are kept apart from
+    /// `diagnostics` (which point into the spec).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overlays: Vec<OverlayReport>,
     /// Wall time of the import.
     #[serde(skip)]
     pub elapsed: Duration,
@@ -207,6 +220,13 @@ pub enum ImportError {
     /// The input is not a usable OpenAPI document.
     #[error("the input is not a usable OpenAPI document")]
     Unusable(Vec<Diagnostic>),
+    /// An overlay cannot be applied to the spec: the diagnostics point into the overlay
+    /// `file` (as given).
+    #[error("{file}: the overlay cannot be applied")]
+    Overlay {
+        file: String,
+        diagnostics: Vec<Diagnostic>,
+    },
 }
 
 /// The result of an import as the JSON data model (see [`import_path_value`]).
@@ -368,9 +388,11 @@ fn import_impl(
         ));
     }
     let mut diags = Diags::default();
-    let spec = load(bytes, path, opts, &mut diags, &mut clock)?;
+    let mut overlays = Vec::with_capacity(opts.overlays.len());
+    let spec = load(bytes, path, opts, &mut overlays, &mut diags, &mut clock)?;
     let mut stats = ImportStats {
         openapi_version: spec.version_string.clone(),
+        overlays,
         ..Default::default()
     };
 
@@ -388,6 +410,7 @@ fn import_impl(
         schemes,
         &kept,
         opts.protocol_versions,
+        &opts.overlays,
         &mut diags,
     );
     stats.tools = kept.len();
@@ -430,11 +453,13 @@ fn import_impl(
     })
 }
 
-/// Decodes the spec's bytes (dropping them right after) and loads what it references.
+/// Decodes the spec's bytes (dropping them right after), applies the overlays to the
+/// document and loads what it then references.
 fn load(
     bytes: Cow<'_, [u8]>,
     path: Option<&Path>,
     opts: &ImportOptions,
+    reports: &mut Vec<OverlayReport>,
     diags: &mut Diags,
     clock: &mut Clock,
 ) -> Result<Spec, ImportError> {
@@ -443,15 +468,31 @@ fn load(
         .unwrap_or_else(|| "<input>".into());
     let format = Format::detect(path.and_then(Path::to_str), spec::sniff_head(&bytes));
     let mut pre = Vec::new();
-    let (root, sm) = spec::decode_openapi(&bytes, format, &opts.limits, &mut pre)
+    let (mut root, sm) = spec::decode_openapi(&bytes, format, &opts.limits, &mut pre)
         .map_err(|d| ImportError::Unusable(vec![d]))?;
     drop(bytes);
     clock.mark(Phase::Decode);
     for d in pre {
         diags.push(0, d);
     }
-    let spec = Spec::load(root, sm, path, &display, RefPolicy::of(opts), diags)
+    // Overlays change the document after its positions were taken: the source map
+    // belongs to the value as decoded, kept for it (a JSON spec decoded without
+    // positions is re-read from its file instead, when a diagnostic needs one).
+    let decoded = (!opts.overlays.is_empty() && sm.is_some()).then(|| root.clone());
+    for o in &opts.overlays {
+        let report = o
+            .apply(&mut root)
+            .map_err(|diagnostics| ImportError::Overlay {
+                file: o.file().to_string(),
+                diagnostics,
+            })?;
+        reports.push(report);
+    }
+    let mut spec = Spec::load(root, sm, path, &display, RefPolicy::of(opts), diags)
         .map_err(|d| ImportError::Unusable(vec![d]))?;
+    if !opts.overlays.is_empty() {
+        spec.docs[0].overlaid = Some(decoded);
+    }
     clock.mark(Phase::LoadRefs);
     Ok(spec)
 }
@@ -528,6 +569,7 @@ fn document_skeleton(
     schemes: Option<Map<String, Value>>,
     kept: &[&OpSite<'_>],
     revisions: RevisionSet,
+    overlays: &[Overlay],
     diags: &mut Diags,
 ) -> Map<String, Value> {
     let root = &spec.docs[0].value;
@@ -550,6 +592,7 @@ fn document_skeleton(
     let src = RootProvenance {
         openapi: spec.version_string.clone(),
         servers: shared.root_servers.clone(),
+        overlays: overlays.iter().map(|o| o.record().clone()).collect(),
         other: Map::new(),
     };
     skeleton::set(&mut doc, provenance::EXTENSION, src.to_value());

@@ -47,6 +47,9 @@ pub struct ImportOptions {
     /// [`crate::ImportStats`]; the
     /// CLI passes `mcpdesc_lint::DEFAULT_TOOL_BUDGET_BYTES`. `None`: not measured.
     pub tool_budget_bytes: Option<usize>,
+    /// OpenAPI Overlays applied, in order, to the spec document before anything else
+    /// reads it (`--overlay`; see [`crate::overlay`]).
+    pub overlays: Vec<crate::Overlay>,
 }
 
 impl Default for ImportOptions {
@@ -69,6 +72,7 @@ impl Default for ImportOptions {
             validate: true,
             on_phase: None,
             tool_budget_bytes: None,
+            overlays: Vec::new(),
         }
     }
 }

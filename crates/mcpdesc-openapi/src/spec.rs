@@ -78,6 +78,11 @@ pub struct SourceDoc {
     pub path: Option<PathBuf>,
     /// Display name (relative to the root folder for referenced files).
     pub display: String,
+    /// Set when overlays changed `value` after it was decoded (the root document only).
+    /// `Some(Some(v))`: `source_map` belongs to `v`, the value as decoded; `Some(None)`:
+    /// decoded without positions, which come from re-reading the file. Either way a
+    /// position is reported only where the overlays left the value unchanged.
+    pub overlaid: Option<Option<Value>>,
 }
 
 /// The root document plus every referenced file, and the `$ref` policy they were
@@ -343,6 +348,7 @@ impl Spec {
                 source_map,
                 path: path.map(Path::to_path_buf),
                 display: display.to_string(),
+                overlaid: None,
             }],
             policy,
             root_dir: canonical
@@ -449,6 +455,7 @@ impl Spec {
                     source_map,
                     path: Some(abs.clone()),
                     display,
+                    overlaid: None,
                 });
                 self.by_path.insert(abs, i);
                 FileRef::Loaded(i)
@@ -496,6 +503,7 @@ impl Spec {
                     source_map,
                     path: None,
                     display: url.to_string(),
+                    overlaid: None,
                 });
                 self.by_url.insert(url.to_string(), i);
             }
@@ -618,20 +626,29 @@ impl Spec {
         let mut seen = HashSet::new();
         let mut out = Vec::with_capacity(diags.items.len());
         let mut relocated: HashMap<usize, Option<(Value, SourceMap)>> = HashMap::new();
+        let mut unplaced = 0usize;
         for (doc, mut d) in diags.items {
+            let mut lost = false;
             if let Some(sd) = self.docs.get(doc) {
                 if d.line.is_none() && !d.pointer.is_empty() {
-                    let located = match &sd.source_map {
-                        Some(sm) => sm.locate(&sd.value, &d.pointer),
-                        None => relocated
+                    // The positions of the text as decoded, and the value they belong to.
+                    let decoded: Option<(&Value, &SourceMap)> = match (&sd.overlaid, &sd.source_map)
+                    {
+                        (None, Some(sm)) => Some((&sd.value, sm)),
+                        (Some(Some(v)), Some(sm)) => Some((v, sm)),
+                        _ => relocated
                             .entry(doc)
                             .or_insert_with(|| self.relocate(sd))
                             .as_ref()
-                            .and_then(|(v, sm)| sm.locate(v, &d.pointer)),
+                            .map(|(v, sm)| (v, sm)),
                     };
-                    if let Some(p) = located {
-                        d.line = Some(p.line);
-                        d.column = Some(p.column);
+                    if let Some((v, sm)) = decoded {
+                        if sd.overlaid.is_some() && !unchanged(v, &sd.value, &d.pointer) {
+                            lost = true;
+                        } else if let Some(p) = sm.locate(v, &d.pointer) {
+                            d.line = Some(p.line);
+                            d.column = Some(p.column);
+                        }
                     }
                 }
                 if doc != 0 {
@@ -639,8 +656,17 @@ impl Spec {
                 }
             }
             if seen.insert((d.code.clone(), d.pointer.clone(), d.message.clone())) {
+                unplaced += usize::from(lost);
                 out.push(d);
             }
+        }
+        if unplaced > 0 {
+            out.push(Diagnostic::info(
+                "openapi-overlay-positions",
+                format!(
+                    "{unplaced} diagnostic(s) point where overlays changed the spec: they have no line:column, and their pointers refer to the overlaid document"
+                ),
+            ));
         }
         out
     }
@@ -655,6 +681,19 @@ impl Spec {
         let bytes = std::fs::read(path).ok()?;
         let d = mcpdesc_core::decode_bytes(&bytes, fmt, &self.policy.limits).ok()?;
         Some((d.value, d.source_map))
+    }
+}
+
+/// Whether overlays left the value at `ptr` (or, when it does not exist, at its nearest
+/// existing ancestor) as it was decoded: only then is a position of the decoded text
+/// the position of what the diagnostic is about.
+fn unchanged(decoded: &Value, now: &Value, ptr: &str) -> bool {
+    let mut p = ptr;
+    loop {
+        match (decoded.pointer(p), now.pointer(p)) {
+            (None, None) if !p.is_empty() => p = p.rsplit_once('/').map_or("", |x| x.0),
+            (a, b) => return a == b,
+        }
     }
 }
 

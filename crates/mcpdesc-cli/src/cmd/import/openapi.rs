@@ -6,7 +6,7 @@ use crate::util::{
     write_output,
 };
 use mcpdesc_core::{Diagnostic, Format, RevisionSet};
-use mcpdesc_openapi::{ImportError, ImportOptions, ImportStats};
+use mcpdesc_openapi::{ImportError, ImportOptions, ImportStats, Overlay};
 use std::io::Write as _;
 use std::path::Path;
 
@@ -65,11 +65,19 @@ pub struct Args {
     /// refs are never fetched: they are kept as they are, with a warning.
     #[arg(long)]
     pub allow_remote_refs: bool,
+    /// Apply this OpenAPI Overlay (1.0.0 or 1.1.0, JSON or YAML) to the spec before
+    /// importing: rename, re-describe, tag, add `x-mcp` hints or remove operations without
+    /// editing the spec. Repeatable; applied in the order given.
+    #[arg(long = "overlay", value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    pub overlay: Vec<String>,
 }
 
 pub fn run(args: Args) -> CmdResult {
     let output = args.output.unwrap_or(Output::Stdout);
     check_not_same_file(&args.spec, Some(&output), false)?;
+    let Some(overlays) = read_overlays(&args.overlay)? else {
+        return Ok(Outcome::Rejected);
+    };
     let opts = ImportOptions {
         protocol_versions: args.protocol_versions.0,
         wrap_output: args.wrap_output,
@@ -84,6 +92,7 @@ pub fn run(args: Args) -> CmdResult {
         description_max: args.description_max,
         allow_remote_refs: args.allow_remote_refs,
         tool_budget_bytes: Some(mcpdesc_lint::DEFAULT_TOOL_BUDGET_BYTES),
+        overlays,
         ..ImportOptions::default()
     };
     let spec = args.spec.as_str();
@@ -146,6 +155,28 @@ pub fn run(args: Args) -> CmdResult {
     Ok(Outcome::Success)
 }
 
+/// Reads and checks every `--overlay` file, printing each one's diagnostics under its
+/// own name; None when one of them is unusable (nothing is imported).
+fn read_overlays(files: &[String]) -> Result<Option<Vec<Overlay>>, UsageError> {
+    let limits = ImportOptions::default().limits;
+    let mut out = Vec::with_capacity(files.len());
+    let mut usable = true;
+    for file in files {
+        let bytes = std::fs::read(file).map_err(|e| UsageError::at(file, e))?;
+        match Overlay::from_bytes(file, &bytes, &limits) {
+            Ok((overlay, warnings)) => {
+                print_diagnostics(file, &warnings);
+                out.push(overlay);
+            }
+            Err(errors) => {
+                print_diagnostics(file, &errors);
+                usable = false;
+            }
+        }
+    }
+    Ok(usable.then_some(out))
+}
+
 /// Prints the import's diagnostics; true when the description conforms and may be
 /// written.
 fn verdict(
@@ -158,6 +189,10 @@ fn verdict(
             print_diagnostics(spec, diags);
             return Ok(false);
         }
+        Err(ImportError::Overlay { file, diagnostics }) => {
+            print_diagnostics(file, diagnostics);
+            return Ok(false);
+        }
         Err(ImportError::Io { path, source }) => {
             return Err(UsageError(format!("{path}: {source}")));
         }
@@ -165,6 +200,9 @@ fn verdict(
             return Err(UsageError(e.to_string()));
         }
     };
+    for o in &stats.overlays {
+        print_diagnostics(&o.file, &o.diagnostics);
+    }
     print_diagnostics(spec, diagnostics);
     if !stats.conforming {
         eprintln!(
