@@ -834,6 +834,7 @@ fn serve_lists_toolsets_and_refuses_bad_selections() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains(expect), "{args:?}: {}", stderr(&out));
     }
+}
 
 #[test]
 fn import_openapi_overlay_flag_is_repeatable_ordered_and_reports_in_the_overlay_file() {
