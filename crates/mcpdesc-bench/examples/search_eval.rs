@@ -7,6 +7,8 @@
 //! ```
 //!
 //! Specs are read from `.deps/node/node_modules` (or `$MCPDESC_SEARCH_SPECS`);
+//! `--texts-of SPEC OUT` only writes SPEC's tool texts as a JSON array (the input of
+//! `MCPDESC_EMBED_TEXTS=OUT cargo bench -p mcpdesc-embed`).
 //! `$MCPDESC_SEARCH_DUMP=FILE` also writes the catalog's texts and the requests as JSON
 //! (to score another ranker, e.g. the full transformer, on the same material).
 //!
@@ -193,6 +195,28 @@ fn main() -> ExitCode {
     let misses = args.iter().any(|a| a == "--misses");
     let per_api_table = args.iter().any(|a| a == "--per-api");
     let all_variants = args.iter().any(|a| a == "--variants");
+    if let [flag, spec, out] = args.as_slice()
+        && flag == "--texts-of"
+    {
+        // One spec's tool texts as a JSON array of strings: the input of
+        // `MCPDESC_EMBED_TEXTS=FILE cargo bench -p mcpdesc-embed` (index build timing).
+        return match import("spec", Path::new(spec)) {
+            Ok(tools) => {
+                let texts: Vec<String> = tools.iter().map(|t| t.text(Text::Short)).collect();
+                match std::fs::write(out, Value::from(texts).to_string()) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => {
+                        eprintln!("search_eval: {out}: {e}");
+                        ExitCode::FAILURE
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("search_eval: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let root = workspace_root();
     let fixture_path = root.join("tests/fixtures/search/requests.yaml");
     let text = match std::fs::read_to_string(&fixture_path) {
