@@ -42,10 +42,16 @@ fn benches(c: &mut Criterion) {
     c.bench_function("embed one query", |b| {
         b.iter(|| m.embed(black_box("who directed the top-rated movie of 2019?")))
     });
-    let texts = tool_texts();
+    // `MCPDESC_EMBED_TEXTS=FILE`: a JSON array of real tool texts (e.g. the GitHub
+    // import's, written by `search_eval --texts-of`); else 1,223 synthetic ones.
+    let texts = std::env::var_os("MCPDESC_EMBED_TEXTS")
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|s| serde_json::from_str::<Vec<String>>(&s).ok())
+        .unwrap_or_else(tool_texts);
+    let label = format!("embed {} tool texts", texts.len());
     let mut g = c.benchmark_group("index");
     g.sample_size(20);
-    g.bench_function("embed 1,223 tool texts", |b| {
+    g.bench_function(&label, |b| {
         b.iter(|| texts.iter().map(|t| m.embed(t)).collect::<Vec<_>>())
     });
     g.finish();

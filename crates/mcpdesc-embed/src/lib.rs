@@ -162,6 +162,12 @@ impl StaticModel {
     /// [`StaticModel::embed`] of already-tokenized ids (ids past the vocabulary and
     /// `[UNK]` are skipped).
     pub fn embed_ids(&self, ids: &[u32]) -> Vec<f32> {
+        self.embed_ids_weighted(ids, |_| 1.0)
+    }
+
+    /// [`StaticModel::embed_ids`] with each token's vector scaled by `weight(id)`
+    /// before the mean (e.g. an IDF computed over the texts being searched).
+    pub fn embed_ids_weighted(&self, ids: &[u32], weight: impl Fn(u32) -> f32) -> Vec<f32> {
         let mut acc = vec![0f32; self.dim];
         let unk = self.tokenizer.unk_id();
         let mut n = 0usize;
@@ -173,7 +179,7 @@ impl StaticModel {
             let Some(row) = self.vectors.get(i * self.dim..(i + 1) * self.dim) else {
                 continue;
             };
-            let s = self.scales[i];
+            let s = self.scales[i] * weight(id);
             for (a, &q) in acc.iter_mut().zip(row) {
                 *a += f32::from(q as i8) * s;
             }

