@@ -808,6 +808,85 @@ fn github_page_in_headless_chromium() {
     );
 }
 
+/// The tool header in Chromium, as a user meets it: a double-click on the name selects
+/// the name and nothing else (a button's text is not selectable at all by default, and
+/// a word-wise double-click would stop at `-` or `.`); a single click opens the tool
+/// and leaves no selection; the button's accessible name is the name, then the title,
+/// the rest (scope, badges, summary) is its description; the text content keeps the
+/// parts apart. Expectations are written by hand from the fixture's strings.
+#[test]
+fn tool_header_name_selects_alone_and_names_the_button() {
+    let mut doc = load(&fixture("spec/examples/full-featured.yaml"));
+    let tools = doc["tools"].as_array_mut().expect("tools");
+    tools.push(json!({
+        "name": "get-user.v2",
+        "title": "Get User",
+        "description": "Reads one user.",
+        "inputSchema": {"type": "object"},
+        "annotations": {"readOnlyHint": true},
+    }));
+    tools.push(json!({
+        "name": "ping",
+        "description": "Answers.",
+        "inputSchema": {"type": "object"},
+    }));
+    let jobs = [Job {
+        name: "headers".into(),
+        doc,
+        spec: json!({"headers": ["analyze_game", "get-user.v2", "ping"]}),
+        page: None,
+    }];
+    let Some(results) = run_driver("headers", &jobs) else {
+        return;
+    };
+    let r = &results[0];
+    assert_clean(r);
+    let headers = r["headers"].as_array().expect("headers");
+    assert_eq!(headers.len(), 3, "{r}");
+    for (h, (name, title)) in headers.iter().zip([
+        ("analyze_game", Some("Analyze Chess Game")),
+        ("get-user.v2", Some("Get User")),
+        ("ping", None),
+    ]) {
+        assert_eq!(h["role"], "button", "{h}");
+        assert_eq!(h["afterClick"], "", "a single click selects nothing: {h}");
+        assert_eq!(
+            h["afterDoubleClick"], name,
+            "a double-click selects the name: {h}"
+        );
+        assert_eq!(
+            h["expanded"], "true",
+            "the double-click opened it once: {h}"
+        );
+        let label = match title {
+            Some(t) => format!("{name} {t}"),
+            None => name.to_string(),
+        };
+        assert_eq!(h["name"], label.as_str(), "accessible name: {h}");
+        let text = h["text"].as_str().unwrap_or("");
+        let rest = text
+            .strip_prefix(&format!("{label} "))
+            .unwrap_or_else(|| panic!("text starts with the name, a space, the title: {h}"));
+        assert!(!rest.starts_with(' ') && !rest.is_empty(), "{h}");
+        assert!(
+            h["description"].as_str().is_some_and(|d| !d.is_empty()),
+            "{h}"
+        );
+    }
+    // The badges and summary are there, apart from each other and from the title.
+    let user = headers[1]["text"].as_str().unwrap_or("");
+    assert!(user.contains(" read-only "), "{user}");
+    assert!(user.ends_with(" Reads one user."), "{user}");
+    assert!(
+        headers[1]["description"]
+            .as_str()
+            .unwrap_or("")
+            .contains("read-only"),
+        "{}",
+        headers[1]
+    );
+}
+
 /// Without a browser: each view lists what the §4.10 rule keeps, and a declaration
 /// whose nested elicitations have their own scopes shows, per revision, only those
 /// that apply there (its own detail), while the "all revisions" detail shows both.

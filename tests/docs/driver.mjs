@@ -4,7 +4,7 @@
 // only observes.
 //
 // usage: node driver.mjs JOB.json   (JOB: {chromium, pages: [{name, file, screenshot,
-//   query?, open?: [{rev, tool, nth?}], openAll?}]})
+//   query?, open?: [{rev, tool, nth?}], headers?: [tool], openAll?}]})
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -113,6 +113,34 @@ async function tablesOf(page, tool, nth) {
   }, tool, nth);
 }
 
+// Double-clicks a tool header's name as a user does (a click, then a second click
+// counted as the double-click) and reports what is selected after each, the button's
+// state, its accessible name and description (Chromium's accessibility tree) and its
+// text content.
+async function header(page, tool) {
+  const li = await page.evaluateHandle((tool) =>
+    [...document.querySelectorAll('#sec-tools li.decl:not([hidden])')].find((l) => l.dataset.name === tool) || null, tool);
+  const head = li.asElement() && await li.asElement().$('.head');
+  if (!head) return null;
+  await head.evaluate((h) => h.scrollIntoView({ block: 'center' }));
+  const box = await (await head.$('.name')).boundingBox();
+  const x = box.x + Math.min(4, box.width / 2), y = box.y + box.height / 2;
+  const selection = () => page.evaluate(() => String(window.getSelection()));
+  await page.mouse.click(x, y, { clickCount: 1 });
+  const afterClick = await selection();
+  await page.mouse.click(x, y, { clickCount: 2 });
+  const afterDoubleClick = await selection();
+  const ax = await page.accessibility.snapshot({ root: head, interestingOnly: false });
+  const r = {
+    afterClick, afterDoubleClick,
+    expanded: await head.evaluate((h) => h.getAttribute('aria-expanded')),
+    role: ax && ax.role, name: ax && ax.name, description: (ax && ax.description) || '',
+    text: await head.evaluate((h) => h.textContent),
+  };
+  await page.evaluate(() => window.getSelection().removeAllRanges());
+  return r;
+}
+
 const results = [];
 for (const spec of job.pages) {
   const page = await browser.newPage();
@@ -153,6 +181,8 @@ for (const spec of job.pages) {
     r.opened.push({ rev: o.rev || '', tool: o.tool, detail: await tablesOf(page, o.tool, o.nth) });
   }
   await selectRev(page, '');
+  r.headers = [];
+  for (const tool of spec.headers || []) r.headers.push({ tool, ...(await header(page, tool)) });
   if (spec.openAll) {
     await page.$$eval('li.decl .head', (hs) => hs.forEach((h) => h.click()));
     for (const rev of r.revisions) {

@@ -185,21 +185,53 @@
     var li = el('li', 'decl');
     li.id = d.anchor;
     li.dataset.name = d.name;
+    // The header: name, then title, then the rest, with a space between the parts so
+    // the text never runs together. The name selects as a whole (CSS `user-select: all`:
+    // a button's text is otherwise not selectable, and a word-wise double-click would
+    // stop at `-` or `.`); the accessible name is the name, then the title, and the rest
+    // is the description.
     var head = el('button', 'head');
     head.type = 'button';
     head.setAttribute('aria-expanded', 'false');
-    head.appendChild(el('span', 'name', d.name));
-    if (d.title) head.appendChild(el('span', 'title', d.title));
-    if (d.scope && !state.rev) {
-      head.appendChild(el('span', 'scope' + (d.narrowed ? ' narrowed' : ''), d.narrowed ? d.scope.join(', ') : 'all revisions'));
+    var name = el('span', 'name', d.name);
+    name.id = d.anchor + '-name';
+    head.appendChild(name);
+    var labels = [name.id];
+    if (d.title) {
+      var title = el('span', 'title', d.title);
+      title.id = d.anchor + '-title';
+      labels.push(title.id);
+      head.appendChild(document.createTextNode(' '));
+      head.appendChild(title);
     }
-    (d.badges || []).forEach(function (b) { head.appendChild(badge(b)); });
-    (d.tags || []).forEach(function (t) { head.appendChild(el('span', 'tag', t)); });
-    if (d.summary) head.appendChild(el('span', 'summary', d.summary));
+    head.setAttribute('aria-labelledby', labels.join(' '));
+    var more = [];
+    if (d.scope && !state.rev) {
+      more.push(el('span', 'scope' + (d.narrowed ? ' narrowed' : ''), d.narrowed ? d.scope.join(', ') : 'all revisions'));
+    }
+    (d.badges || []).forEach(function (b) { more.push(badge(b)); });
+    (d.tags || []).forEach(function (t) { more.push(el('span', 'tag', t)); });
+    if (d.summary) more.push(el('span', 'summary', d.summary));
+    if (more.length) {
+      var rest = el('span', 'more');
+      rest.id = d.anchor + '-more';
+      more.forEach(function (m, k) {
+        if (k) rest.appendChild(document.createTextNode(' '));
+        rest.appendChild(m);
+      });
+      head.appendChild(document.createTextNode(' '));
+      head.appendChild(rest);
+      head.setAttribute('aria-describedby', rest.id);
+    }
     var body = el('div', 'body');
     body.hidden = true;
     var done = false;
-    head.addEventListener('click', function () {
+    head.addEventListener('click', function (e) {
+      // A double-click selects the name: its second click does not toggle again, and a
+      // single click leaves no selection behind.
+      if (e.detail > 1) return;
+      var sel = window.getSelection();
+      if (sel && !sel.isCollapsed && name.contains(sel.anchorNode)) sel.removeAllRanges();
       if (!done) {
         done = true;
         withDetail(det, function (detail) { renderDetail(body, d, detail); });
