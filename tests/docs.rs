@@ -850,8 +850,14 @@ fn tool_header_name_selects_alone_and_names_the_button() {
     ]) {
         assert_eq!(h["role"], "button", "{h}");
         assert_eq!(h["afterClick"], "", "a single click selects nothing: {h}");
-        assert_eq!(h["afterDoubleClick"], name, "a double-click selects the name: {h}");
-        assert_eq!(h["expanded"], "true", "the double-click opened it once: {h}");
+        assert_eq!(
+            h["afterDoubleClick"], name,
+            "a double-click selects the name: {h}"
+        );
+        assert_eq!(
+            h["expanded"], "true",
+            "the double-click opened it once: {h}"
+        );
         let label = match title {
             Some(t) => format!("{name} {t}"),
             None => name.to_string(),
@@ -862,7 +868,10 @@ fn tool_header_name_selects_alone_and_names_the_button() {
             .strip_prefix(&format!("{label} "))
             .unwrap_or_else(|| panic!("text starts with the name, a space, the title: {h}"));
         assert!(!rest.starts_with(' ') && !rest.is_empty(), "{h}");
-        assert!(h["description"].as_str().is_some_and(|d| !d.is_empty()), "{h}");
+        assert!(
+            h["description"].as_str().is_some_and(|d| !d.is_empty()),
+            "{h}"
+        );
     }
     // The badges and summary are there, apart from each other and from the title.
     let user = headers[1]["text"].as_str().unwrap_or("");

@@ -307,3 +307,77 @@ async fn other_http_schemes() {
     call(&b, &d, "t", json!({}), LATEST).await;
     assert_eq!(rec.one().header("Authorization"), Some("Token abc123"));
 }
+
+/// An OAuth 2.0 scheme without a clientCredentials flow (Azure's specs declare implicit
+/// or authorization-code flows): the gateway cannot run the flow, so the credential is
+/// the access token a user's own tool printed, sent as RFC 6750 bearer token as it is;
+/// the `token:` prefix stays accepted. With a clientCredentials flow a bare value that
+/// is not `client_id:client_secret` is still refused at start.
+#[tokio::test]
+async fn oauth_without_client_credentials_takes_the_token_itself() {
+    let rec = Recorder::always(Reply::json(200, "{}"));
+    let flows = json!({
+        "implicit": {"type": "oauth2", "flows": {"implicit": {
+            "authorizationUrl": "https://login.example/authorize", "scopes": {"user_impersonation": "u"}}}},
+        "code": {"type": "oauth2", "flows": {"authorizationCode": {
+            "authorizationUrl": "https://login.example/authorize", "tokenUrl": "https://login.example/token", "scopes": {}}}},
+        "password": {"type": "oauth2", "flows": {"password": {
+            "tokenUrl": "https://login.example/token", "scopes": {}}}},
+    });
+    let d = doc(
+        vec![
+            secured("implicit", json!([{"implicit": ["user_impersonation"]}])),
+            secured("code", json!([{"code": []}])),
+            secured("password", json!([{"password": []}])),
+        ],
+        json!({"securitySchemes": flows}),
+    );
+    let b = gateway(
+        &d,
+        RestOptions {
+            credentials: creds(&[
+                ("implicit", "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.e30.c2ln"),
+                ("code", "token:prefixed-token"),
+                ("password", "opaque:with-colon"),
+            ]),
+            ..at(&rec.base())
+        },
+    );
+    for t in ["implicit", "code", "password"] {
+        let out = call(&b, &d, t, json!({}), LATEST).await;
+        assert_eq!(out.result.get("isError"), None, "{t}: {:#}", out.result);
+    }
+    let auths: Vec<String> = rec
+        .requests()
+        .iter()
+        .map(|r| r.header("Authorization").unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        auths,
+        [
+            "Bearer eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.e30.c2ln",
+            "Bearer prefixed-token",
+            "Bearer opaque:with-colon",
+        ]
+    );
+
+    // clientCredentials: `client_id:client_secret` or `token:…`, nothing else.
+    let cc = doc(
+        vec![secured("pets", json!([{"oauth": []}]))],
+        json!({"securitySchemes": schemes("https://auth.example/token")}),
+    );
+    let refused = RestBackend::new(
+        &cc,
+        RestOptions {
+            credentials: creds(&[("oauth", "bare-token")]),
+            ..at(&rec.base())
+        },
+    );
+    let Err(diags) = refused else {
+        panic!("a bare value for a clientCredentials scheme is refused");
+    };
+    assert!(
+        format!("{diags:?}").contains("serve-credential-invalid"),
+        "{diags:?}"
+    );
+}

@@ -6,12 +6,74 @@
 //!   is shown in `--help` (from the revision table, never written here);
 //! - `-o OUTPUT`: [`Output`], the one output rule of every subcommand that writes a
 //!   description or a tools/list result;
-//! - `--header NAME:VALUE`, `--env KEY=VALUE`: [`HeaderArg`], [`EnvArg`].
+//! - `--header NAME:VALUE`, `--env KEY=VALUE`: [`HeaderArg`], [`EnvArg`];
+//! - `--timeout SECS`: [`Seconds`], a positive finite number of seconds as a `Duration`;
+//! - `--format text|json` of the reporting subcommands: [`OutputFormat`];
+//! - `--validate-output off|warn|strict`: [`ValidateOutputArg`].
 
 use mcpdesc_core::{Format, RevisionSet};
+use mcpdesc_serve::rest::ValidateOutput;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::time::Duration;
+
+/// `--timeout SECS`: a positive, finite number of seconds (fractions allowed) that a
+/// `Duration` can hold. `Display` writes the seconds back (`30`, `0.5`), so clap shows
+/// defaults as they are typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seconds(pub Duration);
+
+impl FromStr for Seconds {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let why = "must be a positive number of seconds";
+        let secs: f64 = s.trim().parse().map_err(|_| why.to_string())?;
+        if !(secs.is_finite() && secs > 0.0) {
+            return Err(why.into());
+        }
+        match Duration::try_from_secs_f64(secs) {
+            Ok(d) if !d.is_zero() => Ok(Seconds(d)),
+            Ok(_) => Err(format!("{why} (at least a nanosecond)")),
+            Err(_) => Err(format!("{why} (at most {} s)", Duration::MAX.as_secs())),
+        }
+    }
+}
+
+impl fmt::Display for Seconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.as_secs_f64())
+    }
+}
+
+/// `--format text|json` of `validate` and `lint`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Human-readable diagnostics on stderr, one summary line per file on stdout.
+    Text,
+    /// One JSON object per file per line on stdout.
+    Json,
+}
+
+/// `--validate-output MODE`: [`ValidateOutput`], whose spellings and order are the
+/// gateway's own ([`ValidateOutput::ALL`], [`ValidateOutput::name`]); this only
+/// teaches clap to list them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValidateOutputArg(pub ValidateOutput);
+
+impl clap::ValueEnum for ValidateOutputArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [ValidateOutputArg; 3] = [
+            ValidateOutputArg(ValidateOutput::ALL[0]),
+            ValidateOutputArg(ValidateOutput::ALL[1]),
+            ValidateOutputArg(ValidateOutput::ALL[2]),
+        ];
+        &ALL
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()))
+    }
+}
 
 /// `--protocol-versions all|V,V`: a [`RevisionSet`] parsed by its `FromStr`. It exists
 /// only so that clap can show a default: `Display` writes what `FromStr` reads back
@@ -230,6 +292,36 @@ mod tests {
             "2025-06-18"
         );
         assert!("".parse::<RevisionSetArg>().is_err());
+    }
+
+    #[test]
+    fn seconds() {
+        let ok = |s: &str| s.parse::<Seconds>().map(|x| x.0);
+        assert_eq!(ok("30"), Ok(Duration::from_secs(30)));
+        assert_eq!(ok("0.25"), Ok(Duration::from_millis(250)));
+        assert_eq!(ok("1e3"), Ok(Duration::from_secs(1000)));
+        for bad in [
+            "0", "-1", "0.0", "NaN", "inf", "-inf", "", "ten", "1e300", "1e-10",
+        ] {
+            assert!(bad.parse::<Seconds>().is_err(), "{bad}");
+        }
+        for shown in ["30", "0.5", "2.25"] {
+            assert_eq!(shown.parse::<Seconds>().expect(shown).to_string(), shown);
+        }
+    }
+
+    #[test]
+    fn validate_output_modes_are_the_gateways() {
+        use clap::ValueEnum as _;
+        let names: Vec<String> = ValidateOutputArg::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value())
+            .map(|p| p.get_name().to_string())
+            .collect();
+        assert_eq!(names, ["off", "warn", "strict"]);
+        for v in ValidateOutputArg::value_variants() {
+            assert_eq!(ValidateOutputArg::from_str(v.0.name(), false), Ok(*v));
+        }
     }
 
     #[test]

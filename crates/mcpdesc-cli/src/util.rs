@@ -265,11 +265,85 @@ pub fn print_file_diagnostics(diags: &[FileDiagnostic]) {
     }
 }
 
+/// One file's verdict as `--format json` prints it (`validate`, `lint`; README documents
+/// it): `{"file", "valid", "diagnostics": [{"severity", "code", "message", "pointer",
+/// "line", "column"}]}`. Unlike [`Diagnostic`]'s own serialization, unknown `line` and
+/// `column` are `null` rather than left out, so every object has every key.
+#[derive(serde::Serialize)]
+struct FileReport<'a> {
+    file: &'a str,
+    valid: bool,
+    diagnostics: Vec<ReportedDiagnostic<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct ReportedDiagnostic<'a> {
+    severity: Severity,
+    code: &'a str,
+    message: &'a str,
+    pointer: &'a str,
+    line: Option<u32>,
+    column: Option<u32>,
+}
+
+/// The `--format json` line of one file (see [`FileReport`]); `valid` is "no error".
+pub fn json_line(file: &str, diags: &[Diagnostic]) -> String {
+    let report = FileReport {
+        file,
+        valid: !mcpdesc_core::has_errors(diags),
+        diagnostics: diags
+            .iter()
+            .map(|d| ReportedDiagnostic {
+                severity: d.severity,
+                code: &d.code,
+                message: &d.message,
+                pointer: &d.pointer,
+                line: d.line,
+                column: d.column,
+            })
+            .collect(),
+    };
+    // A struct of strings, bools and integers always serializes.
+    serde_json::to_string(&report).unwrap_or_default()
+}
+
 /// Exit outcome for a list of diagnostics.
 pub fn outcome_of(diags: &[Diagnostic]) -> Outcome {
     if diags.iter().any(|d| d.severity == Severity::Error) {
         Outcome::Rejected
     } else {
         Outcome::Success
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line README documents, byte for byte (what the hand-built JSON printed).
+    #[test]
+    fn json_line_is_the_documented_shape() {
+        let diags = [
+            Diagnostic::error("bad-thing", "say \"no\" to <é>\n")
+                .at("/tools/0/name")
+                .with_position(3, 14),
+            Diagnostic::warning("meh", "m").at(""),
+        ];
+        assert_eq!(
+            json_line("dir/a b.json", &diags),
+            concat!(
+                r#"{"file":"dir/a b.json","valid":false,"diagnostics":["#,
+                r#"{"severity":"error","code":"bad-thing","message":"say \"no\" to <é>\n","pointer":"/tools/0/name","line":3,"column":14},"#,
+                r#"{"severity":"warning","code":"meh","message":"m","pointer":"","line":null,"column":null}]}"#
+            )
+        );
+        assert_eq!(
+            json_line("-", &diags[1..]),
+            r#"{"file":"-","valid":true,"diagnostics":[{"severity":"warning","code":"meh","message":"m","pointer":"","line":null,"column":null}]}"#
+        );
+        assert_eq!(
+            json_line("x", &[]),
+            r#"{"file":"x","valid":true,"diagnostics":[]}"#
+        );
     }
 }

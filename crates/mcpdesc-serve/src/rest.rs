@@ -81,11 +81,14 @@
 //! - `http` `bearer`: `Authorization: Bearer <credential>`; `basic`: the credential is
 //!   `user:password`, sent base64-encoded; any other `http` scheme:
 //!   `Authorization: <scheme> <credential>`.
-//! - `oauth2`: a credential `token:<ACCESS_TOKEN>` is used as a bearer token; otherwise
-//!   it is `<client_id>:<client_secret>` and the scheme must declare a
-//!   `clientCredentials` flow: a token is fetched from its `tokenUrl` (RFC 6749 §4.4,
-//!   client authenticated with HTTP Basic, the requirement's scopes), cached until
-//!   30 s before it expires, and fetched again once when the API answers 401.
+//! - `oauth2` with a `clientCredentials` flow: the credential is
+//!   `<client_id>:<client_secret>`, and a token is fetched from the flow's `tokenUrl`
+//!   (RFC 6749 §4.4, client authenticated with HTTP Basic, the requirement's scopes),
+//!   cached until 30 s before it expires, and fetched again once when the API answers
+//!   401; or it is `token:<ACCESS_TOKEN>`, used as a bearer token.
+//! - `oauth2` without one (implicit, authorization code, password: the gateway cannot
+//!   run those flows): the credential is the access token itself, used as a bearer
+//!   token (`token:` prefix optional), as a user's CLI prints it.
 //! - `openIdConnect`: the credential is an access token (`token:` prefix optional).
 //! - A forwarded inbound header (`--forward-header`) that is the scheme's own
 //!   location (`Authorization` for http/oauth2/openIdConnect, the header of a header
@@ -95,8 +98,8 @@
 //!   are appended to a forwarded `Cookie`.
 //!
 //! Credentials come from the CLI as a map from security scheme name to secret
-//! ([`RestOptions::credentials`]): `--credential SCHEME=ENV_VAR`, else the variable
-//! [`credential_env_var`]`(SCHEME)` = `MCPDESC_CREDENTIAL_` + the scheme name upper-cased
+//! ([`RestOptions::credentials`]), gathered by [`credentials_from_env`]:
+//! `--credential SCHEME=ENV_VAR`, else the variable [`credential_env_var`]`(SCHEME)` = `MCPDESC_CREDENTIAL_` + the scheme name upper-cased
 //! with every character outside `A-Z0-9` replaced by `_` (`api-key` →
 //! `MCPDESC_CREDENTIAL_API_KEY`).
 //!
@@ -145,6 +148,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+pub use auth::{CredentialError, credentials_from_env};
 pub use plan::Plans;
 
 /// Default `--timeout`: one upstream exchange, redirects and token fetch included.
@@ -169,17 +173,45 @@ pub enum ValidateOutput {
     Strict,
 }
 
+impl ValidateOutput {
+    /// Every mode, in the order `--help` lists them.
+    pub const ALL: [ValidateOutput; 3] = [
+        ValidateOutput::Off,
+        ValidateOutput::Warn,
+        ValidateOutput::Strict,
+    ];
+
+    /// The mode's one spelling (`off`, `warn`, `strict`), which [`FromStr`] reads back.
+    ///
+    /// [`FromStr`]: std::str::FromStr
+    pub fn name(self) -> &'static str {
+        match self {
+            ValidateOutput::Off => "off",
+            ValidateOutput::Warn => "warn",
+            ValidateOutput::Strict => "strict",
+        }
+    }
+}
+
+impl fmt::Display for ValidateOutput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl std::str::FromStr for ValidateOutput {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "off" => Ok(ValidateOutput::Off),
-            "warn" => Ok(ValidateOutput::Warn),
-            "strict" => Ok(ValidateOutput::Strict),
-            other => Err(format!(
-                "`{other}` is not a --validate-output mode (off, warn, strict)"
-            )),
-        }
+        ValidateOutput::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| {
+                let all: Vec<&str> = ValidateOutput::ALL.iter().map(|m| m.name()).collect();
+                format!(
+                    "`{s}` is not an output validation mode ({})",
+                    all.join(", ")
+                )
+            })
     }
 }
 

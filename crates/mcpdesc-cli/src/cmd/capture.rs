@@ -1,7 +1,7 @@
 //! `mcpdesc capture [--protocol-versions all|V,V] [-o OUTPUT] [--save-transcripts DIR]
 //! (-- COMMAND ARGS… [--env KEY=VALUE…] | --url URL [--header NAME:VALUE…])`.
 
-use crate::args::{EnvArg, HeaderArg, Output, RevisionSetArg};
+use crate::args::{EnvArg, HeaderArg, Output, RevisionSetArg, Seconds};
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_core::{Format, RevisionSet};
 use mcpdesc_live::{CaptureError, CaptureOptions, Secret, Session, Target, capture};
@@ -44,8 +44,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub save_transcripts: Option<PathBuf>,
     /// Seconds to wait for each response (and each HTTP exchange).
-    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
-    pub timeout: f64,
+    #[arg(long, value_name = "SECS", default_value_t = Seconds(Duration::from_secs(30)))]
+    pub timeout: Seconds,
     /// Streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp.
     #[arg(long, value_name = "URL", conflicts_with = "command")]
     pub url: Option<String>,
@@ -107,11 +107,6 @@ fn save_transcripts(dir: &Path, sessions: &[Session]) -> Result<(), UsageError> 
 }
 
 pub fn run(args: Args) -> CmdResult {
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(UsageError(
-            "--timeout must be a positive number of seconds".into(),
-        ));
-    }
     let target = match (&args.url, args.command.split_first()) {
         (Some(url), _) => Target::Url {
             url: url.clone(),
@@ -139,7 +134,7 @@ pub fn run(args: Args) -> CmdResult {
     };
     let opts = CaptureOptions {
         revisions: args.protocol_versions.0.iter().collect(),
-        timeout: Duration::from_secs_f64(args.timeout),
+        timeout: args.timeout.0,
         ..Default::default()
     };
     match capture(&target, &opts) {

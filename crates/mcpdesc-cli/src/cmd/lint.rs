@@ -1,8 +1,7 @@
 //! `mcpdesc lint FILE... [--host H]... [--format text|json] [--max-tools N]
 //! [--deny RULE]... [--allow RULE]... [--server-prefix NAME]`.
 
-use crate::args::{HostArg, RuleArg};
-use crate::cmd::validate::{OutputFormat, json_line};
+use crate::args::{HostArg, OutputFormat, RuleArg};
 use crate::util::{self, CmdResult, Outcome};
 use mcpdesc_core::{Diagnostic, Format, Limits, Severity, decode_bytes};
 use mcpdesc_lint::{LintOptions, lint};
@@ -101,7 +100,7 @@ pub fn run(args: Args) -> CmdResult {
                 util::print_diagnostics(&name, &diags);
                 println!("{}", summary(&name, &diags));
             }
-            OutputFormat::Json => println!("{}", json_line(&name, &diags)),
+            OutputFormat::Json => println!("{}", util::json_line(&name, &diags)),
         }
         if util::outcome_of(&diags) == Outcome::Rejected && outcome == Outcome::Success {
             outcome = Outcome::Rejected;

@@ -4,20 +4,20 @@
 //! [--validate-output off|warn|strict] [--inbound-token-env VAR] [--page-size N]
 //! [--mock [--mock-example TOOL=NAME]...]`.
 
-use crate::args::{DiscoveryArg, HeaderArg, HostArg, SearchArg, is_env_name};
+use crate::args::{
+    DiscoveryArg, HeaderArg, HostArg, SearchArg, Seconds, ValidateOutputArg, is_env_name,
+};
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_core::RevisionSet;
 use mcpdesc_serve::mock::MockOptions;
-use mcpdesc_serve::rest::{self, RestOptions, Secret, ValidateOutput};
+use mcpdesc_serve::rest::{self, CredentialError, RestOptions, Secret, ValidateOutput};
 use mcpdesc_serve::server::http::HttpOptions;
 use mcpdesc_serve::server::{
     BackendOptions, DEFAULT_PAGE_SIZE, Discovery, Fit, Options, SearchOptions, ServeOptions,
     StartError, Transport,
 };
-use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Default `--concurrency`.
 const DEFAULT_CONCURRENCY: usize = 64;
@@ -50,8 +50,10 @@ const DEFAULT_CONCURRENCY: usize = 64;
 /// Credentials: --credential SCHEME=ENV_VAR names the environment variable holding the
 /// secret of security scheme SCHEME; otherwise `MCPDESC_CREDENTIAL_<SCHEME>` is read
 /// (SCHEME upper-cased, characters outside A-Z0-9 as `_`). http basic: `user:password`;
-/// oauth2: `client_id:client_secret` (client-credentials flow) or `token:ACCESS_TOKEN`;
-/// openIdConnect: an access token. Secrets never appear in logs or results.
+/// oauth2 with a client-credentials flow: `client_id:client_secret` (a token is fetched)
+/// or `token:ACCESS_TOKEN`; oauth2 without one (implicit, authorization code, password)
+/// and openIdConnect: the access token itself (`token:` prefix optional). Secrets never
+/// appear in logs or results.
 ///
 /// Exit status: 0 when the input ends (stdio) or on Ctrl-C/SIGTERM (HTTP); 1 when the
 /// description is not acceptable; 2 on usage or I/O errors.
@@ -92,8 +94,8 @@ pub struct Args {
     #[arg(long = "allow-host", value_name = "HOST")]
     pub allow_hosts: Vec<String>,
     /// Seconds one upstream exchange may take (redirects and token fetch included).
-    #[arg(long, value_name = "SECS", default_value_t = rest::DEFAULT_TIMEOUT.as_secs_f64())]
-    pub timeout: f64,
+    #[arg(long, value_name = "SECS", default_value_t = Seconds(rest::DEFAULT_TIMEOUT))]
+    pub timeout: Seconds,
     /// The most bytes of an upstream response that are read.
     #[arg(long, value_name = "N", default_value_t = rest::DEFAULT_MAX_RESPONSE_BYTES)]
     pub max_response_bytes: usize,
@@ -103,9 +105,9 @@ pub struct Args {
     pub concurrency: usize,
     /// What a 2xx JSON response that breaks the tool's outputSchema gets: `off` (not
     /// checked), `warn` (logged, data returned), `strict` (a tool error).
-    #[arg(long, value_name = "MODE", default_value = "warn",
-          value_parser = ["off", "warn", "strict"])]
-    pub validate_output: String,
+    #[arg(long, value_name = "MODE", value_enum,
+          default_value_t = ValidateOutputArg(ValidateOutput::default()))]
+    pub validate_output: ValidateOutputArg,
     /// With --http: the environment variable holding the bearer token every client
     /// must send (`Authorization: Bearer …`).
     #[arg(long, value_name = "VAR", requires = "http")]
@@ -222,51 +224,31 @@ fn env_secret(var: &str, flag: &str) -> Result<String, UsageError> {
     }
 }
 
-/// Security scheme name → secret: `--credential` first, else `MCPDESC_CREDENTIAL_<SCHEME>`
-/// for each scheme of the description that is set.
+/// Security scheme name → secret (`mcpdesc_serve::rest::credentials_from_env`), its
+/// errors phrased with this command's flags.
 fn credentials(
     doc: &serde_json::Value,
     given: &[(String, String)],
-) -> Result<BTreeMap<String, Secret>, UsageError> {
-    let mut out = BTreeMap::new();
-    for (scheme, var) in given {
-        if out.contains_key(scheme) {
-            return Err(UsageError(format!(
-                "--credential {scheme}=…: given twice (one per scheme)"
-            )));
-        }
-        let v = env_secret(var, &format!("--credential {scheme}={var}"))?;
-        out.insert(scheme.clone(), Secret::new(v));
-    }
-    let schemes = doc
-        .get("securitySchemes")
-        .and_then(serde_json::Value::as_object)
-        .into_iter()
-        .flatten()
-        .map(|(k, _)| k);
-    for scheme in schemes {
-        if out.contains_key(scheme) {
-            continue;
-        }
-        let var = rest::credential_env_var(scheme);
-        if let Ok(v) = std::env::var(&var)
-            && !v.is_empty()
-        {
-            out.insert(scheme.clone(), Secret::new(v));
-        }
-    }
-    Ok(out)
+) -> Result<std::collections::BTreeMap<String, Secret>, UsageError> {
+    rest::credentials_from_env(doc, given, |var| std::env::var(var).ok()).map_err(|e| {
+        UsageError(match e {
+            CredentialError::Repeated { scheme } => {
+                format!("--credential {scheme}=…: given twice (one per scheme)")
+            }
+            CredentialError::Unset { scheme, var } => {
+                format!("--credential {scheme}={var}: environment variable `{var}` is not set")
+            }
+            CredentialError::Empty { scheme, var } => {
+                format!("--credential {scheme}={var}: environment variable `{var}` is empty")
+            }
+        })
+    })
 }
 
 pub fn run(args: Args) -> CmdResult {
     if args.description == "-" && args.http.is_none() {
         return Err(UsageError(
             "the description cannot come from standard input in stdio mode (stdin carries the MCP messages); pass a file".into(),
-        ));
-    }
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(UsageError(
-            "--timeout must be a positive number of seconds".into(),
         ));
     }
     let Some((mut decoded, name)) = util::read_description(&args.description)? else {
@@ -305,12 +287,9 @@ pub fn run(args: Args) -> CmdResult {
             credentials: credentials(&doc, &args.credentials)?,
             static_headers,
             allow_hosts: args.allow_hosts.clone(),
-            timeout: Duration::from_secs_f64(args.timeout),
+            timeout: args.timeout.0,
             max_response_bytes: args.max_response_bytes,
-            validate_output: args
-                .validate_output
-                .parse::<ValidateOutput>()
-                .map_err(UsageError)?,
+            validate_output: args.validate_output.0,
             concurrency: Some(args.concurrency),
         })
     };

@@ -1,9 +1,9 @@
 //! `mcpdesc validate FILE|DIR... [--format text|json]`: mcpdesc 0.8.0 conformance (§16.1).
 
+use crate::args::OutputFormat;
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_core::{Diagnostic, Severity};
 use mcpdesc_validate::Validator;
-use serde_json::json;
 use std::path::Path;
 
 /// Validate MCP Descriptions against mcpdesc 0.8.0 (schema and semantic rules).
@@ -43,15 +43,6 @@ pub struct Args {
     pub format: OutputFormat,
 }
 
-/// Report formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum OutputFormat {
-    /// Human-readable diagnostics on stderr, one summary line per file on stdout.
-    Text,
-    /// One JSON object per file per line on stdout.
-    Json,
-}
-
 /// Decodes and validates one input; diagnostics carry line/column where known.
 fn check(validator: &Validator, path: &str, bytes: &[u8]) -> Vec<Diagnostic> {
     match util::decode_input(path, bytes) {
@@ -62,24 +53,6 @@ fn check(validator: &Validator, path: &str, bytes: &[u8]) -> Vec<Diagnostic> {
             diags
         }
     }
-}
-
-pub(crate) fn json_line(file: &str, diags: &[Diagnostic]) -> String {
-    let items: Vec<serde_json::Value> = diags
-        .iter()
-        .map(|d| {
-            json!({
-                "severity": d.severity,
-                "code": d.code,
-                "message": d.message,
-                "pointer": d.pointer,
-                "line": d.line,
-                "column": d.column,
-            })
-        })
-        .collect();
-    json!({"file": file, "valid": !mcpdesc_core::has_errors(diags), "diagnostics": items})
-        .to_string()
 }
 
 fn summary(file: &str, diags: &[Diagnostic]) -> String {
@@ -151,7 +124,7 @@ pub fn run(args: Args) -> CmdResult {
                 util::print_diagnostics(&name, &diags);
                 println!("{}", summary(&name, &diags));
             }
-            OutputFormat::Json => println!("{}", json_line(&name, &diags)),
+            OutputFormat::Json => println!("{}", util::json_line(&name, &diags)),
         }
         outcome = outcome.max(util::outcome_of(&diags));
     }

@@ -157,8 +157,10 @@ pub struct Requirement {
     pub scopes: Vec<String>,
 }
 
-/// Credential checks at start: a basic credential needs `user:password`, an OAuth 2.0
-/// one `token:…` or `client_id:client_secret` with a client-credentials flow.
+/// Credential checks at start: a basic credential needs `user:password`; an OAuth 2.0
+/// scheme with a client-credentials flow needs `client_id:client_secret` or
+/// `token:ACCESS_TOKEN`; one without (implicit, authorization code, password) takes the
+/// access token itself, the `token:` prefix optional.
 pub fn check_credentials(schemes: &Schemes, creds: &BTreeMap<String, Secret>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (name, secret) in creds {
@@ -184,9 +186,11 @@ pub fn check_credentials(schemes: &Schemes, creds: &BTreeMap<String, Secret>) ->
             {
                 out.push(bad("must be `user:password` (http basic)".into()));
             }
-            Some(Scheme::OAuth2 { token_url: None }) if !v.starts_with(TOKEN_PREFIX) => {
+            Some(Scheme::OAuth2 { token_url: None })
+                if v.strip_prefix(TOKEN_PREFIX) == Some("") =>
+            {
                 out.push(bad(format!(
-                    "must be `{TOKEN_PREFIX}ACCESS_TOKEN`: the scheme declares no clientCredentials flow to fetch a token with"
+                    "is `{TOKEN_PREFIX}` with no access token after it"
                 )));
             }
             Some(Scheme::OAuth2 { token_url: Some(_) })
@@ -200,6 +204,75 @@ pub fn check_credentials(schemes: &Schemes, creds: &BTreeMap<String, Secret>) ->
         }
     }
     out
+}
+
+/// Why [`credentials_from_env`] could not gather the credentials. The variants carry
+/// what the caller needs to phrase the error in its own terms (flag names are the
+/// CLI's, not this library's); none carries a secret.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CredentialError {
+    /// Two explicit entries name one scheme.
+    #[error("security scheme `{scheme}` is given a credential twice")]
+    Repeated { scheme: String },
+    /// The variable an explicit entry names is not set (or is not Unicode).
+    #[error("environment variable `{var}` (credential of security scheme `{scheme}`) is not set")]
+    Unset { scheme: String, var: String },
+    /// The variable an explicit entry names is set but empty.
+    #[error("environment variable `{var}` (credential of security scheme `{scheme}`) is empty")]
+    Empty { scheme: String, var: String },
+}
+
+/// Security scheme name → secret, read through `env` (a lookup such as
+/// `|v| std::env::var(v).ok()`): each `(scheme, variable)` of `given` first (the
+/// variable must be set and non-empty), then, for every other scheme of the
+/// description's `securitySchemes`, [`super::credential_env_var`]`(scheme)` when it is
+/// set and non-empty (unset is not an error: the scheme simply has no credential, and a
+/// tool that needs it says so when called). `given` may name a scheme the description
+/// does not declare; [`check_credentials`] is where forms are judged.
+pub fn credentials_from_env(
+    doc: &Value,
+    given: &[(String, String)],
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<BTreeMap<String, Secret>, CredentialError> {
+    let mut out = BTreeMap::new();
+    for (scheme, var) in given {
+        if out.contains_key(scheme) {
+            return Err(CredentialError::Repeated {
+                scheme: scheme.clone(),
+            });
+        }
+        let v = match env(var) {
+            Some(v) if !v.is_empty() => v,
+            Some(_) => {
+                return Err(CredentialError::Empty {
+                    scheme: scheme.clone(),
+                    var: var.clone(),
+                });
+            }
+            None => {
+                return Err(CredentialError::Unset {
+                    scheme: scheme.clone(),
+                    var: var.clone(),
+                });
+            }
+        };
+        out.insert(scheme.clone(), Secret::new(v));
+    }
+    let declared = doc
+        .get("securitySchemes")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(k, _)| k);
+    for scheme in declared {
+        if out.contains_key(scheme) {
+            continue;
+        }
+        if let Some(v) = env(&super::credential_env_var(scheme)).filter(|v| !v.is_empty()) {
+            out.insert(scheme.clone(), Secret::new(v));
+        }
+    }
+    Ok(out)
 }
 
 /// What an applied security alternative adds to a request.
@@ -336,20 +409,25 @@ fn apply_one(
                 "Authorization".into(),
                 format!("Bearer {}", v.strip_prefix(TOKEN_PREFIX).unwrap_or(v)),
             )),
-            Scheme::OAuth2 { token_url } => match v.strip_prefix(TOKEN_PREFIX) {
-                Some(t) => out
+            Scheme::OAuth2 { token_url } => match (v.strip_prefix(TOKEN_PREFIX), token_url) {
+                (Some(t), _) => out
                     .headers
                     .push(("Authorization".into(), format!("Bearer {t}"))),
-                None => match (token_url, v.split_once(':')) {
-                    (Some(u), Some((id, secret))) => out.oauth.push(OAuthNeed {
+                // No clientCredentials flow to fetch a token with: the credential is
+                // the access token (implicit, authorization code, password flows).
+                (None, None) => out
+                    .headers
+                    .push(("Authorization".into(), format!("Bearer {v}"))),
+                (None, Some(u)) => match v.split_once(':') {
+                    Some((id, secret)) => out.oauth.push(OAuthNeed {
                         scheme_name: r.scheme_name.clone(),
                         token_url: u.clone(),
                         client_id: id.to_string(),
                         client_secret: Secret::new(secret),
                         scopes: r.scopes.clone(),
                     }),
-                    _ => missing.push(format!(
-                        "the credential of scheme `{}` is neither `{TOKEN_PREFIX}…` nor usable for a clientCredentials flow",
+                    None => missing.push(format!(
+                        "the credential of scheme `{}` is neither `{TOKEN_PREFIX}ACCESS_TOKEN` nor `client_id:client_secret` for its clientCredentials flow",
                         r.scheme_name
                     )),
                 },
@@ -570,6 +648,24 @@ mod tests {
             one("oauth_code", "token:abc").expect("oauth token").headers,
             [("Authorization".into(), "Bearer abc".into())]
         );
+        // No clientCredentials flow: the value is the access token, the prefix optional
+        // (a token may itself hold `:`).
+        assert_eq!(
+            one("oauth_code", "abc").expect("bare oauth token").headers,
+            [("Authorization".into(), "Bearer abc".into())]
+        );
+        assert_eq!(
+            one("oauth_code", "id:secret")
+                .expect("a token with a colon")
+                .headers,
+            [("Authorization".into(), "Bearer id:secret".into())]
+        );
+        // With one, `token:` still names a ready token.
+        assert_eq!(
+            one("oauth", "token:abc").expect("cc token").headers,
+            [("Authorization".into(), "Bearer abc".into())]
+        );
+        assert!(one("oauth", "x").is_err());
         let a = one("oauth", "id:se:cret").expect("cc");
         assert_eq!(a.oauth[0].client_id, "id");
         assert_eq!(a.oauth[0].client_secret.expose(), "se:cret");
@@ -595,15 +691,82 @@ mod tests {
             &s,
             &creds(&[
                 ("basic", "nocolon"),
-                ("oauth_code", "id:secret"),
+                ("oauth_code", "token:"),
                 ("oauth", "x"),
                 ("bearer", "a\nb"),
             ]),
         );
         assert_eq!(d.len(), 4, "{d:?}");
         assert!(d.iter().all(|d| d.code == "serve-credential-invalid"));
+        for ok in [
+            [("oauth", "id:s"), ("oauth_code", "token:t")],
+            [("oauth", "token:t"), ("oauth_code", "eyJhbGciOi.x.y")],
+            [("oauth", "id:s"), ("oauth_code", "id:secret")],
+        ] {
+            assert!(check_credentials(&s, &creds(&ok)).is_empty(), "{ok:?}");
+        }
+    }
+
+    #[test]
+    fn credentials_come_from_the_named_variables_then_the_default_ones() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let given = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        let got = credentials_from_env(
+            &doc(),
+            &given(&[("basic", "MY_BASIC")]),
+            env(&[
+                ("MY_BASIC", "u:p"),
+                // Named explicitly elsewhere: the default variable is not read.
+                ("MCPDESC_CREDENTIAL_BASIC", "ignored"),
+                ("MCPDESC_CREDENTIAL_OAUTH_CODE", "tok"),
+                // Empty: no credential.
+                ("MCPDESC_CREDENTIAL_BEARER", ""),
+                // Not a scheme of the description: not read.
+                ("MCPDESC_CREDENTIAL_OTHER", "x"),
+            ]),
+        )
+        .expect("gathered");
+        let shown: Vec<(&str, &str)> = got.iter().map(|(k, v)| (k.as_str(), v.expose())).collect();
+        assert_eq!(shown, [("basic", "u:p"), ("oauth_code", "tok")]);
+        assert_eq!(
+            credentials_from_env(&doc(), &given(&[("key", "NOPE")]), env(&[])),
+            Err(CredentialError::Unset {
+                scheme: "key".into(),
+                var: "NOPE".into()
+            })
+        );
+        assert_eq!(
+            credentials_from_env(&doc(), &given(&[("key", "E")]), env(&[("E", "")])),
+            Err(CredentialError::Empty {
+                scheme: "key".into(),
+                var: "E".into()
+            })
+        );
+        assert_eq!(
+            credentials_from_env(
+                &doc(),
+                &given(&[("key", "A"), ("key", "B")]),
+                env(&[("A", "1"), ("B", "2")])
+            ),
+            Err(CredentialError::Repeated {
+                scheme: "key".into()
+            })
+        );
+        // No securitySchemes: only what was named.
         assert!(
-            check_credentials(&s, &creds(&[("oauth", "id:s"), ("oauth_code", "token:t")]))
+            credentials_from_env(&json!({}), &[], env(&[]))
+                .expect("empty")
                 .is_empty()
         );
     }
