@@ -9,6 +9,8 @@
 //!    `mcpdesc-diff`, `lint` and `lint_oracles` for `mcpdesc-lint`, …). The CLI tests
 //!    build the `mcpdesc` binary from the mutated tree themselves (`mcpdesc_bin()`,
 //!    `MCPDESC_BIN` unset here), so every mutant reaches them too.
+//!    The baseline (the same tests, unmutated) runs first in the tree itself; three
+//!    times its duration (at least 2 minutes) is each mutant's test timeout.
 //! 4. Prints caught, missed, timeout and unviable counts and lists the survivors.
 //!
 //! Tests that need `.deps/` are ignored in cargo-mutants' copy of the tree (it copies
@@ -86,6 +88,27 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err(format!("{krate} has no mutants"));
     }
 
+    // The baseline, here in the tree: the same tests must pass unmutated (cargo-mutants'
+    // own baseline would run only the crate's tests, without the target selection
+    // below, which that package does not have). Its time sets the per-mutant timeout.
+    let selection: Vec<String> = std::iter::once("--lib".to_string())
+        .chain(
+            targets
+                .iter()
+                .flat_map(|t| ["--test".to_string(), t.clone()]),
+        )
+        .collect();
+    let started = std::time::Instant::now();
+    crate::run(
+        crate::cargo()
+            .args(["test", "--package", &krate, "--package", "mcpdesc-tests"])
+            .args(&selection)
+            .env_remove("MCPDESC_BIN")
+            .env_remove("MCPDESC_REQUIRE_DEPS"),
+    )
+    .map_err(|e| format!("baseline: {e}"))?;
+    let timeout = (3 * started.elapsed().as_secs()).max(120);
+
     let out_dir = crate::target_dir().join("mutants").join(&krate);
     std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
     let mut cmd = mutants_cmd();
@@ -93,13 +116,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .args(["--test-package", &format!("{krate},mcpdesc-tests")])
         .arg("--output")
         .arg(&out_dir)
-        .arg("--no-shuffle");
+        .arg("--no-shuffle")
+        .args(["--baseline", "skip", "--timeout", &timeout.to_string()]);
     for name in &picked {
         cmd.arg("--re").arg(exact_regex(name));
     }
-    cmd.args(["--", "--lib"]);
-    for t in &targets {
-        cmd.args(["--test", t]);
+    // `--cargo-arg`, not `--cargo-test-arg`: the build phase (`cargo test --no-run`) must
+    // select the same targets, or it links every test binary of the tests package.
+    for a in &selection {
+        cmd.arg(format!("--cargo-arg={a}"));
     }
     // The CLI tests must build the mutated binary, never run a prebuilt one.
     cmd.env_remove("MCPDESC_BIN")
