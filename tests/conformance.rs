@@ -654,13 +654,7 @@ fn vendored_schema_is_the_official_file() {
 #[test]
 fn cli_json_verdicts_match() {
     let bin = mcpdesc_tests::mcpdesc_bin();
-    if !bin.exists() {
-        eprintln!(
-            "SKIPPED: {} not built (run `cargo build -p mcpdesc-cli` or `cargo xtask test`)",
-            bin.display()
-        );
-        return;
-    }
+    assert!(bin.exists(), "{} is missing", bin.display());
     let mut failures = Vec::new();
     for (dir, path) in fixtures() {
         let out = std::process::Command::new(&bin)

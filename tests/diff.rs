@@ -915,6 +915,7 @@ fn provenance(doc: &Value) -> Provenance {
     out
 }
 
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[test]
 fn real_history_of_the_github_api() {
     let Some((old_spec, new_spec)) = octokit_pair() else {

@@ -7,7 +7,7 @@
 //! (explicit `protocolVersions`, else the root's), computed here; required markers
 //! from the schemas' `required` arrays; the browser itself for CSP hashes (a wrong hash
 //! blocks the script and every DOM assertion fails) and for whether payloads run.
-//! Browser tests skip without Chromium or `.deps` unless `MCPDESC_REQUIRE_DEPS=1`.
+//! Browser tests are ignored, with the reason, without Chromium or `.deps` (tests/build.rs).
 //! Screenshots are kept under `target/docs-browser/<test>/`.
 
 use mcpdesc_core::{Format, Limits};
@@ -528,6 +528,10 @@ fn output_table(detail: &Value) -> Value {
         .unwrap_or(Value::Null)
 }
 
+#[cfg_attr(
+    any(mcpdesc_missing_node, mcpdesc_missing_chromium),
+    ignore = "needs .deps/node and headless Chromium: cargo xtask deps"
+)]
 #[test]
 fn pages_in_headless_chromium() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("loopback listener");
@@ -726,6 +730,10 @@ fn pages_in_headless_chromium() {
 /// generated hostile page with that script spliced in raw (as a renderer that forgot to
 /// escape would) keeps the canary unset only because its CSP refuses the script, and
 /// the refusal is reported.
+#[cfg_attr(
+    any(mcpdesc_missing_node, mcpdesc_missing_chromium),
+    ignore = "needs .deps/node and headless Chromium: cargo xtask deps"
+)]
 #[test]
 fn canary_fires_on_control_pages() {
     let payload = "<script>document.title='pwned';window.__pwned=1;\
@@ -777,6 +785,10 @@ fn canary_fires_on_control_pages() {
 
 /// The GitHub description (1,223 tools) in Chromium: every tool is listed; the time
 /// to interactive is printed (the generation target lives in the criterion bench).
+#[cfg_attr(
+    any(mcpdesc_missing_node, mcpdesc_missing_chromium),
+    ignore = "needs .deps/node and headless Chromium: cargo xtask deps"
+)]
 #[test]
 fn github_page_in_headless_chromium() {
     let Some(modules) = node_modules() else {

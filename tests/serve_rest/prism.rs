@@ -368,6 +368,7 @@ fn report(what: &str, t: &Tally) {
     );
 }
 
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prism_accepts_every_request_for_the_bundled_fixtures() {
     if !prism_installed() {
@@ -394,6 +395,7 @@ fn fixture(rel: &str) -> PathBuf {
     mcpdesc_tests::fixture(rel)
 }
 
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prism_accepts_every_request_for_twenty_real_specs() {
     if !prism_installed() {

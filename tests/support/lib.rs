@@ -57,19 +57,89 @@ pub fn snapshot_dir(area: &str) -> PathBuf {
     workspace_root().join("snapshots").join(area)
 }
 
-/// Path of the built `mcpdesc` binary (for CLI tests).
+/// Path of the `mcpdesc` binary the CLI tests drive, built from this checkout.
 ///
-/// `cargo xtask test` builds it first and passes `MCPDESC_BIN`.
+/// `MCPDESC_BIN` when set (`cargo xtask test` builds the CLI first and passes it).
+/// Otherwise the first call in a test process runs `cargo build -p mcpdesc-cli` into
+/// the target dir this test binary was built in, with its profile, so a plain
+/// `cargo test` drives the code it just compiled and never a stale or missing binary.
+/// `cargo test` releases the target dir's lock before it runs test binaries, so the
+/// nested build does not deadlock; when the CLI is current it is a no-op of about a
+/// second per test binary. A failed build fails the test naming the command.
 pub fn mcpdesc_bin() -> PathBuf {
     if let Some(p) = std::env::var_os("MCPDESC_BIN") {
         return PathBuf::from(p);
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("target"));
-    target
-        .join("debug")
-        .join(format!("mcpdesc{}", std::env::consts::EXE_SUFFIX))
+    static BIN: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    match BIN.get_or_init(build_cli) {
+        Ok(p) => p.clone(),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// `cargo build -p mcpdesc-cli` into this test binary's target dir and profile.
+fn build_cli() -> Result<PathBuf, String> {
+    // <target>/<profile dir>/deps/<test binary>
+    let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .ok_or_else(|| format!("{}: not in <target>/<profile>/deps", exe.display()))?;
+    let target = profile_dir
+        .parent()
+        .ok_or_else(|| format!("{}: no target dir", profile_dir.display()))?;
+    let profile = match profile_dir.file_name().and_then(|n| n.to_str()) {
+        Some("debug") | None => "dev",
+        Some(other) => other,
+    };
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+    let mut cmd = std::process::Command::new(cargo);
+    cmd.args([
+        "build",
+        "--package",
+        "mcpdesc-cli",
+        "--bin",
+        "mcpdesc",
+        "--profile",
+    ])
+    .arg(profile)
+    .arg("--target-dir")
+    .arg(target)
+    .current_dir(workspace_root());
+    // What cargo set for this test process describes this package, not the build: an
+    // inherited `OUT_DIR` alone dirties `ring` and everything above it, so the nested
+    // build and a plain `cargo build` would rebuild each other's artifacts by turns.
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy();
+        if k == "OUT_DIR"
+            || k.starts_with("CARGO_PKG_")
+            || k.starts_with("CARGO_BIN_")
+            || [
+                "CARGO_MANIFEST_DIR",
+                "CARGO_MANIFEST_PATH",
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+                "CARGO_RUSTC_CURRENT_DIR",
+            ]
+            .contains(&k.as_ref())
+        {
+            cmd.env_remove(k.as_ref());
+        }
+    }
+    let shown = format!(
+        "cargo build -p mcpdesc-cli --profile {profile} --target-dir {}",
+        target.display()
+    );
+    let status = cmd.status().map_err(|e| {
+        format!("the CLI tests need the mcpdesc binary; `{shown}` did not start: {e}")
+    })?;
+    if !status.success() {
+        return Err(format!(
+            "the CLI tests need the mcpdesc binary; `{shown}` failed ({status})"
+        ));
+    }
+    Ok(profile_dir.join(format!("mcpdesc{}", std::env::consts::EXE_SUFFIX)))
 }
 
 /// Generated source with comments and string/char/template literals removed, for
@@ -111,19 +181,17 @@ pub fn code_only(src: &str, ts: bool) -> String {
     out
 }
 
-/// `MCPDESC_REQUIRE_DEPS=1` (set by `cargo xtask test`): tests needing `.deps` fail
-/// instead of skipping when something is missing.
-pub fn require_deps() -> bool {
-    std::env::var("MCPDESC_REQUIRE_DEPS").is_ok_and(|v| v == "1")
-}
-
-/// Skips (loudly) when a dependency is missing, or fails under `MCPDESC_REQUIRE_DEPS=1`.
+/// A prerequisite this test needs is missing: fails with one line naming it and the
+/// command that installs the test prerequisites.
+///
+/// Tests that need `.deps/`, Chromium or generated builds are *ignored* (listed as
+/// `ignored, <reason>` and counted) when `tests/build.rs` found the prerequisite
+/// missing at build time; one that runs and still finds it missing (removed since the
+/// build, or `MCPDESC_REQUIRE_DEPS=1` as under `cargo xtask test`) fails here, so no
+/// test passes without checking.
+#[track_caller]
 pub fn missing(what: &str) {
-    assert!(
-        !require_deps(),
-        "MCPDESC_REQUIRE_DEPS=1 but {what} is missing"
-    );
-    eprintln!("\n*** SKIPPED: {what} is missing (install with `cargo xtask deps`) ***\n");
+    panic!("{what} is missing: `cargo xtask deps` installs the test prerequisites");
 }
 
 /// Compile-check settings for generated clients in this workspace

