@@ -316,6 +316,8 @@ fn tool_names(list: &Value) -> Vec<Value> {
 /// search → describe → call reaches the tool (the TS SDK checks search_tools' and
 /// describe_tools' structuredContent against their outputSchemas itself).
 #[test]
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
 fn the_search_facade_with_real_clients() {
     let sdk = node_modules().join("@modelcontextprotocol/sdk/package.json");
     let py = venv_python();
