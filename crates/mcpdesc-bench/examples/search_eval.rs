@@ -59,6 +59,8 @@ struct Tool {
     description: String,
     /// The path's literal segments (no `{}` variables).
     segments: String,
+    /// What `mcpdesc serve --discovery search` indexes of the tool.
+    entry: mcpdesc_catalog::search::Entry,
 }
 
 /// The first sentence of `text`, without HTML tags, at most 300 chars.
@@ -139,6 +141,14 @@ fn import(api: &str, path: &Path) -> Result<Vec<Tool>, String> {
                 .filter(|s| !s.is_empty() && !s.starts_with('{'))
                 .collect::<Vec<_>>()
                 .join(" "),
+            entry: mcpdesc_catalog::search::Entry {
+                text: mcpdesc_catalog::ToolText::of_tool(name, &out.value, t),
+                toolsets: mcpdesc_catalog::toolsets_of(t)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+                read_only: mcpdesc_catalog::is_read_only(t),
+            },
         });
     }
     Ok(res)
@@ -302,6 +312,9 @@ fn main() -> ExitCode {
     } else {
         &[("semantic", Text::Short, false)]
     };
+    for hybrid in [false, true] {
+        evaluate_index(hybrid, &tools, &fixture.requests, misses, per_api_table);
+    }
     for &(label, how, idf) in variants {
         evaluate(
             label,
@@ -409,6 +422,92 @@ fn evaluate(
     }
     println!(
         "{label}: {} queries, {:.1} µs/query (embed + cosine over {} tools + sort)",
+        requests.len(),
+        query_time.as_secs_f64() * 1e6 / requests.len() as f64,
+        tools.len()
+    );
+    println!("{label:<20} pooled   {}", pooled.show());
+    println!("{label:<20} per-api  {}", own.show());
+    if per_api_table {
+        for (api, (p, o)) in &by_api {
+            println!("  {api:<10} pooled {}   per-api {}", p.show(), o.show());
+        }
+    }
+}
+
+/// Recall of the search `mcpdesc serve --discovery search` runs (`mcpdesc_catalog`'s
+/// index: BM25F, or BM25F fused with the embedding model), pooled and per API.
+fn evaluate_index(
+    hybrid: bool,
+    tools: &[Tool],
+    requests: &[Request],
+    misses: bool,
+    per_api_table: bool,
+) {
+    use mcpdesc_catalog::search::{Filter, Index, Semantic};
+    let label = if hybrid { "hybrid" } else { "lexical" };
+    let semantic = || -> Option<Box<dyn Semantic>> {
+        hybrid.then(|| {
+            Box::new(mcpdesc_catalog::semantic::Embeddings::embedded()) as Box<dyn Semantic>
+        })
+    };
+    let t0 = Instant::now();
+    let pooled_index = Index::build(tools.iter().map(|t| t.entry.clone()).collect(), semantic());
+    let took = t0.elapsed();
+    println!(
+        "{label}: index of {} tools built in {took:.2?}",
+        tools.len()
+    );
+    let mut apis: IndexMap<&str, (Vec<usize>, Index)> = IndexMap::new();
+    for r in requests {
+        if !apis.contains_key(r.api.as_str()) {
+            let members: Vec<usize> = (0..tools.len()).filter(|&i| tools[i].api == r.api).collect();
+            let index = Index::build(
+                members.iter().map(|&i| tools[i].entry.clone()).collect(),
+                semantic(),
+            );
+            apis.insert(r.api.as_str(), (members, index));
+        }
+    }
+    let mut pooled = Acc::default();
+    let mut own = Acc::default();
+    let mut by_api: IndexMap<&str, (Acc, Acc)> = IndexMap::new();
+    let mut query_time = std::time::Duration::ZERO;
+    for r in requests {
+        let steps: Vec<Vec<String>> = r
+            .expect
+            .iter()
+            .map(|s| s.split("||").map(|a| a.trim().to_string()).collect())
+            .collect();
+        let t0 = Instant::now();
+        let all: Vec<usize> = pooled_index
+            .search(&r.q, 10, &Filter::default())
+            .into_iter()
+            .map(|h| h.tool)
+            .collect();
+        query_time += t0.elapsed();
+        let (members, index) = &apis[r.api.as_str()];
+        let mine: Vec<usize> = index
+            .search(&r.q, 10, &Filter::default())
+            .into_iter()
+            .map(|h| members[h.tool])
+            .collect();
+        let top = |v: &[usize], k: usize| recall(&steps, &v[..k.min(v.len())], tools, &r.api);
+        let (p5, p10, o5, o10) = (top(&all, 5), top(&all, 10), top(&mine, 5), top(&mine, 10));
+        pooled.add(p5, p10);
+        own.add(o5, o10);
+        let e = by_api.entry(r.api.as_str()).or_default();
+        e.0.add(p5, p10);
+        e.1.add(o5, o10);
+        if misses && p10 < 1.0 {
+            println!("MISS[{label}] {:?} ({}) expected {:?}", r.q, r.api, r.expect);
+            for &i in all.iter().take(5) {
+                println!("       {} {} ({})", tools[i].api, tools[i].op, tools[i].name);
+            }
+        }
+    }
+    println!(
+        "{label}: {} queries, {:.1} µs/query over {} tools",
         requests.len(),
         query_time.as_secs_f64() * 1e6 / requests.len() as f64,
         tools.len()
