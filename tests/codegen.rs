@@ -603,10 +603,17 @@ fn spec_fixtures_generate_without_panics() {
     assert!(n > 10, "only {n} spec fixtures found");
 }
 
-/// The templates live inside the crate (askama `dirs` relative to it), so a packaged
-/// `mcpdesc-codegen` carries them.
+/// The templates live in the workspace's top-level `templates/`; the crate's own
+/// `templates` (askama `dirs` relative to it) is a relative symlink to that folder,
+/// which `cargo package` follows, so a packaged `mcpdesc-codegen` carries them as files.
 #[test]
 fn the_crate_packages_its_templates() {
+    let link = workspace_root().join("crates/mcpdesc-codegen/templates");
+    assert_eq!(
+        std::fs::read_link(&link).ok(),
+        Some(std::path::PathBuf::from("../../templates")),
+        "crates/mcpdesc-codegen/templates is a relative symlink to the top-level templates/"
+    );
     let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .args([
             "package",
@@ -624,7 +631,7 @@ fn the_crate_packages_its_templates() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let templates = std::fs::read_dir(workspace_root().join("crates/mcpdesc-codegen/templates"))
+    let templates = std::fs::read_dir(workspace_root().join("templates"))
         .expect("templates/")
         .flatten()
         .flat_map(|lang| {

@@ -7,6 +7,10 @@
 //!   literals and askama templates (`askama.toml` dirs × `#[template(path = …)]`) —
 //!   lies inside the crate and is in its `cargo package --list`. A file outside the
 //!   crate is the usual way a package builds in the workspace and not from crates.io.
+//!   Inside means by path: a folder of the crate may be a symlink (mcpdesc-codegen's
+//!   `templates` links to the workspace's top-level `templates/`), which `cargo package`
+//!   follows and packages as files; the link must resolve inside the workspace, so a
+//!   fresh clone has what it points at.
 //!
 //! With `--verify`: `cargo package --workspace`, which also builds every tarball
 //! (minutes: packaged crates build without the workspace's profiles).
@@ -36,10 +40,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     crate::run(&mut cmd)?;
 
+    let root = crate::root();
     let mut problems = Vec::new();
     for (name, dir) in &publishable {
         let listed = package_list(name)?;
         for read in build_inputs(dir)? {
+            if let Some(p) = link_out_of(&root, &read) {
+                problems.push(format!("{name}: {p}"));
+            }
             match read.strip_prefix(dir) {
                 Ok(rel) if listed.iter().any(|l| Path::new(l) == rel) => {}
                 Ok(rel) => problems.push(format!(
@@ -64,6 +72,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
         eprintln!("  {p}");
     }
     Err(format!("{} packaging problem(s)", problems.len()))
+}
+
+/// A build input reached through a symlink that leaves the workspace `root` (the
+/// package would carry whatever that machine has there); `None` when the file resolves
+/// inside it, or does not exist (the package listing reports that).
+fn link_out_of(root: &Path, read: &Path) -> Option<String> {
+    let real = read.canonicalize().ok()?;
+    (!real.starts_with(root)).then(|| {
+        format!(
+            "reads {} through a symlink to {}, outside the workspace",
+            read.display(),
+            real.display()
+        )
+    })
 }
 
 /// Workspace members by whether they may be published.
@@ -224,6 +246,30 @@ fn normalize(p: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_must_stay_in_the_workspace() {
+        let base = std::env::temp_dir().join(format!("xtask-package-{}", std::process::id()));
+        let ws = base.join("ws");
+        let outside = base.join("outside");
+        for d in [ws.join("templates"), ws.join("crate"), outside.clone()] {
+            std::fs::create_dir_all(&d).expect("dirs");
+        }
+        std::fs::write(ws.join("templates/a.askama"), "a").expect("file");
+        std::fs::write(outside.join("b.askama"), "b").expect("file");
+        std::os::unix::fs::symlink("../templates", ws.join("crate/templates")).expect("link in");
+        std::os::unix::fs::symlink(&outside, ws.join("crate/far")).expect("link out");
+        let root = ws.canonicalize().expect("root");
+        assert_eq!(
+            link_out_of(&root, &root.join("crate/templates/a.askama")),
+            None
+        );
+        assert_eq!(link_out_of(&root, &root.join("crate/missing.askama")), None);
+        let far = link_out_of(&root, &root.join("crate/far/b.askama")).expect("outside");
+        assert!(far.contains("outside the workspace"), "{far}");
+        std::fs::remove_dir_all(&base).expect("clean up");
+    }
 
     #[test]
     fn finds_what_sources_read() {

@@ -7,7 +7,8 @@
 //! Effective Protocol View of one revision, made by `mcpdesc_scope::project`; an invalid
 //! description is refused with the validator's diagnostics) → [`lower::lower`] →
 //! [`ir::Ir`] (plain data) → a renderer ([`rust`], [`typescript`]) using the crate's
-//! askama templates (`templates/`) → files. Every string from the description that
+//! askama templates (the workspace's top-level `templates/`, packaged through the
+//! crate's `templates` symlink) → files. Every string from the description that
 //! reaches generated code passes through [`escape`].
 //!
 //! ```
