@@ -10,6 +10,7 @@ pub mod builder;
 pub mod decl;
 pub mod diagnostic;
 pub mod emit;
+pub mod html;
 pub mod http;
 pub mod json;
 pub mod limits;

@@ -118,6 +118,26 @@ pub fn follow<'a>(root: &'a Value, schema: &'a Value) -> Followed<'a> {
     }
 }
 
+/// A local reference written against a schema root that has moved to `under` (a JSON
+/// pointer such as `/properties/result`, as a wrapper object schema holds the old root),
+/// rewritten to reach the same target. References into `$defs`/`definitions` are kept:
+/// the wrapper keeps the definitions at its own root. `None` when `r` needs no change
+/// (not a local pointer, or into the definitions).
+///
+/// ```
+/// use mcpdesc_core::local_ref::rebase;
+/// assert_eq!(rebase("#", "/properties/result").as_deref(), Some("#/properties/result"));
+/// assert_eq!(rebase("#/items", "/properties/result").as_deref(), Some("#/properties/result/items"));
+/// assert_eq!(rebase("#/$defs/A", "/properties/result"), None);
+/// ```
+pub fn rebase(r: &str, under: &str) -> Option<String> {
+    let p = pointer_of(r).ok()?;
+    let into_defs = pointer::tokens(&p)
+        .first()
+        .is_some_and(|t| t == "$defs" || t == "definitions");
+    (!into_defs).then(|| format!("#{under}{}", &r[1..]))
+}
+
 fn stop<'a>(schema: &'a Value, pointer: Option<String>, e: LocalRefError) -> Followed<'a> {
     Followed {
         schema,
@@ -211,6 +231,26 @@ mod tests {
         let plain = json!({"type": "string"});
         let f = follow(&r, &plain);
         assert_eq!((f.schema, f.pointer, f.stopped), (&plain, None, None));
+    }
+
+    #[test]
+    fn rebasing_under_a_wrapper() {
+        let under = "/properties/result";
+        for (r, want) in [
+            ("#", Some("#/properties/result")),
+            ("#/properties/a", Some("#/properties/result/properties/a")),
+            ("#/items/0", Some("#/properties/result/items/0")),
+            ("#/a%20b", Some("#/properties/result/a%20b")),
+            ("#/$defs/A", None),
+            ("#/$defs", None),
+            ("#/definitions/A", None),
+            ("#/%24defs/A", None),
+            ("#/$defsX", Some("#/properties/result/$defsX")),
+            ("#anchor", None),
+            ("other.json#/a", None),
+        ] {
+            assert_eq!(rebase(r, under).as_deref(), want, "{r}");
+        }
     }
 
     #[test]

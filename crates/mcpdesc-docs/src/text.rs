@@ -113,35 +113,7 @@ pub fn rich(markdown: &str) -> Rich {
 fn sanitizer() -> &'static ammonia::Builder<'static> {
     static B: OnceLock<ammonia::Builder<'static>> = OnceLock::new();
     B.get_or_init(|| {
-        let tags: HashSet<&str> = [
-            "a",
-            "p",
-            "br",
-            "em",
-            "strong",
-            "del",
-            "code",
-            "pre",
-            "ul",
-            "ol",
-            "li",
-            "blockquote",
-            "h1",
-            "h2",
-            "h3",
-            "h4",
-            "h5",
-            "h6",
-            "hr",
-            "table",
-            "thead",
-            "tbody",
-            "tr",
-            "th",
-            "td",
-        ]
-        .into_iter()
-        .collect();
+        let tags: HashSet<&str> = mcpdesc_core::html::MARKDOWN_ELEMENTS.into_iter().collect();
         let mut b = ammonia::Builder::empty();
         b.tags(tags)
             .add_tag_attributes("a", ["href"])

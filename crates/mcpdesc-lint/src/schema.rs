@@ -87,37 +87,8 @@ pub fn get_mut<'a>(root: &'a mut Value, toks: &[String]) -> Option<&'a mut Value
     Some(cur)
 }
 
-/// HTML tags that mark a description as HTML (a bare `<id>` placeholder does not).
-const TAGS: &[&str] = &[
-    "p",
-    "br",
-    "a",
-    "code",
-    "ul",
-    "ol",
-    "li",
-    "strong",
-    "em",
-    "b",
-    "i",
-    "pre",
-    "div",
-    "span",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "table",
-    "tr",
-    "td",
-    "th",
-    "blockquote",
-    "hr",
-];
-
-/// Where the tag at `s[i] == '<'` ends (index after `>`), when it is one of [`TAGS`].
+/// Where the tag at `s[i] == '<'` ends (index after `>`), when it names an element of
+/// description HTML ([`mcpdesc_core::html::is_description_element`]).
 fn tag_at(s: &str, i: usize) -> Option<(usize, String)> {
     let rest = s.get(i + 1..)?;
     let body = rest.strip_prefix('/').unwrap_or(rest);
@@ -126,7 +97,7 @@ fn tag_at(s: &str, i: usize) -> Option<(usize, String)> {
         .take_while(|c| c.is_ascii_alphanumeric())
         .collect::<String>()
         .to_ascii_lowercase();
-    if !TAGS.contains(&name.as_str()) {
+    if !mcpdesc_core::html::is_description_element(&name) {
         return None;
     }
     let after = body.get(name.len()..)?;

@@ -1166,17 +1166,9 @@ fn rebase_local_refs(v: &mut Value) {
         match n {
             Value::Object(m) => {
                 if let Some(Value::String(r)) = m.get_mut("$ref")
-                    && r == "#"
+                    && let Some(moved) = mcpdesc_core::local_ref::rebase(r, "/properties/result")
                 {
-                    *r = "#/properties/result".into();
-                } else if let Some(Value::String(r)) = m.get_mut("$ref")
-                    && let Some(p) = r.strip_prefix("#/")
-                    && !(p == "$defs"
-                        || p.starts_with("$defs/")
-                        || p == "definitions"
-                        || p.starts_with("definitions/"))
-                {
-                    *r = format!("#/properties/result/{p}");
+                    *r = moved;
                 }
                 stack.extend(m.values_mut());
             }

@@ -188,21 +188,11 @@ fn wrapper_of(wrapper: &Value, root: &Value) -> Option<String> {
     .then(|| property.clone())
 }
 
-/// A local reference into a root that moved under `property`, as the wrapper has it.
+/// A local reference into a root that moved under `property`, as the wrapper has it
+/// ([`mcpdesc_core::local_ref::rebase`]).
 fn rebase(r: &str, property: &str) -> String {
-    let under = format!("#/properties/{}", pointer::escape(property));
-    match r.strip_prefix('#') {
-        Some("") => under,
-        Some(p)
-            if p.starts_with('/')
-                && !["/$defs", "/definitions"]
-                    .iter()
-                    .any(|d| p == *d || p.starts_with(&format!("{d}/"))) =>
-        {
-            format!("{under}{p}")
-        }
-        _ => r.to_string(),
-    }
+    let under = pointer::push("/properties", property);
+    mcpdesc_core::local_ref::rebase(r, &under).unwrap_or_else(|| r.to_string())
 }
 
 fn same_member(key: &str, a: &Value, b: &Value, rebase: &dyn Fn(&str) -> String) -> bool {
