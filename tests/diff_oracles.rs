@@ -274,3 +274,47 @@ fn markdown_past_its_size_cap_counts_the_findings_it_leaves_out() {
     assert!(!md.contains("added_"), "added tools are not listed");
     assert!(md.contains("**Semver suggestion: major"));
 }
+
+/// A security requirement that no longer admits an old client names what it now takes,
+/// alternatives joined by "or", schemes of one alternative by "and".
+#[test]
+fn security_requirement_messages_list_the_alternatives() {
+    let with = |security: Value| {
+        let mut d = doc(vec![tool("t", json!({}))]);
+        d["securitySchemes"] = json!({
+            "key": {"type": "apiKey", "name": "X-Key", "in": "header"},
+            "other": {"type": "apiKey", "name": "X-Other", "in": "header"},
+            "oauth": {"type": "oauth2", "flows": {"clientCredentials": {
+                "tokenUrl": "https://auth.example.com/token",
+                "scopes": {"read": "Read", "write": "Write"}}}},
+        });
+        d["security"] = security;
+        d
+    };
+    let r = diff(
+        &with(json!([{"key": []}])),
+        &with(json!([{"oauth": ["read"]}, {"other": []}])),
+    );
+    let added: Vec<String> = said(&r)
+        .into_iter()
+        .filter(|(rule, _)| rule == "security-requirement-added")
+        .map(|(_, m)| m)
+        .collect();
+    assert!(!added.is_empty(), "{:?}", said(&r));
+    for m in &added {
+        assert_eq!(
+            m,
+            "a client presenting `key` is no longer authorized; now requires `oauth` with scopes `read` or `other`"
+        );
+    }
+    let r = diff(
+        &with(json!([{"key": []}])),
+        &with(json!([{"key": [], "other": []}])),
+    );
+    let added: Vec<String> = said(&r).into_iter().map(|(_, m)| m).collect();
+    assert!(
+        added.iter().all(|m| m
+            == "a client presenting `key` is no longer authorized; now requires `key` and `other`"),
+        "{added:?}"
+    );
+}

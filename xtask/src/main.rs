@@ -95,8 +95,31 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
     }
 }
 
+/// `cargo`, without the variables `cargo run` set for xtask itself (`CARGO_MANIFEST_DIR`,
+/// `CARGO_PKG_*`, …): `ring`'s fingerprint tracks `CARGO_MANIFEST_DIR`, so inheriting it
+/// rebuilt ring and everything above it whenever xtask's cargo and a plain one took turns
+/// (the nested CLI build of the tests strips the same set).
 pub fn cargo() -> Command {
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy();
+        if k == "OUT_DIR"
+            || k.starts_with("CARGO_PKG_")
+            || k.starts_with("CARGO_BIN_")
+            || [
+                "CARGO_MANIFEST_DIR",
+                "CARGO_MANIFEST_PATH",
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+                "CARGO_RUSTC_CURRENT_DIR",
+            ]
+            .contains(&k.as_ref())
+        {
+            cmd.env_remove(k.as_ref());
+        }
+    }
+    cmd
 }
 
 /// `cargo xtask test`: deps, the CLI binary the workspace tests drive, then every test.
