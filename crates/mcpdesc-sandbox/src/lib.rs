@@ -20,7 +20,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
@@ -79,6 +79,20 @@ const STACK_HEADROOM: usize = 2 * 1024 * 1024;
 /// After the wall time, how long `execute` waits for the engine thread to notice before it gives
 /// up on it (the interrupt handler normally stops it within microseconds).
 const GRACE: Duration = Duration::from_secs(2);
+/// Engine threads still running after `execute` gave up on them (see [`stuck_engines`]).
+static STUCK: AtomicUsize = AtomicUsize::new(0);
+/// While this many engine threads are stuck, `execute` refuses to start another (fail closed:
+/// each one may hold a core until its builtin ends).
+pub const MAX_STUCK_ENGINES: usize = 2;
+
+/// Engine threads that outlived their execution's wall time plus grace: QuickJS polls its
+/// interrupt handler in the interpreter loop, not inside every builtin, so a builtin walking a
+/// huge array-like without allocating (`Array.prototype.indexOf.call({length: 2**40}, 1)`)
+/// runs on after `execute` has returned `Timeout`. Each thread is counted until it ends.
+pub fn stuck_engines() -> usize {
+    STUCK.load(Ordering::SeqCst)
+}
+
 /// The file name the script's frames carry in stack traces.
 const SCRIPT_FILE: &str = "script.js";
 /// Lines the wrapper adds before the model's code (subtracted from reported lines).
@@ -190,9 +204,23 @@ pub async fn execute(
     host: Arc<dyn Host>,
     limits: &Limits,
 ) -> Outcome {
+    let stuck = stuck_engines();
+    if stuck >= MAX_STUCK_ENGINES {
+        return Outcome {
+            error: Some(ScriptError::new(
+                ErrorKind::Internal,
+                format!(
+                    "code execution is paused: {stuck} earlier scripts are still running inside an engine builtin past their wall time"
+                ),
+            )),
+            ..Outcome::default()
+        };
+    }
     let start = Instant::now();
     let deadline = start + limits.wall;
     let stop = Arc::new(AtomicBool::new(false));
+    // Set by whichever comes first: the engine thread ending, or `execute` abandoning it.
+    let settled = Arc::new(AtomicBool::new(false));
     let (req_tx, mut req_rx) = mpsc::unbounded_channel::<CallRequest>();
     let (resp_tx, resp_rx) = std_mpsc::channel::<CallResponse>();
     let (done_tx, mut done_rx) = oneshot::channel::<EngineOutcome>();
@@ -202,28 +230,37 @@ pub async fn execute(
         let tools = tool_names.to_vec();
         let limits = limits.clone();
         let stop = stop.clone();
+        let settled = settled.clone();
         std::thread::Builder::new()
             .name("mcpdesc-sandbox".into())
             .stack_size(limits.stack_bytes.saturating_add(STACK_HEADROOM))
             .spawn(move || {
                 let out = run_engine(&code, &tools, &limits, deadline, &stop, req_tx, resp_rx);
                 let _ = done_tx.send(out);
+                if settled.swap(true, Ordering::SeqCst) {
+                    // `execute` had abandoned this thread and counted it.
+                    STUCK.fetch_sub(1, Ordering::SeqCst);
+                }
             })
     };
-    if let Err(e) = spawned {
-        return Outcome {
-            error: Some(ScriptError::new(
-                ErrorKind::Internal,
-                format!("could not start the sandbox thread: {e}"),
-            )),
-            ..Outcome::default()
-        };
-    }
+    let thread = match spawned {
+        Ok(t) => t,
+        Err(e) => {
+            return Outcome {
+                error: Some(ScriptError::new(
+                    ErrorKind::Internal,
+                    format!("could not start the sandbox thread: {e}"),
+                )),
+                ..Outcome::default()
+            };
+        }
+    };
 
     let mut calls: Vec<CallRecord> = Vec::new();
     let mut started: HashMap<u64, (usize, Instant)> = HashMap::new();
     let mut queue: VecDeque<CallRequest> = VecDeque::new();
     let mut running: JoinSet<(u64, Result<Json, String>)> = JoinSet::new();
+    let mut tasks: HashMap<tokio::task::Id, u64> = HashMap::new();
     let max_concurrent = limits.max_concurrent_calls.max(1);
     let hard_stop = tokio::time::Instant::from_std(deadline + GRACE);
 
@@ -237,25 +274,35 @@ pub async fn execute(
             });
             started.insert(req.id, (calls.len() - 1, Instant::now()));
             let host = host.clone();
-            running.spawn(async move {
+            let id = req.id;
+            let task = running.spawn(async move {
                 let r = host.call(&req.tool, req.args).await;
                 (req.id, r)
             });
+            tasks.insert(task.id(), id);
         }
         tokio::select! {
-            out = &mut done_rx => break out.ok(),
+            out = &mut done_rx => match out {
+                Ok(out) => break Some(out),
+                // The engine thread ended without an outcome: it panicked.
+                Err(_) => break Some(EngineOutcome {
+                    result: None,
+                    logs: Vec::new(),
+                    error: Some(ScriptError::new(ErrorKind::Internal, "the sandbox engine thread failed")),
+                }),
+            },
             Some(req) = req_rx.recv() => queue.push_back(req),
-            Some(joined) = running.join_next(), if !running.is_empty() => {
+            Some(joined) = running.join_next_with_id(), if !running.is_empty() => {
                 let (id, result) = match joined {
-                    Ok(v) => v,
-                    // A host future that panicked: the call failed; the script hears of it.
-                    Err(e) => {
-                        // The id is lost with the task; fail every call the engine still waits
-                        // for would be wrong, so stop the execution instead.
-                        stop.store(true, Ordering::SeqCst);
-                        let _ = e;
-                        continue;
+                    Ok((task, v)) => {
+                        tasks.remove(&task);
+                        v
                     }
+                    // A host future that panicked: that call failed; the script hears of it.
+                    Err(e) => match tasks.remove(&e.id()) {
+                        Some(id) => (id, Err("the host failed while performing this call".to_owned())),
+                        None => continue,
+                    },
                 };
                 if let Some((i, t0)) = started.remove(&id) {
                     calls[i].is_error = result.is_err();
@@ -265,6 +312,11 @@ pub async fn execute(
             }
             _ = tokio::time::sleep_until(hard_stop) => {
                 stop.store(true, Ordering::SeqCst);
+                STUCK.fetch_add(1, Ordering::SeqCst);
+                if settled.swap(true, Ordering::SeqCst) {
+                    // The thread ended just now: not stuck after all.
+                    STUCK.fetch_sub(1, Ordering::SeqCst);
+                }
                 break None;
             }
         }
@@ -273,6 +325,13 @@ pub async fn execute(
     running.abort_all();
     for (i, t0) in started.values() {
         calls[*i].ms = t0.elapsed().as_secs_f64() * 1000.0;
+    }
+    if engine.is_some() {
+        // The thread has sent its outcome and only exits now: wait for it (microseconds), so
+        // that its malloc arena is free for the next execution's thread. Without this,
+        // back-to-back executions overlapped and glibc gave the next one a new arena, which
+        // kept the previous heap resident (+64 MiB of RSS, measured).
+        let _ = thread.join();
     }
     match engine {
         Some(e) => Outcome {

@@ -36,6 +36,7 @@ impl Host for Recorder {
                 )),
                 "fail" => Err(format!("no such person: {}", args["id"])),
                 "hang" => std::future::pending().await,
+                "panic" => panic!("a host bug"),
                 "slow" => {
                     tokio::time::sleep(Duration::from_millis(20)).await;
                     Ok(args)
@@ -49,7 +50,7 @@ impl Host for Recorder {
 }
 
 fn tools() -> Vec<String> {
-    ["echo", "add", "fail", "hang", "slow"]
+    ["echo", "add", "fail", "hang", "slow", "panic"]
         .iter()
         .map(|s| s.to_string())
         .collect()
@@ -515,4 +516,23 @@ async fn results_convert_to_json() {
     let (out, _, _) = run("const o = {}; o.o = o; return o;").await;
     assert_eq!(kind(&out), Some(ErrorKind::Exception));
     assert!(out.error.unwrap().message.contains("not JSON"));
+}
+
+#[tokio::test]
+async fn a_host_that_panics_fails_only_that_call() {
+    let (out, _, _) = run("try { await api.panic({}); } catch (e) { return [e.message, await api.add({a: 1, b: 1})]; }").await;
+    assert_eq!(out.error, None, "{out:?}");
+    assert_eq!(
+        out.result,
+        Some(json!(["the host failed while performing this call", 2]))
+    );
+    assert_eq!(out.calls.len(), 2);
+    assert!(out.calls[0].is_error && !out.calls[1].is_error);
+}
+
+#[tokio::test]
+async fn catastrophic_regex_backtracking_ends_at_the_wall_time() {
+    let (out, _, took) = run("return /^(a+)+$/.test('a'.repeat(40) + 'b');").await;
+    assert_eq!(kind(&out), Some(ErrorKind::Timeout), "{out:?}");
+    assert!(took < Duration::from_millis(1500), "{took:?}");
 }
