@@ -47,7 +47,8 @@ pub trait Host: Send + Sync {
 pub struct Limits {
     /// Wall time from the start of the execution to its end, host calls included.
     pub wall: Duration,
-    /// The engine's heap limit (QuickJS `JS_SetMemoryLimit`).
+    /// The engine's heap limit (QuickJS `JS_SetMemoryLimit`). Unlike QuickJS, 0 is not
+    /// "unlimited": there is no way to turn a limit off.
     pub memory_bytes: usize,
     /// The engine's stack limit (QuickJS `JS_SetMaxStackSize`); the engine thread gets this plus
     /// a fixed headroom for the Rust frames around it.
@@ -497,8 +498,9 @@ fn run_engine(
         Ok(rt) => rt,
         Err(e) => return internal("could not create the engine", e),
     };
-    rt.set_memory_limit(limits.memory_bytes);
-    rt.set_max_stack_size(limits.stack_bytes);
+    // QuickJS reads 0 as "no limit"; here 0 is the smallest limit, never none.
+    rt.set_memory_limit(limits.memory_bytes.max(1));
+    rt.set_max_stack_size(limits.stack_bytes.max(1));
     {
         let stop = stop.clone();
         rt.set_interrupt_handler(Some(Box::new(move || {

@@ -536,3 +536,32 @@ async fn catastrophic_regex_backtracking_ends_at_the_wall_time() {
     assert_eq!(kind(&out), Some(ErrorKind::Timeout), "{out:?}");
     assert!(took < Duration::from_millis(1500), "{took:?}");
 }
+
+#[tokio::test]
+async fn zero_limits_are_the_smallest_limits_not_none() {
+    // QuickJS reads a 0 memory or stack limit as "unlimited"; the sandbox must not.
+    let limits = Limits {
+        memory_bytes: 0,
+        ..quick()
+    };
+    let (out, _, took) = run_with("const a = []; for (;;) a.push(new Array(1e6));", &limits).await;
+    assert!(
+        matches!(kind(&out), Some(ErrorKind::Memory | ErrorKind::Internal)),
+        "{out:?}"
+    );
+    assert!(took < Duration::from_millis(700), "{took:?}");
+    let limits = Limits {
+        stack_bytes: 0,
+        ..quick()
+    };
+    let (out, _, _) = run_with(
+        "function f(n) { return f(n + 1) + 1; } return f(0);",
+        &limits,
+    )
+    .await;
+    assert!(
+        matches!(kind(&out), Some(ErrorKind::Stack | ErrorKind::Internal)),
+        "{out:?}"
+    );
+    next_execution_works().await;
+}
