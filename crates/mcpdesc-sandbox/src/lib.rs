@@ -19,9 +19,9 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rquickjs::context::EvalOptions;
@@ -192,8 +192,14 @@ struct CallResponse {
 
 struct EngineOutcome {
     result: Option<Json>,
-    logs: Vec<String>,
     error: Option<ScriptError>,
+}
+
+/// The log lines, shared with `execute` so that they survive an engine thread it abandons.
+type Logs = Arc<Mutex<Vec<String>>>;
+
+fn take_logs(logs: &Logs) -> Vec<String> {
+    std::mem::take(&mut *logs.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// Runs `code` (the body of an async function; `api` and `console` in scope) and returns what it
@@ -225,6 +231,7 @@ pub async fn execute(
     let (req_tx, mut req_rx) = mpsc::unbounded_channel::<CallRequest>();
     let (resp_tx, resp_rx) = std_mpsc::channel::<CallResponse>();
     let (done_tx, mut done_rx) = oneshot::channel::<EngineOutcome>();
+    let logs: Logs = Arc::new(Mutex::new(Vec::new()));
 
     let spawned = {
         let code = code.to_owned();
@@ -232,11 +239,20 @@ pub async fn execute(
         let limits = limits.clone();
         let stop = stop.clone();
         let settled = settled.clone();
+        let logs = logs.clone();
         std::thread::Builder::new()
             .name("mcpdesc-sandbox".into())
             .stack_size(limits.stack_bytes.saturating_add(STACK_HEADROOM))
             .spawn(move || {
-                let out = run_engine(&code, &tools, &limits, deadline, &stop, req_tx, resp_rx);
+                let out = run_engine(
+                    &code,
+                    &tools,
+                    &limits,
+                    deadline,
+                    &stop,
+                    &logs,
+                    (req_tx, resp_rx),
+                );
                 let _ = done_tx.send(out);
                 if settled.swap(true, Ordering::SeqCst) {
                     // `execute` had abandoned this thread and counted it.
@@ -288,7 +304,6 @@ pub async fn execute(
                 // The engine thread ended without an outcome: it panicked.
                 Err(_) => break Some(EngineOutcome {
                     result: None,
-                    logs: Vec::new(),
                     error: Some(ScriptError::new(ErrorKind::Internal, "the sandbox engine thread failed")),
                 }),
             },
@@ -337,12 +352,13 @@ pub async fn execute(
     match engine {
         Some(e) => Outcome {
             result: e.result,
-            logs: e.logs,
+            logs: take_logs(&logs),
             calls,
             error: e.error,
         },
         None => Outcome {
             calls,
+            logs: take_logs(&logs),
             error: Some(ScriptError::new(
                 ErrorKind::Timeout,
                 format!(
@@ -366,7 +382,7 @@ struct Shared {
     /// Promises waiting for the host: resolve, reject (an Error created at the call site, so its
     /// stack points at the script's line).
     pending: HashMap<u64, Waiting>,
-    logs: Vec<String>,
+    logs: Logs,
     log_bytes: usize,
     logs_cut: bool,
     /// A limit hit inside an `api` call: ends the execution even if the script catches it.
@@ -483,12 +499,14 @@ fn run_engine(
     limits: &Limits,
     deadline: Instant,
     stop: &Arc<AtomicBool>,
-    req_tx: mpsc::UnboundedSender<CallRequest>,
-    resp_rx: std_mpsc::Receiver<CallResponse>,
+    logs: &Logs,
+    (req_tx, resp_rx): (
+        mpsc::UnboundedSender<CallRequest>,
+        std_mpsc::Receiver<CallResponse>,
+    ),
 ) -> EngineOutcome {
     let internal = |what: &str, e: rquickjs::Error| EngineOutcome {
         result: None,
-        logs: Vec::new(),
         error: Some(ScriptError::new(
             ErrorKind::Internal,
             format!("{what}: {e}"),
@@ -532,7 +550,7 @@ fn run_engine(
         next_id: 0,
         calls_made: 0,
         pending: HashMap::new(),
-        logs: Vec::new(),
+        logs: logs.clone(),
         log_bytes: 0,
         logs_cut: false,
         fatal: None,
@@ -547,7 +565,6 @@ fn run_engine(
         (result, error)
     });
     let mut s = shared.borrow_mut();
-    let logs = std::mem::take(&mut s.logs);
     // A limit hit inside an `api` call outranks whatever the interrupted script reported.
     let error = s.fatal.take().or(out.1);
     drop(s);
@@ -555,7 +572,6 @@ fn run_engine(
     drop(rt);
     EngineOutcome {
         result: out.0,
-        logs,
         error,
     }
 }
@@ -865,19 +881,22 @@ fn push_log(s: &mut Shared, line: String) {
     }
     let budget = s.limits.max_output_bytes;
     let cost = line.len() + 1;
+    let mut logs = s.logs.lock().unwrap_or_else(|e| e.into_inner());
     if s.log_bytes + cost <= budget {
+        logs.push(line);
+        drop(logs);
         s.log_bytes += cost;
-        s.logs.push(line);
         return;
     }
     let room = budget.saturating_sub(s.log_bytes);
     let cut = floor_char_boundary(&line, room);
     if cut > 0 {
-        s.logs.push(line[..cut].to_owned());
+        logs.push(line[..cut].to_owned());
     }
-    s.logs.push(format!(
+    logs.push(format!(
         "[logs cut: over the {budget}-byte log limit; later lines dropped]"
     ));
+    drop(logs);
     s.logs_cut = true;
 }
 
@@ -1070,7 +1089,7 @@ mod tests {
             next_id: 0,
             calls_made: 0,
             pending: HashMap::new(),
-            logs: Vec::new(),
+            logs: Arc::new(Mutex::new(Vec::new())),
             log_bytes: 0,
             logs_cut: false,
             fatal: None,
@@ -1078,9 +1097,10 @@ mod tests {
         push_log(&mut s, "abc".into()); // 4 bytes
         push_log(&mut s, "ééé".into()); // 7 bytes: over by one; the line itself fits in the 6 left
         push_log(&mut s, "never".into());
-        assert_eq!(s.logs[0], "abc");
-        assert_eq!(s.logs[1], "ééé");
-        assert!(s.logs[2].starts_with("[logs cut"), "{:?}", s.logs);
-        assert_eq!(s.logs.len(), 3);
+        let logs = take_logs(&s.logs);
+        assert_eq!(logs[0], "abc");
+        assert_eq!(logs[1], "ééé");
+        assert!(logs[2].starts_with("[logs cut"), "{logs:?}");
+        assert_eq!(logs.len(), 3);
     }
 }

@@ -565,3 +565,12 @@ async fn zero_limits_are_the_smallest_limits_not_none() {
     );
     next_execution_works().await;
 }
+
+#[tokio::test]
+async fn an_error_keeps_the_logs_and_calls_so_far() {
+    let (out, _, _) = run("console.log('before'); await api.add({a: 1, b: 2}); console.log('spinning'); while (true) {}").await;
+    assert_eq!(kind(&out), Some(ErrorKind::Timeout), "{out:?}");
+    assert_eq!(out.logs, ["before", "spinning"]);
+    assert_eq!(out.calls.len(), 1);
+    assert_eq!(out.calls[0].tool, "add");
+}

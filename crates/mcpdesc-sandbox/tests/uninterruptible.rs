@@ -31,7 +31,7 @@ async fn a_builtin_that_never_polls_the_interrupt_is_abandoned_and_counted() {
     for n in 1..=MAX_STUCK_ENGINES {
         let t0 = Instant::now();
         let out = execute(
-            "return Array.prototype.indexOf.call({length: 2 ** 40}, 1);",
+            "console.log('stuck next'); return Array.prototype.indexOf.call({length: 2 ** 40}, 1);",
             &[],
             host.clone(),
             &limits,
@@ -45,6 +45,8 @@ async fn a_builtin_that_never_polls_the_interrupt_is_abandoned_and_counted() {
         );
         assert!(took < Duration::from_millis(200 + 2000 + 500), "{took:?}");
         assert_eq!(stuck_engines(), n);
+        // The logs made before the builtin survive the abandoned thread.
+        assert_eq!(out.logs, ["stuck next"]);
     }
     // Fail closed: no new engine while the limit of stuck ones is reached.
     let out = execute("return 1;", &[], host.clone(), &limits).await;
