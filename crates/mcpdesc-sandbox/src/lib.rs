@@ -947,10 +947,16 @@ fn to_json<'js>(
             partial: Some(Json::String(note)),
         });
     }
+    // serde_json refuses nesting deeper than 128 levels; anything else would be an engine bug.
     serde_json::from_str(&text).map(Some).map_err(|e| {
+        let kind = if e.to_string().contains("recursion limit") {
+            ErrorKind::OutputLimit
+        } else {
+            ErrorKind::Internal
+        };
         ScriptError::new(
-            ErrorKind::Internal,
-            format!("the engine's JSON did not parse: {e}"),
+            kind,
+            format!("the returned value could not be read as JSON: {e} (nesting is limited to 128 levels)"),
         )
         .into()
     })
