@@ -1,5 +1,6 @@
 //! Criterion benches: a fresh sandbox running a trivial script (target <= 5 ms), and the
-//! per-`api`-call overhead (a script making 20 calls to an instant host, minus the trivial run).
+//! per-`api`-call overhead: (20 calls through a script − the trivial script − 20 direct
+//! `Host::call`s) / 20.
 #![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
@@ -29,6 +30,21 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let out = rt.block_on(execute("return 1 + 1;", &tools, host.clone(), &limits));
             assert!(out.error.is_none());
+        })
+    });
+    c.bench_function("20 direct host calls (baseline)", |b| {
+        b.iter(|| {
+            rt.block_on(async {
+                let mut s = 0;
+                for i in 0..20 {
+                    let v = host
+                        .call("echo", serde_json::json!({ "i": i }))
+                        .await
+                        .unwrap();
+                    s += v["i"].as_i64().unwrap();
+                }
+                assert_eq!(s, 190);
+            })
         })
     });
     c.bench_function("fresh sandbox + 20 sequential api calls", |b| {
