@@ -94,6 +94,9 @@ pub fn stuck_engines() -> usize {
     STUCK.load(Ordering::SeqCst)
 }
 
+/// Bytes of a thrown message kept in [`ScriptError::message`] (the rest is cut with a note).
+pub const MAX_MESSAGE_BYTES: usize = 4096;
+
 /// The file name the script's frames carry in stack traces.
 const SCRIPT_FILE: &str = "script.js";
 /// Lines the wrapper adds before the model's code (subtracted from reported lines).
@@ -177,6 +180,45 @@ pub struct Outcome {
     pub logs: Vec<String>,
     pub calls: Vec<CallRecord>,
     pub error: Option<ScriptError>,
+}
+
+impl Outcome {
+    /// The execution as the issue's `structuredContent`: `{"result", "logs", "calls": [{"tool",
+    /// "isError", "ms"}]}`, plus `"error": {"kind", "message", "line", "column"}` when it failed
+    /// (the caller sets the tool result's `isError` from [`Outcome::is_error`]).
+    pub fn structured_content(&self) -> Json {
+        let mut out = serde_json::Map::new();
+        out.insert("result".into(), self.result.clone().unwrap_or(Json::Null));
+        out.insert(
+            "logs".into(),
+            Json::Array(self.logs.iter().cloned().map(Json::String).collect()),
+        );
+        out.insert(
+            "calls".into(),
+            Json::Array(
+                self.calls
+                    .iter()
+                    .map(|c| serde_json::json!({"tool": c.tool, "isError": c.is_error, "ms": c.ms}))
+                    .collect(),
+            ),
+        );
+        if let Some(e) = &self.error {
+            out.insert(
+                "error".into(),
+                serde_json::json!({
+                    "kind": e.kind.to_string(),
+                    "message": e.message,
+                    "line": e.line,
+                    "column": e.column,
+                }),
+            );
+        }
+        Json::Object(out)
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.error.is_some()
+    }
 }
 
 struct CallRequest {
@@ -1044,6 +1086,16 @@ fn exception<'js>(ctx: &Ctx<'js>, e: rquickjs::Error, shared: &Rc<RefCell<Shared
         },
     };
     let (line, column) = stack.as_deref().and_then(script_position).unzip();
+    let message = if message.len() > MAX_MESSAGE_BYTES {
+        let cut = floor_char_boundary(&message, MAX_MESSAGE_BYTES);
+        format!(
+            "{}… [cut: the message is {} bytes]",
+            &message[..cut],
+            message.len()
+        )
+    } else {
+        message
+    };
     ScriptError {
         kind,
         message,

@@ -611,3 +611,44 @@ async fn recursion_inside_builtins_is_a_clean_error() {
     }
     next_execution_works().await;
 }
+
+#[tokio::test]
+async fn thrown_messages_are_bounded() {
+    let (out, _, _) = run("throw new Error('x'.repeat(1e6));").await;
+    let e = out.error.unwrap();
+    assert!(e.message.len() < 4096 + 100, "{}", e.message.len());
+    assert!(
+        e.message.ends_with("[cut: the message is 1000007 bytes]"),
+        "{}",
+        &e.message[4000..]
+    );
+}
+
+#[tokio::test]
+async fn structured_content_has_the_issues_shape() {
+    let (out, _, _) = run(
+        "console.log('hi'); const r = await api.add({a: 1, b: 2});\nthrow new Error('after ' + r);",
+    )
+    .await;
+    assert!(out.is_error());
+    let mut v = out.structured_content();
+    let ms = v["calls"][0]["ms"].take();
+    assert!(ms.as_f64().unwrap() >= 0.0);
+    assert_eq!(
+        v,
+        json!({
+            "result": null,
+            "logs": ["hi"],
+            "calls": [{"tool": "add", "isError": false, "ms": null}],
+            "error": {"kind": "exception", "message": "Error: after 3", "line": 2, "column": v["error"]["column"]},
+        })
+    );
+    assert!(v["error"]["column"].as_u64().is_some());
+    let (out, _, _) = run("return [await api.echo({})];").await;
+    assert!(!out.is_error());
+    assert_eq!(
+        out.structured_content()["result"],
+        json!([{"tool": "echo", "args": {}}])
+    );
+    assert!(out.structured_content().get("error").is_none());
+}
