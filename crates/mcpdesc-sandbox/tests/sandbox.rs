@@ -652,3 +652,51 @@ async fn structured_content_has_the_issues_shape() {
     );
     assert!(out.structured_content().get("error").is_none());
 }
+
+#[tokio::test]
+async fn stack_trace_hooks_reach_no_privileged_function() {
+    // QuickJS-ng implements V8's Error.prepareStackTrace with CallSite objects; a script may use
+    // getFunction() to grab the functions on the stack when an error is made inside a sandbox
+    // function (console's native logger, an api call). Whatever it grabs, calling it with forged
+    // arguments must not reach the host under a forged name.
+    let code = r#"
+        const grabbed = [];
+        Error.prepareStackTrace = (e, sites) => {
+            for (const s of sites) {
+                const f = typeof s.getFunction === 'function' ? s.getFunction() : undefined;
+                if (typeof f === 'function') grabbed.push(f);
+            }
+            return 'hooked';
+        };
+        console.log({ toJSON() { new Error('x').stack; return 1; } });
+        await api.echo({ get x() { new Error('y').stack; return 2; } });
+        let forged = 0;
+        // The script's own functions are on those stacks too; calling them again is just the
+        // script running itself, so only the sandbox's are tried.
+        const sandboxes = grabbed.filter(f => !String(f).includes('new Error('));
+        for (const f of sandboxes) {
+            for (const args of [['forged', [1]], ['forged', {}], [{ a: 1 }]]) {
+                try { const r = f(...args); if (r && typeof r.then === 'function') await r.catch(() => {}); forged++; } catch (e) {}
+            }
+        }
+        return { sandboxes: sandboxes.map(String), forged };
+    "#;
+    let (out, host, _) = run(code).await;
+    assert_eq!(out.error, None, "{out:?}");
+    let r = out.result.unwrap();
+    // What QuickJS-ng hands out: console's wrapper and native functions; both only log.
+    for f in r["sandboxes"].as_array().unwrap() {
+        let f = f.as_str().unwrap();
+        assert!(
+            f.contains("[native code]") || f.contains("=> log(m, args)"),
+            "{f}"
+        );
+    }
+    for (tool, _) in host.calls.lock().unwrap().iter() {
+        assert!(
+            tools().contains(tool),
+            "the host saw a forged tool name {tool}"
+        );
+    }
+    next_execution_works().await;
+}
