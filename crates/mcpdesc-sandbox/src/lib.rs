@@ -126,15 +126,16 @@ pub enum ErrorKind {
     Internal,
 }
 
+/// Stable, machine-readable ids (`structured_content`'s `error.kind`).
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             ErrorKind::Exception => "exception",
             ErrorKind::Timeout => "timeout",
-            ErrorKind::Memory => "memory limit",
-            ErrorKind::Stack => "stack limit",
-            ErrorKind::CallLimit => "call limit",
-            ErrorKind::OutputLimit => "output limit",
+            ErrorKind::Memory => "memory",
+            ErrorKind::Stack => "stack",
+            ErrorKind::CallLimit => "call_limit",
+            ErrorKind::OutputLimit => "output_limit",
             ErrorKind::Unsettled => "unsettled",
             ErrorKind::Internal => "internal",
         })
