@@ -97,6 +97,17 @@ pub fn stuck_engines() -> usize {
 /// Bytes of a thrown message kept in [`ScriptError::message`] (the rest is cut with a note).
 pub const MAX_MESSAGE_BYTES: usize = 4096;
 
+/// The longest wall time honoured (a larger `Limits::wall` is cut to this).
+const MAX_WALL: Duration = Duration::from_secs(24 * 60 * 60);
+
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
 /// The file name the script's frames carry in stack traces.
 const SCRIPT_FILE: &str = "script.js";
 /// Lines the wrapper adds before the model's code (subtracted from reported lines).
@@ -267,8 +278,12 @@ pub async fn execute(
         };
     }
     let start = Instant::now();
-    let deadline = start + limits.wall;
+    // `Instant + Duration` panics on overflow; no execution needs more than a day.
+    let deadline = start + limits.wall.min(MAX_WALL);
     let stop = Arc::new(AtomicBool::new(false));
+    // If the caller drops this future (a cancelled request), the engine stops at its next
+    // interrupt poll instead of running to its wall time.
+    let _stop_on_drop = StopOnDrop(stop.clone());
     // Set by whichever comes first: the engine thread ending, or `execute` abandoning it.
     let settled = Arc::new(AtomicBool::new(false));
     let (req_tx, mut req_rx) = mpsc::unbounded_channel::<CallRequest>();

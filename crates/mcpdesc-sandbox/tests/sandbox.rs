@@ -700,3 +700,13 @@ async fn stack_trace_hooks_reach_no_privileged_function() {
     }
     next_execution_works().await;
 }
+
+#[tokio::test]
+async fn a_huge_wall_time_is_capped_not_a_panic() {
+    let limits = Limits {
+        wall: Duration::MAX,
+        ..Limits::default()
+    };
+    let (out, _, _) = run_with("return await api.add({a: 20, b: 22});", &limits).await;
+    assert_eq!((out.result, out.error), (Some(json!(42)), None));
+}
