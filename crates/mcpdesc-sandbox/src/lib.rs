@@ -669,6 +669,8 @@ fn run_in_context<'js>(
     };
     // Setup (trusted code; runs before the model's).
     let fns = Object::new(ctx.clone()).map_err(setup_err)?;
+    // Null prototype: a tool named `__proto__` (a valid MCP name) must be an own property.
+    fns.set_prototype(None).map_err(setup_err)?;
     for name in tools {
         let f = api_function(ctx, name.clone(), shared.clone()).map_err(setup_err)?;
         fns.set(name.as_str(), f).map_err(setup_err)?;

@@ -710,3 +710,27 @@ async fn a_huge_wall_time_is_capped_not_a_panic() {
     let (out, _, _) = run_with("return await api.add({a: 20, b: 22});", &limits).await;
     assert_eq!((out.result, out.error), (Some(json!(42)), None));
 }
+
+#[tokio::test]
+async fn tool_names_that_are_object_builtins_are_plain_tools() {
+    let names: Vec<String> = ["__proto__", "constructor", "toString", "hasOwnProperty"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let host = Arc::new(Recorder::default());
+    let code = "const out = []; for (const n of Object.keys(api)) { try { await api[n]({n}); } catch (e) { out.push(n + ': ' + e.message); } } return [Object.keys(api), out];";
+    let out = execute(code, &names, host.clone(), &quick()).await;
+    assert_eq!(out.error, None, "{out:?}");
+    assert_eq!(
+        out.result.unwrap()[0],
+        json!(["__proto__", "constructor", "toString", "hasOwnProperty"])
+    );
+    let seen: Vec<String> = host
+        .calls
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|c| c.0.clone())
+        .collect();
+    assert_eq!(seen, names);
+}
