@@ -265,6 +265,15 @@ pub async fn execute(
     host: Arc<dyn Host>,
     limits: &Limits,
 ) -> Outcome {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return Outcome {
+            error: Some(ScriptError::new(
+                ErrorKind::Internal,
+                "execute must run inside a tokio runtime (host calls are spawned on it)",
+            )),
+            ..Outcome::default()
+        };
+    }
     let stuck = stuck_engines();
     if stuck >= MAX_STUCK_ENGINES {
         return Outcome {

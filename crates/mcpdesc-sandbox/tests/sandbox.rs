@@ -734,3 +734,26 @@ async fn tool_names_that_are_object_builtins_are_plain_tools() {
         .collect();
     assert_eq!(seen, names);
 }
+
+#[test]
+fn outside_a_tokio_runtime_it_is_an_error_not_a_panic() {
+    use std::future::Future;
+    use std::task::{Context, Poll, Wake, Waker};
+    struct Noop;
+    impl Wake for Noop {
+        fn wake(self: Arc<Self>) {}
+    }
+    let waker = Waker::from(Arc::new(Noop));
+    let names = tools();
+    let limits = quick();
+    let mut fut = Box::pin(execute(
+        "return 1;",
+        &names,
+        Arc::new(Recorder::default()),
+        &limits,
+    ));
+    let Poll::Ready(out) = fut.as_mut().poll(&mut Context::from_waker(&waker)) else {
+        panic!("expected an immediate error")
+    };
+    assert_eq!(kind(&out), Some(ErrorKind::Internal));
+}
