@@ -461,7 +461,9 @@ fn evaluate_index(
     let mut apis: IndexMap<&str, (Vec<usize>, Index)> = IndexMap::new();
     for r in requests {
         if !apis.contains_key(r.api.as_str()) {
-            let members: Vec<usize> = (0..tools.len()).filter(|&i| tools[i].api == r.api).collect();
+            let members: Vec<usize> = (0..tools.len())
+                .filter(|&i| tools[i].api == r.api)
+                .collect();
             let index = Index::build(
                 members.iter().map(|&i| tools[i].entry.clone()).collect(),
                 semantic(),
@@ -500,9 +502,15 @@ fn evaluate_index(
         e.0.add(p5, p10);
         e.1.add(o5, o10);
         if misses && p10 < 1.0 {
-            println!("MISS[{label}] {:?} ({}) expected {:?}", r.q, r.api, r.expect);
+            println!(
+                "MISS[{label}] {:?} ({}) expected {:?}",
+                r.q, r.api, r.expect
+            );
             for &i in all.iter().take(5) {
-                println!("       {} {} ({})", tools[i].api, tools[i].op, tools[i].name);
+                println!(
+                    "       {} {} ({})",
+                    tools[i].api, tools[i].op, tools[i].name
+                );
             }
         }
     }
