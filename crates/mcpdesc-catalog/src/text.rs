@@ -32,6 +32,35 @@ fn is_stop(word: &str) -> bool {
 /// The longest word indexed (longer runs are cut): bounds the work per hostile token.
 const MAX_WORD: usize = 64;
 
+/// Words analyzed per thread before the memo is cleared (bounds its memory; a catalog's
+/// vocabulary is a few tens of thousands of words).
+const MEMO_WORDS: usize = 100_000;
+
+thread_local! {
+    /// Lower-cased word → its term (`None`: a stop word). Stemming is most of the work
+    /// of indexing a catalog, and a catalog repeats its words (`repo`, `owner`, `list`)
+    /// across every tool.
+    static MEMO: std::cell::RefCell<std::collections::HashMap<String, Option<String>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+fn term_of(lower: String) -> Option<String> {
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if let Some(t) = m.get(&lower) {
+            return t.clone();
+        }
+        let t = (!is_stop(&lower))
+            .then(|| stemmer().stem(&lower).into_owned())
+            .filter(|s| !s.is_empty());
+        if m.len() >= MEMO_WORDS {
+            m.clear();
+        }
+        m.insert(lower, t.clone());
+        t
+    })
+}
+
 /// Calls `f` with every term of `text`, in order.
 pub fn terms(text: &str, mut f: impl FnMut(String)) {
     let mut word = String::new();
@@ -41,12 +70,8 @@ pub fn terms(text: &str, mut f: impl FnMut(String)) {
         }
         let lower = word.to_lowercase();
         word.clear();
-        if is_stop(&lower) {
-            return;
-        }
-        let stem = stemmer().stem(&lower).into_owned();
-        if !stem.is_empty() {
-            f(stem);
+        if let Some(t) = term_of(lower) {
+            f(t);
         }
     };
     let chars: Vec<char> = text.chars().collect();
