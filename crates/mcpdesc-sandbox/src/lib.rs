@@ -527,7 +527,7 @@ const ECMASCRIPT_GLOBALS: &[&str] = &[
 /// The names the sandbox adds to the global object.
 pub const SANDBOX_GLOBALS: &[&str] = &["api", "console"];
 
-/// The ECMAScript global names the script may see (see [`ECMASCRIPT_GLOBALS`]).
+/// The ECMAScript global names the script may see (the crate's `ECMASCRIPT_GLOBALS` table).
 pub fn ecmascript_globals() -> &'static [&'static str] {
     ECMASCRIPT_GLOBALS
 }
