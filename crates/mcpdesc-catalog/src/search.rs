@@ -304,7 +304,30 @@ pub struct Entry {
 
 impl Index {
     /// Indexes `tools` (their order is the index order [`Hit::tool`] refers to).
+    ///
+    /// With a semantic ranker, it prepares the tools (embeds them) on a thread of its own
+    /// while the lexical index is built on this one.
     pub fn build(tools: Vec<Entry>, semantic: Option<Box<dyn Semantic>>) -> Index {
+        let Some(mut semantic) = semantic else {
+            return Self::lexical_only(tools);
+        };
+        let texts: Vec<ToolText> = tools.iter().map(|e| e.text.clone()).collect();
+        std::thread::scope(|scope| {
+            let prepared = scope.spawn(move || {
+                semantic.index(&texts);
+                semantic
+            });
+            let mut index = Self::lexical_only(tools);
+            index.semantic = Some(
+                prepared
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+            index
+        })
+    }
+
+    fn lexical_only(tools: Vec<Entry>) -> Index {
         let n = tools.len();
         let mut postings: HashMap<String, Vec<(u32, [u16; FIELDS])>> = HashMap::new();
         let mut lengths = Vec::with_capacity(n);
@@ -313,7 +336,6 @@ impl Index {
         let mut by_name = HashMap::with_capacity(n);
         let mut toolsets = Vec::with_capacity(n);
         let mut read_only = Vec::with_capacity(n);
-        let mut texts = Vec::with_capacity(n);
         for (i, e) in tools.into_iter().enumerate() {
             let mut tf: HashMap<String, [u16; FIELDS]> = HashMap::new();
             let mut len = [0u16; FIELDS];
@@ -333,7 +355,6 @@ impl Index {
             names.push(e.text.name.clone());
             toolsets.push(e.toolsets);
             read_only.push(e.read_only);
-            texts.push(e.text);
         }
         let avg = std::array::from_fn(|f| {
             if n == 0 {
@@ -341,10 +362,6 @@ impl Index {
             } else {
                 ((totals[f] / n as f64) as f32).max(1.0)
             }
-        });
-        let semantic = semantic.map(|mut s| {
-            s.index(&texts);
-            s
         });
         Index {
             names,
@@ -354,7 +371,7 @@ impl Index {
             postings,
             lengths,
             avg,
-            semantic,
+            semantic: None,
         }
     }
 
