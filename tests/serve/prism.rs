@@ -491,3 +491,131 @@ fn generated_typescript_client_with_prism_behind() {
     assert!(v["pets"].is_u64() && v["pet"]["id"].is_number(), "{v}");
     assert!(v["stdioPet"]["id"].is_number(), "{v}");
 }
+
+/// `--discovery search` with Prism behind: every tool of the fixture is found by its
+/// name (an exact name ranks first), described exactly as the export lists it, and
+/// called through `call_tool` with arguments generated from that description; Prism
+/// validates each request against the original OpenAPI document and rejects none, and
+/// each call went upstream (the log line says `via call_tool`).
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
+#[test]
+fn the_search_facade_against_prism() {
+    if !prism_ready() {
+        return;
+    }
+    let (desc, doc, p) = setup("petstore-3.0.yaml", "facade");
+    let mut failures = Vec::new();
+    let mut called = 0;
+    let mut id = 0;
+    for rev in [V2025_06_18, V2026_07_28] {
+        let mut serve = Child2::spawn(
+            &[
+                desc.display().to_string(),
+                "--base-url".into(),
+                p.base(),
+                "--timeout".into(),
+                "20".into(),
+                "--discovery".into(),
+                "search".into(),
+            ],
+            &credential_env(&doc),
+        );
+        let env = if rev.has(mcpdesc_core::Feature::StatelessLifecycle) {
+            id += 1;
+            let d = serve.request(id, "server/discover", json!({"_meta": envelope(rev)}));
+            assert!(d.get("result").is_some(), "{d}");
+            Some(envelope(rev))
+        } else {
+            id += 1;
+            let i = serve.request(id, "initialize", json!({"protocolVersion": rev.as_str(), "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}));
+            assert_eq!(i["result"]["protocolVersion"], rev.as_str());
+            None
+        };
+        let with_env = |mut params: Value| {
+            if let Some(e) = &env {
+                params["_meta"] = e.clone();
+            }
+            params
+        };
+        id += 1;
+        let list = serve.request(id, "tools/list", with_env(json!({})));
+        let names: Vec<&str> = list["result"]["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["name"].as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["search_tools", "describe_tools", "call_tool"],
+            "{rev}"
+        );
+        let exported = mcpdesc_scope::export_tools_list(&doc, rev).expect("exports");
+        for t in exported["tools"].as_array().into_iter().flatten() {
+            let name = t["name"].as_str().unwrap_or_default().to_string();
+            id += 1;
+            let found = serve.request(
+                id,
+                "tools/call",
+                with_env(json!({"name": "search_tools", "arguments": {"query": name, "limit": 3}})),
+            );
+            let first = found["result"]["structuredContent"]["tools"][0]["name"].clone();
+            if first != json!(name) {
+                failures.push(format!(
+                    "{name} @ {rev}: search for its name ranked {first} first"
+                ));
+            }
+            id += 1;
+            let described = serve.request(
+                id,
+                "tools/call",
+                with_env(json!({"name": "describe_tools", "arguments": {"names": [name]}})),
+            );
+            let tool = &described["result"]["structuredContent"]["tools"][0];
+            if tool != t {
+                failures.push(format!(
+                    "{name} @ {rev}: describe_tools differs from the export"
+                ));
+                continue;
+            }
+            let args = match arguments::Gen::new(&tool["inputSchema"]).arguments() {
+                Ok(a) => a,
+                Err(why) => {
+                    failures.push(format!("{name} @ {rev}: no arguments: {why}"));
+                    continue;
+                }
+            };
+            id += 1;
+            let r = serve.request(
+                id,
+                "tools/call",
+                with_env(
+                    json!({"name": "call_tool", "arguments": {"name": name, "arguments": args}}),
+                ),
+            );
+            called += 1;
+            let text = r["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            if let Some(problem) = prism::rejection(&text) {
+                failures.push(format!(
+                    "{name} @ {rev}: Prism rejected the request: {problem}"
+                ));
+                continue;
+            }
+            let logged = serve.call_log(&format!("{name} via call_tool"));
+            if logged.contains("-> not sent upstream") {
+                failures.push(format!("{name} @ {rev}: not sent: {text} ({logged})"));
+            }
+        }
+    }
+    assert!(called >= 30, "only {called} calls");
+    assert!(
+        failures.is_empty(),
+        "{} of {called} calls failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    drop(p);
+}
