@@ -125,6 +125,22 @@ impl Child2 {
         }
     }
 
+    /// Opens the session at `rev` as its lifecycle says (`server/discover` for the
+    /// stateless revision, else `initialize`); the `_meta` envelope every request then
+    /// carries, if any. `id` is the caller's running request id.
+    fn open_at(&mut self, rev: mcpdesc_core::ProtocolRevision, id: &mut i64) -> Option<Value> {
+        *id += 1;
+        if rev.has(mcpdesc_core::Feature::StatelessLifecycle) {
+            let d = self.request(*id, "server/discover", json!({"_meta": envelope(rev)}));
+            assert!(d.get("result").is_some(), "{d}");
+            Some(envelope(rev))
+        } else {
+            let i = self.request(*id, "initialize", json!({"protocolVersion": rev.as_str(), "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}));
+            assert_eq!(i["result"]["protocolVersion"], rev.as_str());
+            None
+        }
+    }
+
     fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         writeln!(self.stdin, "{msg}").expect("write");
@@ -185,17 +201,7 @@ fn every_tool_through_the_binary_against_prism() {
             ],
             &credential_env(&doc),
         );
-        let env = if rev.has(mcpdesc_core::Feature::StatelessLifecycle) {
-            id += 1;
-            let d = serve.request(id, "server/discover", json!({"_meta": envelope(rev)}));
-            assert!(d.get("result").is_some(), "{d}");
-            Some(envelope(rev))
-        } else {
-            id += 1;
-            let i = serve.request(id, "initialize", json!({"protocolVersion": rev.as_str(), "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}));
-            assert_eq!(i["result"]["protocolVersion"], rev.as_str());
-            None
-        };
+        let env = serve.open_at(rev, &mut id);
         let with_env = |mut params: Value| {
             if let Some(e) = &env {
                 params["_meta"] = e.clone();
@@ -520,17 +526,7 @@ fn the_search_facade_against_prism() {
             ],
             &credential_env(&doc),
         );
-        let env = if rev.has(mcpdesc_core::Feature::StatelessLifecycle) {
-            id += 1;
-            let d = serve.request(id, "server/discover", json!({"_meta": envelope(rev)}));
-            assert!(d.get("result").is_some(), "{d}");
-            Some(envelope(rev))
-        } else {
-            id += 1;
-            let i = serve.request(id, "initialize", json!({"protocolVersion": rev.as_str(), "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}));
-            assert_eq!(i["result"]["protocolVersion"], rev.as_str());
-            None
-        };
+        let env = serve.open_at(rev, &mut id);
         let with_env = |mut params: Value| {
             if let Some(e) = &env {
                 params["_meta"] = e.clone();
