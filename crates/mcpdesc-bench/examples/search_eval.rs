@@ -378,6 +378,48 @@ fn evaluate(
         tools.len(),
         took.as_secs_f64() * 1e6 / tools.len() as f64
     );
+    let report = Report {
+        label,
+        what: "embed + cosine over the tools + sort",
+        misses,
+        per_api_table,
+    };
+    tally(&report, tools, requests, |r| {
+        let q = model.embed_ids_weighted(&model.tokenizer().encode(&r.q), w);
+        let scores: Vec<(usize, f32)> = vecs
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i, mcpdesc_embed::cosine(&q, v)))
+            .collect();
+        let all = rank(&scores, tools);
+        let mine: Vec<(usize, f32)> = scores
+            .iter()
+            .copied()
+            .filter(|&(i, _)| tools[i].api == r.api)
+            .collect();
+        (all, rank(&mine, tools))
+    });
+}
+
+/// How [`tally`] labels and prints one ranker's figures.
+struct Report<'a> {
+    label: &'a str,
+    /// What one query's time covers.
+    what: &'a str,
+    misses: bool,
+    per_api_table: bool,
+}
+
+/// Recall@5/@10 of one ranker over every request, pooled and per API, printed.
+/// `rank` gives a request's ranking over every tool and over its own API's tools
+/// (indexes into `tools`); its time is the query time reported.
+fn tally(
+    report: &Report<'_>,
+    tools: &[Tool],
+    requests: &[Request],
+    mut rank: impl FnMut(&Request) -> (Vec<usize>, Vec<usize>),
+) {
+    let label = report.label;
     let mut pooled = Acc::default();
     let mut own = Acc::default();
     let mut by_api: IndexMap<&str, (Acc, Acc)> = IndexMap::new();
@@ -389,20 +431,8 @@ fn evaluate(
             .map(|s| s.split("||").map(|a| a.trim().to_string()).collect())
             .collect();
         let t0 = Instant::now();
-        let q = model.embed_ids_weighted(&model.tokenizer().encode(&r.q), w);
-        let scores: Vec<(usize, f32)> = vecs
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (i, mcpdesc_embed::cosine(&q, v)))
-            .collect();
-        let all = rank(&scores, tools);
+        let (all, mine) = rank(r);
         query_time += t0.elapsed();
-        let mine: Vec<(usize, f32)> = scores
-            .iter()
-            .copied()
-            .filter(|&(i, _)| tools[i].api == r.api)
-            .collect();
-        let mine = rank(&mine, tools);
         let top = |v: &[usize], k: usize| recall(&steps, &v[..k.min(v.len())], tools, &r.api);
         let (p5, p10, o5, o10) = (top(&all, 5), top(&all, 10), top(&mine, 5), top(&mine, 10));
         pooled.add(p5, p10);
@@ -410,9 +440,12 @@ fn evaluate(
         let e = by_api.entry(r.api.as_str()).or_default();
         e.0.add(p5, p10);
         e.1.add(o5, o10);
-        if misses && p10 < 1.0 {
-            println!("MISS {:?} ({}) expected {:?}", r.q, r.api, r.expect);
-            for &i in &all[..5] {
+        if report.misses && p10 < 1.0 {
+            println!(
+                "MISS[{label}] {:?} ({}) expected {:?}",
+                r.q, r.api, r.expect
+            );
+            for &i in all.iter().take(5) {
                 println!(
                     "       {} {} ({})",
                     tools[i].api, tools[i].op, tools[i].name
@@ -421,14 +454,15 @@ fn evaluate(
         }
     }
     println!(
-        "{label}: {} queries, {:.1} µs/query (embed + cosine over {} tools + sort)",
+        "{label}: {} queries, {:.1} µs/query ({} over {} tools)",
         requests.len(),
         query_time.as_secs_f64() * 1e6 / requests.len() as f64,
+        report.what,
         tools.len()
     );
     println!("{label:<20} pooled   {}", pooled.show());
     println!("{label:<20} per-api  {}", own.show());
-    if per_api_table {
+    if report.per_api_table {
         for (api, (p, o)) in &by_api {
             println!("  {api:<10} pooled {}   per-api {}", p.show(), o.show());
         }
@@ -471,60 +505,24 @@ fn evaluate_index(
             apis.insert(r.api.as_str(), (members, index));
         }
     }
-    let mut pooled = Acc::default();
-    let mut own = Acc::default();
-    let mut by_api: IndexMap<&str, (Acc, Acc)> = IndexMap::new();
-    let mut query_time = std::time::Duration::ZERO;
-    for r in requests {
-        let steps: Vec<Vec<String>> = r
-            .expect
-            .iter()
-            .map(|s| s.split("||").map(|a| a.trim().to_string()).collect())
-            .collect();
-        let t0 = Instant::now();
-        let all: Vec<usize> = pooled_index
+    let report = Report {
+        label,
+        what: "search",
+        misses,
+        per_api_table,
+    };
+    tally(&report, tools, requests, |r| {
+        let all = pooled_index
             .search(&r.q, 10, &Filter::default())
             .into_iter()
             .map(|h| h.tool)
             .collect();
-        query_time += t0.elapsed();
         let (members, index) = &apis[r.api.as_str()];
-        let mine: Vec<usize> = index
+        let mine = index
             .search(&r.q, 10, &Filter::default())
             .into_iter()
             .map(|h| members[h.tool])
             .collect();
-        let top = |v: &[usize], k: usize| recall(&steps, &v[..k.min(v.len())], tools, &r.api);
-        let (p5, p10, o5, o10) = (top(&all, 5), top(&all, 10), top(&mine, 5), top(&mine, 10));
-        pooled.add(p5, p10);
-        own.add(o5, o10);
-        let e = by_api.entry(r.api.as_str()).or_default();
-        e.0.add(p5, p10);
-        e.1.add(o5, o10);
-        if misses && p10 < 1.0 {
-            println!(
-                "MISS[{label}] {:?} ({}) expected {:?}",
-                r.q, r.api, r.expect
-            );
-            for &i in all.iter().take(5) {
-                println!(
-                    "       {} {} ({})",
-                    tools[i].api, tools[i].op, tools[i].name
-                );
-            }
-        }
-    }
-    println!(
-        "{label}: {} queries, {:.1} µs/query over {} tools",
-        requests.len(),
-        query_time.as_secs_f64() * 1e6 / requests.len() as f64,
-        tools.len()
-    );
-    println!("{label:<20} pooled   {}", pooled.show());
-    println!("{label:<20} per-api  {}", own.show());
-    if per_api_table {
-        for (api, (p, o)) in &by_api {
-            println!("  {api:<10} pooled {}   per-api {}", p.show(), o.show());
-        }
-    }
+        (all, mine)
+    });
 }
