@@ -27,6 +27,7 @@ pub mod schema;
 pub mod secret;
 pub mod skeleton;
 pub mod source;
+pub mod toolsets;
 pub mod yaml;
 
 pub use decl::DeclKind;
