@@ -960,3 +960,50 @@ fn views_follow_protocol_scopes() {
         "the projected detail has no nested scopes"
     );
 }
+
+/// `docs` shows toolsets (issue 21 §5): a page-level list with tool counts and the way to
+/// serve one, and a tool's explicit `x-mcpdesc-toolsets`; tags stay tags. Expectations
+/// are written by hand from the document below: `issues` holds two tools by their tags,
+/// `repos_get` declares `repos` and `admin` explicitly (which replace its tag `misc`).
+#[test]
+fn toolsets_are_listed_with_counts_and_explicit_toolsets_shown() {
+    let doc = json!({
+        "mcpdesc": "0.8.0",
+        "info": {"name": "tracker", "version": "1.0.0"},
+        "protocolVersions": ["2025-06-18"],
+        "tags": [{"name": "issues", "description": "Issue tracking"}, {"name": "repos"}, {"name": "misc"}],
+        "tools": [
+            {"name": "issues_list", "tags": ["issues"], "inputSchema": {"type": "object"}},
+            {"name": "issues_create", "tags": ["issues"], "inputSchema": {"type": "object"}},
+            {"name": "repos_get", "tags": ["misc"], "x-mcpdesc-toolsets": ["repos", "admin"],
+             "inputSchema": {"type": "object"}}
+        ]
+    });
+    let md = markdown(&doc);
+    let expected = "## Toolsets\n\n\
+        Serve one toolset with `mcpdesc serve --toolsets NAME`, or over Streamable HTTP at `/mcp/x/NAME`.\n\n\
+        - admin (1 tool)\n\
+        - issues (2 tools): Issue tracking\n\
+        - repos (1 tool)\n";
+    assert!(md.contains(expected), "toolsets section:\n{md}");
+    assert!(
+        md.contains("Tags: misc\\\nToolsets: repos, admin"),
+        "repos_get meta:\n{md}"
+    );
+    assert_eq!(
+        md.matches("Toolsets: ").count(),
+        1,
+        "only the explicit declaration:\n{md}"
+    );
+
+    let page = html(&doc);
+    assert!(page.contains("<section id=\"sec-toolsets\"><h2>Toolsets</h2>"));
+    assert!(page.contains("<dt>issues</dt><dd>2 tools<div class=\"md\">"));
+    assert!(page.contains("<dt>admin</dt><dd>1 tool</dd>"));
+    // Without any tags or toolsets the page has no such section.
+    let bare = json!({"mcpdesc": "0.8.0", "info": {"name": "x", "version": "1"},
+        "protocolVersions": ["2025-06-18"],
+        "tools": [{"name": "t", "inputSchema": {"type": "object"}}]});
+    assert!(!markdown(&bare).contains("## Toolsets"));
+    assert!(!html(&bare).contains("sec-toolsets"));
+}

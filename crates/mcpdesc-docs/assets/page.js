@@ -211,6 +211,7 @@
     }
     (d.badges || []).forEach(function (b) { more.push(badge(b)); });
     (d.tags || []).forEach(function (t) { more.push(el('span', 'tag', t)); });
+    (d.toolsets || []).forEach(function (t) { more.push(el('span', 'toolset', t)); });
     if (d.summary) more.push(el('span', 'summary', d.summary));
     if (more.length) {
       var rest = el('span', 'more');
@@ -290,7 +291,7 @@
       s.items.forEach(function (it) {
         var d = index.decls[it.i];
         var ok = words.every(function (w) { return hay[it.i].indexOf(w) !== -1; }) &&
-          (!state.tag || (d.tags || []).indexOf(state.tag) !== -1);
+          (!state.tag || (d.tags || []).concat(d.toolsets || []).indexOf(state.tag) !== -1);
         it.li.hidden = !ok;
         if (ok) n++;
       });
@@ -306,7 +307,7 @@
   var tags = index.tags.map(function (t) { return t.name; });
   var extra = {};
   index.decls.forEach(function (d) {
-    (d.tags || []).forEach(function (t) { if (tags.indexOf(t) === -1) extra[t] = 1; });
+    (d.tags || []).concat(d.toolsets || []).forEach(function (t) { if (tags.indexOf(t) === -1) extra[t] = 1; });
   });
   tags.concat(Object.keys(extra).sort()).forEach(function (t) {
     var o = el('option', null, t);

@@ -153,6 +153,10 @@ impl DocsMd<'_> {
             let t: Vec<String> = d.tags.iter().map(|t| md_inline(t)).collect();
             lines.push(format!("Tags: {}", t.join(", ")));
         }
+        if !d.toolsets.is_empty() {
+            let t: Vec<String> = d.toolsets.iter().map(|t| md_inline(t)).collect();
+            lines.push(format!("Toolsets: {}", t.join(", ")));
+        }
         lines.join("\\\n")
     }
 

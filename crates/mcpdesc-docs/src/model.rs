@@ -16,6 +16,7 @@ use mcpdesc_core::decl::{decl_scope, is_extension, root_scope};
 use mcpdesc_core::provenance::ToolProvenance;
 use mcpdesc_core::refs;
 use mcpdesc_core::revision::FIELD_FACTS;
+use mcpdesc_core::toolsets::{self, TOOLSETS_EXTENSION};
 use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, RevisionSet, Severity};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -38,6 +39,10 @@ pub struct Page {
     pub security: Option<String>,
     /// The root tag catalogue, in display order (§13).
     pub tags: Vec<TagInfo>,
+    /// The toolsets `serve --toolsets` accepts (a tool's `x-mcpdesc-toolsets`, else its
+    /// tags; [`mcpdesc_core::toolsets`]), by name, with how many tools each has.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub toolsets: Vec<ToolsetInfo>,
     /// The sections of the page, in order, with how many declarations each has.
     pub kinds: Vec<KindInfo>,
     pub decls: Vec<Decl>,
@@ -109,6 +114,16 @@ pub struct TagInfo {
     pub description: Option<Rich>,
 }
 
+/// One toolset: its name, its tools (declarations; a protocol-scoped variant counts
+/// once each) and the root tag's description of the same name.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolsetInfo {
+    pub name: String,
+    pub tools: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<Rich>,
+}
+
 /// A section of the page.
 #[derive(Debug, Clone, Serialize)]
 pub struct KindInfo {
@@ -136,6 +151,9 @@ pub struct Decl {
     pub search: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// A tool's explicit `x-mcpdesc-toolsets` (without it, its tags are its toolsets).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub toolsets: Vec<String>,
     /// Effective protocol scope (scoped kinds only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<Vec<&'static str>>,
@@ -346,6 +364,14 @@ pub fn build(doc: &Value, title: Option<&str>, warnings: &[Diagnostic]) -> Page 
             .map(|t| TagInfo {
                 name: str_of(t, "name"),
                 description: t.get("description").and_then(Value::as_str).map(text::rich),
+            })
+            .collect(),
+        toolsets: toolsets::toolsets(doc)
+            .into_iter()
+            .map(|(name, t)| ToolsetInfo {
+                name: inert_max(&name, 200),
+                tools: t.tools.len(),
+                description: t.description.as_deref().map(text::rich),
             })
             .collect(),
         kinds: KINDS
@@ -600,6 +626,14 @@ impl Builder<'_> {
                 .filter_map(Value::as_str)
                 .map(|t| inert_max(t, 200))
                 .collect(),
+            toolsets: if kind == DeclKind::Tool && d.get(TOOLSETS_EXTENSION).is_some() {
+                toolsets::toolsets_of(d)
+                    .into_iter()
+                    .map(|t| inert_max(t, 200))
+                    .collect()
+            } else {
+                Vec::new()
+            },
             scope: Some(scope.iter().map(ProtocolRevision::as_str).collect()),
             narrowed: scope != self.root,
             deprecated: d.get("deprecated").and_then(Value::as_bool) == Some(true),
@@ -1007,6 +1041,7 @@ impl Builder<'_> {
                     .map(inert)
                     .unwrap_or_default(),
                 tags: Vec::new(),
+                toolsets: Vec::new(),
                 scope: None,
                 narrowed: false,
                 deprecated: false,
@@ -1054,6 +1089,7 @@ impl Builder<'_> {
                         .unwrap_or_default(),
                     search: String::new(),
                     tags: Vec::new(),
+                    toolsets: Vec::new(),
                     scope: None,
                     narrowed: false,
                     deprecated: false,
