@@ -286,8 +286,10 @@ pub struct Index {
     by_name: HashMap<String, usize>,
     toolsets: Vec<Vec<String>>,
     read_only: Vec<bool>,
-    /// Term → postings (tool, term frequency per field).
-    postings: HashMap<String, Vec<(u32, [u16; FIELDS])>>,
+    /// Term → term id (the index into `postings`).
+    vocabulary: HashMap<String, u32>,
+    /// Per term id, its postings: (tool, term frequency per field), by tool.
+    postings: Vec<Vec<(u32, [u16; FIELDS])>>,
     /// Per tool, terms per field.
     lengths: Vec<[u16; FIELDS]>,
     avg: [f32; FIELDS],
@@ -329,7 +331,8 @@ impl Index {
 
     fn lexical_only(tools: Vec<Entry>) -> Index {
         let n = tools.len();
-        let mut postings: HashMap<String, Vec<(u32, [u16; FIELDS])>> = HashMap::new();
+        let mut vocabulary: HashMap<String, u32> = HashMap::new();
+        let mut postings: Vec<Vec<(u32, [u16; FIELDS])>> = Vec::new();
         let mut lengths = Vec::with_capacity(n);
         let mut totals = [0f64; FIELDS];
         let mut names = Vec::with_capacity(n);
@@ -337,22 +340,35 @@ impl Index {
         let mut toolsets = Vec::with_capacity(n);
         let mut read_only = Vec::with_capacity(n);
         for (i, e) in tools.into_iter().enumerate() {
-            let mut tf: HashMap<String, [u16; FIELDS]> = HashMap::new();
+            let tool = i as u32;
             let mut len = [0u16; FIELDS];
             for f in Field::ALL {
                 text::terms(&e.text.fields[f as usize], |term| {
-                    let c = &mut tf.entry(term).or_default()[f as usize];
-                    *c = c.saturating_add(1);
+                    let id = match vocabulary.get(term) {
+                        Some(&id) => id,
+                        None => {
+                            let id = postings.len() as u32;
+                            vocabulary.insert(term.to_string(), id);
+                            postings.push(Vec::new());
+                            id
+                        }
+                    };
+                    // This tool's posting is the list's last when the term was seen in it.
+                    let list = &mut postings[id as usize];
+                    if list.last().is_none_or(|&(t, _)| t != tool) {
+                        list.push((tool, [0; FIELDS]));
+                    }
+                    if let Some((_, counts)) = list.last_mut() {
+                        let c = &mut counts[f as usize];
+                        *c = c.saturating_add(1);
+                    }
                     len[f as usize] = len[f as usize].saturating_add(1);
                 });
                 totals[f as usize] += f64::from(len[f as usize]);
             }
-            for (term, counts) in tf {
-                postings.entry(term).or_default().push((i as u32, counts));
-            }
             lengths.push(len);
             by_name.entry(e.text.name.to_lowercase()).or_insert(i);
-            names.push(e.text.name.clone());
+            names.push(e.text.name);
             toolsets.push(e.toolsets);
             read_only.push(e.read_only);
         }
@@ -368,6 +384,7 @@ impl Index {
             by_name,
             toolsets,
             read_only,
+            vocabulary,
             postings,
             lengths,
             avg,
@@ -412,12 +429,13 @@ impl Index {
         let mut seen = std::collections::HashSet::new();
         let n = self.names.len() as f32;
         text::terms(query, |term| {
-            if !seen.insert(term.clone()) {
-                return;
-            }
-            let Some(list) = self.postings.get(&term) else {
+            let Some(&id) = self.vocabulary.get(term) else {
                 return;
             };
+            if !seen.insert(id) {
+                return;
+            }
+            let list = &self.postings[id as usize];
             let df = list.len() as f32;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             for (doc, tf) in list {

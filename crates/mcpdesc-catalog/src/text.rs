@@ -44,56 +44,60 @@ thread_local! {
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
-fn term_of(lower: String) -> Option<String> {
+/// Calls `f` with the term of the lower-cased word `lower`, unless it is a stop word.
+fn with_term(lower: &str, f: &mut dyn FnMut(&str)) {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        if let Some(t) = m.get(&lower) {
-            return t.clone();
+        if !m.contains_key(lower) {
+            let t = (!is_stop(lower))
+                .then(|| stemmer().stem(lower).into_owned())
+                .filter(|s| !s.is_empty());
+            if m.len() >= MEMO_WORDS {
+                m.clear();
+            }
+            m.insert(lower.to_string(), t);
         }
-        let t = (!is_stop(&lower))
-            .then(|| stemmer().stem(&lower).into_owned())
-            .filter(|s| !s.is_empty());
-        if m.len() >= MEMO_WORDS {
-            m.clear();
+        if let Some(Some(t)) = m.get(lower) {
+            f(t);
         }
-        m.insert(lower, t.clone());
-        t
     })
 }
 
-/// Calls `f` with every term of `text`, in order.
-pub fn terms(text: &str, mut f: impl FnMut(String)) {
-    let mut word = String::new();
-    let flush = |word: &mut String, f: &mut dyn FnMut(String)| {
-        if word.is_empty() {
-            return;
+/// Calls `f` with every term of `text`, in order. The term is borrowed for the call
+/// only: indexing a catalog allocates per distinct word, not per occurrence.
+pub fn terms(text: &str, mut f: impl FnMut(&str)) {
+    // The current word, lower-cased as it grows, and its length in UTF-8 bytes before
+    // lower-casing (what MAX_WORD bounds).
+    let mut lower = String::new();
+    let mut len = 0usize;
+    let mut flush = |lower: &mut String, len: &mut usize| {
+        if !lower.is_empty() {
+            with_term(lower, &mut f);
+            lower.clear();
         }
-        let lower = word.to_lowercase();
-        word.clear();
-        if let Some(t) = term_of(lower) {
-            f(t);
-        }
+        *len = 0;
     };
-    let chars: Vec<char> = text.chars().collect();
     // The previous character of the current run of letters and digits.
     let mut prev: Option<char> = None;
-    for (i, &c) in chars.iter().enumerate() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
         if !c.is_alphanumeric() {
-            flush(&mut word, &mut f);
+            flush(&mut lower, &mut len);
             prev = None;
             continue;
         }
         if let Some(p) = prev
-            && boundary(p, c, chars.get(i + 1).copied())
+            && boundary(p, c, chars.peek().copied())
         {
-            flush(&mut word, &mut f);
+            flush(&mut lower, &mut len);
         }
-        if word.len() < MAX_WORD {
-            word.push(c);
+        if len < MAX_WORD {
+            lower.extend(c.to_lowercase());
+            len += c.len_utf8();
         }
         prev = Some(c);
     }
-    flush(&mut word, &mut f);
+    flush(&mut lower, &mut len);
 }
 
 /// Whether an identifier word ends between `prev` and `c` (`next` follows `c`).
@@ -108,7 +112,7 @@ fn boundary(prev: char, c: char, next: Option<char>) -> bool {
 /// Every term of `text`, in order.
 pub fn analyze(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    terms(text, |t| out.push(t));
+    terms(text, |t| out.push(t.to_string()));
     out
 }
 
@@ -156,5 +160,8 @@ mod tests {
         let t = analyze(&long);
         assert_eq!(t.len(), 1);
         assert!(t[0].len() <= MAX_WORD);
+        // The cut counts the word's bytes: 32 two-byte letters.
+        let wide = "é".repeat(100);
+        assert_eq!(analyze(&wide), ["é".repeat(MAX_WORD / 2)]);
     }
 }
