@@ -302,6 +302,92 @@ fn mcp_inspector_cli() {
     }
 }
 
+/// `--discovery search` driven by the MCP Inspector's CLI over stdio and Streamable
+/// HTTP, in both of its protocol eras: the list is exactly the facade, and search →
+/// describe → call reaches `echo` with the answer a direct call gives.
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
+#[test]
+fn the_search_facade_with_the_inspector_cli() {
+    let bin_js = node_modules().join(".bin/mcp-inspector");
+    if !bin_js.exists() || !mcpdesc_bin().is_file() {
+        return missing("@modelcontextprotocol/inspector (.deps/node) or the mcpdesc binary");
+    }
+    let w = work();
+    let bin = mcpdesc_bin().display().to_string();
+    let args: Vec<String> = [fx().as_str(), "--mock", "--discovery", "search"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut stdio = vec![bin, "serve".to_string()];
+    stdio.extend(args.clone());
+    let srv = ServeHttp::spawn(&args);
+    let http = vec![srv.url.clone(), "--transport".into(), "http".into()];
+    let call = |era: &str, target: &[String], tool: &str, json_args: &str| {
+        let mut c = Command::new(&bin_js);
+        c.args(["--cli", "--protocol-era", era, "--format", "json"])
+            .args(target)
+            .args(["--method", "tools/call", "--tool-name", tool])
+            .args(["--tool-args-json", json_args])
+            .env("HOME", &w)
+            .current_dir(&w);
+        run_json(c, &format!("inspector {era} {tool}"))
+    };
+    for (era, target) in [
+        ("legacy", &stdio),
+        ("modern", &stdio),
+        ("legacy", &http),
+        ("modern", &http),
+    ] {
+        let mut c = Command::new(&bin_js);
+        c.args(["--cli", "--protocol-era", era, "--format", "json"])
+            .args(target)
+            .args(["--method", "tools/list"])
+            .env("HOME", &w)
+            .current_dir(&w);
+        let out = run_json(c, "inspector tools/list");
+        assert_eq!(
+            tool_names(&out["result"]),
+            [
+                json!("search_tools"),
+                json!("describe_tools"),
+                json!("call_tool")
+            ],
+            "inspector {era}: {out}"
+        );
+        let out = call(
+            era,
+            target,
+            "search_tools",
+            r#"{"query":"echo the text back","limit":3}"#,
+        );
+        assert_eq!(
+            out["result"]["structuredContent"]["tools"][0]["name"], "echo",
+            "inspector {era}: {out}"
+        );
+        let out = call(era, target, "describe_tools", r#"{"names":["echo"]}"#);
+        assert_eq!(
+            out["result"]["structuredContent"]["tools"][0]["name"], "echo",
+            "inspector {era}: {out}"
+        );
+        let out = call(
+            era,
+            target,
+            "call_tool",
+            r#"{"name":"echo","arguments":{"text":"hello"}}"#,
+        );
+        assert_eq!(
+            out["result"]["structuredContent"],
+            json!({"echoed": "hello"}),
+            "inspector {era}: {out}"
+        );
+    }
+    assert!(
+        srv.log().contains("tools/call echo via call_tool"),
+        "{}",
+        srv.log()
+    );
+}
+
 /// The `name`s of a `tools/list` result's tools, in order.
 fn tool_names(list: &Value) -> Vec<Value> {
     list["tools"]
