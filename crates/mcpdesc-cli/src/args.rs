@@ -12,7 +12,7 @@
 //! - `--validate-output off|warn|strict`: [`ValidateOutputArg`].
 
 use mcpdesc_core::{Format, RevisionSet};
-use mcpdesc_serve::rest::ValidateOutput;
+use mcpdesc_rest::ValidateOutput;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
