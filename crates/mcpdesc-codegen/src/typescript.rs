@@ -106,8 +106,12 @@ pub fn package_name(requested: Option<&str>, server: &str) -> String {
     name
 }
 
-struct Ctx<'a> {
-    ir: &'a Ir,
+pub(crate) struct Ctx<'a> {
+    pub(crate) ir: &'a Ir,
+    /// The named types that are declared (`None`: all of them); a reference to any
+    /// other is rendered `unknown` with a comment naming it (the compact declarations of
+    /// [`crate::declarations`] cut deep types this way).
+    pub(crate) declared: Option<&'a std::collections::HashSet<TypeId>>,
 }
 
 impl Ctx<'_> {
@@ -130,7 +134,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn ty(&self, ty: &Ty) -> Result<String, Error> {
+    pub(crate) fn ty(&self, ty: &Ty) -> Result<String, Error> {
         Ok(match ty {
             Ty::Any => "unknown".into(),
             Ty::Null => "null".into(),
@@ -157,7 +161,12 @@ impl Ctx<'_> {
             }
             Ty::Map { values } => format!("{{ [key: string]: {} }}", self.ty(values)?),
             Ty::Nullable { inner } => format!("{} | null", self.ty(inner)?),
-            Ty::Named { id } => self.name(*id)?.to_string(),
+            Ty::Named { id } => match self.declared {
+                Some(d) if !d.contains(id) => {
+                    format!("unknown /* {}: not expanded */", self.name(*id)?)
+                }
+                _ => self.name(*id)?.to_string(),
+            },
         })
     }
 
@@ -191,7 +200,7 @@ impl Ctx<'_> {
         Ok(out)
     }
 
-    fn decl(&self, t: &NamedType) -> Result<Option<String>, Error> {
+    pub(crate) fn decl(&self, t: &NamedType) -> Result<Option<String>, Error> {
         Ok(Some(match &t.kind {
             Kind::ContentBlocks => "Array<ContentBlock>".into(),
             Kind::Object(o) if o.fields.is_empty() && matches!(o.extra, Extra::Closed) => {
@@ -230,7 +239,7 @@ impl Ctx<'_> {
 
 /// Renders the package files (`package.json`, `tsconfig.json`, `src/index.ts`).
 pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error> {
-    let cx = Ctx { ir };
+    let cx = Ctx { ir, declared: None };
     let mut decls = Vec::new();
     for t in &ir.types {
         if let Some(ty) = cx.decl(t)? {
