@@ -1309,12 +1309,14 @@ fn declaration_cases() -> Vec<(String, Value, Vec<String>, String)> {
     let petstore = mcpdesc_tests::load_description(
         &workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml"),
     );
+    // Every tool of the newest revision's view (the one declarations_of lowers).
     let names = |doc: &Value| -> Vec<String> {
-        doc["tools"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|t| t["name"].as_str().map(str::to_string))
+        let views = mcpdesc_codegen::lower::Views::unchecked(doc, None).expect("a view");
+        mcpdesc_codegen::lower::lower(&views)
+            .ir
+            .tools
+            .iter()
+            .map(|t| t.wire_name.clone())
             .collect()
     };
     let petstore_script = r#"
@@ -1323,7 +1325,7 @@ const name: string = pet.name;
 const page = await api.list_pets({ "X-Request-Id": "00000000-0000-0000-0000-000000000000", limit: 10 });
 const created = await api.create_pet({ name: name + " II" });
 console.log(name, created);
-return { n: page.result.length, name, kind: pet.kind ?? "unknown" };"#;
+return { n: page.length, name, kind: pet.kind ?? "unknown" };"#;
     out.push((
         "petstore".to_string(),
         petstore.clone(),

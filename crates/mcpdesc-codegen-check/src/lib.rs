@@ -216,11 +216,15 @@ pub fn check_typescript(name: &str, dir: &Path, cfg: &CheckConfig) -> Vec<StepRe
     steps
 }
 
+/// The sandbox's `console` (`mcpdesc_sandbox`: captured into the execution's logs), which
+/// a script may use besides `api`.
+const SANDBOX_CONSOLE: &str = "declare const console: {\n  log(...args: unknown[]): void;\n  info(...args: unknown[]): void;\n  warn(...args: unknown[]): void;\n  error(...args: unknown[]): void;\n  debug(...args: unknown[]): void;\n};\n";
+
 /// `tsc --noEmit --strict` of code-mode declarations
 /// ([`mcpdesc_codegen::declarations`]) with a script that uses them: `script` becomes the
 /// body of an `async function` (as `execute` runs it), in one ES module with the
-/// declarations, checked against the ECMAScript library alone (no DOM, no Node types: the
-/// sandbox has neither). Written to `dir` (replaced).
+/// declarations and the sandbox's `console`, checked against the ECMAScript library alone
+/// (no DOM, no Node types: the sandbox has neither). Written to `dir` (replaced).
 pub fn check_declarations(
     name: &str,
     dir: &Path,
@@ -237,8 +241,9 @@ pub fn check_declarations(
             output: "typescript is not installed".into(),
         };
     };
-    let source =
-        format!("{declarations}\nexport async function run(): Promise<unknown> {{\n{script}\n}}\n");
+    let source = format!(
+        "{declarations}\n{SANDBOX_CONSOLE}\nexport async function run(): Promise<unknown> {{\n{script}\n}}\n"
+    );
     let tsconfig = r#"{
   "compilerOptions": {
     "strict": true,
