@@ -1218,7 +1218,7 @@ fn e2e_generated_typescript_client_decodes_the_negotiated_revision() {
 // ---- code mode: the declarations `search_api` answers (issue 22) ----
 
 /// Two tools sharing nothing, one with nested output types, one without an output
-/// schema and with a name that is not an identifier.
+/// schema, with a name that is not an identifier and a title its description repeats.
 fn shop() -> Value {
     serde_json::json!({
         "mcpdesc": "0.8.0", "info": {"name": "shop", "version": "1.0.0"},
@@ -1233,7 +1233,7 @@ fn shop() -> Value {
                     "Customer": {"type": "object", "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/Address"}}, "required": ["name"]},
                     "Address": {"type": "object", "properties": {"city": {"type": "string"}}}
                 }}},
-            {"name": "list-orders", "description": "Lists orders.",
+            {"name": "list-orders", "title": "Lists orders", "description": "Lists orders.",
              "inputSchema": {"type": "object", "properties": {"status": {"enum": ["open", "closed"]}}}}
         ]
     })
@@ -1241,7 +1241,8 @@ fn shop() -> Value {
 
 /// Written by hand from the rules in `mcpdesc_codegen::declarations` and the TypeScript
 /// renderer's (field docs as JSDoc blocks, integers as `number`, string enums as unions):
-/// at depth 1 `Customer` is declared and `Address` (depth 2) is cut.
+/// at depth 1 `Customer` is declared and `Address` (depth 2) is cut; a title that the
+/// description starts with is not said twice.
 const SHOP_DECLARATIONS_DEPTH_1: &str = r#"type GetOrderInput = {
   /**
    * The order id.

@@ -167,11 +167,15 @@ pub fn declarations(ir: &Ir, tools: &[DeclTool<'_>], opts: &DeclOptions) -> Resu
     }
     out.push_str("declare const api: {\n");
     for (tool, served) in &chosen {
-        let mut doc: Vec<&str> = [tool.title.as_deref(), tool.description.as_deref()]
-            .into_iter()
-            .flatten()
-            .filter(|s| !s.trim().is_empty())
-            .collect();
+        // The title, unless the description already starts with it (importers often
+        // repeat an operation's summary there), then the description.
+        let description = tool.description.as_deref().filter(|d| !d.trim().is_empty());
+        let title = tool
+            .title
+            .as_deref()
+            .filter(|t| !t.trim().is_empty())
+            .filter(|t| !description.is_some_and(|d| d.trim_start().starts_with(t.trim())));
+        let mut doc: Vec<&str> = [title, description].into_iter().flatten().collect();
         if !tool.structured_output {
             doc.push(UNSTRUCTURED_NOTE);
         }

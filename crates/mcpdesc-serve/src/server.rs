@@ -561,7 +561,7 @@ impl Server {
                     }
                 };
                 if let Some(code) = &self.code {
-                    let answered = match code.call(&self.catalog, view, name, &arguments) {
+                    let answered = match code.call(view, name, &arguments) {
                         code::CodeCall::Answered(result, log) => (result, log),
                         code::CodeCall::Execute(script) => {
                             return Ok(Done::Call(CallJob {

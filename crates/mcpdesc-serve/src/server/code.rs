@@ -121,13 +121,7 @@ impl CodeMode {
     }
 
     /// A code-mode `tools/call` of `name` at `view`.
-    pub(crate) fn call(
-        &self,
-        _catalog: &Catalog,
-        view: &View,
-        name: &str,
-        arguments: &Map<String, Value>,
-    ) -> CodeCall {
+    pub(crate) fn call(&self, view: &View, name: &str, arguments: &Map<String, Value>) -> CodeCall {
         let Some(k) = code::NAMES.iter().position(|n| *n == name) else {
             return CodeCall::NotCode;
         };
