@@ -497,12 +497,15 @@ impl Upstream {
     }
 }
 
+/// Where [`Upstream`] records each request: its head lines, and its body.
+type Recorded<'a> = (&'a Mutex<Vec<Vec<String>>>, &'a Mutex<Vec<Vec<u8>>>);
+
 fn serve_one(
     stream: TcpStream,
     status: u16,
     body: &str,
     delay: Duration,
-    (requests, bodies): (&Mutex<Vec<Vec<String>>>, &Mutex<Vec<Vec<u8>>>),
+    (requests, bodies): Recorded<'_>,
     dropped: &std::sync::atomic::AtomicUsize,
 ) {
     let mut r = BufReader::new(match stream.try_clone() {
