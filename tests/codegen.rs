@@ -1369,6 +1369,26 @@ fn code_mode_declarations_compile_with_a_script() {
         let tools: Vec<&str> = tools.iter().map(String::as_str).collect();
         let decls = declarations_of(&doc, None, &tools, &DeclOptions::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if name == "github" {
+            // What a 10-tool search_api answer costs per depth (printed; see DeclOptions).
+            let ten = [
+                "issues_list_for_repo",
+                "issues_get",
+                "issues_create",
+                "issues_update",
+                "issues_create_comment",
+                "pulls_get",
+                "pulls_list",
+                "pulls_create",
+                "repos_get",
+                "users_get_authenticated",
+            ];
+            for depth in 0..=3 {
+                let d = declarations_of(&doc, None, &ten, &DeclOptions { max_depth: depth })
+                    .expect("declares");
+                eprintln!("github, 10 tools, max_depth {depth}: {} bytes", d.len());
+            }
+        }
         let dir = workspace_root().join(format!("target/code-mode-tsc/{name}"));
         let r = check::check_declarations(&name, &dir, &decls, &script, &cfg);
         eprintln!(

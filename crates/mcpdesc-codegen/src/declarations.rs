@@ -27,13 +27,16 @@ use std::collections::{HashSet, VecDeque};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeclOptions {
     /// Named-type hops from a tool's `Input`/`Output` type (depth 0) that are declared;
-    /// references to deeper named types become `unknown` with a comment.
+    /// references to deeper named types become `unknown` with a comment. An alias
+    /// (`type GetPetOutput = Pet`) is no hop. The default is 1: ten of the GitHub
+    /// description's issue, pull and repo tools are 77 KB at 1, 89 KB at 2 and 44 KB at 0
+    /// (its response objects are wide and every field is documented).
     pub max_depth: usize,
 }
 
 impl Default for DeclOptions {
     fn default() -> Self {
-        DeclOptions { max_depth: 3 }
+        DeclOptions { max_depth: 1 }
     }
 }
 
@@ -139,9 +142,15 @@ pub fn declarations(ir: &Ir, tools: &[DeclTool<'_>], opts: &DeclOptions) -> Resu
             continue;
         }
         order.push(id);
+        // Another name for a type is no hop: `type GetPetOutput = Pet` costs no depth.
+        let next = if matches!(t.kind, Kind::Alias { .. }) {
+            depth
+        } else {
+            depth + 1
+        };
         for r in kind_refs(&t.kind) {
             if !declared.contains(&r) {
-                queue.push_back((r, depth + 1));
+                queue.push_back((r, next));
             }
         }
     }
