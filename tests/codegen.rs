@@ -1240,13 +1240,12 @@ fn shop() -> Value {
 }
 
 /// Written by hand from the rules in `mcpdesc_codegen::declarations` and the TypeScript
-/// renderer's (field docs as JSDoc blocks, integers as `number`, string enums as unions):
+/// renderer's (one-line field docs as one-line JSDoc, integers as `number`, string enums
+/// as unions):
 /// at depth 1 `Customer` is declared and `Address` (depth 2) is cut; a title that the
 /// description starts with is not said twice.
 const SHOP_DECLARATIONS_DEPTH_1: &str = r#"type GetOrderInput = {
-  /**
-   * The order id.
-   */
+  /** The order id. */
   id: number;
 };
 type GetOrderOutput = {
