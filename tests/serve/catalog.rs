@@ -9,7 +9,7 @@
 
 use crate::harness::*;
 use mcpdesc_core::ProtocolRevision::{self, *};
-use mcpdesc_serve::server::{Discovery, SearchOptions, Selection, ServeOptions};
+use mcpdesc_serve::{Discovery, SearchOptions, Selection, ServeOptions};
 use mcpdesc_tests::{fixture, missing, node_modules};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -24,7 +24,7 @@ fn strings(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
 
-fn selected(doc: &Value, selection: Selection) -> Arc<mcpdesc_serve::server::Server> {
+fn selected(doc: &Value, selection: Selection) -> Arc<mcpdesc_serve::Server> {
     server_opts(
         doc,
         mock(),
@@ -36,7 +36,7 @@ fn selected(doc: &Value, selection: Selection) -> Arc<mcpdesc_serve::server::Ser
     .0
 }
 
-fn names_at(server: &Arc<mcpdesc_serve::server::Server>, rev: ProtocolRevision) -> Vec<String> {
+fn names_at(server: &Arc<mcpdesc_serve::Server>, rev: ProtocolRevision) -> Vec<String> {
     let rt = Arc::new(rt());
     let mut c = Conn::open(&rt, server);
     let env = c.open_at(rev);
@@ -116,21 +116,21 @@ fn toolsets_globs_and_exclusions_compose() {
 
 #[test]
 fn an_unknown_toolset_is_refused_at_start_naming_the_known_ones() {
-    let p = mcpdesc_serve::server::prepare(
+    let p = mcpdesc_serve::prepare(
         Arc::new(petstore()),
-        mcpdesc_serve::server::Options {
+        mcpdesc_serve::Options {
             serve: ServeOptions {
                 selection: Selection::new(&strings(&["petz"]), &[], &[], false).expect("selection"),
                 ..ServeOptions::default()
             },
             backend: mock(),
-            transport: mcpdesc_serve::server::Transport::Stdio,
+            transport: mcpdesc_serve::Transport::Stdio,
         },
     );
     match p {
-        Err(mcpdesc_serve::server::StartError::Usage(m)) => assert_eq!(
-            m,
-            "--toolsets: no tool is in toolset `petz`; the toolsets are: adoption, auth, pets"
+        Err(mcpdesc_serve::StartError::Toolsets(e)) => assert_eq!(
+            e.to_string(),
+            "no tool is in toolset `petz`; the toolsets are: adoption, auth, pets"
         ),
         other => panic!("expected a usage error, got {other:?}"),
     }
@@ -177,7 +177,7 @@ fn github_toolsets_serve_their_tags_operations() {
     let doc = mcpdesc_openapi::import_path_value(&spec_path, &Default::default())
         .expect("imports")
         .value;
-    let table = mcpdesc_serve::server::report::toolset_table(&doc);
+    let table = mcpdesc_serve::toolset_table(&doc);
     assert_eq!(
         table.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
         per_tag.keys().cloned().collect::<Vec<_>>()
@@ -216,7 +216,7 @@ fn github_toolsets_serve_their_tags_operations() {
     }
 }
 
-fn facade_server(doc: &Value, pins: &[&str]) -> Arc<mcpdesc_serve::server::Server> {
+fn facade_server(doc: &Value, pins: &[&str]) -> Arc<mcpdesc_serve::Server> {
     server_opts(
         doc,
         mock(),

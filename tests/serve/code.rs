@@ -7,8 +7,8 @@
 
 use crate::harness::*;
 use mcpdesc_core::ProtocolRevision::*;
-use mcpdesc_serve::server::code::Limits;
-use mcpdesc_serve::server::{CodeOptions, Discovery, ServeOptions};
+use mcpdesc_serve::CodeLimits as Limits;
+use mcpdesc_serve::{CodeOptions, Discovery, ServeOptions};
 use mcpdesc_tests::fixture;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
@@ -30,9 +30,9 @@ fn code_opts(limits: Limits) -> ServeOptions {
 
 fn code_server(
     doc: &Value,
-    backend: mcpdesc_serve::server::BackendOptions,
+    backend: mcpdesc_serve::BackendOptions,
     limits: Limits,
-) -> (Arc<mcpdesc_serve::server::Server>, Arc<Mutex<Vec<String>>>) {
+) -> (Arc<mcpdesc_serve::Server>, Arc<Mutex<Vec<String>>>) {
     server_opts(doc, backend, code_opts(limits))
 }
 

@@ -5,7 +5,7 @@
 use crate::harness::*;
 use mcpdesc_core::ProtocolRevision::*;
 use mcpdesc_live::client::{StdioTransport, Transport};
-use mcpdesc_serve::server::http::HttpOptions;
+use mcpdesc_serve::HttpOptions;
 use mcpdesc_tests::{mcpdesc_bin, missing, workspace_root};
 use serde_json::{Value, json};
 use std::io::Write;
@@ -212,7 +212,7 @@ fn oversized_and_malformed_input() {
     let (server, _) = server_with(&doc, rest(Some(slow.base_url()), &doc), None, 100);
     let mut c = Conn::open(&rt, &server);
     c.open_at(V2025_06_18);
-    let mut huge = vec![b'['; mcpdesc_serve::server::MAX_MESSAGE_BYTES + 1024];
+    let mut huge = vec![b'['; mcpdesc_serve::MAX_MESSAGE_BYTES + 1024];
     huge.push(b'\n');
     c.write_raw(&huge);
     let r = c.recv();
@@ -328,7 +328,7 @@ fn memory_stays_bounded_under_a_flood() {
 /// errors by both backends, and nothing panics on the way.
 #[test]
 fn invalid_descriptions_are_refused_while_building_beside_validation() {
-    use mcpdesc_serve::server::{Options, ServeOptions, StartError, Transport, prepare};
+    use mcpdesc_serve::{Options, ServeOptions, StartError, Transport, prepare};
     let dir = workspace_root().join("tests/fixtures/spec/fixtures/expected-invalid");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("fixtures")

@@ -5,11 +5,11 @@
 
 use mcpdesc_core::ProtocolRevision;
 use mcpdesc_live::client::{StdioTransport, Transport as _};
-use mcpdesc_serve::mock::MockOptions;
-use mcpdesc_serve::rest::RestOptions;
-use mcpdesc_serve::server::http::HttpOptions;
-use mcpdesc_serve::server::log::Log;
-use mcpdesc_serve::server::{BackendOptions, Options, ServeOptions, Server, Transport, prepare};
+use mcpdesc_rest::RestOptions;
+use mcpdesc_serve::HttpOptions;
+use mcpdesc_serve::Log;
+use mcpdesc_serve::MockOptions;
+use mcpdesc_serve::{BackendOptions, Options, ServeOptions, Server, Transport, prepare};
 pub use mcpdesc_tests::load_description as load;
 use mcpdesc_tests::{fixture, missing, workspace_root};
 use serde_json::{Value, json};
@@ -106,7 +106,7 @@ pub fn rest(base_url: Option<String>, doc: &Value) -> BackendOptions {
             (Some("oauth2" | "openIdConnect"), _) => "token:test-token",
             _ => "test-credential",
         };
-        credentials.insert(name.clone(), mcpdesc_serve::rest::Secret::new(v));
+        credentials.insert(name.clone(), mcpdesc_rest::Secret::new(v));
     }
     BackendOptions::Rest(RestOptions {
         base_url,
@@ -129,11 +129,7 @@ impl Conn {
     pub fn open(rt: &Arc<tokio::runtime::Runtime>, server: &Arc<Server>) -> Conn {
         let (client, srv) = tokio::io::duplex(1 << 20);
         let (sr, sw) = tokio::io::split(srv);
-        let task = rt.spawn(mcpdesc_serve::server::stdio::serve(
-            Arc::clone(server),
-            sr,
-            sw,
-        ));
+        let task = rt.spawn(mcpdesc_serve::serve_stdio(Arc::clone(server), sr, sw));
         let (cr, cw) = tokio::io::split(client);
         Conn {
             rt: Arc::clone(rt),
@@ -300,14 +296,9 @@ impl HttpServer {
         let addr = listener.local_addr().expect("addr");
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let s = Arc::clone(server);
-        rt.spawn(mcpdesc_serve::server::http::serve(
-            s,
-            listener,
-            opts,
-            async move {
-                let _ = rx.await;
-            },
-        ));
+        rt.spawn(mcpdesc_serve::serve_http(s, listener, opts, async move {
+            let _ = rx.await;
+        }));
         HttpServer {
             addr,
             stop: Some(tx),

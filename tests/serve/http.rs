@@ -3,7 +3,7 @@
 
 use crate::harness::*;
 use mcpdesc_core::ProtocolRevision::*;
-use mcpdesc_serve::server::http::HttpOptions;
+use mcpdesc_serve::HttpOptions;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -167,7 +167,7 @@ fn http_request_rules() {
     );
     assert_eq!(r.status, 400);
     assert_eq!(r.json()["error"]["code"], -32700);
-    let huge = vec![b' '; mcpdesc_serve::server::MAX_MESSAGE_BYTES + 10];
+    let huge = vec![b' '; mcpdesc_serve::MAX_MESSAGE_BYTES + 10];
     assert_eq!(
         http(
             a,

@@ -49,7 +49,7 @@ fn credential_env(doc: &Value) -> Vec<(String, String)> {
                 (Some("oauth2" | "openIdConnect"), _) => "token:prism-token",
                 _ => "prism-credential",
             };
-            (mcpdesc_serve::rest::credential_env_var(name), v.to_string())
+            (mcpdesc_rest::credential_env_var(name), v.to_string())
         })
         .collect()
 }

@@ -301,7 +301,7 @@ fn stateless_lifecycle() {
     oracle.check();
 }
 
-/// JSON-RPC and MCP errors, per the table in `mcpdesc_serve::server::jsonrpc`.
+/// JSON-RPC and MCP errors, per the table in mcpdesc-serve's JSON-RPC module (`server/jsonrpc.rs`).
 #[test]
 fn errors_have_the_codes_each_revision_specifies() {
     let rt = Arc::new(rt());

@@ -227,8 +227,8 @@ fn capture_of_the_facade_and_of_a_toolset_url_round_trips() {
     let (server, _) = server_opts(
         &original,
         mock(),
-        mcpdesc_serve::server::ServeOptions {
-            discovery: mcpdesc_serve::server::Discovery::Search(Default::default()),
+        mcpdesc_serve::ServeOptions {
+            discovery: mcpdesc_serve::Discovery::Search(Default::default()),
             ..Default::default()
         },
     );

@@ -4,7 +4,7 @@
 use super::recorder::{Recorder, Reply};
 use super::*;
 use mcpdesc_core::ProtocolRevision::V2026_07_28 as LATEST;
-use mcpdesc_serve::rest::Secret;
+use mcpdesc_rest::Secret;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -166,8 +166,11 @@ async fn forwarded_authorization_and_hop_by_hop() {
         },
     )
     .expect_err("bad --header");
-    assert_eq!(e.len(), 2);
-    assert!(e.iter().all(|d| d.code == "serve-header-invalid"));
+    assert_eq!(e.problems.len(), 2);
+    assert!(e.problems.iter().all(|p| matches!(
+        p,
+        mcpdesc_rest::Problem::Option(o) if o.code() == "serve-header-invalid"
+    )));
 }
 
 /// RFC 6749 §4.4: the token request, the cache until expiry, one refresh on 401.

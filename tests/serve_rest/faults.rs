@@ -144,7 +144,7 @@ async fn redirects_same_origin_only_and_at_most_five() {
     let b = gateway(
         &d,
         RestOptions {
-            credentials: [("k".to_string(), mcpdesc_serve::rest::Secret::new("secret"))].into(),
+            credentials: [("k".to_string(), mcpdesc_rest::Secret::new("secret"))].into(),
             // The other origin is even allowed: redirects still stay on their origin.
             allow_hosts: vec![other.base()],
             ..at(&rec.base())
@@ -305,8 +305,11 @@ async fn no_server_no_provenance_unknown_tool() {
         json!({}),
     );
     let e = RestBackend::new(&bad, RestOptions::default()).expect_err("refused");
-    assert_eq!(e[0].code, "provenance-invalid");
-    assert_eq!(e[0].pointer, "/tools/0/x-mcpdesc-openapi/method");
+    let mcpdesc_rest::Problem::Description(d) = &e.problems[0] else {
+        panic!("a description problem: {e:?}");
+    };
+    assert_eq!(d.code, "provenance-invalid");
+    assert_eq!(d.pointer, "/tools/0/x-mcpdesc-openapi/method");
     // A non-http server is never used.
     let ftp = doc(
         vec![tool(

@@ -1,4 +1,4 @@
-//! The REST side of `mcpdesc serve` (issue 13), through `mcpdesc_serve::rest`:
+//! The REST side of `mcpdesc serve` (issue 13), through `mcpdesc_rest`:
 //! - [`exact`]: proof 3 — an in-test loopback recorder captures what the gateway sends
 //!   (method, target, headers, cookies, body bytes); expectations are written by hand
 //!   from OpenAPI 3.1.1, RFC 3986/6570/7578/6749.
@@ -21,8 +21,8 @@ mod recorder;
 mod responses;
 
 use mcpdesc_core::ProtocolRevision;
-use mcpdesc_serve::call::{CallOutcome, ToolCall};
-use mcpdesc_serve::rest::{RestBackend, RestOptions};
+use mcpdesc_rest::call::{CallOutcome, ToolCall};
+use mcpdesc_rest::{RestBackend, RestOptions};
 use serde_json::{Map, Value, json};
 
 /// The three revisions with complete validation.
@@ -99,11 +99,28 @@ pub async fn call_with(
     };
     b.call(ToolCall {
         tool: &tool,
+        index: declared_at(d, name, rev),
         revision: rev,
         arguments: &args,
         forwarded_headers: forwarded,
+        meta: None,
     })
     .await
+}
+
+/// The position in `d`'s `tools` of the declaration of `name` that revision `rev`
+/// lists (what the server's catalog finds and hands the backend as
+/// [`ToolCall::index`]).
+pub fn declared_at(d: &Value, name: &str, rev: ProtocolRevision) -> usize {
+    let root = mcpdesc_core::decl::root_scope(d);
+    d["tools"]
+        .as_array()
+        .and_then(|t| {
+            t.iter().position(|t| {
+                t["name"] == name && mcpdesc_core::decl::decl_scope(t, root).contains(rev)
+            })
+        })
+        .unwrap_or_else(|| panic!("no declaration of {name} at {rev}"))
 }
 
 /// The validator's verdict on `result` as a named example of tool `name` at `rev`

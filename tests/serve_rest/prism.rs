@@ -11,7 +11,7 @@
 use super::arguments::Gen;
 use super::*;
 use mcpdesc_core::ProtocolRevision::{self, V2025_06_18, V2026_07_28};
-use mcpdesc_serve::rest::{Secret, ValidateOutput};
+use mcpdesc_rest::{Secret, ValidateOutput};
 use mcpdesc_tests::prism::{self, Prism};
 use mcpdesc_tests::{missing, workspace_root};
 use std::path::{Path, PathBuf};
@@ -248,7 +248,14 @@ async fn run_spec(spec: &Path, tally: &mut Tally) {
                 }
             };
             let started = Instant::now();
-            let out = call_in(&backend, t, &args, rev).await;
+            let out = call_in(
+                &backend,
+                t,
+                crate::declared_at(&imported, name, rev),
+                &args,
+                rev,
+            )
+            .await;
             tally.called += 1;
             eprintln!(
                 "  {label} {name} at {rev}: {} ({:.0} ms)",
@@ -318,15 +325,18 @@ async fn run_spec(spec: &Path, tally: &mut Tally) {
 async fn call_in(
     b: &RestBackend,
     tool: &Value,
+    index: usize,
     args: &Value,
     rev: ProtocolRevision,
-) -> mcpdesc_serve::call::CallOutcome {
+) -> mcpdesc_rest::call::CallOutcome {
     let args: Map<String, Value> = args.as_object().cloned().unwrap_or_default();
-    b.call(mcpdesc_serve::call::ToolCall {
+    b.call(mcpdesc_rest::call::ToolCall {
         tool,
+        index,
         revision: rev,
         arguments: &args,
         forwarded_headers: &[],
+        meta: None,
     })
     .await
 }

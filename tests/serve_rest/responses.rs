@@ -5,7 +5,7 @@
 use super::recorder::{Recorder, Reply};
 use super::*;
 use mcpdesc_core::ProtocolRevision::{self, *};
-use mcpdesc_serve::rest::ValidateOutput;
+use mcpdesc_rest::ValidateOutput;
 
 fn pet_tools() -> Vec<Value> {
     let mut get_pet = tool(
@@ -48,7 +48,7 @@ async fn one(
     args: Value,
     rev: ProtocolRevision,
     mode: ValidateOutput,
-) -> (Value, mcpdesc_serve::call::CallLog) {
+) -> (Value, mcpdesc_rest::call::CallLog) {
     let rec = Recorder::always(reply);
     let d = doc(pet_tools(), json!({}));
     let b = gateway(
@@ -272,7 +272,7 @@ async fn http_errors_are_tool_errors_with_status_and_body() {
         &t[..80]
     );
     assert!(
-        t.len() < mcpdesc_serve::rest::ERROR_BODY_BUDGET + 200,
+        t.len() < mcpdesc_rest::ERROR_BODY_BUDGET + 200,
         "{}",
         t.len()
     );

@@ -12,10 +12,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcpdesc_bench::{github_spec, import_description, workspace_root};
-use mcpdesc_serve::mock::MockOptions;
-use mcpdesc_serve::server::code::Limits;
-use mcpdesc_serve::server::{
-    BackendOptions, CodeOptions, Discovery, Options, ServeOptions, Server, Transport, log::Log,
+use mcpdesc_serve::CodeLimits as Limits;
+use mcpdesc_serve::{
+    BackendOptions, CodeOptions, Discovery, Log, MockOptions, Options, ServeOptions, Server,
+    Transport,
 };
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -32,11 +32,7 @@ impl Client {
     fn open(rt: &Arc<tokio::runtime::Runtime>, server: &Arc<Server>) -> Client {
         let (client, srv) = tokio::io::duplex(1 << 20);
         let (sr, sw) = tokio::io::split(srv);
-        rt.spawn(mcpdesc_serve::server::stdio::serve(
-            Arc::clone(server),
-            sr,
-            sw,
-        ));
+        rt.spawn(mcpdesc_serve::serve_stdio(Arc::clone(server), sr, sw));
         let (cr, cw) = tokio::io::split(client);
         let mut c = Client {
             rt: Arc::clone(rt),
@@ -86,7 +82,7 @@ impl Client {
 
 fn server(doc: Value, discovery: Discovery) -> Arc<Server> {
     let (log, _) = Log::buffer();
-    let p = mcpdesc_serve::server::prepare(
+    let p = mcpdesc_serve::prepare(
         Arc::new(doc),
         Options {
             serve: ServeOptions {

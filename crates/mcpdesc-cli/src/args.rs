@@ -13,7 +13,7 @@
 //! - `--code-memory SIZE` and the other sizes of code mode: [`ByteSize`].
 
 use mcpdesc_core::{Format, RevisionSet};
-use mcpdesc_serve::rest::ValidateOutput;
+use mcpdesc_rest::ValidateOutput;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;

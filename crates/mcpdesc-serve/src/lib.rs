@@ -2,18 +2,36 @@
 //!
 //! Runs an MCP Description as a real MCP server (issue 13): `tools/list` at each
 //! negotiated revision is exactly the description's `tools/list` export, and
-//! `tools/call` is answered by a backend:
-//! - [`rest`]: the REST gateway. Pure functions turn arguments + the tool's
-//!   `x-mcpdesc-openapi` provenance ([`mcpdesc_core::provenance`]) + credentials into an
-//!   HTTP request value, and an HTTP response into a Tool Result; an upstream client
-//!   sends the request under the gateway's safety rules.
-//! - [`mock`]: answers from the tool's named examples (§9.3), marked as illustrative.
+//! `tools/call` is answered by a [`Backend`]:
+//! - the REST gateway ([`mcpdesc_rest::RestBackend`], its own crate): pure functions
+//!   turn arguments + the tool's `x-mcpdesc-openapi` provenance
+//!   ([`mcpdesc_core::provenance`]) + credentials into an HTTP request value, and an
+//!   HTTP response into a Tool Result; an HTTP client sends the request under the
+//!   gateway's safety rules.
+//! - [`MockBackend`] (`--mock`): answers from the tool's named examples (§9.3), marked
+//!   as illustrative.
 //!
-//! Both answer a [`call::ToolCall`] with a [`call::CallOutcome`]. [`server`] is the MCP
-//! side: lifecycle and revision negotiation, lists, argument validation, transports
-//! (stdio, Streamable HTTP) and their inbound security.
+//! Both answer a [`ToolCall`](mcpdesc_rest::call::ToolCall) with a
+//! [`CallOutcome`](mcpdesc_rest::call::CallOutcome). This crate is the MCP side:
+//! lifecycle and revision negotiation, lists, argument validation, transports (stdio,
+//! Streamable HTTP) and their inbound security.
+//!
+//! What the CLI calls: [`prepare`] then [`Prepared::serve`]. For embedding and tests:
+//! [`Server`] (built by [`prepare`]), [`serve_stdio`], [`serve_http`].
 
-pub mod call;
-pub mod mock;
-pub mod rest;
-pub mod server;
+mod backend;
+mod mock;
+mod server;
+
+pub use backend::Backend;
+pub use mcpdesc_sandbox::Limits as CodeLimits;
+pub use mock::{MockBackend, MockError, MockOptions, SELECT_META_KEY};
+pub use server::http::{ExposureError, HttpOptions, serve as serve_http};
+pub use server::log::Log;
+pub use server::report::{RevisionReport, ToolsetRow, toolset_table};
+pub use server::stdio::serve as serve_stdio;
+pub use server::{
+    BackendOptions, BuildError, CodeOptions, DEFAULT_PAGE_SIZE, Discovery, Fit, MAX_MESSAGE_BYTES,
+    Options, Prepared, SearchOptions, Selection, SelectionError, ServeOptions, Server, StartError,
+    Transport, prepare,
+};

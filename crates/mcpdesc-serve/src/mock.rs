@@ -22,9 +22,9 @@
 //! [`SELECT_META_KEY`] is a conforming `_meta` key (§3.5: prefix `x-mcpdesc`, one valid
 //! label, not under an MCP-reserved prefix).
 
-use crate::call::{CallLog, CallOutcome, ToolCall, text_block};
 use mcpdesc_core::same_json::json_eq;
-use mcpdesc_core::{DeclKind, Diagnostic, refs};
+use mcpdesc_core::{DeclKind, refs};
+use mcpdesc_rest::call::{CallLog, CallOutcome, ToolCall, text_block};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
@@ -47,6 +47,42 @@ pub struct MockBackend {
     selections: BTreeMap<String, String>,
 }
 
+/// Why a [`MockOptions::selections`] entry cannot be used. The texts name the entry as
+/// `TOOL=NAME`; the CLI says which flag it came from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MockError {
+    /// The description has no tool of that name.
+    #[error("{tool}={example}: the description has no tool `{tool}`")]
+    UnknownTool { tool: String, example: String },
+    /// No declaration of the tool has that example. `names`: the examples its
+    /// declarations have (sorted); `pointer`: its first declaration.
+    #[error("{tool}={example}: tool `{tool}` has no example `{example}` ({})", if .names.is_empty() { "it has no examples".to_string() } else { format!("it has {}", .names.join(", ")) })]
+    UnknownExample {
+        tool: String,
+        example: String,
+        names: Vec<String>,
+        pointer: String,
+    },
+}
+
+impl MockError {
+    /// The diagnostic code a caller reports it under.
+    pub fn code(&self) -> &'static str {
+        match self {
+            MockError::UnknownTool { .. } => "mock-example-unknown-tool",
+            MockError::UnknownExample { .. } => "mock-example-unknown",
+        }
+    }
+
+    /// Where in the description, when anywhere.
+    pub fn pointer(&self) -> Option<&str> {
+        match self {
+            MockError::UnknownTool { .. } => None,
+            MockError::UnknownExample { pointer, .. } => Some(pointer),
+        }
+    }
+}
+
 /// How an example was chosen (for the marker text and the log line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Selection {
@@ -63,7 +99,7 @@ pub enum Selection {
 impl MockBackend {
     /// Checks every `--mock-example TOOL=NAME`: TOOL must be a tool of the description
     /// and NAME an example of at least one of its declarations.
-    pub fn new(doc: &Value, opts: MockOptions) -> Result<MockBackend, Vec<Diagnostic>> {
+    pub fn new(doc: &Value, opts: MockOptions) -> Result<MockBackend, Vec<MockError>> {
         let components = json!({"components": {"toolExamples":
             doc.pointer("/components/toolExamples").cloned().unwrap_or(Value::Null)}});
         let mut errs = Vec::new();
@@ -80,12 +116,10 @@ impl MockBackend {
                 .filter(|(_, t)| t.get("name").and_then(Value::as_str) == Some(tool))
                 .collect();
             if decls.is_empty() {
-                errs.push(Diagnostic::error(
-                    "mock-example-unknown-tool",
-                    format!(
-                        "--mock-example {tool}={example}: the description has no tool `{tool}`"
-                    ),
-                ));
+                errs.push(MockError::UnknownTool {
+                    tool: tool.clone(),
+                    example: example.clone(),
+                });
                 continue;
             }
             let has = decls.iter().any(|(_, t)| {
@@ -102,20 +136,12 @@ impl MockBackend {
                 names.sort_unstable();
                 names.dedup();
                 let (i, _) = decls[0];
-                errs.push(
-                    Diagnostic::error(
-                        "mock-example-unknown",
-                        format!(
-                            "--mock-example {tool}={example}: tool `{tool}` has no example `{example}` ({})",
-                            if names.is_empty() {
-                                "it has no examples".to_string()
-                            } else {
-                                format!("it has {}", names.join(", "))
-                            }
-                        ),
-                    )
-                    .at(format!("/tools/{i}")),
-                );
+                errs.push(MockError::UnknownExample {
+                    tool: tool.clone(),
+                    example: example.clone(),
+                    names: names.into_iter().map(String::from).collect(),
+                    pointer: format!("/tools/{i}"),
+                });
             }
         }
         if !errs.is_empty() {
@@ -127,10 +153,31 @@ impl MockBackend {
         })
     }
 
-    /// One `tools/call`: `requested` is the request's [`SELECT_META_KEY`] value, if any.
-    /// Returns the outcome and, when an example answered, its name and how it was
+    /// One `tools/call`: the example named by the request's [`SELECT_META_KEY`], if
+    /// any, else by the policy. The log notes which example answered and how it was
     /// chosen.
-    pub fn call(
+    pub fn answer(&self, call: ToolCall<'_>) -> CallOutcome {
+        let requested = call.meta.and_then(|m| m.get(SELECT_META_KEY));
+        let (mut outcome, chosen) = self.choose(call, requested);
+        if let Some((name, how)) = chosen {
+            let how = match how {
+                Selection::RequestMeta => "named by the request",
+                Selection::Flag => "named by --mock-example",
+                Selection::MatchedInput => "input matched",
+                Selection::Default => "default policy",
+            };
+            outcome
+                .log
+                .notes
+                .push(format!("mock example `{name}` ({how})"));
+        }
+        outcome
+    }
+
+    /// [`MockBackend::answer`] with the request's [`SELECT_META_KEY`] value given:
+    /// returns the outcome and, when an example answered, its name and how it was
+    /// chosen.
+    fn choose(
         &self,
         call: ToolCall<'_>,
         requested: Option<&Value>,
@@ -269,7 +316,7 @@ mod tests {
         assert!(!mcpdesc_core::meta::has_reserved_prefix(SELECT_META_KEY));
     }
 
-    fn backend(doc: &Value, sel: &[(&str, &str)]) -> Result<MockBackend, Vec<Diagnostic>> {
+    fn backend(doc: &Value, sel: &[(&str, &str)]) -> Result<MockBackend, Vec<MockError>> {
         MockBackend::new(
             doc,
             MockOptions {
@@ -287,10 +334,14 @@ mod tests {
             "examples": {"b": {"input": {}, "result": {"content": []}}}}]});
         assert!(backend(&doc, &[("t", "b")]).is_ok());
         let e = backend(&doc, &[("t", "zz")]).expect_err("no such example");
-        assert_eq!(e[0].code, "mock-example-unknown");
-        assert!(e[0].message.contains("it has b"), "{}", e[0].message);
+        assert_eq!(e[0].code(), "mock-example-unknown");
+        assert_eq!(e[0].pointer(), Some("/tools/0"));
+        assert_eq!(
+            e[0].to_string(),
+            "t=zz: tool `t` has no example `zz` (it has b)"
+        );
         let e = backend(&doc, &[("u", "b")]).expect_err("no such tool");
-        assert_eq!(e[0].code, "mock-example-unknown-tool");
+        assert_eq!(e[0].code(), "mock-example-unknown-tool");
     }
 
     #[test]
@@ -306,12 +357,14 @@ mod tests {
         let rev = ProtocolRevision::V2025_06_18;
         let call = |args: Value, req: Option<Value>| {
             let a = args.as_object().cloned().unwrap_or_default();
-            let (o, how) = b.call(
+            let (o, how) = b.choose(
                 ToolCall {
                     tool: &tool,
+                    index: 0,
                     revision: rev,
                     arguments: &a,
                     forwarded_headers: &[],
+                    meta: None,
                 },
                 req.as_ref(),
             );
@@ -345,12 +398,14 @@ mod tests {
         // No examples at all.
         let bare = json!({"name": "u", "inputSchema": {"type": "object"}});
         let a = Map::new();
-        let (o, how) = b.call(
+        let (o, how) = b.choose(
             ToolCall {
                 tool: &bare,
+                index: 0,
                 revision: rev,
                 arguments: &a,
                 forwarded_headers: &[],
+                meta: None,
             },
             None,
         );

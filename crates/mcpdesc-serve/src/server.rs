@@ -39,21 +39,19 @@
 //! resource-not-found codes (-32002 through 2025-11-25, -32602 from 2026-07-28, SEP-2164)
 //! would claim a declared resource does not exist, and -32603 would claim a fault.
 
-pub mod args;
-pub mod catalog;
-pub mod code;
-pub mod facade;
-pub mod headers;
-pub mod http;
-pub mod jsonrpc;
-pub mod log;
-pub mod report;
-pub mod start;
-pub mod stdio;
+pub(crate) mod args;
+pub(crate) mod catalog;
+pub(crate) mod code;
+pub(crate) mod facade;
+pub(crate) mod headers;
+pub(crate) mod http;
+pub(crate) mod jsonrpc;
+pub(crate) mod log;
+pub(crate) mod report;
+pub(crate) mod start;
+pub(crate) mod stdio;
 
-use crate::call::{CallOutcome, ToolCall};
-use crate::mock::{self, MockBackend, SELECT_META_KEY};
-use crate::rest::RestBackend;
+use crate::backend::Backend;
 use catalog::{Catalog, ToolEntry, View};
 use facade::{Facade, FacadeCall};
 use jsonrpc::{Message, RequestId, RpcError};
@@ -61,6 +59,7 @@ use log::Log;
 pub use mcpdesc_catalog::{Selection, SelectionError};
 use mcpdesc_core::meta::{CLIENT_CAPABILITIES, PROTOCOL_VERSION, SERVER_INFO};
 use mcpdesc_core::{DeclKind, Feature, ProtocolRevision, RevisionSet};
+use mcpdesc_rest::call::{CallOutcome, ToolCall};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -69,17 +68,33 @@ use std::time::{Duration, Instant};
 pub use catalog::DEFAULT_PAGE_SIZE;
 pub use start::{BackendOptions, Options, Prepared, StartError, Transport, prepare};
 
+/// Why a [`Server`] cannot be built from its options. The texts name values, not
+/// flags: the CLI says which of its flags a value came from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    /// [`ServeOptions::revisions`] is empty or not a subset of the description's.
+    #[error("{asked} is not a subset of the description's protocolVersions {declared}")]
+    Revisions {
+        asked: RevisionSet,
+        declared: RevisionSet,
+    },
+    /// A pin ([`SearchOptions::pins`]) names no served tool.
+    #[error("{0}: no served tool has that name")]
+    PinUnknown(String),
+    /// A pin names one of the facade's own tools.
+    #[error("{0}: that name is one of the facade's own tools")]
+    PinReserved(String),
+    /// The search facade could not be built (its own input schemas do not compile: a
+    /// bug).
+    #[error("the search facade cannot be built: {0}")]
+    Facade(String),
+    /// Code mode could not be built (its own input schemas do not compile: a bug).
+    #[error("code mode cannot be built: {0}")]
+    Code(String),
+}
+
 /// Largest JSON-RPC message read from a client (stdio line or HTTP body).
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
-
-/// What answers `tools/call`.
-#[derive(Debug)]
-pub enum Backend {
-    /// The REST gateway (from `x-mcpdesc-openapi`).
-    Rest(Box<RestBackend>),
-    /// Named examples (`--mock`).
-    Mock(MockBackend),
-}
 
 /// Server settings that are not the backend's or the transport's.
 #[derive(Debug, Clone)]
@@ -159,7 +174,7 @@ impl Default for ServeOptions {
 #[derive(Debug)]
 pub struct Server {
     catalog: Catalog,
-    backend: Arc<Backend>,
+    backend: Arc<dyn Backend>,
     log: Log,
     /// `--discovery search`.
     facade: Option<Facade>,
@@ -174,7 +189,11 @@ impl Server {
     /// Builds the server for a description that the caller has validated (see
     /// [`prepare`], which does). The revisions served are `opts.revisions` or
     /// every revision of the description.
-    pub fn new(doc: Arc<Value>, backend: Backend, opts: &ServeOptions) -> Result<Server, String> {
+    pub fn new(
+        doc: Arc<Value>,
+        backend: Arc<dyn Backend>,
+        opts: &ServeOptions,
+    ) -> Result<Server, BuildError> {
         Self::with_fit(doc, backend, opts).map(|(server, _)| server)
     }
 
@@ -183,10 +202,10 @@ impl Server {
     /// acceptable; the caller refuses to serve when there is an error).
     pub fn with_fit(
         doc: Arc<Value>,
-        backend: Backend,
+        backend: Arc<dyn Backend>,
         opts: &ServeOptions,
-    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), String> {
-        Self::build(doc, Arc::new(backend), opts)
+    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), BuildError> {
+        Self::build(doc, backend, opts)
     }
 
     /// The same description and backend serving another selection of tools (the HTTP
@@ -194,7 +213,7 @@ impl Server {
     pub fn with_selection(
         &self,
         selection: Selection,
-    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), String> {
+    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), BuildError> {
         let opts = ServeOptions {
             selection,
             ..self.opts.clone()
@@ -214,17 +233,18 @@ impl Server {
 
     fn build(
         doc: Arc<Value>,
-        backend: Arc<Backend>,
+        backend: Arc<dyn Backend>,
         opts: &ServeOptions,
-    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), String> {
+    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), BuildError> {
         let root = mcpdesc_core::decl::root_scope(&doc);
         let revisions = match opts.revisions {
             None => root,
             Some(asked) if asked.is_subset(root) && !asked.is_empty() => asked,
             Some(asked) => {
-                return Err(format!(
-                    "--protocol-versions {asked} is not a subset of the description's protocolVersions {root}"
-                ));
+                return Err(BuildError::Revisions {
+                    asked,
+                    declared: root,
+                });
             }
         };
         let mut catalog =
@@ -568,7 +588,7 @@ impl Server {
                                 id: id.clone(),
                                 revision: rev,
                                 work: Work::Execute(script),
-                                select: None,
+                                meta: None,
                                 forwarded_headers: inbound.forwarded_headers.clone(),
                                 via: None,
                             }));
@@ -620,10 +640,7 @@ impl Server {
                     return Err(RpcError::invalid_params(format!("Unknown tool: {name}"))
                         .with_data(json!({"name": name})));
                 };
-                let select = params
-                    .get("_meta")
-                    .and_then(|m| m.get(SELECT_META_KEY))
-                    .cloned();
+                let meta = params.get("_meta").and_then(Value::as_object).cloned();
                 Ok(Done::Call(CallJob {
                     id: id.clone(),
                     revision: rev,
@@ -631,7 +648,7 @@ impl Server {
                         tool: Arc::clone(tool),
                         arguments,
                     },
-                    select,
+                    meta,
                     forwarded_headers: inbound.forwarded_headers.clone(),
                     via,
                 }))
@@ -690,7 +707,7 @@ impl Server {
                     revision: job.revision,
                     tool,
                     arguments,
-                    select: job.select.as_ref(),
+                    meta: job.meta.as_ref(),
                     forwarded_headers: &job.forwarded_headers,
                     via: job.via,
                 })
@@ -726,19 +743,18 @@ impl Server {
                 None
             }
         };
-        let (outcome, example) = match outcome {
-            Some(o) => (o, None),
+        let outcome = match outcome {
+            Some(o) => o,
             None => {
                 let call = ToolCall {
                     tool: tool.decl(),
+                    index: tool.index(),
                     revision: job.revision,
                     arguments,
                     forwarded_headers: job.forwarded_headers,
+                    meta: job.meta,
                 };
-                match &*self.backend {
-                    Backend::Rest(b) => (b.call(call).await, None),
-                    Backend::Mock(m) => m.call(call, job.select),
-                }
+                self.backend.call(call).await
             }
         };
         let mut result = match outcome.result {
@@ -751,15 +767,6 @@ impl Server {
             "tools/call {}{via} [{}] -> {}",
             tool.name, job.revision, outcome.log
         );
-        if let Some((name, how)) = example {
-            let how = match how {
-                mock::Selection::RequestMeta => "named by the request",
-                mock::Selection::Flag => "named by --mock-example",
-                mock::Selection::MatchedInput => "input matched",
-                mock::Selection::Default => "default policy",
-            };
-            line.push_str(&format!("; mock example `{name}` ({how})"));
-        }
         if let Some(n) = note {
             line.push_str(&format!("; {n}"));
         }
@@ -796,8 +803,8 @@ pub(crate) struct CallJob {
     pub id: RequestId,
     pub revision: ProtocolRevision,
     pub work: Work,
-    /// The request's [`SELECT_META_KEY`] value.
-    pub select: Option<Value>,
+    /// The request's `params._meta` (the mock reads its example selection there).
+    pub meta: Option<Map<String, Value>>,
     pub forwarded_headers: Vec<(String, String)>,
     /// The facade tool the call came through (`call_tool`, code mode's `execute`), for
     /// the log.
@@ -810,8 +817,8 @@ pub(crate) struct ToolJob<'a> {
     pub revision: ProtocolRevision,
     pub tool: &'a Arc<ToolEntry>,
     pub arguments: &'a Map<String, Value>,
-    /// The request's [`SELECT_META_KEY`] value.
-    pub select: Option<&'a Value>,
+    /// The request's `params._meta` (the mock reads its example selection there).
+    pub meta: Option<&'a Map<String, Value>>,
     pub forwarded_headers: &'a [(String, String)],
     /// The facade tool the call came through, for the log.
     pub via: Option<&'static str>,

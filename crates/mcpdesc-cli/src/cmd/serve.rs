@@ -8,14 +8,15 @@ use crate::args::{
     ByteSize, DiscoveryArg, HeaderArg, HostArg, SearchArg, Seconds, ValidateOutputArg, is_env_name,
 };
 use crate::util::{self, CmdResult, Outcome, UsageError};
+use mcpdesc_core::Diagnostic;
 use mcpdesc_core::RevisionSet;
-use mcpdesc_serve::mock::MockOptions;
-use mcpdesc_serve::rest::{self, CredentialError, RestOptions, Secret, ValidateOutput};
-use mcpdesc_serve::server::code::Limits;
-use mcpdesc_serve::server::http::HttpOptions;
-use mcpdesc_serve::server::{
-    BackendOptions, CodeOptions, DEFAULT_PAGE_SIZE, Discovery, Fit, Options, SearchOptions,
-    ServeOptions, StartError, Transport,
+use mcpdesc_rest::{
+    self as rest, CredentialError, OptionError, Problem, RestOptions, Secret, ValidateOutput,
+};
+use mcpdesc_serve::{
+    BackendOptions, BuildError, CodeLimits as Limits, CodeOptions, DEFAULT_PAGE_SIZE, Discovery,
+    ExposureError, Fit, HttpOptions, MockOptions, Options, SearchOptions, ServeOptions, StartError,
+    Transport,
 };
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -246,7 +247,7 @@ fn env_secret(var: &str, flag: &str) -> Result<String, UsageError> {
     }
 }
 
-/// Security scheme name → secret (`mcpdesc_serve::rest::credentials_from_env`), its
+/// Security scheme name → secret (`mcpdesc_rest::credentials_from_env`), its
 /// errors phrased with this command's flags.
 fn credentials(
     doc: &serde_json::Value,
@@ -281,7 +282,7 @@ pub fn run(args: Args) -> CmdResult {
             "--pin lists a tool beside the search facade: it needs --discovery search".into(),
         ));
     }
-    let selection = mcpdesc_serve::server::Selection::new(
+    let selection = mcpdesc_serve::Selection::new(
         &args.toolsets,
         &args.tools,
         &args.exclude_tools,
@@ -365,13 +366,15 @@ pub fn run(args: Args) -> CmdResult {
         positions.annotate(&doc, &mut diags);
         diags
     };
-    let prepared = match mcpdesc_serve::server::prepare(Arc::clone(&doc), opts) {
+    let prepared = match mcpdesc_serve::prepare(Arc::clone(&doc), opts) {
         Ok(p) => p,
-        Err(StartError::Rejected(diags)) => {
-            util::print_diagnostics(&name, &located(diags));
-            return Ok(Outcome::Rejected);
-        }
-        Err(e) => return Err(usage(e)),
+        Err(e) => match refusal(e) {
+            Ok(diags) => {
+                util::print_diagnostics(&name, &located(diags));
+                return Ok(Outcome::Rejected);
+            }
+            Err(e) => return Err(e),
+        },
     };
     util::print_diagnostics(&name, &located(prepared.warnings.clone()));
     // From here on only the server holds the document.
@@ -388,7 +391,7 @@ fn list_toolsets(doc: &serde_json::Value, name: &str) -> CmdResult {
         util::print_diagnostics(name, &diags);
         return Ok(Outcome::Rejected);
     }
-    let rows = mcpdesc_serve::server::report::toolset_table(doc);
+    let rows = mcpdesc_serve::toolset_table(doc);
     let width = rows
         .iter()
         .map(|r| r.name.chars().count())
@@ -419,9 +422,66 @@ fn list_toolsets(doc: &serde_json::Value, name: &str) -> CmdResult {
     Ok(Outcome::Success)
 }
 
-fn usage(e: StartError) -> UsageError {
+/// A start-up failure, phrased with this command's flags: the diagnostics that refuse
+/// the description (exit 1), or a usage error (exit 2).
+fn refusal(e: StartError) -> Result<Vec<Diagnostic>, UsageError> {
     match e {
-        StartError::Usage(m) => UsageError(m),
-        other => UsageError(other.to_string()),
+        StartError::Rejected(diags) => Ok(diags),
+        StartError::Gateway(g) => Ok(g
+            .problems
+            .into_iter()
+            .map(|p| match p {
+                Problem::Description(d) => d,
+                Problem::Option(o) => Diagnostic::error(o.code(), option_message(&o)),
+            })
+            .collect()),
+        StartError::Mock(errors) => Ok(errors
+            .into_iter()
+            .map(|e| {
+                let d = Diagnostic::error(e.code(), format!("--mock-example {e}"));
+                match e.pointer() {
+                    Some(p) => d.at(p),
+                    None => d,
+                }
+            })
+            .collect()),
+        other => Err(usage(other)),
     }
+}
+
+/// A gateway option error, said with the flag that set the value.
+fn option_message(e: &OptionError) -> String {
+    match e {
+        OptionError::HeaderName { .. } | OptionError::HeaderHopByHop { .. } => {
+            format!("--header {e}")
+        }
+        OptionError::HeaderValue { .. } => format!("--header {e}"),
+        OptionError::BaseUrl { .. } => format!("--base-url {e}"),
+        OptionError::AllowHost { .. } => format!("--allow-host {e}"),
+        OptionError::Client(_) => e.to_string(),
+    }
+}
+
+fn usage(e: StartError) -> UsageError {
+    UsageError(match e {
+        StartError::Toolsets(e) => format!("--toolsets: {e}"),
+        StartError::Build(e @ BuildError::Revisions { .. }) => format!("--protocol-versions {e}"),
+        StartError::Build(e @ (BuildError::PinUnknown(_) | BuildError::PinReserved(_))) => {
+            format!("--pin {e}")
+        }
+        StartError::NoHttpRevision { .. } => {
+            format!("--http: {e}; serve them over stdio (without --http)")
+        }
+        StartError::Exposure(x) => match x {
+            ExposureError::TokenAndForwardedAuthorization => "--inbound-token-env and --forward-header Authorization both use the Authorization header: the inbound token would be sent upstream. Use one of them".to_string(),
+            ExposureError::CredentialsBehindForwardedAuthorization { addr } => format!(
+                "--http {addr} is not a loopback address: with --forward-header Authorization as its only gate the gateway must hold no credentials of its own (--credential, MCPDESC_CREDENTIAL_*, --header), or any caller could use them. Use --inbound-token-env VAR"
+            ),
+            ExposureError::Ungated { addr } => format!(
+                "--http {addr} is not a loopback address: pass --inbound-token-env VAR (clients must send that bearer token) or --forward-header Authorization (the upstream authenticates each caller)"
+            ),
+        },
+        StartError::Bind { .. } => format!("--http {e}"),
+        other => other.to_string(),
+    })
 }

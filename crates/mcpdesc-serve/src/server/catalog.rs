@@ -104,6 +104,12 @@ impl Entry {
         &self.doc[self.kind.collection()][self.index]
     }
 
+    /// The declaration's position in its collection of the source document (for a tool:
+    /// what [`ToolCall::index`](mcpdesc_rest::call::ToolCall::index) carries).
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
     /// The declaration as the revision's Effective Protocol View has it.
     pub fn decl(&self) -> &Value {
         match &self.projection {

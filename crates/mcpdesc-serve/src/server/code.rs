@@ -19,12 +19,12 @@ use super::args::{ArgsValidator, describe};
 use super::catalog::{Catalog, View};
 use super::facade::Facade;
 use super::{CallJob, CodeOptions, Server, ToolJob};
-use crate::call::{complete, error_result, text_block};
 use mcpdesc_catalog::code::{self, DEFAULT_LIMIT, EXECUTE, MAX_LIMIT};
 use mcpdesc_catalog::facade::{About, at_revision};
 use mcpdesc_codegen::declarations::{DeclOptions, DeclTool, declarations};
 use mcpdesc_codegen::ir::Ir;
 use mcpdesc_core::{Feature, ProtocolRevision};
+use mcpdesc_rest::call::{complete, error_result, text_block};
 pub use mcpdesc_sandbox::Limits;
 use mcpdesc_sandbox::{BoxFuture, Host};
 use serde_json::{Map, Value, json};
@@ -78,7 +78,7 @@ impl CodeMode {
         doc: Arc<Value>,
         index: Facade,
         opts: &CodeOptions,
-    ) -> Result<CodeMode, String> {
+    ) -> Result<CodeMode, super::BuildError> {
         let about = About {
             servers: vec![
                 catalog
@@ -92,7 +92,8 @@ impl CodeMode {
             tools: index.tool_count(),
         };
         let decls = code::declarations(&about, &limits_sentence(&opts.limits));
-        let compile = |d: &Value| ArgsValidator::compile(&d["inputSchema"]);
+        let compile =
+            |d: &Value| ArgsValidator::compile(&d["inputSchema"]).map_err(super::BuildError::Code);
         let validators = [compile(&decls[0])?, compile(&decls[1])?];
         Ok(CodeMode {
             index,
@@ -309,7 +310,7 @@ impl Host for CodeHost {
                     revision: self.revision,
                     tool: entry,
                     arguments: &arguments,
-                    select: None,
+                    meta: None,
                     forwarded_headers: &self.forwarded_headers,
                     via: Some(EXECUTE),
                 })

@@ -9,12 +9,13 @@
 //! a direct `tools/call`, so argument validation, the backend and the upstream request
 //! are those of a direct call.
 
+use super::BuildError;
 use super::args::{ArgsValidator, describe};
 use super::catalog::{Catalog, View};
-use crate::call::{complete, error_result, text_block};
 use mcpdesc_catalog::facade::{self, About, Found};
 use mcpdesc_catalog::search::{Entry, Filter, Index, Semantic, ToolText};
 use mcpdesc_core::{Feature, ProtocolRevision};
+use mcpdesc_rest::call::{complete, error_result, text_block};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -61,7 +62,7 @@ impl Facade {
         catalog: &Catalog,
         pins: &[String],
         semantic: Option<Box<dyn Semantic>>,
-    ) -> Result<Facade, String> {
+    ) -> Result<Facade, BuildError> {
         let server = catalog
             .server_info
             .get("name")
@@ -118,12 +119,10 @@ impl Facade {
         }
         for p in pins {
             if !seen.contains(p) {
-                return Err(format!("--pin {p}: no served tool has that name"));
+                return Err(BuildError::PinUnknown(p.clone()));
             }
             if facade::NAMES.contains(&p.as_str()) {
-                return Err(format!(
-                    "--pin {p}: that name is one of the facade's own tools"
-                ));
+                return Err(BuildError::PinReserved(p.clone()));
             }
         }
         let about = About {
@@ -132,7 +131,8 @@ impl Facade {
             tools: entries.len(),
         };
         let decls = facade::declarations(&about);
-        let compile = |d: &Value| ArgsValidator::compile(&d["inputSchema"]);
+        let compile =
+            |d: &Value| ArgsValidator::compile(&d["inputSchema"]).map_err(BuildError::Facade);
         let validators = [
             compile(&decls[0])?,
             compile(&decls[1])?,

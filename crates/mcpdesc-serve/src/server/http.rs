@@ -99,18 +99,38 @@ impl HttpOptions {
     }
 }
 
+/// Why [`check_exposure`] refuses to serve. The texts name the settings, not the
+/// flags: the CLI says which of its flags set them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExposureError {
+    /// An inbound token and a forwarded `Authorization` header together.
+    #[error(
+        "the inbound token and a forwarded Authorization header both use the Authorization header: the inbound token would be sent upstream"
+    )]
+    TokenAndForwardedAuthorization,
+    /// Off loopback, gated only by a forwarded `Authorization`, while the gateway holds
+    /// credentials of its own.
+    #[error(
+        "{addr} is not a loopback address: with a forwarded Authorization header as its only gate the gateway must hold no credentials of its own, or any caller could use them"
+    )]
+    CredentialsBehindForwardedAuthorization { addr: SocketAddr },
+    /// Off loopback without a gate.
+    #[error(
+        "{addr} is not a loopback address: an inbound token or a forwarded Authorization header must gate it"
+    )]
+    Ungated { addr: SocketAddr },
+}
+
 /// The start-up rules of inbound security: a gateway holding credentials is never open
 /// to whoever can reach it. `holds_credentials`: the backend has credentials or static
-/// headers of its own. `Err` is the usage error to print (exit 2).
+/// headers of its own.
 pub fn check_exposure(
     addr: SocketAddr,
     opts: &HttpOptions,
     holds_credentials: bool,
-) -> Result<(), String> {
+) -> Result<(), ExposureError> {
     if opts.inbound_token.is_some() && opts.forwards_authorization() {
-        return Err(
-            "--inbound-token-env and --forward-header Authorization both use the Authorization header: the inbound token would be sent upstream. Use one of them".into(),
-        );
+        return Err(ExposureError::TokenAndForwardedAuthorization);
     }
     if addr.ip().is_loopback() {
         return Ok(());
@@ -120,15 +140,11 @@ pub fn check_exposure(
     }
     if opts.forwards_authorization() {
         if holds_credentials {
-            return Err(format!(
-                "--http {addr} is not a loopback address: with --forward-header Authorization as its only gate the gateway must hold no credentials of its own (--credential, MCPDESC_CREDENTIAL_*, --header), or any caller could use them. Use --inbound-token-env VAR"
-            ));
+            return Err(ExposureError::CredentialsBehindForwardedAuthorization { addr });
         }
         return Ok(());
     }
-    Err(format!(
-        "--http {addr} is not a loopback address: pass --inbound-token-env VAR (clients must send that bearer token) or --forward-header Authorization (the upstream authenticates each caller)"
-    ))
+    Err(ExposureError::Ungated { addr })
 }
 
 /// Serves `listener` until `shutdown` completes.
@@ -761,6 +777,7 @@ impl Routes {
         let built = self
             .main
             .with_selection(selection)
+            .map_err(|e| e.to_string())
             .and_then(
                 |(server, diags)| match diags.iter().find(|d| d.is_error()) {
                     Some(d) => Err(d.message.clone()),

@@ -3,7 +3,7 @@
 //! stdio mode standard output carries only JSON-RPC), or a buffer in tests.
 //!
 //! Nothing logged comes from a request except the tool name and the example name the
-//! mock chose; URLs come from [`CallLog`](crate::call::CallLog), which redacts secrets.
+//! mock chose; URLs come from [`CallLog`](mcpdesc_rest::call::CallLog), which redacts secrets.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};

@@ -1,11 +1,13 @@
 //! Start-up: validate the description, build the backend and the server, check the
 //! transport's rules, then serve. What the CLI calls.
 
-use super::http::{self, HttpOptions};
-use super::{Backend, ServeOptions, Server};
-use crate::mock::{MockBackend, MockOptions};
-use crate::rest::{RestBackend, RestOptions};
-use mcpdesc_core::{Diagnostic, Feature};
+use super::http::{self, ExposureError, HttpOptions};
+use super::{BuildError, ServeOptions, Server};
+use crate::backend::Backend;
+use crate::mock::{MockBackend, MockError, MockOptions};
+use mcpdesc_catalog::SelectionError;
+use mcpdesc_core::{Diagnostic, Feature, RevisionSet};
+use mcpdesc_rest::{GatewayError, RestBackend, RestOptions};
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -36,29 +38,43 @@ pub struct Options {
     pub transport: Transport,
 }
 
-/// Why the server did not start or stopped.
-#[derive(Debug)]
+/// Why the server did not start or stopped. The texts name values, not flags: the CLI
+/// says which of its flags a value came from.
+#[derive(Debug, thiserror::Error)]
 pub enum StartError {
     /// The description is not acceptable (its diagnostics; exit 1).
+    #[error("the description is not acceptable ({} diagnostics)", .0.len())]
     Rejected(Vec<Diagnostic>),
-    /// The options cannot work (exit 2).
-    Usage(String),
-    /// Binding, reading or writing failed (exit 2).
+    /// The REST gateway refused the description or its options (exit 1).
+    #[error(transparent)]
+    Gateway(GatewayError),
+    /// A mock example selection names no tool or no example (exit 1).
+    #[error("the mock's example selections do not fit the description")]
+    Mock(Vec<MockError>),
+    /// [`ServeOptions::selection`] names a toolset no tool is in (exit 2).
+    #[error(transparent)]
+    Toolsets(SelectionError),
+    /// The server options do not fit the description (exit 2).
+    #[error(transparent)]
+    Build(BuildError),
+    /// Streamable HTTP was asked for, and no served revision has it (exit 2).
+    #[error(
+        "the served revisions {served} have no Streamable HTTP transport (it exists {})",
+        Feature::StreamableHttp.phrase()
+    )]
+    NoHttpRevision { served: RevisionSet },
+    /// The HTTP listener would be exposed without a gate (exit 2).
+    #[error(transparent)]
+    Exposure(ExposureError),
+    /// Binding the HTTP listener failed (exit 2).
+    #[error("{addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    /// Reading or writing failed (exit 2).
+    #[error(transparent)]
     Io(std::io::Error),
-}
-
-impl std::fmt::Display for StartError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StartError::Rejected(d) => write!(
-                f,
-                "the description is not acceptable ({} diagnostics)",
-                d.len()
-            ),
-            StartError::Usage(m) => f.write_str(m),
-            StartError::Io(e) => write!(f, "{e}"),
-        }
-    }
 }
 
 /// A server ready to serve.
@@ -80,7 +96,7 @@ pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
     opts.serve
         .selection
         .check_toolsets(&doc)
-        .map_err(|e| StartError::Usage(format!("--toolsets: {e}")))?;
+        .map_err(StartError::Toolsets)?;
     // Validation and building the backend and the server are independent reads of the
     // document: run them side by side (start-up on a large description is most of what
     // a client waits for). The builders read the document as untrusted input, so
@@ -103,13 +119,11 @@ pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
     if let Transport::Http { addr, opts: h } = &opts.transport {
         let over_http = server.revisions().with(Feature::StreamableHttp);
         if over_http.is_empty() {
-            return Err(StartError::Usage(format!(
-                "--http: the served revisions {} have no Streamable HTTP transport (it exists {}); serve them over stdio (without --http)",
-                server.revisions(),
-                Feature::StreamableHttp.phrase()
-            )));
+            return Err(StartError::NoHttpRevision {
+                served: server.revisions(),
+            });
         }
-        http::check_exposure(*addr, h, holds_credentials).map_err(StartError::Usage)?;
+        http::check_exposure(*addr, h, holds_credentials).map_err(StartError::Exposure)?;
     }
     Ok(Prepared {
         server: Arc::new(server),
@@ -126,22 +140,22 @@ fn build(
     backend: BackendOptions,
     serve: &ServeOptions,
 ) -> Result<(Server, Vec<Diagnostic>, bool, &'static str), StartError> {
-    let (backend, warnings, holds_credentials, mode) = match backend {
+    let (backend, warnings, holds_credentials, mode): (Arc<dyn Backend>, _, _, _) = match backend {
         BackendOptions::Rest(r) => {
             let holds = !r.credentials.is_empty() || !r.static_headers.is_empty();
-            let b = RestBackend::shared(Arc::clone(doc), r).map_err(StartError::Rejected)?;
+            let b = RestBackend::shared(Arc::clone(doc), r).map_err(StartError::Gateway)?;
             let warnings = b.warnings().to_vec();
-            (Backend::Rest(Box::new(b)), warnings, holds, "REST gateway")
+            (Arc::new(b), warnings, holds, "REST gateway")
         }
         BackendOptions::Mock(m) => (
-            Backend::Mock(MockBackend::new(doc, m).map_err(StartError::Rejected)?),
+            Arc::new(MockBackend::new(doc, m).map_err(StartError::Mock)?),
             Vec::new(),
             false,
             "mock (named examples)",
         ),
     };
     let (server, fitting) =
-        Server::with_fit(Arc::clone(doc), backend, serve).map_err(StartError::Usage)?;
+        Server::with_fit(Arc::clone(doc), backend, serve).map_err(StartError::Build)?;
     if mcpdesc_core::has_errors(&fitting) {
         return Err(StartError::Rejected(fitting));
     }
@@ -197,9 +211,9 @@ impl Prepared {
                     .map_err(StartError::Io)
             }
             Transport::Http { addr, opts } => {
-                let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
-                    StartError::Io(std::io::Error::new(e.kind(), format!("--http {addr}: {e}")))
-                })?;
+                let listener = tokio::net::TcpListener::bind(addr)
+                    .await
+                    .map_err(|source| StartError::Bind { addr, source })?;
                 let local = listener.local_addr().map_err(StartError::Io)?;
                 let stdio_only = s.revisions().without(Feature::StreamableHttp);
                 let note = if stdio_only.is_empty() {

@@ -208,7 +208,7 @@ pub fn form_urlencode_into(out: &mut String, s: &str) {
 ///
 /// ```
 /// use mcpdesc_core::provenance::Style;
-/// use mcpdesc_serve::rest::serialize::path_expansion;
+/// use mcpdesc_rest::serialize::path_expansion;
 /// use serde_json::json;
 /// assert_eq!(path_expansion("color", Style::Matrix, true, &json!(["blue", "black"])).unwrap(),
 ///            ";color=blue;color=black");
@@ -338,7 +338,7 @@ fn simple(out: &mut String, shape: &Shape, explode: bool, enc: Encoding) {
 ///
 /// ```
 /// use mcpdesc_core::provenance::Style;
-/// use mcpdesc_serve::rest::serialize::header_value;
+/// use mcpdesc_rest::serialize::header_value;
 /// use serde_json::json;
 /// assert_eq!(header_value(Style::Simple, true, &json!({"R": 100, "G": 200})).unwrap(), "R=100,G=200");
 /// ```
@@ -361,7 +361,7 @@ pub fn header_value(style: Style, explode: bool, value: &Value) -> Result<String
 ///
 /// ```
 /// use mcpdesc_core::provenance::Style;
-/// use mcpdesc_serve::rest::serialize::{query_pairs, Encoding};
+/// use mcpdesc_rest::serialize::{query_pairs, Encoding};
 /// use serde_json::json;
 /// let p = query_pairs("color", Style::DeepObject, true, &json!({"R": 100}), Encoding::Unreserved).unwrap();
 /// assert_eq!(p, ["color%5BR%5D=100"]);

@@ -65,14 +65,19 @@ pub fn is_hop_by_hop(name: &str) -> bool {
 /// NUL and every other control byte except an inner HTAB, and whitespace at either end
 /// (which the recipient would strip, so the value would not arrive as given).
 pub fn check_header_value(what: &str, v: &str) -> Result<(), String> {
-    check_field_value(v).map_err(|e| match e {
+    check_field_value(v).map_err(|e| header_value_message(what, e))
+}
+
+/// What is wrong with the value of header `what`.
+pub(crate) fn header_value_message(what: &str, e: FieldValueError) -> String {
+    match e {
         FieldValueError::Control(b) => format!(
             "{what} contains the control character 0x{b:02X} (CR, LF, NUL and other control characters cannot be sent in a header)"
         ),
         FieldValueError::OuterWhitespace => format!(
             "{what} starts or ends with a space or tab, which HTTP strips from a header value"
         ),
-    })
+    }
 }
 
 fn arg_err(a: &ArgPlan, e: impl std::fmt::Display) -> String {
@@ -285,7 +290,7 @@ pub fn build(
         }
     }
     for (n, v) in cx.static_headers {
-        check_header_value(&format!("--header {n}"), v.expose())?;
+        check_header_value(&format!("configured header {n}"), v.expose())?;
         set_header(&mut headers, n, v.expose());
     }
     for (n, v) in cx.forwarded {

@@ -1,6 +1,6 @@
 //! Request bodies by media type: JSON, `application/x-www-form-urlencoded` and
 //! `multipart/form-data` per Encoding Object (OpenAPI 3.1.1 §4.8.15), binary from
-//! base64, text as is. See the [`crate::rest`] docs for the rules.
+//! base64, text as is. See the [`crate`] docs for the rules.
 
 use super::plan::{ArgPlan, BodyKind, BodyPlan, SchemaFacts, essence, is_json};
 use super::request::Body;

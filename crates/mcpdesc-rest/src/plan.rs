@@ -3,27 +3,30 @@
 //! needs, the base URL, the security alternatives and the output schema. A call then
 //! only walks its plan.
 //!
-//! Plans are keyed by tool name and effective protocol scope (§4.10), so each
-//! protocol-scoped variant of a tool (§9.5) has its own (a wrapped output before
-//! 2026-07-28, say).
+//! Plans are kept by the tool declaration's position in the description's `tools`, so
+//! each protocol-scoped variant of a tool (§9.5) has its own (a wrapped output before
+//! 2026-07-28, say), and the caller's own (tool, revision) index (the server's catalog)
+//! is the only one: a [`ToolCall`](crate::call::ToolCall) names the declaration by
+//! position.
 
-use super::RestOptions;
 use super::auth::{self, Alternative};
-use super::client::Origin;
 use super::output::OutputCheck;
-use mcpdesc_core::decl::{decl_scope, root_scope};
+use super::{OptionError, Problem, RestOptions};
+use crate::origin::Origin;
+
 use mcpdesc_core::provenance::{
     BodyShape, Encoding, Location, Method, RootProvenance, Server, Style, ToolProvenance,
 };
-use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet, pointer, refs};
+use mcpdesc_core::{Diagnostic, pointer, refs};
 use serde_json::{Map, Value};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// Every tool's plan, by name and protocol scope.
+/// Every tool's plan, by the declaration's position in `tools`.
 #[derive(Debug, Default)]
 pub struct Plans {
-    by_name: HashMap<String, Vec<(RevisionSet, ToolPlan)>>,
+    /// `None`: no provenance (or no name).
+    by_index: Vec<Option<ToolPlan>>,
     warnings: Vec<Diagnostic>,
     /// Origins of every http(s) server the description declares.
     pub(crate) server_origins: BTreeSet<Origin>,
@@ -34,9 +37,6 @@ pub struct Plans {
 /// What the gateway needs to call one tool variant.
 #[derive(Debug)]
 pub struct ToolPlan {
-    pub name: String,
-    /// `/tools/N` of the variant in the description.
-    pub pointer: String,
     pub method: Method,
     /// The path template in pieces, `/`-separated segments kept apart so a value that
     /// makes a whole segment `.` or `..` can be caught.
@@ -122,13 +122,13 @@ fn warn(code: &str, ptr: &str, msg: String) -> Diagnostic {
 impl Plans {
     /// Reads the plans of every tool of `doc`. Errors: malformed provenance
     /// (`provenance-invalid`, located), a bad `--base-url` or credential.
-    pub fn new(doc: &Arc<Value>, opts: &RestOptions) -> Result<Plans, Vec<Diagnostic>> {
+    pub fn new(doc: &Arc<Value>, opts: &RestOptions) -> Result<Plans, Vec<Problem>> {
         let mut plans = Plans::default();
-        let mut errors = Vec::new();
+        let mut errors: Vec<Problem> = Vec::new();
         let root_prov = match RootProvenance::of_document(doc) {
             Some(Ok(r)) => Some(r),
             Some(Err(d)) => {
-                errors.push(d);
+                errors.push(Problem::Description(d));
                 None
             }
             None => None,
@@ -137,15 +137,19 @@ impl Plans {
         for o in schemes.token_origins() {
             plans.token_origins.insert(o);
         }
-        errors.extend(auth::check_credentials(&schemes, &opts.credentials));
+        errors.extend(
+            auth::check_credentials(&schemes, &opts.credentials)
+                .into_iter()
+                .map(Problem::Description),
+        );
         let base_override = match &opts.base_url {
             Some(b) => match normalize_base(b) {
                 Ok(b) => Some(b),
                 Err(why) => {
-                    errors.push(Diagnostic::error(
-                        "serve-base-url-invalid",
-                        format!("--base-url `{b}`: {why}"),
-                    ));
+                    errors.push(Problem::Option(OptionError::BaseUrl {
+                        url: b.clone(),
+                        why,
+                    }));
                     None
                 }
             },
@@ -158,10 +162,11 @@ impl Plans {
         for s in &root_servers {
             plans.note_server(s, "/x-mcpdesc-openapi/servers");
         }
-        let root = root_scope(doc);
         let root_security = doc.get("security");
         let tools = doc.get("tools").and_then(Value::as_array);
-        for (i, tool) in tools.into_iter().flatten().enumerate() {
+        let tools = tools.map_or(&[][..], Vec::as_slice);
+        plans.by_index.resize_with(tools.len(), || None);
+        for (i, tool) in tools.iter().enumerate() {
             let ptr = format!("/tools/{i}");
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
                 continue;
@@ -169,7 +174,7 @@ impl Plans {
             let prov = match ToolProvenance::of_tool(tool, &ptr) {
                 None => continue,
                 Some(Err(d)) => {
-                    errors.push(d);
+                    errors.push(Problem::Description(d));
                     continue;
                 }
                 Some(Ok(p)) => p,
@@ -184,7 +189,6 @@ impl Plans {
             let plan = ToolPlan::build(
                 doc,
                 tool,
-                name,
                 &ptr,
                 prov,
                 &root_servers,
@@ -204,12 +208,7 @@ impl Plans {
                     format!("tool `{name}`: {why}"),
                 ));
             }
-            let scope = decl_scope(tool, root).intersection(root);
-            plans
-                .by_name
-                .entry(name.to_string())
-                .or_default()
-                .push((scope, plan));
+            plans.by_index[i] = Some(plan);
         }
         for unused in opts.credentials.keys().filter(|k| !schemes.contains(k)) {
             plans.warnings.push(warn(
@@ -240,23 +239,14 @@ impl Plans {
         }
     }
 
-    /// The plan of tool `name` at `rev`.
-    pub fn find(&self, name: &str, rev: ProtocolRevision) -> Option<&ToolPlan> {
-        self.by_name
-            .get(name)?
-            .iter()
-            .find(|(s, _)| s.contains(rev))
-            .map(|(_, p)| p)
+    /// The plan of the tool declared at `tools[index]`.
+    pub fn get(&self, index: usize) -> Option<&ToolPlan> {
+        self.by_index.get(index)?.as_ref()
     }
 
     /// Non-fatal findings.
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
-    }
-
-    /// Every plan.
-    pub fn iter(&self) -> impl Iterator<Item = &ToolPlan> {
-        self.by_name.values().flatten().map(|(_, p)| p)
     }
 }
 
@@ -314,7 +304,6 @@ impl ToolPlan {
     fn build(
         doc: &Arc<Value>,
         tool: &Value,
-        name: &str,
         ptr: &str,
         prov: ToolProvenance,
         root_servers: &[Server],
@@ -425,8 +414,6 @@ impl ToolPlan {
         });
         let response = prov.response.as_ref();
         ToolPlan {
-            name: name.to_string(),
-            pointer: ptr.to_string(),
             method: prov.method,
             segments,
             params,

@@ -1,11 +1,13 @@
-//! One `tools/call` as both backends see it: the request ([`ToolCall`]), the answer
+//! One `tools/call` as every backend sees it: the request ([`ToolCall`]), the answer
 //! ([`CallOutcome`]: a Tool Result plus what to log) and the Tool Result frames every
 //! backend builds ([`text_result`], [`complete`]).
 //!
-//! The REST gateway ([`crate::rest`]) and the mock ([`crate::mock`]) both answer a
-//! [`ToolCall`] with a [`CallOutcome`]; the MCP side ([`crate::server`]) validates the
-//! arguments first, logs [`CallLog`] and sends [`CallOutcome::result`] as the
-//! `tools/call` result.
+//! The REST gateway ([`RestBackend`](crate::RestBackend)) answers a [`ToolCall`] with
+//! a [`CallOutcome`], and so does `mcpdesc-serve`'s mock; the MCP side
+//! (`mcpdesc-serve`) validates the arguments first, logs [`CallLog`] and sends
+//! [`CallOutcome::result`] as the `tools/call` result. These types live here, below the
+//! server, because the gateway builds them: `mcpdesc-serve` depends on this crate and
+//! never the reverse.
 
 use mcpdesc_core::{Feature, ProtocolRevision};
 use serde_json::{Map, Value, json};
@@ -20,6 +22,10 @@ pub struct ToolCall<'a> {
     /// (`mcpdesc_scope::project`): its `outputSchema` and `x-mcpdesc-openapi` are that
     /// revision's.
     pub tool: &'a Value,
+    /// The position of the tool's declaration in the description's `tools`: which
+    /// protocol-scoped variant this is. The caller found it by (name, revision) in its
+    /// own index; backends key what they prepared by it.
+    pub index: usize,
     /// The negotiated protocol revision; the result must be valid there.
     pub revision: ProtocolRevision,
     /// `params.arguments` (an absent `arguments` is an empty map).
@@ -27,6 +33,9 @@ pub struct ToolCall<'a> {
     /// Inbound HTTP headers the operator named with `--forward-header`, as received
     /// (name, value). Empty over stdio. The REST backend forwards exactly these.
     pub forwarded_headers: &'a [(String, String)],
+    /// The request's `params._meta`, if any (the mock reads its example selection
+    /// there).
+    pub meta: Option<&'a Map<String, Value>>,
 }
 
 impl ToolCall<'_> {
@@ -77,6 +86,8 @@ pub struct CallLog {
     /// Non-fatal findings, e.g. an upstream response that does not match `outputSchema`
     /// under `--validate-output warn`.
     pub warnings: Vec<String>,
+    /// Further facts for the log line (e.g. which mock example answered).
+    pub notes: Vec<String>,
 }
 
 /// The upstream side of a call, for the log line.
@@ -114,6 +125,9 @@ impl fmt::Display for CallLog {
         }
         for w in &self.warnings {
             write!(f, "; warning: {w}")?;
+        }
+        for n in &self.notes {
+            write!(f, "; {n}")?;
         }
         Ok(())
     }

@@ -1,20 +1,25 @@
-//! The REST gateway: a `tools/call` becomes the HTTP request its tool's
-//! `x-mcpdesc-openapi` provenance describes, and the HTTP response becomes a Tool
-//! Result.
+//! # mcpdesc-rest
+//!
+//! The REST gateway of `mcpdesc serve`: a `tools/call` becomes the HTTP request its
+//! tool's `x-mcpdesc-openapi` provenance describes, and the HTTP response becomes a
+//! Tool Result. The MCP side (lifecycle, lists, transports) is `mcpdesc-serve`, which
+//! depends on this crate; nothing here knows about it.
 //!
 //! Work is split so every rule is a pure function that tests can hold to a
-//! hand-written expectation:
-//! - [`RestBackend::new`] reads every tool's provenance once ([`plan`]): the path
+//! hand-written expectation, and the network sits behind one trait:
+//! - [`RestBackend::new`] reads every tool's provenance once (`plan`): the path
 //!   template cut into literal and variable pieces, each argument's serializer, the
 //!   server URL, the security alternatives, where the output schema is (compiled on the
 //!   tool's first call). A malformed provenance refuses the whole description with
-//!   located diagnostics.
-//! - [`request`] turns arguments + plan + credentials into an [`request::HttpRequest`]
-//!   value (no network), using [`serialize`] (OpenAPI parameter styles, RFC 3986
-//!   percent-encoding) and [`body`] (JSON, forms, multipart, binary, text).
-//! - [`client`] sends it under the gateway's safety rules; [`auth`] fetches and caches
-//!   OAuth 2.0 client-credentials tokens.
-//! - [`response`] maps the HTTP response to a Tool Result for the call's revision.
+//!   located diagnostics ([`GatewayError`]).
+//! - `request` turns arguments + plan + credentials into an [`HttpRequest`] value (no
+//!   network), using [`serialize`] (OpenAPI parameter styles, RFC 3986
+//!   percent-encoding) and `body` (JSON, forms, multipart, binary, text); `auth`
+//!   chooses the security alternative and holds the OAuth 2.0 token cache; `origin`
+//!   is the outbound allow-list. None of these does I/O or imports the client.
+//! - An [`HttpClient`] sends the request ([`ReqwestClient`]: reqwest over rustls);
+//!   [`RestBackend`] checks the origin first and bounds requests in flight.
+//! - `response` maps the HTTP response to a Tool Result for the call's revision.
 //!
 //! # Serialization (OpenAPI 3.1.1 §4.8.12.4, 3.0.4 §4.7.12.4)
 //! Each argument is serialized by the `style`/`explode` its provenance records
@@ -132,24 +137,95 @@
 //!   to [`ERROR_BODY_BUDGET`] bytes; never `structuredContent`.
 //! - Connect, DNS, TLS failures and timeouts: tool errors saying which.
 
-pub mod auth;
-pub mod body;
-pub mod client;
-pub mod output;
-pub mod plan;
-pub mod request;
-pub mod response;
+mod auth;
+mod body;
+pub mod call;
+mod client;
+mod origin;
+mod output;
+mod plan;
+mod request;
+mod response;
 pub mod serialize;
 
 use crate::call::{CallLog, CallOutcome, ToolCall, UpstreamLog};
 use mcpdesc_core::Diagnostic;
-use std::collections::BTreeMap;
+use mcpdesc_core::http::FieldValueError;
+use origin::Allowlist;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use auth::{CredentialError, credentials_from_env};
-pub use plan::Plans;
+pub use client::{BoxFuture, ClientError, HttpClient, ReadLimits, ReqwestClient, SendError};
+pub use origin::Origin;
+pub use request::{Body, HttpRequest};
+pub use response::HttpResponse;
+
+/// How much of a non-2xx response (and of a token endpoint's answer) is read: it is
+/// shown cut to [`ERROR_BODY_BUDGET`] anyway.
+const ERROR_READ_LIMIT: usize = 256 * 1024;
+
+/// Why [`RestBackend::new`] refused: every problem found, in the order found.
+#[derive(Debug, thiserror::Error)]
+#[error("the REST gateway cannot serve this description ({} problems)", .problems.len())]
+pub struct GatewayError {
+    pub problems: Vec<Problem>,
+}
+
+/// One reason the gateway cannot start.
+#[derive(Debug)]
+pub enum Problem {
+    /// A finding about the description (malformed provenance, a credential that does
+    /// not fit its security scheme), located by its pointer.
+    Description(Diagnostic),
+    /// An option value ([`RestOptions`]) that cannot work.
+    Option(OptionError),
+}
+
+/// An option value that cannot work. The texts name the value, not the option: the
+/// caller knows what it calls the option (the CLI: `--header`, `--base-url`,
+/// `--allow-host`) and says it first.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    /// [`RestOptions::static_headers`]: a name that is not an RFC 9110 token.
+    #[error("`{name}`: not a valid header name")]
+    HeaderName { name: String },
+    /// [`RestOptions::static_headers`]: a hop-by-hop or framing header.
+    #[error("`{name}`: hop-by-hop and framing headers cannot be set")]
+    HeaderHopByHop { name: String },
+    /// [`RestOptions::static_headers`]: a value a header cannot carry.
+    #[error("{}", request::header_value_message(.name, *.error))]
+    HeaderValue {
+        name: String,
+        error: FieldValueError,
+    },
+    /// [`RestOptions::base_url`] is not an absolute http(s) base URL.
+    #[error("`{url}`: {why}")]
+    BaseUrl { url: String, why: String },
+    /// One of [`RestOptions::allow_hosts`] is not `HOST`, `HOST:PORT` or an origin.
+    #[error("{why}")]
+    AllowHost { value: String, why: String },
+    /// The HTTP client could not be built.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+}
+
+impl OptionError {
+    /// The diagnostic code a caller reports it under.
+    pub fn code(&self) -> &'static str {
+        match self {
+            OptionError::HeaderName { .. }
+            | OptionError::HeaderHopByHop { .. }
+            | OptionError::HeaderValue { .. } => "serve-header-invalid",
+            OptionError::BaseUrl { .. } => "serve-base-url-invalid",
+            OptionError::AllowHost { .. } => "serve-allow-host-invalid",
+            OptionError::Client(ClientError::Tls(_)) => "serve-tls",
+            OptionError::Client(ClientError::Client(_)) => "serve-client",
+        }
+    }
+}
 
 /// Default `--timeout`: one upstream exchange, redirects and token fetch included.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -222,7 +298,7 @@ pub use mcpdesc_core::Secret;
 /// upper-cased, every character outside `A-Z0-9` replaced by `_`.
 ///
 /// ```
-/// use mcpdesc_serve::rest::credential_env_var;
+/// use mcpdesc_rest::credential_env_var;
 /// assert_eq!(credential_env_var("api-key"), "MCPDESC_CREDENTIAL_API_KEY");
 /// assert_eq!(credential_env_var("petstore_auth"), "MCPDESC_CREDENTIAL_PETSTORE_AUTH");
 /// assert_eq!(credential_env_var("oauth2.v1"), "MCPDESC_CREDENTIAL_OAUTH2_V1");
@@ -300,8 +376,12 @@ impl fmt::Debug for RestOptions {
 /// (`Send + Sync`; the upstream connection pool and the OAuth token cache live here).
 #[derive(Debug)]
 pub struct RestBackend {
-    plans: Plans,
-    client: client::Upstream,
+    plans: plan::Plans,
+    client: Arc<dyn HttpClient>,
+    allowed: Allowlist,
+    token_allowed: BTreeSet<Origin>,
+    slots: Option<Arc<tokio::sync::Semaphore>>,
+    max_response_bytes: usize,
     tokens: auth::TokenCache,
     credentials: BTreeMap<String, Secret>,
     static_headers: Vec<(String, Secret)>,
@@ -310,68 +390,109 @@ pub struct RestBackend {
 
 impl RestBackend {
     /// Reads every tool's provenance and the security schemes once. A description whose
-    /// provenance is malformed (or options that cannot work: a bad `--base-url`,
-    /// `--allow-host` or credential, a hop-by-hop or malformed `--header`) is refused
-    /// with located diagnostics. Tools without provenance are kept: calling them is a
-    /// tool error. Findings that do not stop the gateway are in
-    /// [`RestBackend::warnings`].
+    /// provenance is malformed (or options that cannot work: a bad base URL, allowed
+    /// host or credential, a hop-by-hop or malformed static header) is refused with
+    /// every problem. Tools without provenance are kept: calling them is a tool error.
+    /// Findings that do not stop the gateway are in [`RestBackend::warnings`].
     ///
     /// Keeps a copy of `doc` (output schemas are compiled from it on a tool's first
     /// call); a caller that holds the document in an `Arc` already calls
     /// [`RestBackend::shared`].
-    pub fn new(doc: &serde_json::Value, opts: RestOptions) -> Result<RestBackend, Vec<Diagnostic>> {
+    pub fn new(doc: &serde_json::Value, opts: RestOptions) -> Result<RestBackend, GatewayError> {
         RestBackend::shared(Arc::new(doc.clone()), opts)
     }
 
-    /// [`RestBackend::new`] on a shared document (not copied).
+    /// [`RestBackend::new`] on a shared document (not copied), with the reqwest client.
     pub fn shared(
         doc: Arc<serde_json::Value>,
         opts: RestOptions,
-    ) -> Result<RestBackend, Vec<Diagnostic>> {
-        let mut errors = Vec::new();
+    ) -> Result<RestBackend, GatewayError> {
+        let client = ReqwestClient::new(opts.timeout)
+            .map(|c| Arc::new(c) as Arc<dyn HttpClient>)
+            .map_err(OptionError::from);
+        Self::build(doc, opts, client)
+    }
+
+    /// [`RestBackend::shared`] sending through `client` (a test double, say). The
+    /// origin and concurrency rules are the gateway's and apply to any client.
+    pub fn with_client(
+        doc: Arc<serde_json::Value>,
+        opts: RestOptions,
+        client: Arc<dyn HttpClient>,
+    ) -> Result<RestBackend, GatewayError> {
+        Self::build(doc, opts, Ok(client))
+    }
+
+    fn build(
+        doc: Arc<serde_json::Value>,
+        opts: RestOptions,
+        client: Result<Arc<dyn HttpClient>, OptionError>,
+    ) -> Result<RestBackend, GatewayError> {
+        let mut problems = Vec::new();
         for (n, v) in &opts.static_headers {
-            if !plan::is_token(n) {
-                errors.push(Diagnostic::error(
-                    "serve-header-invalid",
-                    format!("--header `{n}`: not a valid header name"),
-                ));
+            let e = if !plan::is_token(n) {
+                Some(OptionError::HeaderName { name: n.clone() })
             } else if request::is_hop_by_hop(n) {
-                errors.push(Diagnostic::error(
-                    "serve-header-invalid",
-                    format!("--header `{n}`: hop-by-hop and framing headers cannot be set"),
-                ));
-            } else if let Err(e) = request::check_header_value(&format!("--header {n}"), v.expose())
-            {
-                errors.push(Diagnostic::error("serve-header-invalid", e));
-            }
+                Some(OptionError::HeaderHopByHop { name: n.clone() })
+            } else {
+                mcpdesc_core::http::check_field_value(v.expose())
+                    .err()
+                    .map(|error| OptionError::HeaderValue {
+                        name: n.clone(),
+                        error,
+                    })
+            };
+            problems.extend(e.map(Problem::Option));
         }
-        let plans = match Plans::new(&doc, &opts) {
+        let plans = match plan::Plans::new(&doc, &opts) {
             Ok(p) => Some(p),
             Err(d) => {
-                errors.extend(d);
+                problems.extend(d);
                 None
             }
         };
-        let client = match &plans {
-            Some(p) => match client::Upstream::new(p, &opts) {
-                Ok(c) => Some(c),
-                Err(d) => {
-                    errors.push(d);
-                    None
+        let mut allowed = Allowlist::default();
+        if let Some(p) = &plans {
+            for o in &p.server_origins {
+                allowed.insert(o.clone());
+            }
+            if let Some(b) = opts.base_url.as_deref().and_then(Origin::of_url) {
+                allowed.insert(b);
+            }
+            for h in &opts.allow_hosts {
+                if let Err(why) = allowed.add_allow_host(h) {
+                    problems.push(Problem::Option(OptionError::AllowHost {
+                        value: h.clone(),
+                        why,
+                    }));
+                    break;
                 }
-            },
-            None => None,
+            }
+        }
+        let client = match (client, plans.is_some()) {
+            (Ok(c), _) => Some(c),
+            (Err(e), true) => {
+                problems.push(Problem::Option(e));
+                None
+            }
+            (Err(_), false) => None,
         };
         match (plans, client) {
-            (Some(plans), Some(client)) if errors.is_empty() => Ok(RestBackend {
+            (Some(plans), Some(client)) if problems.is_empty() => Ok(RestBackend {
+                token_allowed: plans.token_origins.clone(),
                 plans,
                 client,
+                allowed,
+                slots: opts
+                    .concurrency
+                    .map(|n| Arc::new(tokio::sync::Semaphore::new(n.max(1)))),
+                max_response_bytes: opts.max_response_bytes,
                 tokens: auth::TokenCache::default(),
                 credentials: opts.credentials,
                 static_headers: opts.static_headers,
                 validate_output: opts.validate_output,
             }),
-            _ => Err(errors),
+            _ => Err(GatewayError { problems }),
         }
     }
 
@@ -381,15 +502,10 @@ impl RestBackend {
         self.plans.warnings()
     }
 
-    /// The plans (for tests and tools that inspect what the gateway will do).
-    pub fn plans(&self) -> &Plans {
-        &self.plans
-    }
-
     /// The request a call would send, without sending it (no OAuth token yet: those are
     /// fetched when sending). Errors are the tool-error texts [`RestBackend::call`]
     /// would answer with.
-    pub fn build_request(&self, call: &ToolCall<'_>) -> Result<request::HttpRequest, String> {
+    pub fn build_request(&self, call: &ToolCall<'_>) -> Result<HttpRequest, String> {
         let plan = self.plan(call)?;
         request::build(
             plan,
@@ -403,7 +519,7 @@ impl RestBackend {
     }
 
     fn plan(&self, call: &ToolCall<'_>) -> Result<&plan::ToolPlan, String> {
-        self.plans.find(call.tool_name(), call.revision).ok_or_else(|| {
+        self.plans.get(call.index).ok_or_else(|| {
             format!(
                 "tool `{}` has no x-mcpdesc-openapi provenance at MCP {}: the gateway cannot call an API for it (serve it with --mock)",
                 call.tool_name(),
@@ -439,7 +555,7 @@ impl RestBackend {
             let token = match req.oauth.first() {
                 Some(need) => match self
                     .tokens
-                    .token(need, refresh, || self.client.fetch_token(need))
+                    .token(need, refresh, || self.fetch_token(need))
                     .await
                 {
                     Ok(t) => Some(t),
@@ -448,11 +564,7 @@ impl RestBackend {
                 None => None,
             };
             log.attempts += 1;
-            match self
-                .client
-                .send(&req, token.as_ref().map(Secret::expose))
-                .await
-            {
+            match self.send(&req, token.as_ref().map(Secret::expose)).await {
                 Ok(r) if r.status == 401 && token.is_some() && !refresh => {
                     refresh = true;
                 }
@@ -472,6 +584,7 @@ impl RestBackend {
                         is_error: m.is_error,
                         error: m.error,
                         warnings: m.warnings,
+                        notes: Vec::new(),
                     },
                 }
             }
@@ -481,5 +594,60 @@ impl RestBackend {
                 o
             }
         }
+    }
+
+    /// Sends one request (`bearer`: an OAuth access token to add) to an allowed origin,
+    /// within the concurrency bound, and reads the response within the limits.
+    async fn send(
+        &self,
+        req: &HttpRequest,
+        bearer: Option<&str>,
+    ) -> Result<HttpResponse, SendError> {
+        let origin = Origin::of_url(&req.url)
+            .ok_or_else(|| SendError(format!("`{}` is not an http(s) URL", req.log_url)))?;
+        if !self.allowed.allows(&origin) {
+            return Err(SendError(format!(
+                "{origin} is not an allowed upstream: requests go only to the description's servers, --base-url and --allow-host"
+            )));
+        }
+        let _permit = match &self.slots {
+            Some(s) => Some(
+                s.acquire()
+                    .await
+                    .map_err(|_| SendError("the gateway is shutting down".into()))?,
+            ),
+            None => None,
+        };
+        let limits = ReadLimits {
+            success: self.max_response_bytes,
+            other: Some(self.max_response_bytes.min(ERROR_READ_LIMIT)),
+        };
+        self.client.send(req, bearer, limits).await
+    }
+
+    /// Fetches a client-credentials token (RFC 6749 §4.4) from a declared token
+    /// endpoint.
+    async fn fetch_token(
+        &self,
+        need: &auth::OAuthNeed,
+    ) -> Result<(Secret, Option<Duration>), String> {
+        let origin = Origin::of_url(&need.token_url)
+            .ok_or_else(|| format!("tokenUrl `{}` is not an http(s) URL", need.token_url))?;
+        if !self.token_allowed.contains(&origin) {
+            return Err(format!("{origin} is not a declared token endpoint"));
+        }
+        let req = auth::token_request(need);
+        let limits = ReadLimits {
+            success: ERROR_READ_LIMIT,
+            other: None,
+        };
+        let r = self.client.send(&req, None, limits).await.map_err(|e| {
+            format!(
+                "token request for scheme `{}` failed: {e}",
+                need.scheme_name
+            )
+        })?;
+        auth::parse_token_response(r.status, &r.body)
+            .map_err(|e| format!("token request for scheme `{}`: {e}", need.scheme_name))
     }
 }

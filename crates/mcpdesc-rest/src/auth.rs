@@ -1,10 +1,10 @@
 //! Security (§7): the description's Security Scheme Objects, a tool's effective
 //! requirement alternatives, choosing the one whose credentials are present, and the
-//! OAuth 2.0 client-credentials token cache. See the [`crate::rest`] docs for the
+//! OAuth 2.0 client-credentials token cache. See the [`crate`] docs for the
 //! credential forms.
 
 use super::Secret;
-use super::client::Origin;
+use crate::origin::Origin;
 use mcpdesc_core::Diagnostic;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -325,7 +325,7 @@ enum Cred<'a> {
     Forwarded,
 }
 
-/// Chooses and applies an alternative (see the module docs of [`crate::rest`]): the
+/// Chooses and applies an alternative (see the module docs of [`crate`]): the
 /// first non-anonymous one whose schemes all have credentials, else an anonymous one,
 /// else an error naming what is missing. `None` security: nothing to apply.
 pub fn apply(
@@ -511,6 +511,26 @@ impl TokenCache {
             until,
         });
         Ok(token)
+    }
+}
+
+/// The token request of RFC 6749 §4.4.2 for `need`, as a request value: `POST` to the
+/// `tokenUrl` with the parts of [`token_request_parts`], asking for JSON.
+pub fn token_request(need: &OAuthNeed) -> crate::HttpRequest {
+    let (authorization, body) = token_request_parts(need);
+    crate::HttpRequest {
+        method: mcpdesc_core::provenance::Method::Post,
+        url: need.token_url.clone(),
+        log_url: need.token_url.clone(),
+        headers: vec![
+            ("Authorization".into(), authorization),
+            ("Accept".into(), "application/json".into()),
+        ],
+        body: Some(crate::Body {
+            content_type: "application/x-www-form-urlencoded".into(),
+            bytes: body.into_bytes(),
+        }),
+        oauth: Vec::new(),
     }
 }
 

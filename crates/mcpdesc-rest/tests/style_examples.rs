@@ -15,11 +15,9 @@
 
 use mcpdesc_core::ProtocolRevision;
 use mcpdesc_core::provenance::Style;
-use mcpdesc_serve::call::ToolCall;
-use mcpdesc_serve::rest::serialize::{
-    Encoding, cookie_pairs, header_value, path_expansion, query_pairs,
-};
-use mcpdesc_serve::rest::{RestBackend, RestOptions};
+use mcpdesc_rest::call::ToolCall;
+use mcpdesc_rest::serialize::{Encoding, cookie_pairs, header_value, path_expansion, query_pairs};
+use mcpdesc_rest::{HttpRequest, RestBackend, RestOptions};
 use serde_json::{Map, Value, json};
 
 type Row = (Style, bool, [Option<&'static str>; 4]);
@@ -273,16 +271,18 @@ fn doc(path: &str, arg: Value) -> Value {
     })
 }
 
-fn built(d: &Value, v: &Value) -> Result<mcpdesc_serve::rest::request::HttpRequest, String> {
+fn built(d: &Value, v: &Value) -> Result<HttpRequest, String> {
     let backend = RestBackend::new(d, RestOptions::default()).expect("backend");
     let mut args = Map::new();
     args.insert("color".into(), v.clone());
     let tool = &d["tools"][0];
     backend.build_request(&ToolCall {
         tool,
+        index: 0,
         revision: ProtocolRevision::V2026_07_28,
         arguments: &args,
         forwarded_headers: &[],
+        meta: None,
     })
 }
 

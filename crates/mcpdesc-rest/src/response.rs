@@ -1,5 +1,5 @@
 //! HTTP response → Tool Result for the call's revision (pure). See the
-//! [`crate::rest`] docs for the rules; revision facts come from [`Feature`].
+//! [`crate`] docs for the rules; revision facts come from [`Feature`].
 
 use super::ValidateOutput;
 use super::output::Verdict;

@@ -1,0 +1,259 @@
+//! The HTTP client behind the gateway: the [`HttpClient`] trait (one exchange, no
+//! policy of its own beyond redirects and read limits) and [`ReqwestClient`], its
+//! implementation on reqwest (HTTP/1.1, pooled connections) over rustls with the ring
+//! provider and the system's roots, no proxy. The gateway ([`crate::RestBackend`])
+//! checks every request's origin against the allow-list and bounds requests in flight
+//! before it asks the client; the client follows at most
+//! [`MAX_REDIRECTS`](crate::MAX_REDIRECTS) same-origin redirects, bounds the exchange
+//! by its timeout and the body by [`ReadLimits`].
+
+use crate::origin::Origin;
+use crate::request::HttpRequest;
+use crate::response::HttpResponse;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A boxed, `Send` future (what [`HttpClient`] returns, so the trait is object-safe).
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// How much of a response body is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// A 2xx body longer than this is an error.
+    pub success: usize,
+    /// Any other body is cut at this many bytes (and marked truncated); `None`: the
+    /// 2xx rule applies to every status.
+    pub other: Option<usize>,
+}
+
+/// One HTTP exchange. The gateway has built the request (pure) and checked its origin;
+/// the client sends it as it is: method, URL, header fields in order, then
+/// `Authorization: Bearer <bearer>` when given, then the body with its
+/// `Content-Type`. Redirects are followed on the same origin only, at most
+/// [`MAX_REDIRECTS`](crate::MAX_REDIRECTS) times. Dropping the future aborts the
+/// exchange. Errors are worded for the model and carry no secret (no URL).
+///
+/// [`ReqwestClient`] is the real one; tests may put a double behind
+/// [`RestBackend::with_client`](crate::RestBackend::with_client).
+pub trait HttpClient: Send + Sync + fmt::Debug {
+    /// Sends `req` and reads the response within `limits`.
+    fn send<'a>(
+        &'a self,
+        req: &'a HttpRequest,
+        bearer: Option<&'a str>,
+        limits: ReadLimits,
+    ) -> BoxFuture<'a, Result<HttpResponse, SendError>>;
+}
+
+/// A failed exchange, worded for the model (no secrets).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SendError(pub String);
+
+/// The reqwest client and its settings.
+pub struct ReqwestClient {
+    client: reqwest::Client,
+    timeout: Duration,
+}
+
+impl fmt::Debug for ReqwestClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReqwestClient")
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Marker error of the redirect policy.
+#[derive(Debug)]
+struct RedirectRefused(String);
+
+impl fmt::Display for RedirectRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RedirectRefused {}
+
+/// Why the client could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClientError {
+    /// rustls could not be configured (no usable platform verifier, say).
+    #[error("TLS setup failed: {0}")]
+    Tls(String),
+    /// reqwest refused the configuration.
+    #[error("HTTP client setup failed: {0}")]
+    Client(String),
+}
+
+impl ReqwestClient {
+    /// Builds the client: `timeout` bounds each whole exchange (redirects included).
+    pub fn new(timeout: Duration) -> Result<ReqwestClient, ClientError> {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let tls = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .and_then(|b| {
+                use rustls_platform_verifier::BuilderVerifierExt as _;
+                b.with_platform_verifier()
+            })
+            .map(|b| b.with_no_client_auth())
+            .map_err(|e| ClientError::Tls(e.to_string()))?;
+        let policy = reqwest::redirect::Policy::custom(|attempt| {
+            let Some(first) = attempt.previous().first() else {
+                return attempt.follow();
+            };
+            let from = Origin::of(first);
+            let to = Origin::of(attempt.url());
+            if to.is_none() || from != to {
+                let to = to.map_or_else(|| attempt.url().scheme().to_string(), |o| o.to_string());
+                let from = from.map_or_else(String::new, |o| o.to_string());
+                return attempt.error(RedirectRefused(format!(
+                    "the API redirected from {from} to {to}; only same-origin redirects are followed"
+                )));
+            }
+            if attempt.previous().len() > crate::MAX_REDIRECTS {
+                return attempt.error(RedirectRefused(format!(
+                    "the API redirected more than {} times",
+                    crate::MAX_REDIRECTS
+                )));
+            }
+            attempt.follow()
+        });
+        let client = reqwest::Client::builder()
+            .tls_backend_preconfigured(tls)
+            .redirect(policy)
+            .timeout(timeout)
+            .no_proxy()
+            .referer(false)
+            .user_agent(concat!("mcpdesc-serve/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ClientError::Client(e.to_string()))?;
+        Ok(ReqwestClient { client, timeout })
+    }
+
+    async fn exchange(
+        &self,
+        req: &HttpRequest,
+        bearer: Option<&str>,
+        limits: ReadLimits,
+    ) -> Result<HttpResponse, SendError> {
+        let origin = Origin::of_url(&req.url)
+            .ok_or_else(|| SendError(format!("`{}` is not an http(s) URL", req.log_url)))?;
+        let method = reqwest::Method::from_bytes(req.method.as_str().as_bytes())
+            .map_err(|_| SendError("bad method".into()))?;
+        let mut b = self.client.request(method, &req.url);
+        for (n, v) in &req.headers {
+            b = b.header(n.as_str(), v.as_str());
+        }
+        if let Some(t) = bearer {
+            b = b.header("Authorization", format!("Bearer {t}"));
+        }
+        if let Some(body) = &req.body {
+            b = b
+                .header("Content-Type", body.content_type.as_str())
+                .body(body.bytes.clone());
+        }
+        let resp = b.send().await.map_err(|e| self.describe(&e, &origin))?;
+        read(resp, limits)
+            .await
+            .map_err(|e| self.describe(&e, &origin))?
+            .map_err(SendError)
+    }
+
+    /// Words a transport failure (no URL: it may carry a query secret).
+    fn describe(&self, e: &reqwest::Error, origin: &Origin) -> SendError {
+        let mut cause = String::new();
+        let mut tls = false;
+        let mut src: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
+        while let Some(s) = src {
+            if let Some(r) = s.downcast_ref::<RedirectRefused>() {
+                return SendError(r.0.clone());
+            }
+            tls |= s.downcast_ref::<rustls::Error>().is_some();
+            cause = s.to_string();
+            src = s.source();
+        }
+        if e.is_timeout() {
+            return SendError(format!(
+                "the API at {origin} did not answer within {} s (--timeout)",
+                self.timeout.as_secs_f64()
+            ));
+        }
+        if e.is_connect() {
+            let lower = cause.to_ascii_lowercase();
+            let what = if tls || lower.contains("tls") || lower.contains("certificate") {
+                "TLS handshake failed with"
+            } else if cause.contains("dns error") || cause.contains("lookup address") {
+                "could not resolve"
+            } else {
+                "could not connect to"
+            };
+            return SendError(format!("{what} {origin}: {cause}"));
+        }
+        if e.is_redirect() {
+            return SendError(format!("redirect from {origin} failed: {cause}"));
+        }
+        let base = e.to_string();
+        let base = base.split(" for url (").next().unwrap_or(&base).to_string();
+        SendError(if cause.is_empty() || base.contains(&cause) {
+            format!("the request to {origin} failed: {base}")
+        } else {
+            format!("the request to {origin} failed: {base}: {cause}")
+        })
+    }
+}
+
+impl HttpClient for ReqwestClient {
+    fn send<'a>(
+        &'a self,
+        req: &'a HttpRequest,
+        bearer: Option<&'a str>,
+        limits: ReadLimits,
+    ) -> BoxFuture<'a, Result<HttpResponse, SendError>> {
+        Box::pin(self.exchange(req, bearer, limits))
+    }
+}
+
+/// Reads a body within `limits`: over the limit, an error for a body the limits do not
+/// cut, else the first bytes (marked truncated).
+async fn read(
+    mut resp: reqwest::Response,
+    limits: ReadLimits,
+) -> Result<Result<HttpResponse, String>, reqwest::Error> {
+    let status = resp.status();
+    let (limit, cut) = match limits.other {
+        Some(other) if !status.is_success() => (other, true),
+        _ => (limits.success, false),
+    };
+    let content_type = resp
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(String::from);
+    let mut body = Vec::new();
+    let mut truncated = false;
+    while let Some(chunk) = resp.chunk().await? {
+        if body.len() + chunk.len() > limit {
+            if !cut {
+                return Ok(Err(format!(
+                    "the API's response is larger than {limit} bytes (--max-response-bytes)"
+                )));
+            }
+            body.extend_from_slice(&chunk[..limit - body.len()]);
+            truncated = true;
+            break;
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Ok(HttpResponse {
+        status: status.as_u16(),
+        reason: status.canonical_reason().map(String::from),
+        content_type,
+        body,
+        truncated,
+    }))
+}

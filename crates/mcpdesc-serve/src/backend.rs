@@ -1,0 +1,48 @@
+//! What answers `tools/call`: the [`Backend`] trait, implemented by the REST gateway
+//! ([`mcpdesc_rest::RestBackend`]) and the mock ([`MockBackend`]).
+//!
+//! # Where things live, and why
+//! - [`ToolCall`] and [`CallOutcome`] (the call and its answer) live in `mcpdesc-rest`
+//!   (`mcpdesc_rest::call`), because the gateway builds them; this crate depends on
+//!   `mcpdesc-rest` and never the reverse, so layering stays one-way.
+//! - The trait lives here, with the server that calls it. Rust's orphan rule allows
+//!   `impl Backend for RestBackend` here because the trait is local, so the gateway
+//!   needs to know nothing about the server. (Had the trait lived in `mcpdesc-rest`,
+//!   the mock would have had to implement a REST crate's trait.)
+//!
+//! # One index
+//! The server's catalog is the only (tool name, revision) index: it finds the tool's
+//! declaration and hands the backend its position in the description's `tools`
+//! ([`ToolCall::index`]). A backend keys what it prepared per declaration (the
+//! gateway's request plans) by that position; it never looks a name up again.
+//!
+//! # Several descriptions
+//! A backend answers for one description; a server holding several descriptions holds
+//! one backend per description (each with its own servers, credentials and limits), and
+//! its catalog says which description a tool belongs to.
+
+use crate::mock::MockBackend;
+use mcpdesc_rest::call::{CallOutcome, ToolCall};
+use mcpdesc_rest::{BoxFuture, RestBackend};
+use std::fmt;
+
+/// Answers the `tools/call`s of one description. The server has found the tool (the
+/// declaration at [`ToolCall::index`], projected at the call's revision) and validated
+/// the arguments against its `inputSchema`. The answer is always a Tool Result:
+/// failures are tool errors (`isError: true`). Dropping the future cancels the call.
+pub trait Backend: Send + Sync + fmt::Debug {
+    /// One `tools/call`.
+    fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, CallOutcome>;
+}
+
+impl Backend for RestBackend {
+    fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, CallOutcome> {
+        Box::pin(RestBackend::call(self, call))
+    }
+}
+
+impl Backend for MockBackend {
+    fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, CallOutcome> {
+        Box::pin(std::future::ready(self.answer(call)))
+    }
+}
