@@ -127,7 +127,7 @@ pub enum Discovery {
     /// pinned ones ([`facade`]).
     Search(SearchOptions),
     /// `--discovery code`: `tools/list` is code mode's two tools, `search_api` and
-    /// `execute` ([`code`]).
+    /// `execute` (the crate-private `server::code`).
     Code(CodeOptions),
 }
 
