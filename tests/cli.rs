@@ -822,6 +822,27 @@ fn serve_lists_toolsets_and_refuses_bad_selections() {
             vec!["--discovery", "everything"],
             "invalid value 'everything'",
         ),
+        // Code mode's limits are typed flags: a bad value is a usage error naming it.
+        (
+            vec!["--discovery", "code", "--code-memory", "0"],
+            "greater than zero",
+        ),
+        (
+            vec!["--discovery", "code", "--code-memory", "64MB"],
+            "--code-memory",
+        ),
+        (
+            vec!["--discovery", "code", "--code-max-concurrent-calls", "0"],
+            "--code-max-concurrent-calls",
+        ),
+        (
+            vec!["--discovery", "code", "--code-timeout", "0"],
+            "--code-timeout",
+        ),
+        (
+            vec!["--discovery", "code", "--code-max-calls", "many"],
+            "--code-max-calls",
+        ),
     ] {
         let out = mcpdesc()
             .arg("serve")

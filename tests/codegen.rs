@@ -1214,3 +1214,208 @@ fn e2e_generated_typescript_client_decodes_the_negotiated_revision() {
         "{v}"
     );
 }
+
+// ---- code mode: the declarations `search_api` answers (issue 22) ----
+
+/// Two tools sharing nothing, one with nested output types, one without an output
+/// schema, with a name that is not an identifier and a title its description repeats.
+fn shop() -> Value {
+    serde_json::json!({
+        "mcpdesc": "0.8.0", "info": {"name": "shop", "version": "1.0.0"},
+        "protocolVersions": ["2025-11-25"],
+        "tools": [
+            {"name": "get_order", "title": "Get an order", "description": "Returns one order by id.",
+             "inputSchema": {"type": "object", "properties": {"id": {"type": "integer", "description": "The order id."}}, "required": ["id"]},
+             "outputSchema": {"type": "object",
+                "properties": {"id": {"type": "integer"}, "customer": {"$ref": "#/$defs/Customer"}},
+                "required": ["id"],
+                "$defs": {
+                    "Customer": {"type": "object", "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/Address"}}, "required": ["name"]},
+                    "Address": {"type": "object", "properties": {"city": {"type": "string"}}}
+                }}},
+            {"name": "list-orders", "title": "Lists orders", "description": "Lists orders.",
+             "inputSchema": {"type": "object", "properties": {"status": {"enum": ["open", "closed"]}}}}
+        ]
+    })
+}
+
+/// Written by hand from the rules in `mcpdesc_codegen::declarations` and the TypeScript
+/// renderer's (one-line field docs as one-line JSDoc, integers as `number`, string enums
+/// as unions):
+/// at depth 1 `Customer` is declared and `Address` (depth 2) is cut; a title that the
+/// description starts with is not said twice.
+const SHOP_DECLARATIONS_DEPTH_1: &str = r#"type GetOrderInput = {
+  /** The order id. */
+  id: number;
+};
+type GetOrderOutput = {
+  id: number;
+  customer?: Customer;
+};
+type ListOrdersInput = {
+  status?: ListOrdersInputStatus;
+};
+type Customer = {
+  name: string;
+  address?: unknown /* Address: not expanded */;
+};
+type ListOrdersInputStatus = "open" | "closed";
+
+declare const api: {
+  /**
+   * Get an order
+   *
+   * Returns one order by id.
+   */
+  get_order(args: GetOrderInput): Promise<GetOrderOutput>;
+  /**
+   * Lists orders.
+   *
+   * No output schema: resolves to the result's text, parsed as JSON when it is JSON.
+   */
+  "list-orders"(args?: ListOrdersInput): Promise<unknown>;
+};
+"#;
+
+#[test]
+fn code_mode_declarations_by_hand() {
+    use mcpdesc_codegen::declarations::{DeclOptions, declarations_of};
+    let doc = shop();
+    let got = declarations_of(
+        &doc,
+        None,
+        &["get_order", "list-orders"],
+        &DeclOptions { max_depth: 1 },
+    )
+    .expect("declares");
+    assert_eq!(got, SHOP_DECLARATIONS_DEPTH_1, "{got}");
+    // Deep enough: Address is declared too, once.
+    let deep = declarations_of(&doc, None, &["get_order"], &DeclOptions { max_depth: 5 })
+        .expect("declares");
+    assert!(
+        deep.contains("  address?: Address;\n")
+            && deep.contains("type Address = {\n  city?: string;\n};\n"),
+        "{deep}"
+    );
+    assert_eq!(deep.matches("type Address =").count(), 1, "{deep}");
+    assert!(!deep.contains("list-orders"), "{deep}");
+    // A tool the view does not have is an error, not a panic.
+    assert!(declarations_of(&doc, None, &["nope"], &DeclOptions::default()).is_err());
+}
+
+/// A script that uses every declared tool the way a model would, per fixture.
+fn declaration_cases() -> Vec<(String, Value, Vec<String>, String)> {
+    let mut out = Vec::new();
+    let petstore = mcpdesc_tests::load_description(
+        &workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml"),
+    );
+    // Every tool of the newest revision's view (the one declarations_of lowers).
+    let names = |doc: &Value| -> Vec<String> {
+        let views = mcpdesc_codegen::lower::Views::unchecked(doc, None).expect("a view");
+        mcpdesc_codegen::lower::lower(&views)
+            .ir
+            .tools
+            .iter()
+            .map(|t| t.wire_name.clone())
+            .collect()
+    };
+    let petstore_script = r#"
+const pet = await api.get_pet({ id__path: 1 });
+const name: string = pet.name;
+const page = await api.list_pets({ "X-Request-Id": "00000000-0000-0000-0000-000000000000", limit: 10 });
+const created = await api.create_pet({ name: name + " II" });
+console.log(name, created);
+return { n: page.length, name, kind: pet.kind ?? "unknown" };"#;
+    out.push((
+        "petstore".to_string(),
+        petstore.clone(),
+        names(&petstore),
+        petstore_script.to_string(),
+    ));
+    for f in ["everything", "constructs", "many-tools", "hostile"] {
+        let doc = load(f);
+        let n = names(&doc);
+        out.push((f.to_string(), doc, n, "return 1;".to_string()));
+    }
+    if let Some(modules) = mcpdesc_tests::node_modules() {
+        let spec = modules.join("@octokit/openapi/generated/api.github.com.json");
+        if spec.exists() {
+            let doc = mcpdesc_openapi::import_path_value(&spec, &Default::default())
+                .expect("imports")
+                .value;
+            let n = names(&doc);
+            let script = r#"
+const issues = await api.issues_list_for_repo({ owner: "o", repo: "r", state: "open" });
+const titles = issues.map((i) => i.title);
+const pr = await api.pulls_get({ owner: "o", repo: "r", pull_number: 1 });
+return { titles, merged: pr.merged };"#;
+            out.push(("github".to_string(), doc, n, script.to_string()));
+        }
+    }
+    out
+}
+
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
+#[test]
+fn code_mode_declarations_compile_with_a_script() {
+    use mcpdesc_codegen::declarations::{DeclOptions, declarations_of};
+    let cfg = check_config();
+    if cfg.tsc().is_none() {
+        return missing("typescript in .deps/node");
+    }
+    let mut failures = Vec::new();
+    for (name, doc, tools, script) in declaration_cases() {
+        let tools: Vec<&str> = tools.iter().map(String::as_str).collect();
+        let decls = declarations_of(&doc, None, &tools, &DeclOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if name == "github" {
+            // What a 10-tool search_api answer costs per depth (printed; see DeclOptions).
+            let ten = [
+                "issues_list_for_repo",
+                "issues_get",
+                "issues_create",
+                "issues_update",
+                "issues_create_comment",
+                "pulls_get",
+                "pulls_list",
+                "pulls_create",
+                "repos_get",
+                "users_get_authenticated",
+            ];
+            for depth in 0..=3 {
+                let d = declarations_of(&doc, None, &ten, &DeclOptions { max_depth: depth })
+                    .expect("declares");
+                eprintln!("github, 10 tools, max_depth {depth}: {} bytes", d.len());
+            }
+        }
+        let dir = workspace_root().join(format!("target/code-mode-tsc/{name}"));
+        let r = check::check_declarations(&name, &dir, &decls, &script, &cfg);
+        eprintln!(
+            "{}: ok={} {:.1}s, {} bytes of declarations",
+            r.step,
+            r.ok,
+            r.seconds,
+            decls.len()
+        );
+        if !r.ok {
+            failures.push(format!("{}:\n{}", r.step, r.output));
+        }
+    }
+    // The hand-written case too, with a script using its cut part as `unknown`.
+    let shop_script = r#"
+const o = await api.get_order({ id: 7 });
+const city: unknown = o.customer?.address;
+const all = await api["list-orders"]();
+return { id: o.id, city, all };"#;
+    let dir = workspace_root().join("target/code-mode-tsc/shop");
+    let r = check::check_declarations("shop", &dir, SHOP_DECLARATIONS_DEPTH_1, shop_script, &cfg);
+    if !r.ok {
+        failures.push(format!("{}:\n{}", r.step, r.output));
+    }
+    // And a script that misuses the API must fail: the check can fail.
+    let wrong = "const o = await api.get_order({ id: \"7\" }); return o.nope;";
+    let dir = workspace_root().join("target/code-mode-tsc/shop-wrong");
+    let r = check::check_declarations("shop-wrong", &dir, SHOP_DECLARATIONS_DEPTH_1, wrong, &cfg);
+    assert!(!r.ok, "a wrongly typed script compiled:\n{}", r.output);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -410,8 +410,6 @@ fn the_search_facade_with_real_clients() {
     if !sdk.is_file() || !py.is_file() || !mcpdesc_bin().is_file() {
         return missing("@modelcontextprotocol/sdk (.deps/node), .deps/venv or the mcpdesc binary");
     }
-    let w = work();
-    let bin = mcpdesc_bin().display().to_string();
     let args: Vec<String> = [fx().as_str(), "--mock", "--discovery", "search"]
         .iter()
         .map(|s| s.to_string())
@@ -450,35 +448,41 @@ fn the_search_facade_with_real_clients() {
             "{who}: {r}"
         );
     };
-    let mut stdio = vec![bin.clone(), "serve".into()];
-    stdio.extend(args.clone());
+    drive_real_clients(&args, &calls, check, "tools/call echo via call_tool");
+}
+
+/// Runs the TypeScript SDK client (stdio, HTTP) and the Python SDK client (auto and
+/// legacy eras; stdio, HTTP) against `mcpdesc serve ARGS`, each making `calls`, and checks
+/// each one's output with `check`; the HTTP server's log must contain `logged`.
+fn drive_real_clients(args: &[String], calls: &str, check: impl Fn(&str, &Value), logged: &str) {
+    let w = work();
+    let py = venv_python();
+    let bin = mcpdesc_bin().display().to_string();
+    let mut stdio = vec![bin, "serve".into()];
+    stdio.extend(args.iter().cloned());
     let mut ts = Command::new("node");
     ts.arg(w.join("ts_client.mjs"))
         .arg("stdio")
         .args(&stdio)
-        .env("MCPDESC_CALLS", &calls)
+        .env("MCPDESC_CALLS", calls)
         .current_dir(&w);
     check("ts sdk (stdio)", &run_json(ts, "ts sdk stdio"));
-    let srv = ServeHttp::spawn(&args);
+    let srv = ServeHttp::spawn(args);
     let mut ts = Command::new("node");
     ts.arg(w.join("ts_client.mjs"))
         .arg("http")
         .arg(&srv.url)
-        .env("MCPDESC_CALLS", &calls)
+        .env("MCPDESC_CALLS", calls)
         .current_dir(&w);
     check("ts sdk (http)", &run_json(ts, "ts sdk http"));
-    assert!(
-        srv.log().contains("tools/call echo via call_tool"),
-        "{}",
-        srv.log()
-    );
+    assert!(srv.log().contains(logged), "{}", srv.log());
     for mode in ["auto", "legacy"] {
         let mut p = Command::new(&py);
         p.arg(w.join("py_client.py"))
             .arg("stdio")
             .arg(mode)
             .args(&stdio)
-            .env("MCPDESC_CALLS", &calls);
+            .env("MCPDESC_CALLS", calls);
         check(
             &format!("python sdk (stdio, {mode})"),
             &run_json(p, "python stdio"),
@@ -488,10 +492,72 @@ fn the_search_facade_with_real_clients() {
             .arg("http")
             .arg(mode)
             .arg(&srv.url)
-            .env("MCPDESC_CALLS", &calls);
+            .env("MCPDESC_CALLS", calls);
         check(
             &format!("python sdk (http, {mode})"),
             &run_json(p, "python http"),
         );
     }
+}
+
+/// `--discovery code` driven by the real SDK clients: the list is search_api and execute,
+/// search_api declares the tool, and a script calling two tools returns their results
+/// (the TS SDK checks both tools' structuredContent against their outputSchemas itself).
+#[test]
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
+fn code_mode_with_real_clients() {
+    let sdk = node_modules().join("@modelcontextprotocol/sdk/package.json");
+    if !sdk.is_file() || !venv_python().is_file() || !mcpdesc_bin().is_file() {
+        return missing("@modelcontextprotocol/sdk (.deps/node), .deps/venv or the mcpdesc binary");
+    }
+    let args: Vec<String> = [fx().as_str(), "--mock", "--discovery", "code"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let script = "const e = await api.echo({text: 'hello'});\nlet bad = 'none';\ntry { await api.echo({text: ''}); } catch (err) { bad = err.message; }\nconsole.log('done');\nreturn {echoed: e.echoed, bad};";
+    let calls = json!([
+        {"name": "search_api", "arguments": {"query": "echo the text back", "limit": 3}},
+        {"name": "execute", "arguments": {"code": script}}
+    ])
+    .to_string();
+    let check = |who: &str, out: &Value| {
+        let names: Vec<&str> = out["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["name"].as_str())
+            .collect();
+        assert_eq!(names, ["search_api", "execute"], "{who}: {out}");
+        let r = &out["results"];
+        let text = r[0]["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            text.contains("declare const api: {") && text.contains("  echo(args"),
+            "{who}: {r}"
+        );
+        // Revisions without structured content get the same JSON as text.
+        let run = match r[1]["result"].get("structuredContent") {
+            Some(s) => s.clone(),
+            None => {
+                let t = r[1]["result"]["content"][0]["text"]
+                    .as_str()
+                    .unwrap_or_default();
+                serde_json::from_str(t).unwrap_or_else(|e| panic!("{who}: {e}: {t}"))
+            }
+        };
+        assert_eq!(run["result"]["echoed"], "hello", "{who}: {r}");
+        let bad = run["result"]["bad"].as_str().unwrap_or_default();
+        assert!(bad.contains("rule `minLength`"), "{who}: {r}");
+        assert_eq!(run["logs"], json!(["done"]), "{who}: {r}");
+        let tools: Vec<&str> = run["calls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["tool"].as_str())
+            .collect();
+        assert_eq!(tools, ["echo", "echo"], "{who}: {r}");
+    };
+    drive_real_clients(&args, &calls, check, "tools/call echo via execute");
 }

@@ -437,6 +437,8 @@ fn dechunk(mut b: &[u8]) -> Vec<u8> {
 pub struct Upstream {
     pub addr: SocketAddr,
     pub requests: Arc<Mutex<Vec<Vec<String>>>>,
+    /// Every request's body, in the order of `requests`.
+    pub bodies: Arc<Mutex<Vec<Vec<u8>>>>,
     pub dropped: Arc<std::sync::atomic::AtomicUsize>,
 }
 
@@ -445,17 +447,25 @@ impl Upstream {
         let l = TcpListener::bind("127.0.0.1:0").expect("bind");
         let addr = l.local_addr().expect("addr");
         let requests = Arc::new(Mutex::new(Vec::new()));
+        let bodies = Arc::new(Mutex::new(Vec::new()));
         let dropped = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let (rq, dr) = (Arc::clone(&requests), Arc::clone(&dropped));
+        let (rq, bq, dr) = (
+            Arc::clone(&requests),
+            Arc::clone(&bodies),
+            Arc::clone(&dropped),
+        );
         std::thread::spawn(move || {
             for stream in l.incoming().flatten() {
-                let (rq, dr) = (Arc::clone(&rq), Arc::clone(&dr));
-                std::thread::spawn(move || serve_one(stream, status, body, delay, &rq, &dr));
+                let (rq, bq, dr) = (Arc::clone(&rq), Arc::clone(&bq), Arc::clone(&dr));
+                std::thread::spawn(move || {
+                    serve_one(stream, status, body, delay, (&rq, &bq), &dr);
+                });
             }
         });
         Upstream {
             addr,
             requests,
+            bodies,
             dropped,
         }
     }
@@ -478,12 +488,15 @@ impl Upstream {
     }
 }
 
+/// Where [`Upstream`] records each request: its head lines, and its body.
+type Recorded<'a> = (&'a Mutex<Vec<Vec<String>>>, &'a Mutex<Vec<Vec<u8>>>);
+
 fn serve_one(
     stream: TcpStream,
     status: u16,
     body: &str,
     delay: Duration,
-    requests: &Mutex<Vec<Vec<String>>>,
+    (requests, bodies): Recorded<'_>,
     dropped: &std::sync::atomic::AtomicUsize,
 ) {
     let mut r = BufReader::new(match stream.try_clone() {
@@ -515,8 +528,9 @@ fn serve_one(
         if r.read_exact(&mut b).is_err() {
             return;
         }
-        if let Ok(mut v) = requests.lock() {
+        if let (Ok(mut v), Ok(mut bs)) = (requests.lock(), bodies.lock()) {
             v.push(head.clone());
+            bs.push(b.clone());
         }
         // Wait, but notice a hang-up meanwhile.
         let until = std::time::Instant::now() + delay;

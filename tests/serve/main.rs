@@ -14,6 +14,7 @@
 
 mod catalog;
 mod clients;
+mod code;
 mod faults;
 mod fit;
 mod harness;

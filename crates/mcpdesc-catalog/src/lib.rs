@@ -3,9 +3,11 @@
 //! What makes a large API usable by a model (issue 21): choosing what is served
 //! ([`select`]: toolsets, name globs, read-only), an offline tool search ([`search`]:
 //! BM25F over a tool's fields, optionally fused with a semantic ranking), and the search
-//! facade's fixed tool list and result shapes ([`facade`]). Pure functions over
-//! description values: no I/O, no network; `mcpdesc-serve` does the serving.
+//! facade's fixed tool list and result shapes ([`facade`]), and code mode's two tools
+//! ([`code`]). Pure functions over description values: no I/O, no network;
+//! `mcpdesc-serve` does the serving.
 
+pub mod code;
 pub mod facade;
 pub mod search;
 pub mod select;

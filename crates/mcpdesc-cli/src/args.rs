@@ -9,7 +9,8 @@
 //! - `--header NAME:VALUE`, `--env KEY=VALUE`: [`HeaderArg`], [`EnvArg`];
 //! - `--timeout SECS`: [`Seconds`], a positive finite number of seconds as a `Duration`;
 //! - `--format text|json` of the reporting subcommands: [`OutputFormat`];
-//! - `--validate-output off|warn|strict`: [`ValidateOutputArg`].
+//! - `--validate-output off|warn|strict`: [`ValidateOutputArg`];
+//! - `--code-memory SIZE` and the other sizes of code mode: [`ByteSize`].
 
 use mcpdesc_core::{Format, RevisionSet};
 use mcpdesc_rest::ValidateOutput;
@@ -43,6 +44,54 @@ impl FromStr for Seconds {
 impl fmt::Display for Seconds {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0.as_secs_f64())
+    }
+}
+
+/// A size in bytes: a whole number with an optional binary unit (`B`, `KiB`, `MiB`,
+/// `GiB`; case-insensitive, `K`/`M`/`G` accepted), greater than zero. `Display` writes the
+/// largest unit that divides it (`64MiB`), so clap shows defaults as they are typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteSize(pub usize);
+
+const UNITS: [(&str, usize); 4] = [
+    ("GiB", 1 << 30),
+    ("MiB", 1 << 20),
+    ("KiB", 1 << 10),
+    ("B", 1),
+];
+
+impl FromStr for ByteSize {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let why = "must be a size in bytes such as 65536, 512KiB or 64MiB";
+        let s = s.trim();
+        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+        let (number, unit) = s.split_at(digits);
+        let n: usize = number.parse().map_err(|_| why.to_string())?;
+        let unit = unit.trim().to_ascii_lowercase();
+        let scale = match unit.as_str() {
+            "" | "b" => 1,
+            "k" | "kib" => 1 << 10,
+            "m" | "mib" => 1 << 20,
+            "g" | "gib" => 1 << 30,
+            _ => return Err(why.into()),
+        };
+        match n.checked_mul(scale) {
+            Some(0) => Err(format!("{why} (greater than zero)")),
+            Some(b) => Ok(ByteSize(b)),
+            None => Err(format!("{why} (too large)")),
+        }
+    }
+}
+
+impl fmt::Display for ByteSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (unit, scale) = UNITS
+            .iter()
+            .find(|(_, scale)| self.0 % scale == 0)
+            .copied()
+            .unwrap_or(("B", 1));
+        write!(f, "{}{unit}", self.0 / scale)
     }
 }
 
@@ -311,6 +360,31 @@ mod tests {
     }
 
     #[test]
+    fn byte_sizes() {
+        let ok = |s: &str| s.parse::<ByteSize>().map(|x| x.0);
+        assert_eq!(ok("65536"), Ok(65536));
+        assert_eq!(ok("64MiB"), Ok(64 * 1024 * 1024));
+        assert_eq!(ok("512 kib"), Ok(512 * 1024));
+        assert_eq!(ok("1G"), Ok(1 << 30));
+        assert_eq!(ok("3B"), Ok(3));
+        for bad in [
+            "",
+            "0",
+            "0MiB",
+            "-1",
+            "1.5MiB",
+            "1TB",
+            "MiB",
+            "99999999999999999999GiB",
+        ] {
+            assert!(bad.parse::<ByteSize>().is_err(), "{bad}");
+        }
+        for shown in ["64MiB", "1KiB", "1000B", "2GiB"] {
+            assert_eq!(shown.parse::<ByteSize>().expect(shown).to_string(), shown);
+        }
+    }
+
+    #[test]
     fn validate_output_modes_are_the_gateways() {
         use clap::ValueEnum as _;
         let names: Vec<String> = ValidateOutputArg::value_variants()
@@ -425,6 +499,9 @@ pub enum DiscoveryArg {
     Direct,
     /// tools/list is search_tools, describe_tools and call_tool (plus pinned tools).
     Search,
+    /// tools/list is search_api (TypeScript declarations) and execute (a script in a
+    /// sandbox that calls the tools).
+    Code,
 }
 
 /// `--search` (`serve --discovery search`): how the facade ranks tools.

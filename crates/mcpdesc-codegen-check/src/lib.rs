@@ -9,6 +9,7 @@
 //!   target directory so rmcp and its dependencies build once;
 //! - [`check_typescript`]: `tsc --noEmit` of a generated package under its strict
 //!   tsconfig, both as an ES module package and as a CommonJS one;
+//! - [`check_declarations`]: `tsc --strict` of code-mode declarations with a script;
 //! - [`round_trip`]: example values of a description (Tool Examples: `input` and
 //!   `structuredContent`) deserialize into the generated Rust types, serialize back, and
 //!   the result still validates against the schema (checked with `jsonschema`).
@@ -213,6 +214,73 @@ pub fn check_typescript(name: &str, dir: &Path, cfg: &CheckConfig) -> Vec<StepRe
         steps.push(run(format!("{name}: tsc ({variant})"), &mut cmd));
     }
     steps
+}
+
+/// The sandbox's `console` (`mcpdesc_sandbox`: captured into the execution's logs), which
+/// a script may use besides `api`.
+const SANDBOX_CONSOLE: &str = "declare const console: {\n  log(...args: unknown[]): void;\n  info(...args: unknown[]): void;\n  warn(...args: unknown[]): void;\n  error(...args: unknown[]): void;\n  debug(...args: unknown[]): void;\n};\n";
+
+/// `tsc --noEmit --strict` of code-mode declarations
+/// ([`mcpdesc_codegen::declarations`]) with a script that uses them: `script` becomes the
+/// body of an `async function` (as `execute` runs it), in one ES module with the
+/// declarations and the sandbox's `console`, checked against the ECMAScript library alone
+/// (no DOM, no Node types: the sandbox has neither). Written to `dir` (replaced).
+pub fn check_declarations(
+    name: &str,
+    dir: &Path,
+    declarations: &str,
+    script: &str,
+    cfg: &CheckConfig,
+) -> StepReport {
+    let step = format!("{name}: tsc --strict (declarations + script)");
+    let Some(tsc) = cfg.tsc() else {
+        return StepReport {
+            step,
+            ok: false,
+            seconds: 0.0,
+            output: "typescript is not installed".into(),
+        };
+    };
+    let source = format!(
+        "{declarations}\n{SANDBOX_CONSOLE}\nexport async function run(): Promise<unknown> {{\n{script}\n}}\n"
+    );
+    let tsconfig = r#"{
+  "compilerOptions": {
+    "strict": true,
+    "noEmit": true,
+    "target": "ES2022",
+    "module": "ES2022",
+    "lib": ["ES2022"],
+    "types": [],
+    "skipLibCheck": true
+  },
+  "files": ["script.ts"]
+}
+"#;
+    let files = [
+        GeneratedFile {
+            path: "script.ts".into(),
+            contents: source,
+        },
+        GeneratedFile {
+            path: "tsconfig.json".into(),
+            contents: tsconfig.into(),
+        },
+    ];
+    if let Err(e) = fresh(dir, &files) {
+        return StepReport {
+            step,
+            ok: false,
+            seconds: 0.0,
+            output: e.to_string(),
+        };
+    }
+    let mut cmd = Command::new("node");
+    cmd.arg(&tsc)
+        .arg("-p")
+        .arg(dir.join("tsconfig.json"))
+        .current_dir(dir);
+    run(step, &mut cmd)
 }
 
 /// A value to round-trip: which generated type, the value, and the schema it must

@@ -23,6 +23,7 @@
 //! assert!(lib.contains("pub async fn echo(&self, input: EchoInput) -> Result<EchoOutput, Error>"));
 //! ```
 
+pub mod declarations;
 pub mod escape;
 pub mod ir;
 pub mod lower;

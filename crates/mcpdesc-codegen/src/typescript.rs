@@ -106,8 +106,15 @@ pub fn package_name(requested: Option<&str>, server: &str) -> String {
     name
 }
 
-struct Ctx<'a> {
-    ir: &'a Ir,
+pub(crate) struct Ctx<'a> {
+    pub(crate) ir: &'a Ir,
+    /// The named types that are declared (`None`: all of them); a reference to any
+    /// other is rendered `unknown` with a comment naming it (the compact declarations of
+    /// [`crate::declarations`] cut deep types this way).
+    pub(crate) declared: Option<&'a std::collections::HashSet<TypeId>>,
+    /// A one-line JSDoc block (`/** text */`) for a one-line field doc (code mode's
+    /// declarations, which a model reads in its context window).
+    pub(crate) compact_docs: bool,
 }
 
 impl Ctx<'_> {
@@ -130,7 +137,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn ty(&self, ty: &Ty) -> Result<String, Error> {
+    pub(crate) fn ty(&self, ty: &Ty) -> Result<String, Error> {
         Ok(match ty {
             Ty::Any => "unknown".into(),
             Ty::Null => "null".into(),
@@ -157,7 +164,12 @@ impl Ctx<'_> {
             }
             Ty::Map { values } => format!("{{ [key: string]: {} }}", self.ty(values)?),
             Ty::Nullable { inner } => format!("{} | null", self.ty(inner)?),
-            Ty::Named { id } => self.name(*id)?.to_string(),
+            Ty::Named { id } => match self.declared {
+                Some(d) if !d.contains(id) => {
+                    format!("unknown /* {}: not expanded */", self.name(*id)?)
+                }
+                _ => self.name(*id)?.to_string(),
+            },
         })
     }
 
@@ -169,11 +181,16 @@ impl Ctx<'_> {
             out.push_str(&format!("{inner}{l};\n"));
         }
         for f in &o.fields {
-            out.push_str(&escape::ts::doc(
+            let block = escape::ts::doc(
                 doc_text(f.doc.as_deref(), f.default.as_ref(), false).raw(),
                 &inner,
                 if f.deprecated { &["@deprecated"] } else { &[] },
-            ));
+            );
+            out.push_str(&if self.compact_docs {
+                compact_doc(&block, &inner)
+            } else {
+                block
+            });
             let opt = if f.required { "" } else { "?" };
             out.push_str(&format!(
                 "{inner}{}{opt}: {};\n",
@@ -191,7 +208,7 @@ impl Ctx<'_> {
         Ok(out)
     }
 
-    fn decl(&self, t: &NamedType) -> Result<Option<String>, Error> {
+    pub(crate) fn decl(&self, t: &NamedType) -> Result<Option<String>, Error> {
         Ok(Some(match &t.kind {
             Kind::ContentBlocks => "Array<ContentBlock>".into(),
             Kind::Object(o) if o.fields.is_empty() && matches!(o.extra, Extra::Closed) => {
@@ -228,9 +245,27 @@ impl Ctx<'_> {
     }
 }
 
+/// `block` (an [`escape::ts::doc`] block at `indent`) on one line when it holds one line
+/// of text: `{indent}/** text */`. The text is the escaped block's, so it still cannot
+/// close the comment early.
+pub(crate) fn compact_doc(block: &str, indent: &str) -> String {
+    let lines: Vec<&str> = block.lines().collect();
+    match lines.as_slice() {
+        [_, one, _] => match one.trim_start().strip_prefix("* ") {
+            Some(text) => format!("{indent}/** {text} */\n"),
+            None => block.to_string(),
+        },
+        _ => block.to_string(),
+    }
+}
+
 /// Renders the package files (`package.json`, `tsconfig.json`, `src/index.ts`).
 pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error> {
-    let cx = Ctx { ir };
+    let cx = Ctx {
+        ir,
+        declared: None,
+        compact_docs: false,
+    };
     let mut decls = Vec::new();
     for t in &ir.types {
         if let Some(ty) = cx.decl(t)? {

@@ -24,13 +24,14 @@ mod mock;
 mod server;
 
 pub use backend::Backend;
+pub use mcpdesc_sandbox::Limits as CodeLimits;
 pub use mock::{MockBackend, MockError, MockOptions, SELECT_META_KEY};
 pub use server::http::{ExposureError, HttpOptions, serve as serve_http};
 pub use server::log::Log;
 pub use server::report::{RevisionReport, ToolsetRow, toolset_table};
 pub use server::stdio::serve as serve_stdio;
 pub use server::{
-    BackendOptions, BuildError, DEFAULT_PAGE_SIZE, Discovery, Fit, MAX_MESSAGE_BYTES, Options,
-    Prepared, SearchOptions, Selection, SelectionError, ServeOptions, Server, StartError,
+    BackendOptions, BuildError, CodeOptions, DEFAULT_PAGE_SIZE, Discovery, Fit, MAX_MESSAGE_BYTES,
+    Options, Prepared, SearchOptions, Selection, SelectionError, ServeOptions, Server, StartError,
     Transport, prepare,
 };

@@ -41,6 +41,7 @@
 
 pub(crate) mod args;
 pub(crate) mod catalog;
+pub(crate) mod code;
 pub(crate) mod facade;
 pub(crate) mod headers;
 pub(crate) mod http;
@@ -87,6 +88,9 @@ pub enum BuildError {
     /// bug).
     #[error("the search facade cannot be built: {0}")]
     Facade(String),
+    /// Code mode could not be built (its own input schemas do not compile: a bug).
+    #[error("code mode cannot be built: {0}")]
+    Code(String),
 }
 
 /// Largest JSON-RPC message read from a client (stdio line or HTTP body).
@@ -122,6 +126,18 @@ pub enum Discovery {
     /// `--discovery search`: `tools/list` is the search facade's three tools plus the
     /// pinned ones ([`facade`]).
     Search(SearchOptions),
+    /// `--discovery code`: `tools/list` is code mode's two tools, `search_api` and
+    /// `execute` (the crate-private `server::code`).
+    Code(CodeOptions),
+}
+
+/// `--discovery code` settings.
+#[derive(Debug, Clone, Default)]
+pub struct CodeOptions {
+    /// The limits of one `execute` (`--code-*`).
+    pub limits: mcpdesc_sandbox::Limits,
+    /// `--search lexical`: BM25F alone, without the embedding model.
+    pub lexical: bool,
 }
 
 /// `--discovery search` settings.
@@ -162,6 +178,8 @@ pub struct Server {
     log: Log,
     /// `--discovery search`.
     facade: Option<Facade>,
+    /// `--discovery code`.
+    code: Option<code::CodeMode>,
     /// What the server was built from ([`Server::with_selection`] builds siblings).
     doc: Arc<Value>,
     opts: ServeOptions,
@@ -235,15 +253,25 @@ impl Server {
             Some(fit) => catalog.fit(fit),
             None => Vec::new(),
         };
-        let facade = match &opts.discovery {
-            Discovery::Direct => None,
-            Discovery::Search(s) => {
-                let semantic: Option<Box<dyn mcpdesc_catalog::search::Semantic>> = if s.lexical {
-                    None
-                } else {
-                    Some(Box::new(mcpdesc_catalog::semantic::Embeddings::embedded()))
-                };
-                Some(Facade::build(&catalog, &s.pins, semantic)?)
+        let semantic = |lexical: bool| -> Option<Box<dyn mcpdesc_catalog::search::Semantic>> {
+            if lexical {
+                None
+            } else {
+                Some(Box::new(mcpdesc_catalog::semantic::Embeddings::embedded()))
+            }
+        };
+        let (facade, code) = match &opts.discovery {
+            Discovery::Direct => (None, None),
+            Discovery::Search(s) => (
+                Some(Facade::build(&catalog, &s.pins, semantic(s.lexical))?),
+                None,
+            ),
+            Discovery::Code(c) => {
+                let index = Facade::build(&catalog, &[], semantic(c.lexical))?;
+                (
+                    None,
+                    Some(code::CodeMode::build(&catalog, Arc::clone(&doc), index, c)?),
+                )
             }
         };
         let server = Server {
@@ -251,6 +279,7 @@ impl Server {
             backend,
             log: opts.log.clone(),
             facade,
+            code,
             doc,
             opts: opts.clone(),
         };
@@ -508,6 +537,15 @@ impl Server {
                 }
                 Ok(Done::Result(self.cacheable(rev, m)))
             }
+            "tools/list" if self.code.is_some() => {
+                if let Some(c) = params.get("cursor") {
+                    return Err(RpcError::invalid_params(format!(
+                        "Invalid cursor {c}: this tools/list has one page"
+                    )));
+                }
+                let code = self.code.as_ref().map(|c| c.tools_list(view));
+                Ok(Done::Result(self.cacheable(rev, code.unwrap_or_default())))
+            }
             "tools/list" => match &self.facade {
                 Some(f) => {
                     if let Some(c) = params.get("cursor") {
@@ -542,6 +580,35 @@ impl Server {
                         ));
                     }
                 };
+                if let Some(code) = &self.code {
+                    let answered = match code.call(view, name, &arguments) {
+                        code::CodeCall::Answered(result, log) => (result, log),
+                        code::CodeCall::Execute(script) => {
+                            return Ok(Done::Call(CallJob {
+                                id: id.clone(),
+                                revision: rev,
+                                work: Work::Execute(script),
+                                meta: None,
+                                forwarded_headers: inbound.forwarded_headers.clone(),
+                                via: None,
+                            }));
+                        }
+                        code::CodeCall::NotCode => {
+                            return Err(RpcError::invalid_params(format!(
+                                "Unknown tool: {name} (this server lists search_api and execute; call other tools from a script: `await api.{name}({{...}})`)"
+                            ))
+                            .with_data(json!({"name": name})));
+                        }
+                    };
+                    let mut m = match answered.0 {
+                        Value::Object(m) => m,
+                        _ => Map::new(),
+                    };
+                    self.stamp(rev, &mut m);
+                    self.log
+                        .line(&format!("tools/call {name} [{rev}] -> {}", answered.1));
+                    return Ok(Done::Result(Value::Object(m)));
+                }
                 let mut via = None;
                 let (name, arguments) = match &self.facade {
                     Some(f) => match f.call(&self.catalog, view, name, &arguments) {
@@ -577,8 +644,10 @@ impl Server {
                 Ok(Done::Call(CallJob {
                     id: id.clone(),
                     revision: rev,
-                    tool: Arc::clone(tool),
-                    arguments,
+                    work: Work::Tool {
+                        tool: Arc::clone(tool),
+                        arguments,
+                    },
                     meta,
                     forwarded_headers: inbound.forwarded_headers.clone(),
                     via,
@@ -629,15 +698,35 @@ impl Server {
         }
     }
 
-    /// Runs one `tools/call`: validates the arguments, calls the backend, logs one line,
-    /// and returns the JSON-RPC response.
-    pub(crate) async fn run_call(&self, job: CallJob) -> Value {
+    /// Runs one `tools/call` (a tool's, or code mode's `execute`) and returns the
+    /// JSON-RPC response.
+    pub(crate) async fn run_call(self: &Arc<Self>, job: CallJob) -> Value {
+        let result = match &job.work {
+            Work::Tool { tool, arguments } => {
+                self.tool_result(ToolJob {
+                    revision: job.revision,
+                    tool,
+                    arguments,
+                    meta: job.meta.as_ref(),
+                    forwarded_headers: &job.forwarded_headers,
+                    via: job.via,
+                })
+                .await
+            }
+            Work::Execute(script) => code::execute(self, &job, script).await,
+        };
+        jsonrpc::response(&job.id, Value::Object(result))
+    }
+
+    /// Runs one tool call: validates the arguments, calls the backend, logs one line,
+    /// and returns the tool result.
+    pub(crate) async fn tool_result(&self, job: ToolJob<'_>) -> Map<String, Value> {
+        let (tool, arguments) = (job.tool, job.arguments);
         let started = Instant::now();
-        let tool = &job.tool;
         let mut note = None;
         let outcome = match tool.validator() {
             Ok(v) => {
-                let violations = v.check(&job.arguments);
+                let violations = v.check(arguments);
                 if violations.is_empty() {
                     None
                 } else {
@@ -661,9 +750,9 @@ impl Server {
                     tool: tool.decl(),
                     index: tool.index(),
                     revision: job.revision,
-                    arguments: &job.arguments,
-                    forwarded_headers: &job.forwarded_headers,
-                    meta: job.meta.as_ref(),
+                    arguments,
+                    forwarded_headers: job.forwarded_headers,
+                    meta: job.meta,
                 };
                 self.backend.call(call).await
             }
@@ -683,7 +772,7 @@ impl Server {
         }
         line.push_str(&format!("; {}", ms(started.elapsed())));
         self.log.line(&line);
-        jsonrpc::response(&job.id, Value::Object(result))
+        result
     }
 }
 
@@ -713,13 +802,38 @@ pub(crate) enum Handled {
 pub(crate) struct CallJob {
     pub id: RequestId,
     pub revision: ProtocolRevision,
-    pub tool: Arc<ToolEntry>,
-    pub arguments: Map<String, Value>,
+    pub work: Work,
     /// The request's `params._meta` (the mock reads its example selection there).
     pub meta: Option<Map<String, Value>>,
     pub forwarded_headers: Vec<(String, String)>,
-    /// The facade tool the call came through (`call_tool`), for the log.
+    /// The facade tool the call came through (`call_tool`, code mode's `execute`), for
+    /// the log.
     pub via: Option<&'static str>,
+}
+
+/// One tool call, as [`Server::tool_result`] runs it (for a `tools/call`, or for an `api`
+/// call of a code-mode script).
+pub(crate) struct ToolJob<'a> {
+    pub revision: ProtocolRevision,
+    pub tool: &'a Arc<ToolEntry>,
+    pub arguments: &'a Map<String, Value>,
+    /// The request's `params._meta` (the mock reads its example selection there).
+    pub meta: Option<&'a Map<String, Value>>,
+    pub forwarded_headers: &'a [(String, String)],
+    /// The facade tool the call came through, for the log.
+    pub via: Option<&'static str>,
+}
+
+/// What a [`CallJob`] runs.
+#[derive(Debug)]
+pub(crate) enum Work {
+    /// A served tool with these arguments.
+    Tool {
+        tool: Arc<ToolEntry>,
+        arguments: Map<String, Value>,
+    },
+    /// Code mode's `execute` of this script.
+    Execute(String),
 }
 
 /// What the transport knows about an inbound message.

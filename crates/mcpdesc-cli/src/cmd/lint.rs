@@ -66,6 +66,11 @@ fn summary(file: &str, diags: &[Diagnostic]) -> String {
 }
 
 pub fn run(args: Args) -> CmdResult {
+    if args.discovery == crate::args::DiscoveryArg::Code {
+        return Err(crate::util::UsageError(
+            "lint --discovery code is not available yet; use --discovery search for the start-up context of a small tools/list".into(),
+        ));
+    }
     let opts = LintOptions {
         hosts: args.hosts.iter().map(|h| h.0).collect(),
         server_prefix: args.server_prefix.clone(),

@@ -5,7 +5,7 @@
 //! [--mock [--mock-example TOOL=NAME]...]`.
 
 use crate::args::{
-    DiscoveryArg, HeaderArg, HostArg, SearchArg, Seconds, ValidateOutputArg, is_env_name,
+    ByteSize, DiscoveryArg, HeaderArg, HostArg, SearchArg, Seconds, ValidateOutputArg, is_env_name,
 };
 use crate::util::{self, CmdResult, Outcome, UsageError};
 use mcpdesc_core::Diagnostic;
@@ -14,8 +14,9 @@ use mcpdesc_rest::{
     self as rest, CredentialError, OptionError, Problem, RestOptions, Secret, ValidateOutput,
 };
 use mcpdesc_serve::{
-    BackendOptions, BuildError, DEFAULT_PAGE_SIZE, Discovery, ExposureError, Fit, HttpOptions,
-    MockOptions, Options, SearchOptions, ServeOptions, StartError, Transport,
+    BackendOptions, BuildError, CodeLimits as Limits, CodeOptions, DEFAULT_PAGE_SIZE, Discovery,
+    ExposureError, Fit, HttpOptions, MockOptions, Options, SearchOptions, ServeOptions, StartError,
+    Transport,
 };
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -154,9 +155,10 @@ pub struct Args {
     /// Print each toolset of the description with its tool count and size, and exit.
     #[arg(long = "list-toolsets")]
     pub list_toolsets: bool,
-    /// How clients find the tools: `direct` (every served tool in tools/list) or
+    /// How clients find the tools: `direct` (every served tool in tools/list),
     /// `search` (tools/list is search_tools, describe_tools and call_tool, plus --pin
-    /// tools).
+    /// tools) or `code` (tools/list is search_api, which answers TypeScript declarations,
+    /// and execute, which runs a script calling the tools in a sandbox).
     #[arg(long, value_name = "MODE", value_enum, default_value_t = DiscoveryArg::Direct)]
     pub discovery: DiscoveryArg,
     /// With --discovery search: list this tool as itself too (repeatable).
@@ -166,6 +168,26 @@ pub struct Args {
     /// model) or `lexical` (BM25F alone).
     #[arg(long, value_name = "MODE", value_enum, default_value_t = SearchArg::Hybrid)]
     pub search: SearchArg,
+    /// With --discovery code: a script's wall time, its api calls included.
+    #[arg(long = "code-timeout", value_name = "SECS", default_value_t = Seconds(Limits::default().wall))]
+    pub code_timeout: Seconds,
+    /// With --discovery code: a script's heap limit.
+    #[arg(long = "code-memory", value_name = "SIZE", default_value_t = ByteSize(Limits::default().memory_bytes))]
+    pub code_memory: ByteSize,
+    /// With --discovery code: a script's stack limit (deep recursion ends there).
+    #[arg(long = "code-stack", value_name = "SIZE", default_value_t = ByteSize(Limits::default().stack_bytes))]
+    pub code_stack: ByteSize,
+    /// With --discovery code: api calls per script.
+    #[arg(long = "code-max-calls", value_name = "N", default_value_t = Limits::default().max_calls)]
+    pub code_max_calls: usize,
+    /// With --discovery code: api calls of one script in flight at once (more wait).
+    #[arg(long = "code-max-concurrent-calls", value_name = "N", default_value_t = Limits::default().max_concurrent_calls,
+        value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u32).range(1..), |n| n as usize))]
+    pub code_max_concurrent_calls: usize,
+    /// With --discovery code: bytes of a script's result (as JSON), and of its logs; more
+    /// is cut with a note.
+    #[arg(long = "code-max-output", value_name = "SIZE", default_value_t = ByteSize(Limits::default().max_output_bytes))]
+    pub code_max_output: ByteSize,
 }
 
 fn parse_addr(s: &str) -> Result<SocketAddr, String> {
@@ -321,6 +343,17 @@ pub fn run(args: Args) -> CmdResult {
                 DiscoveryArg::Direct => Discovery::Direct,
                 DiscoveryArg::Search => Discovery::Search(SearchOptions {
                     pins: args.pins.clone(),
+                    lexical: args.search == SearchArg::Lexical,
+                }),
+                DiscoveryArg::Code => Discovery::Code(CodeOptions {
+                    limits: Limits {
+                        wall: args.code_timeout.0,
+                        memory_bytes: args.code_memory.0,
+                        stack_bytes: args.code_stack.0,
+                        max_calls: args.code_max_calls,
+                        max_concurrent_calls: args.code_max_concurrent_calls,
+                        max_output_bytes: args.code_max_output.0,
+                    },
                     lexical: args.search == SearchArg::Lexical,
                 }),
             },

@@ -222,6 +222,18 @@ impl Facade {
         }
     }
 
+    /// The served tools of `view` that match `query`, best first, all of them (code mode's
+    /// `search_api` ranks with this same search).
+    pub(crate) fn ranked(&self, view: &View, query: &str) -> Vec<&str> {
+        let hits = self
+            .index
+            .search(query, self.index.len(), &Filter::default());
+        hits.into_iter()
+            .map(|h| self.index.name(h.tool))
+            .filter(|n| view.position(n).is_some())
+            .collect()
+    }
+
     fn unknown(&self, name: &str, rev: ProtocolRevision) -> String {
         let close = self.index.closest(name, 5);
         let shown: String = name.chars().take(80).collect();
