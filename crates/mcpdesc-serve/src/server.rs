@@ -124,7 +124,7 @@ pub enum Discovery {
     #[default]
     Direct,
     /// `--discovery search`: `tools/list` is the search facade's three tools plus the
-    /// pinned ones ([`facade`]).
+    /// pinned ones (the crate-private `server::facade`).
     Search(SearchOptions),
     /// `--discovery code`: `tools/list` is code mode's two tools, `search_api` and
     /// `execute` (the crate-private `server::code`).
@@ -187,7 +187,7 @@ pub struct Server {
 
 impl Server {
     /// Builds the server for a description that the caller has validated (see
-    /// [`prepare`], which does). The revisions served are `opts.revisions` or
+    /// [`crate::prepare`], which does). The revisions served are `opts.revisions` or
     /// every revision of the description.
     pub fn new(
         doc: Arc<Value>,

@@ -31,7 +31,7 @@
 //!   send `Authorization: Bearer <token>`, compared in constant time; else 401 with
 //!   `WWW-Authenticate`) or `--forward-header Authorization` with no credentials of the
 //!   gateway's own (requests without `Authorization` are 401; the upstream
-//!   authenticates each caller). [`check_exposure`] refuses anything else at start.
+//!   authenticates each caller). `check_exposure` refuses anything else at start.
 //! - Bodies are capped at [`MAX_MESSAGE_BYTES`]: larger is 413. Header reads time out
 //!   (slow clients), and connections are capped at [`MAX_CONNECTIONS`].
 //! - A client that disconnects mid-call cancels the call (its future is dropped).
@@ -99,7 +99,7 @@ impl HttpOptions {
     }
 }
 
-/// Why [`check_exposure`] refuses to serve. The texts name the settings, not the
+/// Why `check_exposure` refuses to serve. The texts name the settings, not the
 /// flags: the CLI says which of its flags set them.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExposureError {

@@ -133,7 +133,7 @@ pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
     })
 }
 
-/// The backend and the server [`prepare`] serves (with the backend's warnings, whether
+/// The backend and the server [`crate::prepare`] serves (with the backend's warnings, whether
 /// it holds credentials of its own, and what it is, for the start-up line).
 fn build(
     doc: &Arc<Value>,
