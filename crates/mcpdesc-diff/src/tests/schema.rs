@@ -1172,3 +1172,31 @@ fn references_beside_annotations_and_inside_equal_subschemas() {
         )],
     );
 }
+
+/// Whether an embedded `$id` claims a remote reference is looked for 256 levels deep;
+/// a resource deeper than that may claim it, so the equal reference is undecided.
+#[test]
+fn remote_references_in_very_deep_resources() {
+    let r = "/tools/0/inputSchema";
+    // The leaf of `$defs/deep` sits at depth 2 + `levels` below the resource root.
+    let schema = |levels: usize, q: &str| {
+        let mut deep = json!(1);
+        for i in 0..levels {
+            // Objects and arrays both count.
+            deep = if i % 2 == 0 { json!({ "a": deep }) } else { json!([deep]) };
+        }
+        json!({"type": "object",
+               "properties": {"p": {"$ref": "https://a.example/s.json"}, "q": {"type": q}},
+               "$defs": {"deep": deep}})
+    };
+    let q = format!("breaking input-type-changed tool `t`: `q`: type changed from string to integer | {r}/properties/q/type | {r}/properties/q/type");
+    expect(&input(schema(254, "string")), &input(schema(254, "integer")), &[&q]);
+    expect(
+        &input(schema(255, "string")),
+        &input(schema(255, "integer")),
+        &[
+            &format!("possibly-breaking input-ref-unresolved tool `t`: `p`: `$ref` `https://a.example/s.json` → `https://a.example/s.json` is not followed (not a local JSON pointer); compatibility is not decided | {r}/properties/p/$ref | {r}/properties/p/$ref"),
+            &q,
+        ],
+    );
+}
