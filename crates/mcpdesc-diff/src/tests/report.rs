@@ -676,3 +676,81 @@ fn markdown_other_changes_that_do_not_fit() {
     assert_eq!(md.matches("| **breaking** | `tool-removed` |").count(), 1);
     assert!(!md.contains("not shown here") && !md.contains(&long));
 }
+
+/// The markdown body may use exactly the room the cap leaves: 60,000 characters less
+/// the header and 400 for the closing lines. A last section that ends exactly there
+/// is listed; one character more and it is counted instead.
+#[test]
+fn markdown_fills_its_room_exactly() {
+    let n = 50;
+    // The header of a report of `n` breaking findings of one rule (no rule table).
+    let header = format!(
+        "### mcpdesc diff: `old.yaml` → `new.yaml`\n\n\
+         | class | findings |\n|---|---:|\n\
+         | **breaking** | {n} |\n| **possibly breaking** | 0 |\n| non-breaking | 0 |\n| info | 0 |\n\
+         \nCompared protocol revisions: 2025-06-18.\n\n"
+    );
+    let room = render::MAX_MARKDOWN_CHARS - header.len() - 400;
+    let section = |i: usize, m: &str| {
+        format!(
+            "#### Tool `t{i:04}`\n\n\
+             | class | rule | change | where | revisions |\n|---|---|---|---|---|\n\
+             | **breaking** | `tool-removed` | {m} |  | 2025-06-18 |\n\n"
+        )
+    };
+    let first = "m".repeat(1000);
+    let used: usize = (0..n - 1).map(|i| section(i, &first).len()).sum();
+    let last_len = room - used - section(n - 1, "").len();
+    let report = |extra: usize| {
+        let findings = (0..n)
+            .map(|i| {
+                let mut f = finding(
+                    RuleId::ToolRemoved,
+                    Class::Breaking,
+                    Some((DeclKind::Tool, &format!("t{i:04}"))),
+                );
+                let m = if i + 1 == n {
+                    "z".repeat(last_len + extra)
+                } else {
+                    first.clone()
+                };
+                f.message = Message::new().text(m);
+                f
+            })
+            .collect();
+        Report {
+            revisions: RevisionSet::single(ProtocolRevision::V2025_06_18),
+            findings,
+        }
+    };
+    let md = render::markdown(&report(0), NAMES);
+    assert_eq!(
+        md,
+        format!(
+            "{header}{}**Semver suggestion: major (breaking changes).**\n",
+            (0..n)
+                .map(|i| section(
+                    i,
+                    &if i + 1 == n {
+                        "z".repeat(last_len)
+                    } else {
+                        first.clone()
+                    }
+                ))
+                .collect::<String>()
+        )
+    );
+    let md = render::markdown(&report(1), NAMES);
+    assert!(
+        !md.contains(&"z".repeat(last_len)),
+        "the last section is not listed"
+    );
+    assert!(
+        md.ends_with(&format!(
+            "{}_1 more breaking or possibly-breaking findings are not shown here; `mcpdesc diff --format json` lists them all._\n\n**Semver suggestion: major (breaking changes).**\n",
+            section(n - 2, &first)
+        )),
+        "{}",
+        &md[md.len() - 600..]
+    );
+}

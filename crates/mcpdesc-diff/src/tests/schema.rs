@@ -1183,19 +1183,31 @@ fn remote_references_in_very_deep_resources() {
         let mut deep = json!(1);
         for i in 0..levels {
             // Objects and arrays both count.
-            deep = if i % 2 == 0 { json!({ "a": deep }) } else { json!([deep]) };
+            deep = if i % 2 == 0 {
+                json!({ "a": deep })
+            } else {
+                json!([deep])
+            };
         }
         json!({"type": "object",
                "properties": {"p": {"$ref": "https://a.example/s.json"}, "q": {"type": q}},
                "$defs": {"deep": deep}})
     };
-    let q = format!("breaking input-type-changed tool `t`: `q`: type changed from string to integer | {r}/properties/q/type | {r}/properties/q/type");
-    expect(&input(schema(254, "string")), &input(schema(254, "integer")), &[&q]);
+    let q = format!(
+        "breaking input-type-changed tool `t`: `q`: type changed from string to integer | {r}/properties/q/type | {r}/properties/q/type"
+    );
+    expect(
+        &input(schema(254, "string")),
+        &input(schema(254, "integer")),
+        &[&q],
+    );
     expect(
         &input(schema(255, "string")),
         &input(schema(255, "integer")),
         &[
-            &format!("possibly-breaking input-ref-unresolved tool `t`: `p`: `$ref` `https://a.example/s.json` → `https://a.example/s.json` is not followed (not a local JSON pointer); compatibility is not decided | {r}/properties/p/$ref | {r}/properties/p/$ref"),
+            &format!(
+                "possibly-breaking input-ref-unresolved tool `t`: `p`: `$ref` `https://a.example/s.json` → `https://a.example/s.json` is not followed (not a local JSON pointer); compatibility is not decided | {r}/properties/p/$ref | {r}/properties/p/$ref"
+            ),
             &q,
         ],
     );
