@@ -1212,3 +1212,15 @@ fn remote_references_in_very_deep_resources() {
         ],
     );
 }
+
+/// A dynamic reference that itself changed is a changed keyword (not "the schema
+/// around it changed").
+#[test]
+fn changed_dynamic_references() {
+    for k in ["$dynamicRef", "$recursiveRef"] {
+        let want = format!(
+            "possibly-breaking input-keyword-changed tool `t`: `p`: keyword `{k}` changed; its effect is not modelled, compatibility is not decided | {{P}}/{k} | {{P}}/{k}"
+        );
+        inp(json!({ k: "#a" }), json!({ k: "#b" }), &[&want]);
+    }
+}
