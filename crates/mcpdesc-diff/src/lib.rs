@@ -44,6 +44,8 @@ pub mod rules;
 
 mod schema;
 mod security;
+#[cfg(test)]
+mod tests;
 mod walk;
 
 pub use report::{

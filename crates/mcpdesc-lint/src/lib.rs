@@ -49,3 +49,6 @@ pub(crate) fn has_title(tool: &serde_json::Value) -> bool {
     };
     text(tool.get("title")) || text(tool.get("annotations").and_then(|a| a.get("title")))
 }
+
+#[cfg(test)]
+mod tests;
