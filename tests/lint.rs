@@ -8,7 +8,8 @@
 //! snapshots, with hand-written name-rule expectations for the servers.
 
 use mcpdesc_core::{Diagnostic, ProtocolRevision, Severity};
-use mcpdesc_lint::{FitOptions, LintOptions, fit_tools_list, host, lint};
+use mcpdesc_hosts::{FitOptions, fit_tools_list, host};
+use mcpdesc_lint::{LintOptions, lint};
 use mcpdesc_tests::{fixture, mcpdesc_bin, missing, workspace_root};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -361,11 +362,11 @@ fn size_report_is_the_compact_export() {
     assert_eq!(report.sizes[0].list.bytes, text.len());
     assert_eq!(
         report.sizes[0].list.tokens,
-        mcpdesc_lint::estimate_tokens(&text)
+        mcpdesc_hosts::estimate_tokens(&text)
     );
     // Hand count of the estimator on a sample (see estimate.rs for the arithmetic).
     assert_eq!(
-        mcpdesc_lint::estimate_tokens(r#"{"name":"get_user","description":"Get a user."}"#),
+        mcpdesc_hosts::estimate_tokens(r#"{"name":"get_user","description":"Get a user."}"#),
         13
     );
 }
@@ -375,11 +376,11 @@ fn fit(
     h: Option<&str>,
     prefix: Option<&str>,
     budget: Option<usize>,
-) -> mcpdesc_lint::Fitted {
+) -> mcpdesc_hosts::Fitted {
     let doc = load(name);
     let list = mcpdesc_scope::export_tools_list(&doc, REV).expect("export");
     fit_tools_list(
-        &list,
+        list,
         REV,
         &FitOptions {
             host: h.map(|h| host(h).expect("host")),
@@ -394,8 +395,8 @@ fn codes(ds: &[Diagnostic]) -> Vec<&str> {
 }
 
 /// Lints a fitted list for its host: what the host would complain about.
-fn host_findings(f: &mcpdesc_lint::Fitted, h: &str, prefix: Option<&str>) -> Vec<Diagnostic> {
-    let doc = mcpdesc_lint::description_of_tools_list(&f.tools_list, REV);
+fn host_findings(f: &mcpdesc_hosts::Fitted, h: &str, prefix: Option<&str>) -> Vec<Diagnostic> {
+    let doc = mcpdesc_hosts::description_of_tools_list(&f.tools_list, REV);
     lint(&doc, &opts(&[h], prefix))
         .diagnostics
         .into_iter()
@@ -699,7 +700,7 @@ fn real_descriptions_every_host() {
         summary[0]
     );
     let doc: Value = serde_json::from_slice(&std::fs::read(&out).expect("read")).expect("json");
-    let all: Vec<&str> = mcpdesc_lint::HOSTS.iter().map(|h| h.id).collect();
+    let all: Vec<&str> = mcpdesc_hosts::HOSTS.iter().map(|h| h.id).collect();
     let report = lint(&doc, &opts(&all, Some("github")));
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for d in &report.diagnostics {
@@ -732,7 +733,7 @@ fn real_descriptions_every_host() {
     let mut fits = BTreeMap::new();
     for h in &all {
         let f = fit_tools_list(
-            &list,
+            list.clone(),
             REV,
             &FitOptions {
                 host: host(h),
@@ -776,7 +777,7 @@ fn real_descriptions_every_host() {
 /// linted clean for that host.
 #[test]
 fn live_server_imports_every_host() {
-    let all: Vec<&str> = mcpdesc_lint::HOSTS.iter().map(|h| h.id).collect();
+    let all: Vec<&str> = mcpdesc_hosts::HOSTS.iter().map(|h| h.id).collect();
     let dir = tempfile::tempdir().expect("tmp");
     let mut summary = BTreeMap::new();
     for (dump, server) in [
@@ -849,7 +850,7 @@ fn live_server_imports_every_host() {
         let mut fits = BTreeMap::new();
         for h in &all {
             let f = fit_tools_list(
-                &list,
+                list.clone(),
                 REV,
                 &FitOptions {
                     host: host(h),

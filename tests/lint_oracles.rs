@@ -17,7 +17,8 @@
 //! The oracle decides; `mcpdesc lint` and `export tools-list --host` are what is checked.
 
 use mcpdesc_core::{Diagnostic, ProtocolRevision};
-use mcpdesc_lint::{FitOptions, HostProfile, LintOptions, fit_tools_list, host, lint};
+use mcpdesc_hosts::{FitOptions, HostProfile, fit_tools_list, host};
+use mcpdesc_lint::{LintOptions, lint};
 use mcpdesc_tests::{fixture, mcpdesc_bin, missing, node_modules, workspace_root};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -168,7 +169,7 @@ fn profile(id: &str) -> &'static HostProfile {
 
 /// `lint` of a tools/list for one host: (rule, pointer) of that host's findings.
 fn host_lint(list: &Value, h: &str, server: &str) -> Vec<(String, String)> {
-    let doc = mcpdesc_lint::description_of_tools_list(list, REV);
+    let doc = mcpdesc_hosts::description_of_tools_list(list, REV);
     let o = LintOptions {
         hosts: vec![profile(h)],
         server_prefix: Some(server.to_string()),
@@ -189,9 +190,9 @@ fn has(findings: &[(String, String)], rule: &str, ptr: &str) -> bool {
         .any(|(r, p)| r == rule && (p == ptr || p.starts_with(&format!("{ptr}/"))))
 }
 
-fn fitted(list: &Value, h: &str, server: &str) -> mcpdesc_lint::Fitted {
+fn fitted(list: &Value, h: &str, server: &str) -> mcpdesc_hosts::Fitted {
     fit_tools_list(
-        list,
+        list.clone(),
         REV,
         &FitOptions {
             host: Some(profile(h)),
@@ -267,7 +268,7 @@ fn gemini_cli_core_agrees_with_the_gemini_cli_profile() {
     let mut names: Vec<(String, String)> = Vec::new();
     let mut schemas: Vec<Value> = Vec::new();
     let mut invented: Vec<(String, String)> = Vec::new();
-    let fits: Vec<mcpdesc_lint::Fitted> = sources
+    let fits: Vec<mcpdesc_hosts::Fitted> = sources
         .iter()
         .map(|s| fitted(&s.list, "gemini-cli", s.server))
         .collect();
@@ -279,7 +280,7 @@ fn gemini_cli_core_agrees_with_the_gemini_cli_profile() {
         for t in tools(&f.tools_list) {
             names.push((s.server.into(), name(t).into()));
         }
-        for h in mcpdesc_lint::HOSTS {
+        for h in mcpdesc_hosts::HOSTS {
             for new in fitted(&s.list, h.id, s.server).renames.keys() {
                 invented.push((format!("{} ({})", s.label, h.id), new.clone()));
             }
@@ -491,7 +492,7 @@ fn openai_agents_sdk_agrees_with_the_openai_profiles() {
         return missing("the mcpdesc binary or @octokit/openapi (npm)");
     };
     // Queries: every original tool, then every tool of the openai-strict export.
-    let fits: Vec<mcpdesc_lint::Fitted> = sources
+    let fits: Vec<mcpdesc_hosts::Fitted> = sources
         .iter()
         .map(|s| fitted(&s.list, "openai-strict", s.server))
         .collect();

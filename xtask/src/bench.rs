@@ -1,5 +1,6 @@
 //! `cargo xtask bench [--quick] [--runs N] [--no-criterion] [--no-peers] [--no-serve]
-//! [--only-serve]`: issue 7's and issue 13's benchmarks, in one run on one machine.
+//! [--only-serve] [--only-commands]`: issue 7's, issue 13's and issue 20's benchmarks,
+//! in one run on one machine.
 //!
 //! 1. Builds the release binaries (`mcpdesc`, `baseline`).
 //! 2. Runs the criterion benches of the library stages and of `docs` (`crates/mcpdesc-bench`).
@@ -13,10 +14,13 @@
 //!
 //! 4. The `serve` group ([`serve`]): gateway overhead against a tiny upstream and
 //!    FastMCP, and `mcpdesc serve`'s start-up on the GitHub description.
+//! 5. The `commands` group ([`commands`]): `lint` and `export tools-list --host
+//!    claude-code` on the GitHub description, as ratios to `validate`.
 //!
 //! Benchmarks are measurements, not tests: a missed target is printed loudly but the
 //! command still exits 0. It fails only when something cannot run at all.
 
+mod commands;
 mod serve;
 
 use std::path::{Path, PathBuf};
@@ -40,6 +44,8 @@ struct Opts {
     serve: bool,
     /// Only the `serve` group (no criterion, no import comparison).
     only_serve: bool,
+    /// Only the `commands` group (lint and export against validate).
+    only_commands: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Opts, String> {
@@ -50,6 +56,7 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
         peers: true,
         serve: true,
         only_serve: false,
+        only_commands: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -62,6 +69,11 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
                 o.only_serve = true;
                 o.criterion = false;
             }
+            "--only-commands" => {
+                o.only_commands = true;
+                o.criterion = false;
+                o.serve = false;
+            }
             "--runs" => {
                 o.runs = it
                     .next()
@@ -71,7 +83,7 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
             }
             other => {
                 return Err(format!(
-                    "bench: unknown argument `{other}` (usage: cargo xtask bench [--quick] [--runs N] [--no-criterion] [--no-peers] [--no-serve] [--only-serve])"
+                    "bench: unknown argument `{other}` (usage: cargo xtask bench [--quick] [--runs N] [--no-criterion] [--no-peers] [--no-serve] [--only-serve] [--only-commands])"
                 ));
             }
         }
@@ -141,6 +153,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let work = std::env::temp_dir().join(format!("mcpdesc-bench-{}", std::process::id()));
     std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    let commands_missed = commands::run(&opts, &exe("mcpdesc"), &spec, &work);
+    match &commands_missed {
+        Ok(0) => {}
+        Ok(n) => eprintln!(
+            "!!! xtask bench: `lint`/`export tools-list --host` MISS {n} issue-20 target(s) (see FAIL above)."
+        ),
+        Err(e) => eprintln!("xtask bench: the commands group failed: {e}"),
+    }
+    if opts.only_commands {
+        let _ = std::fs::remove_dir_all(&work);
+        return commands_missed.map(drop);
+    }
     let time_bin = Path::new("/usr/bin/time");
     if !time_bin.is_file() {
         eprintln!(
@@ -265,6 +289,12 @@ struct Row {
 /// Runs `p` once: wall time around the child, peak RSS from GNU time's `%M`
 /// (`ru_maxrss` of the waited-for child, KiB).
 fn measure(p: &Program, time_bin: &Path, work: &Path) -> Result<Sample, String> {
+    measure_exits(p, time_bin, work, &[0])
+}
+
+/// [`measure`], counting every exit code in `ok` as a run (`lint` exits 1 on an
+/// error-level finding: a verdict, not a failure to run).
+fn measure_exits(p: &Program, time_bin: &Path, work: &Path, ok: &[i32]) -> Result<Sample, String> {
     let rss_file = work.join("rss.txt");
     let mut cmd = if time_bin.is_file() {
         let mut c = Command::new(time_bin);
@@ -282,7 +312,7 @@ fn measure(p: &Program, time_bin: &Path, work: &Path) -> Result<Sample, String> 
     let start = Instant::now();
     let out = cmd.output().map_err(|e| format!("cannot start: {e}"))?;
     let wall = start.elapsed().as_secs_f64();
-    if !out.status.success() {
+    if !out.status.code().is_some_and(|c| ok.contains(&c)) {
         let err = String::from_utf8_lossy(&out.stderr);
         let tail: Vec<&str> = err.lines().rev().take(5).collect();
         return Err(format!(

@@ -454,17 +454,17 @@ mod tests {
     }
 }
 
-/// `--host H`: a profile of the host table (`mcpdesc_lint::HOSTS`).
+/// `--host H`: a profile of the host table (`mcpdesc_hosts::HOSTS`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HostArg(pub &'static mcpdesc_lint::HostProfile);
+pub struct HostArg(pub &'static mcpdesc_hosts::HostProfile);
 
 impl FromStr for HostArg {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        mcpdesc_lint::host(s).map(HostArg).ok_or_else(|| {
+        mcpdesc_hosts::host(s).map(HostArg).ok_or_else(|| {
             format!(
                 "unknown host `{s}`; known hosts: {}",
-                mcpdesc_lint::host_ids().join(", ")
+                mcpdesc_hosts::host_ids().join(", ")
             )
         })
     }

@@ -1,18 +1,17 @@
 //! `lint`: quality rules for every host, the rules of each requested host profile, and
 //! the size report, per protocol revision of the description.
 
-use crate::estimate::Size;
-use crate::hosts::{AnnotationRequirement, HostProfile, HostRule};
 use crate::rules::{self, Level, rule_of};
-use crate::schema::{has_html, walk};
+use mcpdesc_core::DeclKind;
+use mcpdesc_core::decl::decl_scope;
 use mcpdesc_core::provenance::{Method, ToolProvenance};
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet, Severity};
+use mcpdesc_hosts::schema::{has_html, walk};
+use mcpdesc_hosts::strict::StrictIssue;
+use mcpdesc_hosts::table::{AnnotationRequirement, HostProfile, HostRule, StrictLimits};
+use mcpdesc_hosts::{DEFAULT_TOOL_BUDGET_BYTES, ListSize, Size, has_title};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-
-/// mcpdesc's own default budget for one tool as a host receives it (no host documents
-/// one): 32 KiB of compact JSON, about 8,000 tokens.
-pub const DEFAULT_TOOL_BUDGET_BYTES: usize = 32 * 1024;
 
 /// Minimum number of words of a tool description.
 pub const MIN_DESCRIPTION_WORDS: usize = 3;
@@ -98,7 +97,10 @@ pub fn facade_list(doc: &Value, rev: ProtocolRevision) -> Size {
 /// Lints a decoded description.
 pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
     let mut report = LintReport::default();
-    // Lint a valid description only: the validator's errors come first and alone.
+    // Lint a valid description only: the validator's errors come first and alone. This
+    // is the one validation: the validator checks every declaration at each revision of
+    // its scope, so the views of a valid source are valid and are not validated again
+    // (`mcpdesc_scope::export_tools_list` reasons the same way).
     let invalid: Vec<Diagnostic> = mcpdesc_validate::validate_value(doc)
         .into_iter()
         .filter(Diagnostic::is_error)
@@ -117,49 +119,46 @@ pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
             report.diagnostics.push(d);
         }
     };
+    let doc_tools: &[Value] = doc
+        .get("tools")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice);
     for rev in root_scope.iter() {
-        let view = match mcpdesc_scope::project(doc, rev) {
-            Ok(v) => v,
-            Err(ds) => {
-                for d in ds {
-                    push(&mut report, d);
-                }
-                continue;
-            }
-        };
-        let list = match mcpdesc_scope::tools_list_of_view(&view) {
-            Ok(l) => l,
-            Err(ds) => {
-                for d in ds {
-                    push(&mut report, d);
-                }
-                continue;
-            }
-        };
-        let doc_index = doc_indices(doc, &view, rev, root_scope);
-        let view_tools: Vec<&Value> = view
-            .get("tools")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().collect())
-            .unwrap_or_default();
-        let tools: Vec<&Value> = list
-            .get("tools")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().collect())
-            .unwrap_or_default();
+        // The tools/list at `rev`, one tool at a time, straight from the validated
+        // source: the tools in scope at `rev`, each as `mcpdesc_scope::wire_value`
+        // (what `export tools-list` and `serve` send; projection changes nothing a
+        // Tool object carries), so pointers are the source's and no view or list is
+        // built. Each tool is dropped once checked.
+        let mut sizer = ListSize::new("tools");
         let mut sizes = RevisionSizes {
             revision: rev,
-            list: Size::of(&list),
+            list: sizer.size(),
             tools: Vec::new(),
         };
+        // (document index, exported name) of each listed tool.
+        let mut listed: Vec<(usize, String)> = Vec::new();
+        let mut found: Vec<Diagnostic> = Vec::new();
+        let mut unlistable: Vec<Diagnostic> = Vec::new();
         let mut descriptions: HashMap<String, String> = HashMap::new();
-        for (vi, tool) in tools.iter().enumerate() {
-            let ptr = format!("/tools/{}", doc_index.get(vi).copied().unwrap_or(vi));
+        for (i, decl) in doc_tools.iter().enumerate() {
+            if !decl_scope(decl, root_scope).contains(rev) {
+                continue;
+            }
+            let ptr = format!("/tools/{i}");
+            let tool = match mcpdesc_scope::wire_value(DeclKind::Tool, doc, decl, &ptr) {
+                Ok(Some(t)) => t,
+                Ok(None) => continue,
+                Err(mut ds) => {
+                    unlistable.append(&mut ds);
+                    continue;
+                }
+            };
             let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
-            let size = Size::of(tool);
+            let size = sizer.push(&tool.to_string());
             sizes.tools.push((name.to_string(), size));
-            let mut ds = Vec::new();
-            quality(tool, view_tools.get(vi).copied(), &ptr, &mut ds);
+            listed.push((i, name.to_string()));
+            let ds = &mut found;
+            quality(&tool, decl, &ptr, ds);
             if let Some(desc) = tool.get("description").and_then(Value::as_str) {
                 let key = desc.split_whitespace().collect::<Vec<_>>().join(" ");
                 if !key.is_empty() {
@@ -185,12 +184,21 @@ pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
                 ));
             }
             for host in &opts.hosts {
-                host_tool(host, opts.server_prefix.as_deref(), tool, &ptr, &mut ds);
-            }
-            for d in ds {
-                push(&mut report, d);
+                host_tool(host, opts.server_prefix.as_deref(), &tool, &ptr, ds);
             }
         }
+        // A list that cannot be built reports why, and nothing else at `rev`.
+        if !unlistable.is_empty() {
+            for d in unlistable {
+                push(&mut report, d);
+            }
+            continue;
+        }
+        for d in found {
+            push(&mut report, d);
+        }
+        sizes.list = sizer.size();
+        let tool_count = listed.len();
         if opts.discovery_search {
             let facade = facade_list(doc, rev);
             push(
@@ -199,9 +207,7 @@ pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
                     rules::FACADE_CONTEXT,
                     format!(
                         "with --discovery search, tools/list at {rev} is {} (search_tools, describe_tools, call_tool for {} tools); directly: {}",
-                        facade,
-                        tools.len(),
-                        sizes.list
+                        facade, tool_count, sizes.list
                     ),
                     String::new(),
                 ),
@@ -213,14 +219,13 @@ pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
                 rules::LIST_SIZE,
                 format!(
                     "tools/list at {rev}: {} tools, {} (estimated tokens: see the README)",
-                    tools.len(),
-                    sizes.list
+                    tool_count, sizes.list
                 ),
                 String::new(),
             ),
         );
         if let Some(max) = opts.max_tools
-            && tools.len() > max
+            && tool_count > max
         {
             push(
                 &mut report,
@@ -228,8 +233,7 @@ pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
                     rules::TOO_MANY_TOOLS,
                     format!(
                         "{} tools at {rev}, more than --max-tools {max}; the list is ~{} tokens of the model's context",
-                        tools.len(),
-                        sizes.list.tokens
+                        tool_count, sizes.list.tokens
                     ),
                     "/tools".into(),
                 ),
@@ -237,11 +241,10 @@ pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
         }
         for host in opts.hosts.iter().filter(|h| h.rewrites_names()) {
             let mut registered: HashMap<String, &str> = HashMap::new();
-            for (vi, tool) in tools.iter().enumerate() {
-                let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
+            for (at, name) in &listed {
+                let name = name.as_str();
                 let as_host = host.registered_name(opts.server_prefix.as_deref(), name);
                 if let Some(first) = registered.get(&as_host) {
-                    let at = doc_index.get(vi).copied().unwrap_or(vi);
                     push(
                         &mut report,
                         diag(
@@ -264,7 +267,7 @@ pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
         }
         for host in &opts.hosts {
             if let Some(max) = host.max_tools()
-                && tools.len() > max
+                && tool_count > max
             {
                 push(
                     &mut report,
@@ -273,7 +276,7 @@ pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
                         format!(
                             "{}: {} tools at {rev}, the host sends at most {max} ({})",
                             host.id,
-                            tools.len(),
+                            tool_count,
                             host.source_of(|r| matches!(r, HostRule::MaxTools(_)))
                         ),
                         "/tools".into(),
@@ -314,45 +317,6 @@ pub fn apply_levels(diags: &mut Vec<Diagnostic>, allow: &[String], deny: &[Strin
     }
 }
 
-/// For each tool of the projected view, its index in the document (projection keeps
-/// order and drops the tools out of scope); pointers then point into the file.
-fn doc_indices(doc: &Value, view: &Value, rev: ProtocolRevision, root: RevisionSet) -> Vec<usize> {
-    let names = |v: &Value| -> Vec<Option<String>> {
-        v.get("tools")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .map(|t| t.get("name").and_then(Value::as_str).map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let doc_tools = doc.get("tools").and_then(Value::as_array);
-    let in_scope: Vec<usize> = doc_tools
-        .map(|a| {
-            a.iter()
-                .enumerate()
-                .filter(|(_, t)| {
-                    RevisionSet::effective(t.get("protocolVersions"), root).contains(rev)
-                })
-                .map(|(i, _)| i)
-                .collect()
-        })
-        .unwrap_or_default();
-    let dn = names(doc);
-    let vn = names(view);
-    let agrees = in_scope.len() == vn.len()
-        && in_scope
-            .iter()
-            .zip(&vn)
-            .all(|(&i, n)| dn.get(i).is_some_and(|d| d == n));
-    if agrees {
-        in_scope
-    } else {
-        (0..vn.len()).collect()
-    }
-}
-
 fn is_write(m: Method) -> bool {
     matches!(
         m,
@@ -361,7 +325,8 @@ fn is_write(m: Method) -> bool {
 }
 
 /// Rules for every host.
-fn quality(tool: &Value, view_tool: Option<&Value>, ptr: &str, ds: &mut Vec<Diagnostic>) {
+/// `decl` is the tool's declaration (its provenance says which HTTP method it calls).
+fn quality(tool: &Value, decl: &Value, ptr: &str, ds: &mut Vec<Diagnostic>) {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
     match tool.get("description").and_then(Value::as_str) {
         None => ds.push(diag(
@@ -403,11 +368,10 @@ fn quality(tool: &Value, view_tool: Option<&Value>, ptr: &str, ds: &mut Vec<Diag
             format!("{ptr}/annotations"),
         ));
     }
-    if let Some(vt) = view_tool
-        && let Some(Ok(prov)) = ToolProvenance::of_tool(vt, ptr)
-        && is_write(prov.method)
-        && hint("readOnlyHint").is_none()
+    if hint("readOnlyHint").is_none()
         && hint("destructiveHint").is_none()
+        && let Some(Ok(prov)) = ToolProvenance::of_tool(decl, ptr)
+        && is_write(prov.method)
     {
         ds.push(diag(
             rules::WRITE_ANNOTATIONS_MISSING,
@@ -556,7 +520,7 @@ fn host_tool(
                 }
             }
             HostRule::RequiresTitle => {
-                if !crate::has_title(tool) {
+                if !has_title(tool) {
                     ds.push(diag(
                         rules::HOST_TITLE_MISSING,
                         format!("{h}: tool `{name}` has no title ({src})"),
@@ -635,92 +599,46 @@ fn host_tool(
     }
 }
 
-pub(crate) fn strict_findings(
+/// Strict mode's findings on `schema` (at `base`) as `h`'s diagnostics.
+fn strict_findings(
     h: &str,
     name: &str,
     schema: &Value,
     base: &str,
-    limits: crate::hosts::StrictLimits,
+    limits: StrictLimits,
     src: &str,
     ds: &mut Vec<Diagnostic>,
 ) {
-    let mut props = 0usize;
-    let mut enums = 0usize;
-    let mut depth = 0usize;
-    for (p, d, s) in walk(schema, base) {
-        depth = depth.max(d);
-        enums += s.get("enum").and_then(Value::as_array).map_or(0, Vec::len);
-        // What OpenAI's Agents SDK (`ensure_strict_json_schema`) must rewrite before
-        // strict mode takes a schema: `oneOf` (strict mode has `anyOf` only) and a
-        // `$ref` with sibling keywords (it inlines the target).
-        if s.get("oneOf").is_some() {
-            ds.push(diag(
+    for f in mcpdesc_hosts::strict::findings(schema, base, limits) {
+        let (code, msg) = match f.issue {
+            StrictIssue::OneOf => (
                 rules::HOST_STRICT_OBJECT,
                 format!("{h}: tool `{name}`: `oneOf`; strict mode takes `anyOf` only ({src})"),
-                p.clone(),
-            ));
-        }
-        if s.get("$ref").is_some() && s.as_object().is_some_and(|m| m.len() > 1) {
-            ds.push(diag(
+            ),
+            StrictIssue::RefWithSiblings => (
                 rules::HOST_STRICT_OBJECT,
                 format!(
                     "{h}: tool `{name}`: `$ref` with sibling keywords; strict mode takes a bare `$ref` ({src})"
                 ),
-                p.clone(),
-            ));
-        }
-        let is_object = s.get("type").and_then(Value::as_str) == Some("object")
-            || s.get("properties").is_some();
-        if !is_object {
-            continue;
-        }
-        let keys: Vec<&String> = s
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|m| m.keys().collect())
-            .unwrap_or_default();
-        props += keys.len();
-        if s.get("additionalProperties") != Some(&Value::Bool(false)) {
-            ds.push(diag(
+            ),
+            StrictIssue::OpenObject => (
                 rules::HOST_STRICT_OBJECT,
                 format!(
                     "{h}: tool `{name}`: an object without `additionalProperties: false` ({src})"
                 ),
-                p.clone(),
-            ));
-        }
-        let required: Vec<&str> = s
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let optional: Vec<&str> = keys
-            .iter()
-            .map(|k| k.as_str())
-            .filter(|k| !required.contains(k))
-            .collect();
-        if !optional.is_empty() {
-            ds.push(diag(
+            ),
+            StrictIssue::OptionalProperties(optional) => (
                 rules::HOST_STRICT_OBJECT,
                 format!(
                     "{h}: tool `{name}`: optional properties {}; strict mode requires every property ({src})",
                     optional.join(", ")
                 ),
-                p.clone(),
-            ));
-        }
-    }
-    for (what, n, max) in [
-        ("schema nesting depth", depth, limits.max_depth),
-        ("object properties", props, limits.max_properties),
-        ("enum values", enums, limits.max_enum_values),
-    ] {
-        if n > max {
-            ds.push(diag(
+            ),
+            StrictIssue::OverLimit { what, count, max } => (
                 rules::HOST_STRICT_LIMIT,
-                format!("{h}: tool `{name}`: {n} {what}, over the limit of {max} ({src})"),
-                base.to_string(),
-            ));
-        }
+                format!("{h}: tool `{name}`: {count} {what}, over the limit of {max} ({src})"),
+            ),
+        };
+        ds.push(diag(code, msg, f.pointer));
     }
 }

@@ -5,8 +5,8 @@
 //! Sizes come from `mcpdesc_scope::export_tools_list` (what a host receives), not from
 //! lint.
 
-use crate::hosts::{HostProfile, HostRule};
-use crate::{LintOptions, estimate_tokens, host, lint};
+use crate::{LintOptions, lint};
+use mcpdesc_hosts::{HostProfile, HostRule, estimate_tokens, host};
 use mcpdesc_core::ProtocolRevision;
 use serde_json::{Value, json};
 
@@ -807,7 +807,7 @@ fn schema_walk() {
         "$defs": {"D": {"if": {}, "then": {}}},
         "enum": [{"type": "string"}],
     });
-    let got: Vec<(String, usize)> = crate::schema::walk(&s, "/r")
+    let got: Vec<(String, usize)> = mcpdesc_hosts::schema::walk(&s, "/r")
         .into_iter()
         .map(|(p, d, _)| (p, d))
         .collect();
@@ -828,25 +828,25 @@ fn schema_walk() {
     .map(|(p, d)| (p.to_string(), *d))
     .collect();
     assert_eq!(got, want);
-    assert!(crate::schema::walk(&json!(true), "").len() == 1);
+    assert!(mcpdesc_hosts::schema::walk(&json!(true), "").len() == 1);
     let mut v = json!({"a": [{"b": 1}]});
     let toks = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     assert_eq!(
-        crate::schema::get_mut(&mut v, &toks(&["a", "0", "b"])).cloned(),
+        mcpdesc_hosts::schema::get_mut(&mut v, &toks(&["a", "0", "b"])).cloned(),
         Some(json!(1))
     );
-    assert!(crate::schema::get_mut(&mut v, &toks(&["a", "1"])).is_none());
-    assert!(crate::schema::get_mut(&mut v, &toks(&["a", "x"])).is_none());
-    assert!(crate::schema::get_mut(&mut v, &toks(&["a", "0", "b", "c"])).is_none());
+    assert!(mcpdesc_hosts::schema::get_mut(&mut v, &toks(&["a", "1"])).is_none());
+    assert!(mcpdesc_hosts::schema::get_mut(&mut v, &toks(&["a", "x"])).is_none());
+    assert!(mcpdesc_hosts::schema::get_mut(&mut v, &toks(&["a", "0", "b", "c"])).is_none());
     assert_eq!(
-        crate::schema::get_mut(&mut v, &[]).cloned(),
+        mcpdesc_hosts::schema::get_mut(&mut v, &[]).cloned(),
         Some(json!({"a": [{"b": 1}]}))
     );
 }
 
 #[test]
 fn html_markup_and_text() {
-    use crate::{has_html, html_to_text};
+    use mcpdesc_hosts::{has_html, html_to_text};
     for yes in [
         "<br>",
         "a<br/>b",
@@ -922,7 +922,7 @@ fn token_estimates_by_hand() {
         assert_eq!(estimate_tokens(text), tokens, "{text:?}");
     }
     // {"a":1}: 5 punctuation (30) + a (20) + 1 (35) = 85 → 5.
-    let s = crate::Size::of(&json!({"a": 1}));
+    let s = mcpdesc_hosts::Size::of(&json!({"a": 1}));
     assert_eq!((s.bytes, s.tokens), (7, 5));
     assert_eq!(s.to_string(), "7 bytes, ~5 tokens");
 }

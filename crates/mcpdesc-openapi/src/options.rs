@@ -45,7 +45,7 @@ pub struct ImportOptions {
     /// Count tools larger than this many bytes as a host receives them
     /// ([`mcpdesc_scope::wire_size`], the measure `lint` uses) in
     /// [`crate::ImportStats`]; the
-    /// CLI passes `mcpdesc_lint::DEFAULT_TOOL_BUDGET_BYTES`. `None`: not measured.
+    /// CLI passes `mcpdesc_hosts::DEFAULT_TOOL_BUDGET_BYTES`. `None`: not measured.
     pub tool_budget_bytes: Option<usize>,
     /// OpenAPI Overlays applied, in order, to the spec document before anything else
     /// reads it (`--overlay`; see [`crate::overlay`]).

@@ -2,7 +2,6 @@
 //! `resources/list`, `resources/templates/list`, `prompts/list`), and the `serverInfo`
 //! a description's Info Object stands for.
 
-use crate::project::project;
 use mcpdesc_core::decl::is_extension;
 use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, refs};
 use serde_json::{Map, Value};
@@ -126,11 +125,46 @@ const IMPLEMENTATION_FIELDS: [&str; 6] = [
 ];
 
 /// The `tools/list` result (`{"tools": [...]}`) a conforming server would send at `rev`:
-/// the tools of the validated Effective Protocol View as MCP Tool objects, with
-/// `$componentRef` schemas resolved inline and `_meta` kept.
+/// the tools of the Effective Protocol View as MCP Tool objects, with `$componentRef`
+/// schemas resolved inline and `_meta` kept.
+///
+/// Equal to [`tools_list_of_view`] of [`project`](crate::project::project)`(doc, rev)`, built without the view:
+/// the source is validated once, and each tool in scope at `rev` is its
+/// [`wire_value`] (projection removes only `protocolVersions` and nested elicitations,
+/// which a Tool object does not carry, and keeps the components). The view is not
+/// validated again: the validator checks each declaration at every revision of its
+/// scope, so a valid source has valid views (tested on every fixture at every
+/// revision). Errors: the validator's, `revision-not-in-document`.
 pub fn export_tools_list(doc: &Value, rev: ProtocolRevision) -> Result<Value, Vec<Diagnostic>> {
-    let view = project(doc, rev)?;
-    tools_list_of_view(&view)
+    let errs = crate::validation_errors(doc);
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let root = crate::project::require_revision(doc, rev).map_err(|d| vec![d])?;
+    let mut items = Vec::new();
+    let mut errs = Vec::new();
+    for (i, decl) in doc
+        .get(DeclKind::Tool.collection())
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        if !crate::decl_scope(decl, root).contains(rev) {
+            continue;
+        }
+        match wire_value(DeclKind::Tool, doc, decl, &format!("/tools/{i}")) {
+            Ok(Some(v)) => items.push(v),
+            Ok(None) => {}
+            Err(mut e) => errs.append(&mut e),
+        }
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let mut out = Map::new();
+    out.insert(DeclKind::Tool.collection().to_string(), Value::Array(items));
+    Ok(Value::Object(out))
 }
 
 /// [`export_tools_list`] for an already projected (single-revision) view.

@@ -64,14 +64,7 @@ pub fn project_unchecked(
     rev: ProtocolRevision,
     opts: ProjectOptions,
 ) -> Result<Value, Diagnostic> {
-    let root = root_scope(doc);
-    if !root.contains(rev) {
-        return Err(Diagnostic::error(
-            "revision-not-in-document",
-            format!("protocol revision {rev} is not in the document's protocolVersions {root}"),
-        )
-        .at("/protocolVersions"));
-    }
+    let root = require_revision(doc, rev)?;
     let mut out = doc.clone();
     let Some(obj) = out.as_object_mut() else {
         return Err(Diagnostic::error(
@@ -99,6 +92,22 @@ pub fn project_unchecked(
         components::prune(&mut out);
     }
     Ok(out)
+}
+
+/// Step 2: the document's root scope, which must contain `rev`.
+pub(crate) fn require_revision(
+    doc: &Value,
+    rev: ProtocolRevision,
+) -> Result<RevisionSet, Diagnostic> {
+    let root = root_scope(doc);
+    if !root.contains(rev) {
+        return Err(Diagnostic::error(
+            "revision-not-in-document",
+            format!("protocol revision {rev} is not in the document's protocolVersions {root}"),
+        )
+        .at("/protocolVersions"));
+    }
+    Ok(root)
 }
 
 /// Keeps the declarations of one collection that apply at `rev` (nested ones too),

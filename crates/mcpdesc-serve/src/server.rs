@@ -108,7 +108,7 @@ pub struct ServeOptions {
     pub log: Log,
     /// `--host H` / `--budget BYTES` / `--server-prefix NAME`: serve each revision's
     /// `tools/list` rewritten for that host and pruned to that budget
-    /// ([`mcpdesc_lint::fit_tools_list`], what `export tools-list --host` emits), and map
+    /// ([`mcpdesc_hosts::fit_tools_list`], what `export tools-list --host` emits), and map
     /// `tools/call` of a renamed tool back to its declaration.
     pub fit: Option<Fit>,
     /// `--toolsets` / `--tools` / `--exclude-tools` / `--read-only`: the tools served.
@@ -152,7 +152,7 @@ pub struct SearchOptions {
 /// What [`ServeOptions::fit`] fits the served `tools/list` to.
 #[derive(Debug, Clone, Default)]
 pub struct Fit {
-    pub host: Option<&'static mcpdesc_lint::HostProfile>,
+    pub host: Option<&'static mcpdesc_hosts::HostProfile>,
     pub server_prefix: Option<String>,
     pub budget: Option<usize>,
 }

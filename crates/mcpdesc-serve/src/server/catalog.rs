@@ -259,14 +259,14 @@ impl Catalog {
         }
     }
 
-    /// Rewrites every view's `tools/list` with [`mcpdesc_lint::fit_tools_list`] (the
+    /// Rewrites every view's `tools/list` with [`mcpdesc_hosts::fit_tools_list`] (the
     /// function `export tools-list --host/--budget` uses), so each revision serves what
     /// that export emits. Returns the fitting's diagnostics, one per finding however many
     /// revisions share it (the revisions are named), with pointers into the source
     /// document; an error means a tool cannot be made acceptable and the caller must
     /// not serve.
     pub fn fit(&mut self, fit: &super::Fit) -> Vec<Diagnostic> {
-        let opts = mcpdesc_lint::FitOptions {
+        let opts = mcpdesc_hosts::FitOptions {
             host: fit.host,
             server_prefix: fit.server_prefix.as_deref(),
             budget: fit.budget,
@@ -289,7 +289,7 @@ impl Catalog {
                     }
                 }
             }
-            let out = mcpdesc_lint::fit_tools_list(&json!({"tools": tools}), view.revision, &opts);
+            let out = mcpdesc_hosts::fit_tools_list(json!({"tools": tools}), view.revision, &opts);
             for mut d in out.diagnostics {
                 d.pointer = to_source_pointer(&d.pointer, &view.tools);
                 found.entry(d).or_default().push(view.revision);

@@ -5,7 +5,7 @@
 use super::Server;
 use mcpdesc_core::decl::{decl_scope, root_scope};
 use mcpdesc_core::{DeclKind, ProtocolRevision};
-use mcpdesc_lint::Size;
+use mcpdesc_hosts::Size;
 use serde_json::{Value, json};
 
 /// One served revision's numbers.

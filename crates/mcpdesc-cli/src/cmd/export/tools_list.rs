@@ -52,11 +52,14 @@ pub fn run(args: Args) -> CmdResult {
     };
     match mcpdesc_scope::export_tools_list(&decoded.value, args.protocol_version) {
         Ok(list) => {
+            // The list holds what it needs of the description: free the description
+            // before the list is rewritten and written.
+            drop(decoded);
             let list = if args.host.is_some() || args.budget.is_some() {
-                let fitted = mcpdesc_lint::fit_tools_list(
-                    &list,
+                let fitted = mcpdesc_hosts::fit_tools_list(
+                    list,
                     args.protocol_version,
-                    &mcpdesc_lint::FitOptions {
+                    &mcpdesc_hosts::FitOptions {
                         host: args.host.map(|h| h.0),
                         server_prefix: args.server_prefix.as_deref(),
                         budget: args.budget,

@@ -91,7 +91,7 @@ pub fn run(args: Args) -> CmdResult {
         name_prefix: args.name_prefix,
         description_max: args.description_max,
         allow_remote_refs: args.allow_remote_refs,
-        tool_budget_bytes: Some(mcpdesc_lint::DEFAULT_TOOL_BUDGET_BYTES),
+        tool_budget_bytes: Some(mcpdesc_hosts::DEFAULT_TOOL_BUDGET_BYTES),
         overlays,
         ..ImportOptions::default()
     };
@@ -218,7 +218,7 @@ fn verdict(
                 "{} of {} tool objects exceed {} bytes as a host receives them (largest {} bytes); `mcpdesc lint --host H` reports sizes and tokens, `mcpdesc export tools-list --host H --budget BYTES` and `mcpdesc serve --host H --budget BYTES` prune them",
                 stats.tools_over_budget,
                 stats.tool_objects,
-                mcpdesc_lint::DEFAULT_TOOL_BUDGET_BYTES,
+                mcpdesc_hosts::DEFAULT_TOOL_BUDGET_BYTES,
                 stats.largest_tool_bytes
             ),
         );

@@ -1,9 +1,9 @@
 //! The host-fitting rewrite of one revision's tools/list, and budget pruning.
 
+use crate::DEFAULT_TOOL_BUDGET_BYTES;
 use crate::estimate::Size;
-use crate::hosts::{AnnotationRequirement, HostProfile, HostRule};
-use crate::lint::DEFAULT_TOOL_BUDGET_BYTES;
 use crate::schema::{children, get_mut, has_html, html_to_text, walk};
+use crate::table::{AnnotationRequirement, HostProfile, HostRule, StrictLimits};
 use indexmap::IndexMap;
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet, skeleton};
 use mcpdesc_names::{NameAllocator, NameOptions};
@@ -52,13 +52,17 @@ const MAX_INLINED_NODES: usize = 200_000;
 ///    `{}` with a description, unreachable `$defs` dropped), then input `$defs`
 ///    depth; required input properties are never removed;
 /// 7. the result validated (`mcpdesc-validate`) as a one-revision description.
-pub fn fit_tools_list(list: &Value, rev: ProtocolRevision, opts: &FitOptions<'_>) -> Fitted {
+///
+/// The list is taken by value and rewritten in place.
+pub fn fit_tools_list(list: Value, rev: ProtocolRevision, opts: &FitOptions<'_>) -> Fitted {
     let mut diags = Vec::new();
-    let mut tools: Vec<Value> = list
-        .get("tools")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let mut tools: Vec<Value> = match list {
+        Value::Object(mut m) => match m.shift_remove("tools") {
+            Some(Value::Array(a)) => a,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
     let budget = opts.budget.or(opts.host.map(|_| DEFAULT_TOOL_BUDGET_BYTES));
     for (i, tool) in tools.iter_mut().enumerate() {
         let ptr = format!("/tools/{i}");
@@ -94,8 +98,8 @@ pub fn fit_tools_list(list: &Value, rev: ProtocolRevision, opts: &FitOptions<'_>
             &mut diags,
         );
     }
+    let tools = validate(tools, rev, &mut diags);
     let tools_list = json!({ "tools": tools });
-    validate(&tools_list, rev, &mut diags);
     Fitted {
         tools_list,
         renames,
@@ -396,14 +400,13 @@ fn strict(
     tool: &mut Value,
     name: &str,
     ptr: &str,
-    limits: crate::hosts::StrictLimits,
+    limits: StrictLimits,
     diags: &mut Vec<Diagnostic>,
 ) {
     let Some(input) = tool.get("inputSchema") else {
         return;
     };
-    let mut ds = Vec::new();
-    crate::lint::strict_findings("openai-strict", name, input, "", limits, "", &mut ds);
+    let ds = crate::strict::findings(input, "", limits);
     if !ds.is_empty() {
         diags.push(
             Diagnostic::error(
@@ -563,9 +566,9 @@ fn cut_at(root: &mut Value, cut: usize, budget: usize) -> usize {
     let targets: Vec<(Vec<String>, usize)> = walk(root, "")
         .into_iter()
         .filter(|(_, d, _)| *d == cut)
-        .map(|(p, _, s)| (mcpdesc_core::pointer::tokens(&p), s.to_string().len()))
+        .map(|(p, _, s)| (mcpdesc_core::pointer::tokens(&p), size(s)))
         .collect();
-    let stub_len = stub(usize::MAX, budget).to_string().len();
+    let stub_len = size(&stub(usize::MAX, budget));
     let mut n = 0;
     for (toks, bytes) in targets {
         if bytes <= stub_len {
@@ -633,7 +636,7 @@ fn drop_unreachable_defs(schema: &mut Value) -> Vec<String> {
 }
 
 fn size(v: &Value) -> usize {
-    Size::of(v).bytes
+    Size::bytes_of(v)
 }
 
 fn prune(tool: &mut Value, name: &str, ptr: &str, budget: usize, diags: &mut Vec<Diagnostic>) {
@@ -735,22 +738,32 @@ fn prune(tool: &mut Value, name: &str, ptr: &str, budget: usize, diags: &mut Vec
 /// A one-revision description whose tools are the tools of a tools/list result
 /// (so a tools/list can be validated and linted like a description).
 pub fn description_of_tools_list(list: &Value, rev: ProtocolRevision) -> Value {
-    let mut doc = skeleton::root(
-        json!({"name": "mcpdesc-tools-list", "version": "0"}),
-        RevisionSet::single(rev),
-    );
     let tools = list
         .get("tools")
         .cloned()
         .unwrap_or(Value::Array(Vec::new()));
+    description_of(tools, rev)
+}
+
+/// The one-revision description whose `tools` are `tools`.
+fn description_of(tools: Value, rev: ProtocolRevision) -> Value {
+    let mut doc = skeleton::root(
+        json!({"name": "mcpdesc-tools-list", "version": "0"}),
+        RevisionSet::single(rev),
+    );
     skeleton::set(&mut doc, "tools", tools);
     Value::Object(doc)
 }
 
-/// The fitted list must still be a valid description's tools.
-fn validate(list: &Value, rev: ProtocolRevision, diags: &mut Vec<Diagnostic>) {
-    let doc = description_of_tools_list(list, rev);
+/// The fitted list must still be a valid description's tools. The tools are moved
+/// into the description validated and back out (no copy); returns them.
+fn validate(tools: Vec<Value>, rev: ProtocolRevision, diags: &mut Vec<Diagnostic>) -> Vec<Value> {
+    let mut doc = description_of(Value::Array(tools), rev);
     let found = mcpdesc_validate::validate_value(&doc);
+    let tools = match doc.as_object_mut().and_then(|m| m.shift_remove("tools")) {
+        Some(Value::Array(a)) => a,
+        _ => Vec::new(),
+    };
     let mut seen = HashSet::new();
     for d in found.into_iter().filter(Diagnostic::is_error) {
         if seen.insert((d.code.clone(), d.pointer.clone())) {
@@ -766,4 +779,5 @@ fn validate(list: &Value, rev: ProtocolRevision, diags: &mut Vec<Diagnostic>) {
             );
         }
     }
+    tools
 }

@@ -27,6 +27,13 @@ use serde_json::Value;
 
 /// Estimated tokens of `text` (see the module docs).
 pub fn estimate_tokens(text: &str) -> usize {
+    units(text).div_ceil(20)
+}
+
+/// The estimate of `text` in twentieths of a token, before rounding. Additive over
+/// texts joined at ASCII punctuation (no run crosses it), which is how a list's
+/// estimate is summed from its items' ([`ListSize`]).
+fn units(text: &str) -> usize {
     let b = text.as_bytes();
     let mut units = 0usize;
     let mut i = 0;
@@ -58,7 +65,7 @@ pub fn estimate_tokens(text: &str) -> usize {
             i += 1;
         }
     }
-    units.div_ceil(20)
+    units
 }
 
 /// Sub-words of a letter run: `[A-Z]?[a-z]+` or `[A-Z]+` not followed by `[a-z]`.
@@ -106,12 +113,77 @@ pub struct Size {
 }
 
 impl Size {
+    /// The byte length of `v`'s compact serialization, counted without building it.
+    pub fn bytes_of(v: &Value) -> usize {
+        struct Count(usize);
+        impl std::io::Write for Count {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0 += buf.len();
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut n = Count(0);
+        // Writing to a counter cannot fail.
+        let _ = serde_json::to_writer(&mut n, v);
+        n.0
+    }
+
     /// The compact serialization's size.
     pub fn of(v: &Value) -> Size {
         let text = v.to_string();
         Size {
             bytes: text.len(),
             tokens: estimate_tokens(&text),
+        }
+    }
+}
+
+/// The [`Size`] of a list result `{"<key>":[item,…]}` summed from its items' compact
+/// serializations, without building or serializing the list: bytes add up, and so do
+/// the estimator's units, because every item is joined to the next at a comma.
+/// Equal to [`Size::of`] the list (tested).
+#[derive(Debug, Clone)]
+pub struct ListSize {
+    bytes: usize,
+    units: usize,
+    items: usize,
+}
+
+impl ListSize {
+    /// An empty `{"<key>":[]}` (`key` is a plain member name: no escapes needed).
+    pub fn new(key: &str) -> ListSize {
+        let open = format!("{{\"{key}\":[");
+        ListSize {
+            bytes: open.len() + 2,
+            units: units(&open) + units("]}"),
+            items: 0,
+        }
+    }
+
+    /// Adds one item, given as its compact serialization; returns the item's size.
+    pub fn push(&mut self, item: &str) -> Size {
+        let u = units(item);
+        if self.items > 0 {
+            self.bytes += 1;
+            self.units += units(",");
+        }
+        self.items += 1;
+        self.bytes += item.len();
+        self.units += u;
+        Size {
+            bytes: item.len(),
+            tokens: u.div_ceil(20),
+        }
+    }
+
+    /// The list's size.
+    pub fn size(&self) -> Size {
+        Size {
+            bytes: self.bytes,
+            tokens: self.units.div_ceil(20),
         }
     }
 }
@@ -142,5 +214,23 @@ mod tests {
         // HTTPServer → HTTP + Server; 2 words.
         assert_eq!(estimate_tokens("HTTPServer"), 2);
         assert_eq!(estimate_tokens(""), 0);
+    }
+
+    #[test]
+    fn list_size_is_the_serialized_lists() {
+        let items = [
+            serde_json::json!({"name": "get_user", "description": "Get a user. 12345"}),
+            serde_json::json!({"name": "héllo", "inputSchema": {"type": "object"}}),
+            serde_json::json!({"name": "HTTPServer", "title": "x"}),
+        ];
+        for n in 0..=items.len() {
+            let mut sum = ListSize::new("tools");
+            for it in &items[..n] {
+                assert_eq!(sum.push(&it.to_string()), Size::of(it));
+                assert_eq!(Size::bytes_of(it), Size::of(it).bytes);
+            }
+            let list = serde_json::json!({ "tools": items[..n] });
+            assert_eq!(sum.size(), Size::of(&list), "{n} items");
+        }
     }
 }
