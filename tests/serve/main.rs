@@ -22,3 +22,4 @@ mod mock;
 mod prism;
 mod protocol;
 mod roundtrip;
+mod several;

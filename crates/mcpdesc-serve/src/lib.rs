@@ -20,6 +20,7 @@
 //! [`Server`] (built by [`prepare`]), [`serve_stdio`], [`serve_http`].
 
 mod backend;
+pub mod compose;
 mod mock;
 mod server;
 
@@ -30,7 +31,7 @@ pub use server::log::Log;
 pub use server::report::{RevisionReport, ToolsetRow, toolset_table};
 pub use server::stdio::serve as serve_stdio;
 pub use server::{
-    BackendOptions, BuildError, DEFAULT_PAGE_SIZE, Discovery, Fit, MAX_MESSAGE_BYTES, Options,
-    Prepared, SearchOptions, Selection, SelectionError, ServeOptions, Server, StartError,
-    Transport, prepare,
+    BackendOptions, BuildError, DEFAULT_PAGE_SIZE, Discovery, Fit, MAX_MESSAGE_BYTES, Member,
+    Options, Prepared, SearchOptions, Selection, SelectionError, ServeOptions, Server, StartError,
+    Transport, prepare, prepare_many,
 };
