@@ -122,7 +122,7 @@ pub enum Discovery {
     #[default]
     Direct,
     /// `--discovery search`: `tools/list` is the search facade's three tools plus the
-    /// pinned ones ([`facade`]).
+    /// pinned ones (`server::facade`).
     Search(SearchOptions),
 }
 

@@ -102,7 +102,7 @@ pub struct Prepared {
 /// Validates `doc` (refusing it with its diagnostics when it does not conform), builds
 /// the backend and the server, and checks the transport's rules: `--http` needs a
 /// served revision with Streamable HTTP, and a non-loopback address needs a gate
-/// ([`http::check_exposure`]). The server keeps the document (shared, not copied):
+/// (`check_exposure`, [`ExposureError`]). The server keeps the document (shared, not copied):
 /// its views point into it.
 pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
     opts.serve
