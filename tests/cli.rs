@@ -857,6 +857,79 @@ fn serve_lists_toolsets_and_refuses_bad_selections() {
     }
 }
 
+/// `serve A B`: several descriptions as one server, each tool under its description's
+/// prefix (info.name in snake_case); per-description flags need a single description.
+#[test]
+fn serve_several_descriptions_as_one_server() {
+    use std::io::Write as _;
+    let fx = workspace_root().join("tests/generated/petstore-3.0.mcpdesc.yaml");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let notes = dir.path().join("notes.mcpdesc.json");
+    std::fs::write(
+        &notes,
+        r#"{"mcpdesc": "0.8.0", "info": {"name": "Notes", "version": "1"},
+            "protocolVersions": ["2025-06-18"],
+            "tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}"#,
+    )
+    .expect("write");
+    let mut child = mcpdesc()
+        .arg("serve")
+        .arg(&fx)
+        .arg(&notes)
+        .arg("--mock")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#
+    )
+    .expect("send");
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{}}}}"#
+    )
+    .expect("send");
+    drop(stdin);
+    let out = child.wait_with_output().expect("exits");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let list: serde_json::Value = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["id"] == 2)
+        .unwrap_or_else(|| panic!("no tools/list answer: {stdout}"));
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .map(|t| t.iter().filter_map(|t| t["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(names.contains(&"notes_echo"), "{names:?}");
+    assert!(names.contains(&"pet_store_3_0_get_pet"), "{names:?}");
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("notes_") || n.starts_with("pet_store_3_0_")),
+        "{names:?}"
+    );
+    let out = mcpdesc()
+        .arg("serve")
+        .arg(&fx)
+        .arg(&notes)
+        .args(["--credential", "api_key=KEY"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--credential needs a single description"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn import_openapi_overlay_flag_is_repeatable_ordered_and_reports_in_the_overlay_file() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -23,3 +23,4 @@ mod mock;
 mod prism;
 mod protocol;
 mod roundtrip;
+mod several;

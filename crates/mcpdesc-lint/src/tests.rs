@@ -6,8 +6,8 @@
 //! lint.
 
 use crate::{LintOptions, lint};
-use mcpdesc_hosts::{HostProfile, HostRule, estimate_tokens, host};
 use mcpdesc_core::ProtocolRevision;
+use mcpdesc_hosts::{HostProfile, HostRule, estimate_tokens, host};
 use serde_json::{Value, json};
 
 const REV: ProtocolRevision = ProtocolRevision::V2025_06_18;

@@ -228,7 +228,7 @@ pub enum CredentialError {
 /// description's `securitySchemes`, [`super::credential_env_var`]`(scheme)` when it is
 /// set and non-empty (unset is not an error: the scheme simply has no credential, and a
 /// tool that needs it says so when called). `given` may name a scheme the description
-/// does not declare; [`check_credentials`] is where forms are judged.
+/// does not declare; `check_credentials` is where forms are judged.
 pub fn credentials_from_env(
     doc: &Value,
     given: &[(String, String)],

@@ -20,6 +20,7 @@
 //! [`Server`] (built by [`prepare`]), [`serve_stdio`], [`serve_http`].
 
 mod backend;
+pub mod compose;
 mod mock;
 mod server;
 
@@ -32,6 +33,6 @@ pub use server::report::{RevisionReport, ToolsetRow, toolset_table};
 pub use server::stdio::serve as serve_stdio;
 pub use server::{
     BackendOptions, BuildError, CodeOptions, DEFAULT_PAGE_SIZE, Discovery, Fit, MAX_MESSAGE_BYTES,
-    Options, Prepared, SearchOptions, Selection, SelectionError, ServeOptions, Server, StartError,
-    Transport, prepare,
+    Member, Options, Prepared, SearchOptions, Selection, SelectionError, ServeOptions, Server,
+    StartError, Transport, prepare, prepare_many,
 };

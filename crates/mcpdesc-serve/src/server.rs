@@ -66,7 +66,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub use catalog::DEFAULT_PAGE_SIZE;
-pub use start::{BackendOptions, Options, Prepared, StartError, Transport, prepare};
+pub use start::{
+    BackendOptions, Member, Options, Prepared, StartError, Transport, prepare, prepare_many,
+};
 
 /// Why a [`Server`] cannot be built from its options. The texts name values, not
 /// flags: the CLI says which of its flags a value came from.

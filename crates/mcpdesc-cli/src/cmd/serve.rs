@@ -65,8 +65,13 @@ mcpdesc serve petstore.mcpdesc.yaml --credential api_key=PETSTORE_KEY\n  \
 mcpdesc serve petstore.mcpdesc.yaml --http 127.0.0.1:8080 --base-url http://127.0.0.1:4010\n  \
 mcpdesc serve captured.mcpdesc.json --mock --mock-example get_weather=sunny")]
 pub struct Args {
-    /// The MCP Description (JSON or YAML).
-    pub description: String,
+    /// The MCP Description (JSON or YAML). Several are served as one server: each tool as
+    /// `<prefix>_<name>` (the prefix is the description's info.name in snake_case), each
+    /// description with its own servers and backend; its credentials come from
+    /// `MCPDESC_CREDENTIAL_<PREFIX>_<SCHEME>` (--credential, --header, --base-url and
+    /// --mock-example need a single description).
+    #[arg(required = true, num_args = 1.., value_name = "DESCRIPTION")]
+    pub descriptions: Vec<String>,
     /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8080;
     /// port 0 picks a free port, logged at start).
     #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
@@ -269,12 +274,16 @@ fn credentials(
 }
 
 pub fn run(args: Args) -> CmdResult {
-    if args.description == "-" && args.http.is_none() {
+    if args.descriptions.len() > 1 {
+        return run_many(args);
+    }
+    let description = args.descriptions[0].clone();
+    if description == "-" && args.http.is_none() {
         return Err(UsageError(
             "the description cannot come from standard input in stdio mode (stdin carries the MCP messages); pass a file".into(),
         ));
     }
-    let Some((mut decoded, name)) = util::read_description(&args.description)? else {
+    let Some((mut decoded, name)) = util::read_description(&description)? else {
         return Ok(Outcome::Rejected);
     };
     if !args.pins.is_empty() && args.discovery != DiscoveryArg::Search {
@@ -339,24 +348,7 @@ pub fn run(args: Args) -> CmdResult {
                 budget: args.budget,
             }),
             selection,
-            discovery: match args.discovery {
-                DiscoveryArg::Direct => Discovery::Direct,
-                DiscoveryArg::Search => Discovery::Search(SearchOptions {
-                    pins: args.pins.clone(),
-                    lexical: args.search == SearchArg::Lexical,
-                }),
-                DiscoveryArg::Code => Discovery::Code(CodeOptions {
-                    limits: Limits {
-                        wall: args.code_timeout.0,
-                        memory_bytes: args.code_memory.0,
-                        stack_bytes: args.code_stack.0,
-                        max_calls: args.code_max_calls,
-                        max_concurrent_calls: args.code_max_concurrent_calls,
-                        max_output_bytes: args.code_max_output.0,
-                    },
-                    lexical: args.search == SearchArg::Lexical,
-                }),
-            },
+            discovery: discovery(&args),
             ..ServeOptions::default()
         },
         backend,
@@ -380,6 +372,129 @@ pub fn run(args: Args) -> CmdResult {
     // From here on only the server holds the document.
     drop(positions);
     drop(doc);
+    prepared.serve().map(|()| Outcome::Success).map_err(usage)
+}
+
+/// Several descriptions as one server (`mcpdesc_serve::prepare_many`).
+fn run_many(args: Args) -> CmdResult {
+    let per_description = [
+        (!args.credentials.is_empty(), "--credential"),
+        (!args.headers.is_empty(), "--header"),
+        (args.base_url.is_some(), "--base-url"),
+        (!args.mock_examples.is_empty(), "--mock-example"),
+        (args.list_toolsets, "--list-toolsets"),
+        (!args.pins.is_empty(), "--pin"),
+    ];
+    if let Some((_, flag)) = per_description.iter().find(|(set, _)| *set) {
+        return Err(UsageError(format!(
+            "{flag} needs a single description (with several, each description's credentials come from MCPDESC_CREDENTIAL_<PREFIX>_<SCHEME>)"
+        )));
+    }
+    if args.descriptions.iter().any(|d| d == "-") {
+        return Err(UsageError(
+            "with several descriptions, each must be a file (not standard input)".into(),
+        ));
+    }
+    let mut docs = Vec::new();
+    for d in &args.descriptions {
+        let Some((decoded, name)) = util::read_description(d)? else {
+            return Ok(Outcome::Rejected);
+        };
+        docs.push((Arc::new(decoded.value), decoded.source_map, name));
+    }
+    let selection = mcpdesc_serve::Selection::new(
+        &args.toolsets,
+        &args.tools,
+        &args.exclude_tools,
+        args.read_only,
+    )
+    .map_err(|e| UsageError(format!("tool selection: {e}")))?;
+    let mut members = Vec::new();
+    for (doc, _, _) in &docs {
+        let backend = if args.mock {
+            BackendOptions::Mock(MockOptions::default())
+        } else {
+            // `MCPDESC_CREDENTIAL_<SCHEME>` of this description is read as
+            // `MCPDESC_CREDENTIAL_<PREFIX>_<SCHEME>`: a credential belongs to one
+            // description's scheme.
+            let prefix = mcpdesc_serve::compose::default_prefix(doc).to_ascii_uppercase();
+            let credentials = rest::credentials_from_env(doc, &[], |var| {
+                let var = var.replacen(
+                    "MCPDESC_CREDENTIAL_",
+                    &format!("MCPDESC_CREDENTIAL_{prefix}_"),
+                    1,
+                );
+                std::env::var(var).ok().filter(|v| !v.is_empty())
+            })
+            .map_err(|e| UsageError(e.to_string()))?;
+            BackendOptions::Rest(RestOptions {
+                base_url: None,
+                credentials,
+                static_headers: Vec::new(),
+                allow_hosts: args.allow_hosts.clone(),
+                timeout: args.timeout.0,
+                max_response_bytes: args.max_response_bytes,
+                validate_output: args.validate_output.0,
+                concurrency: Some(args.concurrency),
+            })
+        };
+        members.push(mcpdesc_serve::Member {
+            doc: Arc::clone(doc),
+            prefix: None,
+            backend,
+        });
+    }
+    let transport = match args.http {
+        None => Transport::Stdio,
+        Some(addr) => Transport::Http {
+            addr,
+            opts: HttpOptions {
+                inbound_token: match &args.inbound_token_env {
+                    Some(var) => Some(env_secret(var, "--inbound-token-env")?),
+                    None => None,
+                },
+                forward_headers: args.forward_headers.clone(),
+            },
+        },
+    };
+    let serve = ServeOptions {
+        revisions: args.protocol_versions,
+        page_size: args.page_size,
+        fit: (args.host.is_some() || args.budget.is_some()).then(|| Fit {
+            host: args.host.map(|h| h.0),
+            server_prefix: args.server_prefix.clone(),
+            budget: args.budget,
+        }),
+        selection,
+        discovery: discovery(&args),
+        ..ServeOptions::default()
+    };
+    let located = |m: usize, mut diags: Vec<Diagnostic>| {
+        let (doc, positions, _) = &docs[m];
+        positions.annotate(doc, &mut diags);
+        diags
+    };
+    let prepared = match mcpdesc_serve::prepare_many(members, serve, transport) {
+        Ok(p) => p,
+        Err(StartError::Member { member, error }) => match refusal(*error) {
+            Ok(diags) => {
+                util::print_diagnostics(&docs[member].2, &located(member, diags));
+                return Ok(Outcome::Rejected);
+            }
+            Err(e) => return Err(UsageError(format!("{}: {}", docs[member].2, e.0))),
+        },
+        Err(e) => match refusal(e) {
+            Ok(diags) => {
+                util::print_diagnostics("(the descriptions together)", &diags);
+                return Ok(Outcome::Rejected);
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    for (m, w) in prepared.member_warnings.iter().enumerate() {
+        util::print_diagnostics(&docs[m].2, &located(m, w.clone()));
+    }
+    drop(docs);
     prepared.serve().map(|()| Outcome::Success).map_err(usage)
 }
 
@@ -484,4 +599,28 @@ fn usage(e: StartError) -> UsageError {
         StartError::Bind { .. } => format!("--http {e}"),
         other => other.to_string(),
     })
+}
+
+/// `--discovery` with its settings (`--pin`, `--search`, `--code-*`). With several
+/// descriptions `--pin` is refused before this is read, so its list is empty there.
+fn discovery(args: &Args) -> Discovery {
+    let lexical = args.search == SearchArg::Lexical;
+    match args.discovery {
+        DiscoveryArg::Direct => Discovery::Direct,
+        DiscoveryArg::Search => Discovery::Search(SearchOptions {
+            pins: args.pins.clone(),
+            lexical,
+        }),
+        DiscoveryArg::Code => Discovery::Code(CodeOptions {
+            limits: Limits {
+                wall: args.code_timeout.0,
+                memory_bytes: args.code_memory.0,
+                stack_bytes: args.code_stack.0,
+                max_calls: args.code_max_calls,
+                max_concurrent_calls: args.code_max_concurrent_calls,
+                max_output_bytes: args.code_max_output.0,
+            },
+            lexical,
+        }),
+    }
 }

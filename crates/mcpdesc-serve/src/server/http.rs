@@ -99,7 +99,7 @@ impl HttpOptions {
     }
 }
 
-/// Why `check_exposure` refuses to serve. The texts name the settings, not the
+/// Why `check_exposure` refuses to serve (see [`prepare`](crate::prepare)). The texts name the settings, not the
 /// flags: the CLI says which of its flags set them.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExposureError {

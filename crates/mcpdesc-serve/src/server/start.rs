@@ -75,6 +75,15 @@ pub enum StartError {
     /// Reading or writing failed (exit 2).
     #[error(transparent)]
     Io(std::io::Error),
+    /// One of several descriptions ([`prepare_many`]) failed; `member` is its position.
+    #[error("description {}: {error}", .member + 1)]
+    Member {
+        member: usize,
+        error: Box<StartError>,
+    },
+    /// The descriptions cannot be served together (exit 2).
+    #[error(transparent)]
+    Compose(crate::compose::ComposeError),
 }
 
 /// A server ready to serve.
@@ -84,13 +93,16 @@ pub struct Prepared {
     transport: Transport,
     /// Warnings of the validator and the backend (the CLI prints them with positions).
     pub warnings: Vec<Diagnostic>,
+    /// With several descriptions ([`prepare_many`]): each one's warnings (validator,
+    /// backend), positioned in that description.
+    pub member_warnings: Vec<Vec<Diagnostic>>,
     mode: &'static str,
 }
 
 /// Validates `doc` (refusing it with its diagnostics when it does not conform), builds
 /// the backend and the server, and checks the transport's rules: `--http` needs a
 /// served revision with Streamable HTTP, and a non-loopback address needs a gate
-/// ([`http::check_exposure`]). The server keeps the document (shared, not copied):
+/// (`check_exposure`, [`ExposureError`]). The server keeps the document (shared, not copied):
 /// its views point into it.
 pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
     opts.serve
@@ -116,7 +128,24 @@ pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
     let mut warnings = diags;
     let (server, backend_warnings, holds_credentials, mode) = built?;
     warnings.extend(backend_warnings);
-    if let Transport::Http { addr, opts: h } = &opts.transport {
+    check_transport(&server, &opts.transport, holds_credentials)?;
+    Ok(Prepared {
+        server: Arc::new(server),
+        transport: opts.transport,
+        warnings,
+        member_warnings: Vec::new(),
+        mode,
+    })
+}
+
+/// The transport's rules: Streamable HTTP needs a served revision that has it, and a
+/// non-loopback address needs a gate ([`http::check_exposure`]).
+fn check_transport(
+    server: &Server,
+    transport: &Transport,
+    holds_credentials: bool,
+) -> Result<(), StartError> {
+    if let Transport::Http { addr, opts: h } = transport {
         let over_http = server.revisions().with(Feature::StreamableHttp);
         if over_http.is_empty() {
             return Err(StartError::NoHttpRevision {
@@ -125,11 +154,86 @@ pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
         }
         http::check_exposure(*addr, h, holds_credentials).map_err(StartError::Exposure)?;
     }
+    Ok(())
+}
+
+/// One description of a server that serves several ([`prepare_many`]).
+#[derive(Debug, Clone)]
+pub struct Member {
+    /// The description.
+    pub doc: Arc<Value>,
+    /// The prefix of its served tool names (`None`: from its `info.name`; see
+    /// [`compose`](crate::compose)).
+    pub prefix: Option<String>,
+    /// Its backend, with its own servers, credentials and limits.
+    pub backend: BackendOptions,
+}
+
+/// Several descriptions served as one MCP server (issue 21 §2). Each description is
+/// validated on its own (a refusal is [`StartError::Member`], naming it), gets its own
+/// backend, and its tools are served under prefixed names ([`compose`](crate::compose));
+/// a `tools/call` reaches only the backend of the tool's own description.
+pub fn prepare_many(
+    members: Vec<Member>,
+    serve: ServeOptions,
+    transport: Transport,
+) -> Result<Prepared, StartError> {
+    let in_member = |m: usize| {
+        move |e: StartError| StartError::Member {
+            member: m,
+            error: Box::new(e),
+        }
+    };
+    let mut member_warnings = Vec::new();
+    for (m, member) in members.iter().enumerate() {
+        let diags = mcpdesc_validate::validate_value(&member.doc);
+        if mcpdesc_core::has_errors(&diags) {
+            return Err(in_member(m)(StartError::Rejected(diags)));
+        }
+        member_warnings.push(diags);
+    }
+    let sources: Vec<(&Value, Option<&str>)> = members
+        .iter()
+        .map(|m| (&*m.doc, m.prefix.as_deref()))
+        .collect();
+    let composition = crate::compose::compose(&sources).map_err(StartError::Compose)?;
+    let doc = Arc::new(composition.doc);
+    serve
+        .selection
+        .check_toolsets(&doc)
+        .map_err(StartError::Toolsets)?;
+    let mut backends: Vec<Arc<dyn Backend>> = Vec::new();
+    let mut holds_credentials = false;
+    for (m, member) in members.into_iter().enumerate() {
+        let backend: Arc<dyn Backend> = match member.backend {
+            BackendOptions::Rest(r) => {
+                holds_credentials |= !r.credentials.is_empty() || !r.static_headers.is_empty();
+                let b = RestBackend::shared(member.doc, r)
+                    .map_err(|e| in_member(m)(StartError::Gateway(e)))?;
+                member_warnings[m].extend(b.warnings().iter().cloned());
+                Arc::new(b)
+            }
+            // The mock answers from the composed tools (their examples are inlined and
+            // their names are the served ones).
+            BackendOptions::Mock(o) => {
+                Arc::new(MockBackend::new(&doc, o).map_err(|e| in_member(m)(StartError::Mock(e)))?)
+            }
+        };
+        backends.push(backend);
+    }
+    let router = crate::compose::Router::new(backends, composition.routes);
+    let (server, fitting) =
+        Server::with_fit(Arc::clone(&doc), Arc::new(router), &serve).map_err(StartError::Build)?;
+    if mcpdesc_core::has_errors(&fitting) {
+        return Err(StartError::Rejected(fitting));
+    }
+    check_transport(&server, &transport, holds_credentials)?;
     Ok(Prepared {
         server: Arc::new(server),
-        transport: opts.transport,
-        warnings,
-        mode,
+        transport,
+        warnings: fitting,
+        member_warnings,
+        mode: "several descriptions",
     })
 }
 

@@ -1,0 +1,179 @@
+//! Several descriptions served as one server (issue 21 §2, `mcpdesc_serve::prepare_many`).
+//!
+//! Oracles: hand-written served names; two recording upstreams, one per description,
+//! and which of them received which request and credential.
+
+use crate::harness::*;
+use mcpdesc_core::ProtocolRevision::*;
+use mcpdesc_rest::{RestOptions, Secret};
+use mcpdesc_serve::{
+    BackendOptions, Member, MockOptions, ServeOptions, StartError, Transport, prepare_many,
+};
+use mcpdesc_tests::fixture;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+
+fn petstore() -> Arc<Value> {
+    Arc::new(load(&fixture("../generated/petstore-3.0.mcpdesc.yaml")))
+}
+
+fn rest_at(base: &str, api_key: &str) -> BackendOptions {
+    BackendOptions::Rest(RestOptions {
+        base_url: Some(base.to_string()),
+        credentials: [("api_key".to_string(), Secret::new(api_key))].into(),
+        timeout: Duration::from_secs(60),
+        ..RestOptions::default()
+    })
+}
+
+fn member(doc: &Arc<Value>, prefix: &str, backend: BackendOptions) -> Member {
+    Member {
+        doc: Arc::clone(doc),
+        prefix: Some(prefix.to_string()),
+        backend,
+    }
+}
+
+#[test]
+fn each_call_reaches_its_own_descriptions_upstream_with_its_own_credential() {
+    let (up_a, up_b) = (
+        Upstream::start(200, r#"{"id": 1}"#, Duration::ZERO),
+        Upstream::start(200, r#"{"id": 2}"#, Duration::ZERO),
+    );
+    let doc = petstore();
+    let (log, _) = mcpdesc_serve::Log::buffer();
+    let p = prepare_many(
+        vec![
+            member(&doc, "alpha", rest_at(&up_a.base_url(), "secret-a")),
+            member(&doc, "beta", rest_at(&up_b.base_url(), "secret-b")),
+        ],
+        ServeOptions {
+            log,
+            ..ServeOptions::default()
+        },
+        Transport::Stdio,
+    )
+    .unwrap_or_else(|e| panic!("prepare_many: {e:?}"));
+    let server = Arc::clone(p.server());
+    let rt = Arc::new(rt());
+    let mut c = Conn::open(&rt, &server);
+    let env = c.open_at(V2025_11_25);
+    let (tools, _) = c.list_all(&env, "tools/list", "tools");
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    // The petstore lists 17 tools at 2025-11-25 (20 declarations, three tools with a
+    // variant per scope), each once per description.
+    assert_eq!(names.len(), 2 * 17, "{names:?}");
+    for n in [
+        "alpha_get_pet",
+        "beta_get_pet",
+        "alpha_list_pets",
+        "beta_list_pets",
+    ] {
+        assert!(names.contains(&n), "{n} in {names:?}");
+    }
+    assert!(
+        names.iter().all(|n| mcpdesc_names::is_host_safe(n, 64)
+            && (n.starts_with("alpha_") || n.starts_with("beta_"))),
+        "{names:?}"
+    );
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len());
+
+    let r = c.call(
+        &env,
+        "tools/call",
+        json!({"name": "beta_get_pet", "arguments": {"id__path": 7, "id__query": "q"}}),
+    );
+    assert_eq!(r["result"]["isError"], Value::Null, "{r}");
+    assert!(
+        up_a.request_heads().is_empty(),
+        "nothing reached alpha's upstream"
+    );
+    let b = up_b.request_heads();
+    assert_eq!(b.len(), 1);
+    let head = b[0].join("\n").to_ascii_lowercase();
+    assert!(head.contains("x-api-key: secret-b"), "{head}");
+    assert!(!head.contains("secret-a"), "{head}");
+
+    let r = c.call(
+        &env,
+        "tools/call",
+        json!({"name": "alpha_get_pet", "arguments": {"id__path": 8, "id__query": "q"}}),
+    );
+    assert_eq!(r["result"]["isError"], Value::Null, "{r}");
+    let a = up_a.request_heads();
+    assert_eq!(a.len(), 1);
+    let head = a[0].join("\n").to_ascii_lowercase();
+    assert!(head.contains("x-api-key: secret-a"), "{head}");
+    assert!(!head.contains("secret-b"), "{head}");
+    assert_eq!(up_b.request_heads().len(), 1);
+}
+
+#[test]
+fn a_mock_and_a_gateway_serve_side_by_side_and_refusals_name_the_description() {
+    let doc = petstore();
+    let notes = Arc::new(json!({
+        "mcpdesc": "0.8.0",
+        "info": {"name": "Notes", "version": "1"},
+        "protocolVersions": ["2026-07-28"],
+        "tools": [{"name": "get_pet", "inputSchema": {"type": "object"},
+            "examples": {"one": {"input": {}, "result": {"resultType": "complete",
+                "content": [{"type": "text", "text": "a note"}]}}}}]
+    }));
+    let (log, _) = mcpdesc_serve::Log::buffer();
+    let p = prepare_many(
+        vec![
+            member(
+                &notes,
+                "notes",
+                BackendOptions::Mock(MockOptions::default()),
+            ),
+            member(&doc, "live", rest_at("http://127.0.0.1:9", "k")),
+        ],
+        ServeOptions {
+            log,
+            ..ServeOptions::default()
+        },
+        Transport::Stdio,
+    )
+    .unwrap_or_else(|e| panic!("prepare_many: {e:?}"));
+    let rt = Arc::new(rt());
+    let mut c = Conn::open(&rt, p.server());
+    let env = c.open_at(V2026_07_28);
+    let r = c.call(
+        &env,
+        "tools/call",
+        json!({"name": "notes_get_pet", "arguments": {}}),
+    );
+    let text = r["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("Illustrative result"), "{r}");
+    assert_eq!(r["result"]["content"][1]["text"], "a note", "{r}");
+
+    // The second description is invalid: refused, naming it.
+    let mut bad = (*doc).clone();
+    bad["tools"][0]["inputSchema"] = json!(7);
+    let e = prepare_many(
+        vec![
+            member(&doc, "pets", BackendOptions::Mock(MockOptions::default())),
+            member(
+                &Arc::new(bad),
+                "bad",
+                BackendOptions::Mock(MockOptions::default()),
+            ),
+        ],
+        ServeOptions::default(),
+        Transport::Stdio,
+    )
+    .expect_err("refused");
+    match e {
+        StartError::Member { member: 1, error } => {
+            assert!(matches!(*error, StartError::Rejected(_)), "{error:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
