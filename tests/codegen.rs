@@ -1340,7 +1340,7 @@ return { n: page.length, name, kind: pet.kind ?? "unknown" };"#;
     if let Some(modules) = mcpdesc_tests::node_modules() {
         let spec = modules.join("@octokit/openapi/generated/api.github.com.json");
         if spec.exists() {
-            let doc = mcpdesc_openapi::import_path_value(&spec, &Default::default())
+            let doc = mcpdesc_tests::import_file(&spec, &Default::default())
                 .expect("imports")
                 .value;
             let n = names(&doc);

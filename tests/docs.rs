@@ -798,7 +798,7 @@ fn github_page_in_headless_chromium() {
     if !spec.exists() {
         return missing("@octokit/openapi in .deps/node");
     }
-    let doc = mcpdesc_openapi::import_path_value(&spec, &Default::default())
+    let doc = mcpdesc_tests::import_file(&spec, &Default::default())
         .expect("imports")
         .value;
     let n = doc["tools"].as_array().map_or(0, Vec::len);

@@ -6,16 +6,16 @@
 //! invariants the gateway relies on.
 
 use mcpdesc_bench::corpus;
-use mcpdesc_openapi::{ImportOptions, import_path};
-use mcpdesc_tests::{fixture, snapshot_dir, workspace_root};
+use mcpdesc_openapi::{ImportOptions, JsonSink, Source, YamlSink};
+use mcpdesc_tests::{fixture, import_file, import_whole, snapshot_dir, workspace_root};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
 fn import_snapshot(name: &str, opts: &ImportOptions) -> Value {
-    let out = import_path(&fixture(&format!("openapi/{name}")), opts)
+    let out = import_file(&fixture(&format!("openapi/{name}")), opts)
         .unwrap_or_else(|e| panic!("{name}: {e:?}"));
-    let doc = out.document.to_value();
+    let doc = out.document().to_value();
     // Independent conformance check (the importer also runs it).
     let errors: Vec<_> = mcpdesc_validate::validate_value(&doc)
         .into_iter()
@@ -119,10 +119,10 @@ fn one<'a>(doc: &'a Value, name: &str) -> &'a Value {
 }
 
 fn import_doc(file: &str, opts: &ImportOptions) -> (Value, Vec<mcpdesc_core::Diagnostic>) {
-    let out = import_path(&fixture(&format!("openapi/{file}")), opts)
+    let out = import_file(&fixture(&format!("openapi/{file}")), opts)
         .unwrap_or_else(|e| panic!("{file}: {e:?}"));
     assert!(out.stats.conforming, "{file}: {:#?}", out.diagnostics);
-    (out.document.to_value(), out.diagnostics)
+    (out.document().to_value(), out.diagnostics)
 }
 
 /// Key rules of issue 4, stated by hand from the issue text (not from a recording).
@@ -399,7 +399,7 @@ fn hand_written_expectations_2_0_and_options() {
         && d.pointer == "/paths/~1pets~1{id}~1note/patch"));
 }
 
-/// The CLI emits the data model straight from `import_path_value` (no typed copy);
+/// The CLI emits the data model straight from the import's sinks (no typed copy);
 /// that must be byte-identical to emitting the typed document (spec-table key order).
 #[test]
 fn value_output_is_in_typed_model_order() {
@@ -408,7 +408,7 @@ fn value_output_is_in_typed_model_order() {
         "petstore-2.0.json",
         "petstore-3.1.yaml",
     ] {
-        let out = mcpdesc_openapi::import_path_value(
+        let out = import_file(
             &fixture(&format!("openapi/{file}")),
             &ImportOptions::default(),
         )
@@ -423,10 +423,11 @@ fn value_output_is_in_typed_model_order() {
     }
 }
 
-/// The streaming JSON import (what `mcpdesc import openapi -o X.json` runs: tools
-/// converted, validated and written one by one) writes exactly the pretty JSON of the
-/// whole-document import, with the same diagnostics and counts. Every fixture, with the
-/// default options and with `--wrap-output` and one revision (other variant splits).
+/// The streaming JSON and YAML sinks (what `mcpdesc import openapi -o X.json|X.yaml`
+/// runs: tools converted, validated and written one by one) write exactly the pretty
+/// JSON and the YAML of the whole-document import, with the same diagnostics and counts.
+/// Every fixture, with the default options and with `--wrap-output` and one revision
+/// (other variant splits).
 #[test]
 fn streamed_json_equals_the_whole_document() {
     let one_revision = ImportOptions {
@@ -443,12 +444,21 @@ fn streamed_json_equals_the_whole_document() {
     ] {
         for opts in [&ImportOptions::default(), &one_revision] {
             let path = fixture(&format!("openapi/{file}"));
-            let whole = mcpdesc_openapi::import_path_value(&path, opts).expect("imports");
-            let mut streamed = Vec::new();
-            let report =
-                mcpdesc_openapi::import_path_json(&path, opts, &mut streamed).expect("imports");
+            let whole = import_file(&path, opts).expect("imports");
+            let mut yaml = YamlSink::new(Vec::new());
+            let yaml_report =
+                mcpdesc_openapi::import(Source::Path(&path), opts, &mut yaml).expect("imports");
             assert_eq!(
-                String::from_utf8(streamed).expect("UTF-8"),
+                String::from_utf8(yaml.into_inner()).expect("UTF-8"),
+                mcpdesc_core::emit::to_yaml(&whole.value),
+                "{file}: streamed YAML differs"
+            );
+            assert_eq!(yaml_report.diagnostics, whole.diagnostics, "{file}");
+            let mut json = JsonSink::new(Vec::new());
+            let report =
+                mcpdesc_openapi::import(Source::Path(&path), opts, &mut json).expect("imports");
+            assert_eq!(
+                String::from_utf8(json.into_inner()).expect("UTF-8"),
                 mcpdesc_core::emit::to_json(&whole.value),
                 "{file}: streamed JSON differs"
             );
@@ -488,7 +498,7 @@ fn deps_dir() -> Option<PathBuf> {
 #[test]
 fn github_rest_spec_gives_1223_unique_host_safe_tools() {
     let Some(deps) = deps_dir() else { return };
-    let out = import_path(
+    let out = import_file(
         &deps.join("@octokit/openapi/generated/api.github.com.json"),
         &ImportOptions::default(),
     )
@@ -503,7 +513,7 @@ fn github_rest_spec_gives_1223_unique_host_safe_tools() {
             .collect::<Vec<_>>()
     );
     assert_eq!(out.stats.tools, 1223);
-    let doc = out.document.to_value();
+    let doc = out.document().to_value();
     let names: HashSet<&str> = doc["tools"]
         .as_array()
         .into_iter()
@@ -675,7 +685,7 @@ fn every_bundled_fixture_has_gateway_ready_provenance() {
                 ..ImportOptions::default()
             },
         ] {
-            let out = match mcpdesc_openapi::import_path_value(&path, &opts) {
+            let out = match import_file(&path, &opts) {
                 Ok(o) => o,
                 // Referenced fragments (common.yaml) are not OpenAPI documents.
                 Err(mcpdesc_openapi::ImportError::Unusable(d))
@@ -1082,10 +1092,12 @@ fn swagger_2_edge_cases() {
             "responses": {"204": {"description": "attached"}}
         }}}
     });
-    let out =
-        mcpdesc_openapi::import_bytes(v3.to_string().as_bytes(), None, &ImportOptions::default())
-            .expect("imports");
-    let doc3 = out.document.to_value();
+    let out = import_whole(
+        Source::bytes(v3.to_string().as_bytes()),
+        &ImportOptions::default(),
+    )
+    .expect("imports");
+    let doc3 = out.document().to_value();
     let p3 = &provenance_of(&doc3, "attach")[0];
     assert_eq!(p3.request_body, attach.request_body);
     for (k, a) in &attach.arguments {
@@ -1118,11 +1130,13 @@ fn openapi_3_undeclared_path_variables_and_ignored_headers() {
             }
         }}
     });
-    let out =
-        mcpdesc_openapi::import_bytes(spec.to_string().as_bytes(), None, &ImportOptions::default())
-            .expect("imports");
+    let out = import_whole(
+        Source::bytes(spec.to_string().as_bytes()),
+        &ImportOptions::default(),
+    )
+    .expect("imports");
     assert!(out.stats.conforming);
-    let doc = out.document.to_value();
+    let doc = out.document().to_value();
     let t = one(&doc, "get_repo");
     // The query parameter `org` and the undeclared path variable `org` clash: both get
     // their location suffix, as two declared parameters would.
@@ -1201,6 +1215,6 @@ fn json_on_stdin_split_at_byte_64_is_json() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("spec.json");
     std::fs::write(&file, &spec).expect("write spec");
-    let from_file = import_path(&file, &ImportOptions::default()).expect("imports");
-    assert_eq!(doc, from_file.document.to_value());
+    let from_file = import_file(&file, &ImportOptions::default()).expect("imports");
+    assert_eq!(doc, from_file.document().to_value());
 }

@@ -6,7 +6,7 @@
 //! positions of spec diagnostics after an overlay changed the spec.
 
 use mcpdesc_core::{Diagnostic, Limits, Severity};
-use mcpdesc_openapi::{ImportError, ImportOptions, Overlay, import_path};
+use mcpdesc_openapi::{ImportError, ImportOptions, Overlay};
 use mcpdesc_tests::fixture;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -199,10 +199,7 @@ fn names(doc: &Value) -> Vec<String> {
     n
 }
 
-fn import_with(
-    spec: &str,
-    overlays: &[&str],
-) -> Result<mcpdesc_openapi::ImportValueOutcome, ImportError> {
+fn import_with(spec: &str, overlays: &[&str]) -> Result<mcpdesc_tests::Imported, ImportError> {
     let opts = ImportOptions {
         overlays: overlays
             .iter()
@@ -210,7 +207,7 @@ fn import_with(
             .collect(),
         ..Default::default()
     };
-    mcpdesc_openapi::import_path_value(&fixture(spec), &opts)
+    mcpdesc_tests::import_file(&fixture(spec), &opts)
 }
 
 fn sha256sum(path: &Path) -> Option<String> {
@@ -534,7 +531,7 @@ fn update_semantics_beyond_the_examples() {
 fn spec_positions_stay_where_overlays_did_not_change_the_spec() {
     for spec in ["overlay/positions/spec.json", "overlay/positions/spec.yaml"] {
         let plain = import_with(spec, &[]).expect("plain");
-        let at = |out: &mcpdesc_openapi::ImportValueOutcome, ptr: &str| -> Option<u32> {
+        let at = |out: &mcpdesc_tests::Imported, ptr: &str| -> Option<u32> {
             out.diagnostics
                 .iter()
                 .find(|d| d.code == "openapi-parameter-skipped" && d.pointer.starts_with(ptr))
@@ -571,7 +568,7 @@ fn an_overlay_that_cannot_apply_fails_the_import_naming_the_overlay() {
         overlays: vec![o],
         ..Default::default()
     };
-    match import_path(&fixture("openapi/petstore-3.1.yaml"), &opts) {
+    match mcpdesc_tests::import_file(&fixture("openapi/petstore-3.1.yaml"), &opts) {
         Err(ImportError::Overlay { file, diagnostics }) => {
             assert_eq!(file, "bad.overlay.yaml");
             assert_eq!(diagnostics[0].code, "overlay-merge-conflict");

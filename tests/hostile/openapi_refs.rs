@@ -175,8 +175,8 @@ fn file_refs_outside_the_specs_folder_are_refused_unless_allowed() {
         allow_refs_outside_folder: true,
         ..Default::default()
     };
-    let allowed = mcpdesc_openapi::import_path(&spec, &opts).expect("imports");
-    let text = serde_json::to_string(&allowed.document.to_value()).expect("json");
+    let allowed = mcpdesc_tests::import_file(&spec, &opts).expect("imports");
+    let text = serde_json::to_string(&allowed.document().to_value()).expect("json");
     assert!(
         text.contains("topsecret_outside"),
         "allow_refs_outside_folder must allow it"

@@ -174,7 +174,7 @@ fn github_toolsets_serve_their_tags_operations() {
     for (tag, n) in [("issues", 58), ("pulls", 34), ("repos", 204), ("users", 47)] {
         assert_eq!(per_tag[tag], n, "the pinned spec's `{tag}` operations");
     }
-    let doc = mcpdesc_openapi::import_path_value(&spec_path, &Default::default())
+    let doc = mcpdesc_tests::import_file(&spec_path, &Default::default())
         .expect("imports")
         .value;
     let table = mcpdesc_serve::toolset_table(&doc);

@@ -482,7 +482,7 @@ fn github_code_mode_tools_list_is_small() {
     if !spec.exists() {
         return mcpdesc_tests::missing("@octokit/openapi in .deps/node");
     }
-    let doc = mcpdesc_openapi::import_path_value(&spec, &Default::default())
+    let doc = mcpdesc_tests::import_file(&spec, &Default::default())
         .expect("imports")
         .value;
     let (server, _) = code_server(&doc, mock(), Limits::default());

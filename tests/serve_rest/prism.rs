@@ -183,16 +183,14 @@ async fn run_spec(spec: &Path, tally: &mut Tally) {
             return;
         }
     };
-    let imported = match mcpdesc_openapi::import_path_value(
-        spec,
-        &mcpdesc_openapi::ImportOptions::default(),
-    ) {
-        Ok(o) => o.value,
-        Err(e) => {
-            tally.failures.push(format!("{label}: import failed: {e}"));
-            return;
-        }
-    };
+    let imported =
+        match mcpdesc_tests::import_file(spec, &mcpdesc_openapi::ImportOptions::default()) {
+            Ok(o) => o.value,
+            Err(e) => {
+                tally.failures.push(format!("{label}: import failed: {e}"));
+                return;
+            }
+        };
     let prism = match Prism::start(spec) {
         Ok(p) => p,
         Err(e) => {

@@ -222,3 +222,45 @@ pub fn node_modules() -> Option<PathBuf> {
     let p = workspace_root().join(".deps/node/node_modules");
     p.is_dir().then_some(p)
 }
+
+/// An OpenAPI import kept whole: `mcpdesc_openapi::import` into a `ValueSink`.
+#[derive(Debug)]
+pub struct Imported {
+    /// The description as the importer emits it (keys in spec-table order).
+    pub value: Value,
+    pub diagnostics: Vec<mcpdesc_core::Diagnostic>,
+    pub stats: mcpdesc_openapi::ImportStats,
+}
+
+impl Imported {
+    /// The description read as the typed model; panics when it does not read (the
+    /// importer validated it).
+    pub fn document(&self) -> mcpdesc_core::Document {
+        mcpdesc_core::Document::from_value(self.value.clone())
+            .unwrap_or_else(|d| panic!("the imported description is no Document: {d:#?}"))
+    }
+}
+
+/// Imports `source` with `opts` into a `ValueSink`.
+pub fn import_whole(
+    source: mcpdesc_openapi::Source<'_>,
+    opts: &mcpdesc_openapi::ImportOptions,
+) -> Result<Imported, mcpdesc_openapi::ImportError> {
+    let mut sink = mcpdesc_openapi::ValueSink::new();
+    let report = mcpdesc_openapi::import(source, opts, &mut sink)?;
+    Ok(Imported {
+        value: sink
+            .into_value()
+            .unwrap_or_else(|| panic!("a successful import leaves its document in the sink")),
+        diagnostics: report.diagnostics,
+        stats: report.stats,
+    })
+}
+
+/// [`import_whole`] of the OpenAPI file at `path`.
+pub fn import_file(
+    path: &Path,
+    opts: &mcpdesc_openapi::ImportOptions,
+) -> Result<Imported, mcpdesc_openapi::ImportError> {
+    import_whole(mcpdesc_openapi::Source::Path(path), opts)
+}

@@ -100,13 +100,20 @@ fn convert(c: &mut Criterion) {
         validate: false,
         ..Default::default()
     };
+    let import = |opts: &mcpdesc_openapi::ImportOptions| {
+        let source = mcpdesc_openapi::Source::Bytes {
+            bytes: black_box(&gh.bytes),
+            path: Some(&gh.path),
+        };
+        let mut doc = mcpdesc_openapi::ValueSink::new();
+        let report = mcpdesc_openapi::import(source, opts, &mut doc);
+        (report, doc.into_value())
+    };
     g.bench_function("github/import-no-validate", |b| {
-        b.iter(|| mcpdesc_openapi::import_bytes(black_box(&gh.bytes), Some(&gh.path), &no_validate))
+        b.iter(|| import(&no_validate))
     });
     let defaults = mcpdesc_openapi::ImportOptions::default();
-    g.bench_function("github/import-default", |b| {
-        b.iter(|| mcpdesc_openapi::import_bytes(black_box(&gh.bytes), Some(&gh.path), &defaults))
-    });
+    g.bench_function("github/import-default", |b| b.iter(|| import(&defaults)));
     g.finish();
 }
 

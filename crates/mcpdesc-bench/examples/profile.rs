@@ -62,7 +62,8 @@ fn main() {
         };
         for _ in 0..rounds {
             let t = Instant::now();
-            match mcpdesc_openapi::import_path_json(&path, &opts, &mut std::io::sink()) {
+            let mut out = mcpdesc_openapi::JsonSink::new(std::io::sink());
+            match mcpdesc_openapi::import(mcpdesc_openapi::Source::Path(&path), &opts, &mut out) {
                 Ok(r) => println!(
                     "import GitHub streamed: {:?} ({} tool objects)",
                     t.elapsed(),
@@ -79,17 +80,17 @@ fn main() {
     let mut description = None;
     for _ in 0..rounds.max(1) {
         let t = Instant::now();
-        let out = match mcpdesc_openapi::import_path(&path, &opts) {
-            Ok(o) => o,
-            Err(e) => {
-                eprintln!("profile: import failed: {e}");
-                return;
-            }
-        };
+        let mut out = mcpdesc_openapi::ValueSink::new();
+        if let Err(e) =
+            mcpdesc_openapi::import(mcpdesc_openapi::Source::Path(&path), &opts, &mut out)
+        {
+            eprintln!("profile: import failed: {e}");
+            return;
+        }
         if want("import") {
             println!("import GitHub (default options): {:?}", t.elapsed());
         }
-        description = Some(out.document.to_value());
+        description = out.into_value();
         if !want("import") {
             break;
         }

@@ -111,9 +111,11 @@ impl Tool {
 
 fn import(api: &str, path: &Path) -> Result<Vec<Tool>, String> {
     let opts = mcpdesc_openapi::ImportOptions::default();
-    let out = mcpdesc_openapi::import_path_value(path, &opts)
+    let mut out = mcpdesc_openapi::ValueSink::new();
+    mcpdesc_openapi::import(mcpdesc_openapi::Source::Path(path), &opts, &mut out)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let tools = out.value.get("tools").and_then(Value::as_array);
+    let value = out.into_value().unwrap_or_default();
+    let tools = value.get("tools").and_then(Value::as_array);
     let mut res = Vec::new();
     for t in tools.into_iter().flatten() {
         let name = t.get("name").and_then(Value::as_str).unwrap_or_default();
@@ -142,7 +144,7 @@ fn import(api: &str, path: &Path) -> Result<Vec<Tool>, String> {
                 .collect::<Vec<_>>()
                 .join(" "),
             entry: mcpdesc_catalog::search::Entry {
-                text: mcpdesc_catalog::ToolText::of_tool(name, &out.value, t),
+                text: mcpdesc_catalog::ToolText::of_tool(name, &value, t),
                 toolsets: mcpdesc_catalog::toolsets_of(t)
                     .into_iter()
                     .map(str::to_string)

@@ -10,7 +10,7 @@
 //! candidate whose root has neither `openapi` nor `swagger` (a `package.json`, a
 //! referenced fragment) is counted as skipped, not as a failure.
 
-use mcpdesc_openapi::{ImportError, ImportOptions, import_bytes_check, import_bytes_value};
+use mcpdesc_openapi::{DiscardSink, ImportError, ImportOptions, Source, ValueSink, import};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -228,12 +228,16 @@ pub fn run_one_checked(path: &Path, opts: &ImportOptions, check: Option<&Check>)
                 };
             }
         };
+        let source = Source::Bytes {
+            bytes: &bytes,
+            path: Some(path),
+        };
         let imported = match check {
-            None => {
-                import_bytes_check(&bytes, Some(path), opts).map(|r| (r.diagnostics, r.stats, None))
+            None => import(source, opts, &mut DiscardSink).map(|r| (r.diagnostics, r.stats, None)),
+            Some(_) => {
+                let mut doc = ValueSink::new();
+                import(source, opts, &mut doc).map(|r| (r.diagnostics, r.stats, doc.into_value()))
             }
-            Some(_) => import_bytes_value(&bytes, Some(path), opts)
-                .map(|o| (o.diagnostics, o.stats, Some(o.value))),
         };
         match imported {
             Ok((diagnostics, stats, value)) => {

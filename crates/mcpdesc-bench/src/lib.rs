@@ -97,9 +97,15 @@ pub fn synthetic_description(n: usize) -> Value {
 /// Imports the spec at `path` with default options (validation included) and returns
 /// the description as JSON, or a message saying why not.
 pub fn import_description(path: &Path) -> Result<Value, String> {
-    let outcome = mcpdesc_openapi::import_path(path, &mcpdesc_openapi::ImportOptions::default())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(outcome.document.to_value())
+    let mut doc = mcpdesc_openapi::ValueSink::new();
+    mcpdesc_openapi::import(
+        mcpdesc_openapi::Source::Path(path),
+        &mcpdesc_openapi::ImportOptions::default(),
+        &mut doc,
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    doc.into_value()
+        .ok_or_else(|| format!("{}: no document", path.display()))
 }
 
 /// A copy of `doc` with every `every`-th tool changed the way a release changes tools:

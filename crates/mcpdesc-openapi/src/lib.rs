@@ -4,11 +4,22 @@
 //! as an MCP Description 0.8.0 document with one tool per operation.
 //!
 //! ```no_run
-//! use mcpdesc_openapi::{ImportOptions, import_path};
-//! let out = import_path("petstore.yaml".as_ref(), &ImportOptions::default()).unwrap();
-//! assert!(out.stats.conforming);
-//! println!("{} tools", out.stats.tools);
+//! use mcpdesc_openapi::{ImportOptions, JsonSink, Source, ValueSink, import};
+//! let opts = ImportOptions::default();
+//! // Written as pretty JSON while the tools are converted:
+//! let mut out = JsonSink::new(std::io::BufWriter::new(std::io::stdout()));
+//! let report = import(Source::Path("petstore.yaml".as_ref()), &opts, &mut out).unwrap();
+//! assert!(report.stats.conforming);
+//! // Kept as a value:
+//! let mut doc = ValueSink::new();
+//! let report = import(Source::Path("petstore.yaml".as_ref()), &opts, &mut doc).unwrap();
+//! println!("{} tools", report.stats.tools);
+//! let value = doc.into_value().unwrap();
 //! ```
+//!
+//! There is one entry point, [`import`]`(source, options, sink)`: the [`Source`] says
+//! where the spec comes from, the [`Sink`] where the description goes ([`JsonSink`],
+//! [`YamlSink`], [`ValueSink`], [`DiscardSink`], or your own).
 //!
 //! ## Layout
 //!
@@ -19,7 +30,8 @@
 //! (`op::collect_ops`, `options`), name them (`naming`), build the root (`root`: info,
 //! tags; `servers`; `security`), then per operation in parallel: input (`input`),
 //! output (`output`), schemas (`schema`), provenance (`op`), protocol variants
-//! (`variants`), validation in parts, and the sink (`sink`, `pretty`, `ordered`).
+//! (`variants`), validation in parts (`ordered` runs them), and the [`sink`] (`pretty`
+//! is the JSON sink's formatter).
 //! Diagnostics are collected per document (`diag`) and finished by the spec.
 //!
 //! ## Design
@@ -120,9 +132,10 @@
 //! front. Then the operations are converted, split into protocol-scoped variants and
 //! validated in parallel, each on its own ([`mcpdesc_validate::ToolParts`], which gives
 //! exactly the whole-document diagnostics), in an ordered pipeline (`ordered`): their
-//! tools go to the sink in order and are dropped. The sink keeps them
-//! ([`import_path_value`]), writes them as pretty JSON ([`import_path_json`], the CLI),
-//! or only counts them ([`import_bytes_check`], corpus runs). Component schemas are
+//! tools go to the [`Sink`] in order and are dropped. The sink keeps them
+//! ([`ValueSink`]), writes them as pretty JSON or YAML ([`JsonSink`], [`YamlSink`]: the
+//! CLI, both streaming; each tool is serialized on the worker threads by
+//! [`Sink::prepare`]), or drops them ([`DiscardSink`], corpus runs). Component schemas are
 //! converted once per direction and shared (`schema::DefCache`). On the GitHub spec
 //! (13 MB, 1,223 operations, 24 MB of output) `mcpdesc import openapi` takes about 1.7x
 //! the time of a plain serde_json read + parse + write of the input and 1.4x its peak
@@ -142,21 +155,20 @@ mod root;
 mod schema;
 mod security;
 mod servers;
-mod sink;
+pub mod sink;
 mod spec;
 mod variants;
 
 pub use options::{ImportOptions, Phase};
 pub use overlay::{Overlay, OverlayReport};
+pub use sink::{DiscardSink, JsonSink, Sink, ValueSink, YamlSink};
 
 use diag::Diags;
-use mcpdesc_core::model::Document;
 use mcpdesc_core::provenance::{self, RootProvenance};
 use mcpdesc_core::{Diagnostic, Format, RevisionSet, Severity, skeleton};
 use op::OpSite;
 use options::Filters;
 use serde_json::{Map, Value};
-use sink::{Prepared, Sink};
 use spec::{RefPolicy, Spec};
 use std::borrow::Cow;
 use std::path::Path;
@@ -194,14 +206,6 @@ pub struct ImportStats {
     pub elapsed: Duration,
 }
 
-/// The result of an import.
-#[derive(Debug)]
-pub struct ImportOutcome {
-    pub document: Document,
-    pub diagnostics: Vec<Diagnostic>,
-    pub stats: ImportStats,
-}
-
 /// Why an import produced no document.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
@@ -214,7 +218,7 @@ pub enum ImportError {
     /// Invalid options (e.g. a bad glob or name prefix).
     #[error("{0}")]
     Options(String),
-    /// Writing the output failed ([`import_path_json`]).
+    /// The [`Sink`] failed (writing the output).
     #[error("writing the output: {0}")]
     Write(std::io::Error),
     /// The input is not a usable OpenAPI document.
@@ -229,117 +233,55 @@ pub enum ImportError {
     },
 }
 
-/// The result of an import as the JSON data model (see [`import_path_value`]).
-#[derive(Debug)]
-pub struct ImportValueOutcome {
-    /// The MCP Description, keys in spec-table order.
-    pub value: Value,
-    pub diagnostics: Vec<Diagnostic>,
-    pub stats: ImportStats,
+/// Where the OpenAPI document of an import comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum Source<'a> {
+    /// A file: its extension selects the format (JSON or YAML; else sniffed) and its
+    /// folder is the base of relative-file `$ref`s. Its bytes are freed right after
+    /// decoding.
+    Path(&'a Path),
+    /// Bytes in memory. `path` (optional) selects the format by extension and is the
+    /// base for relative-file refs; without it, the format is sniffed and file refs are
+    /// unresolvable.
+    Bytes {
+        bytes: &'a [u8],
+        path: Option<&'a Path>,
+    },
 }
 
-impl ImportValueOutcome {
-    /// The typed document.
-    pub fn into_outcome(self) -> Result<ImportOutcome, ImportError> {
-        let document = Document::from_value(self.value).map_err(ImportError::Unusable)?;
-        Ok(ImportOutcome {
-            document,
-            diagnostics: self.diagnostics,
-            stats: self.stats,
-        })
+impl<'a> Source<'a> {
+    /// Bytes without a file name (format sniffed, no relative-file refs).
+    pub fn bytes(bytes: &'a [u8]) -> Self {
+        Source::Bytes { bytes, path: None }
     }
 }
 
-/// Imports the spec at `path` (relative refs are resolved from its folder).
-pub fn import_path(path: &Path, opts: &ImportOptions) -> Result<ImportOutcome, ImportError> {
-    import_path_value(path, opts)?.into_outcome()
-}
-
-/// Imports spec bytes. `path` (optional) selects the format by extension and is the
-/// base for relative-file refs; without it, the format is sniffed and file refs are
-/// unresolvable.
-pub fn import_bytes(
-    bytes: &[u8],
-    path: Option<&Path>,
-    opts: &ImportOptions,
-) -> Result<ImportOutcome, ImportError> {
-    import_bytes_value(bytes, path, opts)?.into_outcome()
-}
-
-/// [`import_path`] without building the typed [`Document`] (the JSON data model).
-pub fn import_path_value(
-    path: &Path,
-    opts: &ImportOptions,
-) -> Result<ImportValueOutcome, ImportError> {
-    let mut sink = Sink::Values(Vec::new());
-    let imported = import_impl(read(path)?, Some(path), opts, &mut sink);
-    value_outcome(imported.map(|i| (i, sink)))
-}
-
-/// [`import_bytes`] without building the typed [`Document`].
-pub fn import_bytes_value(
-    bytes: &[u8],
-    path: Option<&Path>,
-    opts: &ImportOptions,
-) -> Result<ImportValueOutcome, ImportError> {
-    let mut sink = Sink::Values(Vec::new());
-    let imported = import_impl(Cow::Borrowed(bytes), path, opts, &mut sink);
-    value_outcome(imported.map(|i| (i, sink)))
-}
-
-/// The result of an import written as JSON (see [`import_path_json`]).
+/// What an import reports besides the description (which went to the [`Sink`]).
 #[derive(Debug)]
 pub struct ImportReport {
+    /// The import's diagnostics (pointing into the spec), then the output validation's.
     pub diagnostics: Vec<Diagnostic>,
     pub stats: ImportStats,
 }
 
-/// Imports the spec at `path` and writes the description to `out` as pretty JSON
-/// (two-space indent, final newline: the bytes of `serde_json::to_writer_pretty` of
-/// [`import_path_value`]'s value, plus `\n`). The document is never held whole: tools
-/// are converted and validated in parallel and written in order as they are ready
-/// (a few dozen operations ahead at most), so memory stays near the size of the
-/// decoded spec. The verdict comes after the bytes: when
-/// `stats.conforming` is false, discard what was written (the CLI writes to a
-/// temporary file and renames it only then). `out` should be buffered.
-pub fn import_path_json(
-    path: &Path,
+/// Imports the OpenAPI document of `source` into `sink`: the one entry point.
+///
+/// The description goes to the sink piece by piece (see [`sink`]): [`JsonSink`] writes
+/// pretty JSON as the tools are ready, [`YamlSink`] block YAML, [`ValueSink`] keeps the
+/// whole document, [`DiscardSink`] nothing. Tools are converted and validated in
+/// parallel and handed over in order (a few dozen operations ahead at most), so with a
+/// writing sink memory stays near the size of the decoded spec. The verdict comes
+/// after the bytes: when `stats.conforming` is false, discard what the sink received.
+pub fn import<S: Sink>(
+    source: Source<'_>,
     opts: &ImportOptions,
-    out: &mut (dyn std::io::Write + Send),
+    sink: &mut S,
 ) -> Result<ImportReport, ImportError> {
-    import_impl(
-        read(path)?,
-        Some(path),
-        opts,
-        &mut Sink::Json(pretty::PrettyDoc::new(out)),
-    )
-    .map(ImportReport::from)
-}
-
-/// [`import_path_json`] from bytes (see [`import_bytes`] for `path`).
-pub fn import_bytes_json(
-    bytes: &[u8],
-    path: Option<&Path>,
-    opts: &ImportOptions,
-    out: &mut (dyn std::io::Write + Send),
-) -> Result<ImportReport, ImportError> {
-    import_impl(
-        Cow::Borrowed(bytes),
-        path,
-        opts,
-        &mut Sink::Json(pretty::PrettyDoc::new(out)),
-    )
-    .map(ImportReport::from)
-}
-
-/// Imports and validates without keeping or writing the description: the diagnostics
-/// and counts only (corpus runs).
-pub fn import_bytes_check(
-    bytes: &[u8],
-    path: Option<&Path>,
-    opts: &ImportOptions,
-) -> Result<ImportReport, ImportError> {
-    import_impl(Cow::Borrowed(bytes), path, opts, &mut Sink::Discard).map(ImportReport::from)
+    let (bytes, path) = match source {
+        Source::Path(path) => (read(path)?, Some(path)),
+        Source::Bytes { bytes, path } => (Cow::Borrowed(bytes), path),
+    };
+    import_impl(bytes, path, opts, sink)
 }
 
 /// The spec's bytes, owned: they are freed right after decoding (13 MB for GitHub).
@@ -352,31 +294,14 @@ fn read(path: &Path) -> Result<Cow<'static, [u8]>, ImportError> {
         })
 }
 
-/// The whole document: the skeleton with the tools the sink kept.
-fn value_outcome(
-    imported: Result<(Imported, Sink<'_>), ImportError>,
-) -> Result<ImportValueOutcome, ImportError> {
-    let (imported, sink) = imported?;
-    let tools = sink.into_values();
-    let mut doc = imported.skeleton;
-    if let Some(slot) = doc.get_mut("tools") {
-        *slot = Value::Array(tools);
-    }
-    Ok(ImportValueOutcome {
-        value: Value::Object(doc),
-        diagnostics: imported.diagnostics,
-        stats: imported.stats,
-    })
-}
-
 /// The import: decode and load, select and name the operations, build the skeleton,
 /// then convert, validate and deliver the tools (see the crate docs' layout).
-fn import_impl(
+fn import_impl<S: Sink>(
     bytes: Cow<'_, [u8]>,
     path: Option<&Path>,
     opts: &ImportOptions,
-    sink: &mut Sink<'_>,
-) -> Result<Imported, ImportError> {
+    sink: &mut S,
+) -> Result<ImportReport, ImportError> {
     let start = Instant::now();
     let mut clock = Clock::new(opts.on_phase, start);
     let names_opts = mcpdesc_names::NameOptions::new(opts.name_max, &opts.name_prefix)
@@ -445,9 +370,9 @@ fn import_impl(
     }
     stats.conforming = !out_diags.iter().any(Diagnostic::is_error);
     clock.mark(Phase::Validate);
+    sink.end(doc).map_err(ImportError::Write)?;
     stats.elapsed = start.elapsed();
-    Ok(Imported {
-        skeleton: doc,
+    Ok(ImportReport {
         diagnostics: out_diags,
         stats,
     })
@@ -621,10 +546,11 @@ fn output_diagnostic(mut d: Diagnostic) -> Diagnostic {
 /// to the spec (Microsoft Graph's largest tools are megabytes each).
 const LOOKAHEAD: usize = 32;
 
-/// One converted operation: its tools for the sink, its part of the validation, its
-/// import diagnostics and remote-ref count.
-type Done = (
-    Prepared,
+/// One converted operation: its tools prepared for the sink and how many they are,
+/// its part of the validation, its import diagnostics and remote-ref count.
+type Done<P> = (
+    P,
+    usize,
     Option<mcpdesc_validate::PartReport>,
     Diags,
     usize,
@@ -646,7 +572,7 @@ struct ToolJob<'a, 's> {
 
 impl ToolJob<'_, '_> {
     /// Converts, splits and validates operation `i` (on a worker thread).
-    fn convert(&self, i: usize, kind: sink::SinkKind) -> Done {
+    fn convert<S: Sink>(&self, i: usize) -> Done<S::Prepared> {
         let mut d = Diags::default();
         let mut b = op::build(self.spec, self.opts, self.shared, self.kept[i], &mut d);
         if b.title.is_none() {
@@ -675,29 +601,30 @@ impl ToolJob<'_, '_> {
             }
             None => (None, tools),
         };
-        (kind.prepare(tools), report, d, remote_refs, sizes)
+        let n = tools.len();
+        (S::prepare(tools), n, report, d, remote_refs, sizes)
     }
 
-    /// Runs every operation through the ordered pipeline into `sink`, the skeleton's
-    /// head before and tail after; returns the validation parts' reports.
-    fn run(
+    /// Runs every operation through the ordered pipeline into `sink`, after giving it
+    /// the skeleton; returns the validation parts' reports.
+    fn run<S: Sink>(
         &self,
         skeleton: &Map<String, Value>,
-        sink: &mut Sink<'_>,
+        sink: &mut S,
         diags: &mut Diags,
         stats: &mut ImportStats,
     ) -> Result<Vec<mcpdesc_validate::PartReport>, ImportError> {
         let mut reports = Vec::with_capacity(self.kept.len());
-        let kind = sink.kind();
-        sink.head(skeleton)?;
-        let deliver = |(prepared, report, d, remote_refs, sizes): Done| -> Result<(), ImportError> {
+        sink.begin(skeleton).map_err(ImportError::Write)?;
+        let deliver = |(prepared, n, report, d, remote_refs, sizes): Done<S::Prepared>| -> Result<(), ImportError> {
             diags.extend(d);
             stats.remote_refs += remote_refs;
             if let Some((over, max)) = sizes {
                 stats.tools_over_budget += over;
                 stats.largest_tool_bytes = stats.largest_tool_bytes.max(max);
             }
-            stats.tool_objects += sink.accept(prepared)?;
+            sink.tools(prepared).map_err(ImportError::Write)?;
+            stats.tool_objects += n;
             reports.extend(report);
             Ok(())
         };
@@ -705,29 +632,11 @@ impl ToolJob<'_, '_> {
             self.kept.len(),
             rayon::current_num_threads(),
             LOOKAHEAD,
-            |i| self.convert(i, kind),
+            |i| self.convert::<S>(i),
             deliver,
         )?;
-        sink.tail(skeleton)?;
         Ok(reports)
     }
-}
-
-impl From<Imported> for ImportReport {
-    fn from(i: Imported) -> Self {
-        ImportReport {
-            diagnostics: i.diagnostics,
-            stats: i.stats,
-        }
-    }
-}
-
-/// What an import produced besides its tools (which went to the sink).
-struct Imported {
-    /// The document without its tools (an empty `tools` array where they go).
-    skeleton: Map<String, Value>,
-    diagnostics: Vec<Diagnostic>,
-    stats: ImportStats,
 }
 
 /// The `$defs` budget of one tool schema, in JSON values: the document as a whole

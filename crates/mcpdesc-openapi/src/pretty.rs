@@ -102,14 +102,14 @@ pub fn tool_fragment(tool: &Value) -> Vec<u8> {
 }
 
 /// The document around its tools: members before `tools`, the tools, members after.
-pub struct PrettyDoc<'w> {
-    out: &'w mut (dyn Write + Send),
+pub struct PrettyDoc<W> {
+    out: W,
     members: usize,
     tools: usize,
 }
 
-impl<'w> PrettyDoc<'w> {
-    pub fn new(out: &'w mut (dyn Write + Send)) -> Self {
+impl<W: Write> PrettyDoc<W> {
+    pub fn new(out: W) -> Self {
         PrettyDoc {
             out,
             members: 0,
@@ -126,7 +126,7 @@ impl<'w> PrettyDoc<'w> {
             if k == "tools" {
                 return self.out.write_all(b"[");
             }
-            write_nested(self.out, v, 1)?;
+            write_nested(&mut self.out, v, 1)?;
         }
         Ok(())
     }
@@ -150,7 +150,7 @@ impl<'w> PrettyDoc<'w> {
                 .write_all(if self.tools == 0 { b"]" } else { b"\n  ]" })?;
             for (k, v) in skeleton.iter().skip(at + 1) {
                 self.key(k)?;
-                write_nested(self.out, v, 1)?;
+                write_nested(&mut self.out, v, 1)?;
             }
         }
         self.out
@@ -158,11 +158,16 @@ impl<'w> PrettyDoc<'w> {
         self.out.flush()
     }
 
+    /// The writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
     fn key(&mut self, k: &str) -> io::Result<()> {
         self.out
             .write_all(if self.members == 0 { b"\n  " } else { b",\n  " })?;
         self.members += 1;
-        serde_json::to_writer(&mut *self.out, k).map_err(io::Error::from)?;
+        serde_json::to_writer(&mut self.out, k).map_err(io::Error::from)?;
         self.out.write_all(b": ")
     }
 }

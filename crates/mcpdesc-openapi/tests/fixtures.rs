@@ -2,7 +2,7 @@
 //! mcpdesc 0.8.0 JSON Schema (an oracle independent of our validator), plus
 //! hand-written expectations from the issue text.
 
-use mcpdesc_openapi::{ImportOptions, import_path};
+use mcpdesc_openapi::{ImportOptions, ImportReport, Source, ValueSink};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -23,10 +23,19 @@ fn official_schema() -> jsonschema::Validator {
     jsonschema::draft202012::new(&schema).expect("compile schema")
 }
 
+/// The import kept whole, its value read back through the typed model.
+fn import_path(name: &str, opts: &ImportOptions) -> (Value, ImportReport) {
+    let mut sink = ValueSink::new();
+    let report = mcpdesc_openapi::import(Source::Path(&fixture(name)), opts, &mut sink)
+        .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    let value = sink.into_value().expect("the document");
+    let typed = mcpdesc_core::Document::from_value(value).expect("a Document");
+    (typed.to_value(), report)
+}
+
 fn import(name: &str, opts: &ImportOptions) -> (Value, Vec<mcpdesc_core::Diagnostic>) {
-    let out = import_path(&fixture(name), opts).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-    let v = out.document.to_value();
-    (v, out.diagnostics)
+    let (v, report) = import_path(name, opts);
+    (v, report.diagnostics)
 }
 
 fn assert_schema_valid(v: &Value) {
@@ -159,8 +168,7 @@ fn openapiv3_finds_the_same_operations() {
     let typed: openapiv3::OpenAPI =
         serde_json::from_value(raw).expect("openapiv3 parses the 3.0 fixture");
     let ops = typed.operations().count();
-    let out =
-        import_path(&fixture("petstore-3.0.yaml"), &ImportOptions::default()).expect("import");
+    let (_, out) = import_path("petstore-3.0.yaml", &ImportOptions::default());
     assert_eq!(out.stats.operations, ops);
     assert_eq!(out.stats.tools + out.stats.excluded, ops);
 }

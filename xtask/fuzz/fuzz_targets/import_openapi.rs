@@ -8,20 +8,22 @@
 
 use libfuzzer_sys::fuzz_target;
 use mcpdesc_core::Limits;
-use mcpdesc_openapi::{ImportOptions, import_bytes};
+use mcpdesc_openapi::{ImportOptions, Source, ValueSink, import};
 
 fuzz_target!(|data: &[u8]| {
     let opts = ImportOptions {
         limits: Limits { max_depth: 64, max_collection_len: 10_000, ..Limits::default() },
         ..ImportOptions::default()
     };
-    let Ok(out) = import_bytes(data, None, &opts) else { return };
+    let mut sink = ValueSink::new();
+    let Ok(out) = import(Source::bytes(data), &opts, &mut sink) else { return };
     if !out.stats.conforming {
         let errors: Vec<_> = out.diagnostics.iter().filter(|d| d.is_error()).collect();
         panic!("importer accepted the input but produced a non-conforming description: {errors:#?}");
     }
-    // what the importer produced re-reads as the same model
-    let value = out.document.to_value();
-    let back = mcpdesc_core::Document::from_value(value).expect("imported document re-reads");
-    assert_eq!(back, out.document);
+    // what the importer produced reads as the model, and re-reads as the same model
+    let value = sink.into_value().expect("a successful import leaves its document");
+    let document = mcpdesc_core::Document::from_value(value).expect("imported document reads");
+    let back = mcpdesc_core::Document::from_value(document.to_value()).expect("imported document re-reads");
+    assert_eq!(back, document);
 });

@@ -71,8 +71,7 @@ pub fn run(args: Args) -> CmdResult {
         ));
     }
     // Read both before giving up, so both inputs' problems are reported.
-    let old = util::read_description(&args.old)?;
-    let new = util::read_description(&args.new)?;
+    let (old, new) = util::read_descriptions(&args.old, &args.new)?;
     let (Some((old, old_name)), Some((new, new_name))) = (old, new) else {
         return Ok(Outcome::Rejected);
     };

@@ -66,18 +66,24 @@ fn write_map(out: &mut String, m: &serde_json::Map<String, Value>, col: usize) {
         if i > 0 {
             indent(out, col);
         }
-        let key = scalar_string(k);
-        if key.chars().count() > MAX_IMPLICIT_KEY_CHARS {
-            out.push_str("? ");
-            out.push_str(&key);
-            out.push('\n');
-            indent(out, col);
-        } else {
-            out.push_str(&key);
-        }
-        out.push(':');
+        write_key(out, k, col);
         write_value(out, v, col);
     }
+}
+
+/// Writes `key:` (or the explicit `? key` form) of a key at column `col`, whose
+/// indentation the caller has written.
+fn write_key(out: &mut String, k: &str, col: usize) {
+    let key = scalar_string(k);
+    if key.chars().count() > MAX_IMPLICIT_KEY_CHARS {
+        out.push_str("? ");
+        out.push_str(&key);
+        out.push('\n');
+        indent(out, col);
+    } else {
+        out.push_str(&key);
+    }
+    out.push(':');
 }
 
 /// Writes a sequence whose `-` sit at column `col`; the first `-` is written here,
@@ -87,19 +93,64 @@ fn write_seq(out: &mut String, a: &[Value], col: usize) {
         if i > 0 {
             indent(out, col);
         }
-        out.push('-');
-        match v {
-            Value::Object(m) if !m.is_empty() => {
-                out.push(' ');
-                write_map(out, m, col + 2);
-            }
-            Value::Array(inner) if !inner.is_empty() => {
-                out.push(' ');
-                write_seq(out, inner, col + 2);
-            }
-            _ => write_value(out, v, col),
-        }
+        write_item(out, v, col);
     }
+}
+
+/// Writes one sequence item whose `-` sits at column `col` (indentation written by
+/// the caller).
+fn write_item(out: &mut String, v: &Value, col: usize) {
+    out.push('-');
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            out.push(' ');
+            write_map(out, m, col + 2);
+        }
+        Value::Array(inner) if !inner.is_empty() => {
+            out.push(' ');
+            write_seq(out, inner, col + 2);
+        }
+        _ => write_value(out, v, col),
+    }
+}
+
+/// The YAML of a non-empty root mapping, written member by member, so a producer can
+/// stream a document whose largest member (a sequence) never exists whole: the
+/// pieces, concatenated in order, are exactly [`to_yaml_string`] of the whole mapping.
+///
+/// - a member: [`root_member`];
+/// - a sequence member: [`root_key`], then for each item `"\n"` before the first
+///   and [`root_seq_item`] each, or [`EMPTY_SEQ`] when it has none.
+///
+/// (A root mapping without members is `{}\n`.)
+pub mod pieces {
+    use super::*;
+
+    /// `key: value` as a member of the root mapping (its lines, final newline included).
+    pub fn root_member(key: &str, value: &Value) -> String {
+        let mut out = String::new();
+        write_key(&mut out, key, 0);
+        write_value(&mut out, value, 0);
+        out
+    }
+
+    /// The key of a root member whose value follows in pieces (`key:`).
+    pub fn root_key(key: &str) -> String {
+        let mut out = String::new();
+        write_key(&mut out, key, 0);
+        out
+    }
+
+    /// One item of a root member's sequence (`  - …`, final newline included).
+    pub fn root_seq_item(value: &Value) -> String {
+        let mut out = String::new();
+        indent(&mut out, 2);
+        write_item(&mut out, value, 2);
+        out
+    }
+
+    /// What follows [`root_key`] when the sequence is empty.
+    pub const EMPTY_SEQ: &str = " []\n";
 }
 
 /// Writes what follows `key:` or `-`: ` scalar\n`, or a nested block on the next
@@ -274,6 +325,38 @@ mod tests {
         let y = to_yaml_string(&v);
         let expected = "a: 1\nb:\n  - 1\n  - c: x\n    d: []\n  - - 2\n    - 3\ne: {}\nf:\n  g: null\nh: |\n  line1\n  line2\ni: \"yes\"\nj: \"0.8.0\"\n\"<<\": \"~\"\nk: 1.5e+300\n";
         assert_eq!(y, expected);
+    }
+
+    /// The oracle is the whole-document emitter.
+    #[test]
+    fn pieces_equal_the_whole_mapping() {
+        let long_key = "k".repeat(MAX_IMPLICIT_KEY_CHARS + 1);
+        let doc = json!({
+            "a": 1, "s": "line1\nline2", "e": [], "m": {"x": [1, {"y": "yes"}]},
+            "tools": [{"name": "t", "d": "two\nlines\n"}, [1, [2]], "x", {}, null],
+            long_key.clone(): [{"z": 1}], "none": [], "tail": {"k": "v"}
+        });
+        let Value::Object(m) = &doc else {
+            unreachable!()
+        };
+        let mut got = String::new();
+        for (k, v) in m {
+            match v {
+                Value::Array(items) => {
+                    got.push_str(&pieces::root_key(k));
+                    if items.is_empty() {
+                        got.push_str(pieces::EMPTY_SEQ);
+                    } else {
+                        got.push('\n');
+                    }
+                    for item in items {
+                        got.push_str(&pieces::root_seq_item(item));
+                    }
+                }
+                _ => got.push_str(&pieces::root_member(k, v)),
+            }
+        }
+        assert_eq!(got, to_yaml_string(&doc));
     }
 
     #[test]

@@ -30,4 +30,4 @@ mod emit;
 mod resolve;
 
 pub use decode::parse;
-pub use emit::to_yaml_string;
+pub use emit::{pieces, to_yaml_string};

@@ -1,4 +1,5 @@
-//! `mcpdesc import openapi`: a thin wrapper over `mcpdesc_openapi::import_path`.
+//! `mcpdesc import openapi`: a thin wrapper over `mcpdesc_openapi::import` with the
+//! JSON or YAML sink.
 
 use crate::args::{Output, RevisionSetArg};
 use crate::util::{
@@ -6,8 +7,9 @@ use crate::util::{
     write_output,
 };
 use mcpdesc_core::{Diagnostic, Format, RevisionSet};
-use mcpdesc_openapi::{ImportError, ImportOptions, ImportStats, Overlay};
-use std::io::Write as _;
+use mcpdesc_openapi::{
+    ImportError, ImportOptions, ImportReport, JsonSink, Overlay, Source, YamlSink,
+};
 use std::path::Path;
 
 /// Import OpenAPI (Swagger 2.0, OpenAPI 3.0, 3.1) operations as tools.
@@ -101,58 +103,54 @@ pub fn run(args: Args) -> CmdResult {
     } else {
         None
     };
-    let path = Path::new(spec);
-    let json = |out: &mut (dyn std::io::Write + Send)| match &stdin {
-        Some(bytes) => mcpdesc_openapi::import_bytes_json(bytes, None, &opts, out),
-        None => mcpdesc_openapi::import_path_json(path, &opts, out),
+    let source = match &stdin {
+        Some(bytes) => Source::bytes(bytes),
+        None => Source::Path(Path::new(spec)),
     };
-    match (output.format(Format::Json), output.path()) {
-        // JSON streams: tools are converted, validated and written a window at a time
-        // into the temporary file, which replaces OUTPUT only if the whole description
-        // conforms. The document never exists whole in memory.
-        (Format::Json, Some(out)) => {
+    let format = output.format(Format::Json);
+    // Both formats stream: tools are converted, validated and written as they are ready,
+    // and the document never exists whole in memory. A file is written to a temporary
+    // file that replaces OUTPUT only if the whole description conforms; standard output
+    // gets nothing unless it conforms.
+    match output.path() {
+        Some(out) => {
             let mut file = AtomicOutput::create(out)?;
-            let mut w = std::io::BufWriter::with_capacity(1 << 16, file.file());
-            let report = json(&mut w).map_err(|e| match e {
+            let w = std::io::BufWriter::with_capacity(1 << 16, file.file());
+            let report = import_as(format, source, &opts, w).map_err(|e| match e {
                 ImportError::Write(source) => ImportError::Io {
                     path: out.display().to_string(),
                     source,
                 },
                 e => e,
             });
-            if !verdict(spec, report.as_ref().map(|r| (&r.diagnostics, &r.stats)))? {
+            if !verdict(spec, report.as_ref())? {
                 return Ok(Outcome::Rejected);
             }
-            w.flush().map_err(|e| UsageError::at(out.display(), e))?;
-            drop(w);
             file.commit()?;
         }
-        // Standard output gets nothing unless the description conforms.
-        (Format::Json, None) => {
+        None => {
             let mut text = Vec::new();
-            let report = json(&mut text);
-            if !verdict(spec, report.as_ref().map(|r| (&r.diagnostics, &r.stats)))? {
+            let report = import_as(format, source, &opts, &mut text);
+            if !verdict(spec, report.as_ref())? {
                 return Ok(Outcome::Rejected);
             }
             write_output(None, &text)?;
         }
-        (Format::Yaml, _) => {
-            let outcome = match &stdin {
-                Some(bytes) => mcpdesc_openapi::import_bytes_value(bytes, None, &opts),
-                None => mcpdesc_openapi::import_path_value(path, &opts),
-            };
-            if !verdict(spec, outcome.as_ref().map(|o| (&o.diagnostics, &o.stats)))? {
-                return Ok(Outcome::Rejected);
-            }
-            let Ok(outcome) = outcome else {
-                unreachable!("an error is no verdict to write")
-            };
-            let text = mcpdesc_core::emit::to_yaml(&outcome.value);
-            drop(outcome);
-            write_output(Some(&output), text.as_bytes())?;
-        }
     }
     Ok(Outcome::Success)
+}
+
+/// Imports into the sink of `format` writing to `out` (flushed at the end).
+fn import_as(
+    format: Format,
+    source: Source<'_>,
+    opts: &ImportOptions,
+    out: impl std::io::Write + Send,
+) -> Result<ImportReport, ImportError> {
+    match format {
+        Format::Json => mcpdesc_openapi::import(source, opts, &mut JsonSink::new(out)),
+        Format::Yaml => mcpdesc_openapi::import(source, opts, &mut YamlSink::new(out)),
+    }
 }
 
 /// Reads and checks every `--overlay` file, printing each one's diagnostics under its
@@ -179,11 +177,8 @@ fn read_overlays(files: &[String]) -> Result<Option<Vec<Overlay>>, UsageError> {
 
 /// Prints the import's diagnostics; true when the description conforms and may be
 /// written.
-fn verdict(
-    spec: &str,
-    result: Result<(&Vec<Diagnostic>, &ImportStats), &ImportError>,
-) -> Result<bool, UsageError> {
-    let (diagnostics, stats) = match result {
+fn verdict(spec: &str, result: Result<&ImportReport, &ImportError>) -> Result<bool, UsageError> {
+    let ImportReport { diagnostics, stats } = match result {
         Ok(r) => r,
         Err(ImportError::Unusable(diags)) => {
             print_diagnostics(spec, diags);
