@@ -177,3 +177,165 @@ fn a_mock_and_a_gateway_serve_side_by_side_and_refusals_name_the_description() {
         other => panic!("{other:?}"),
     }
 }
+
+/// `mcpdesc serve --config FILE` (the real binary over stdio): each API of the file with
+/// its own base URL, credential (named in the file for `alpha`; the prefixed default
+/// variable `MCPDESC_CREDENTIAL_BETA_API_KEY` for `beta`), header and prefix, the
+/// description path relative to the file. A call reaches only its own API's upstream,
+/// with only its own credential and header. The file's server-wide `protocol-versions`
+/// applies (the server answers 2025-06-18 to a client asking for 2025-11-25).
+#[test]
+fn a_gateway_configuration_gives_each_api_its_own_settings() {
+    let (up_a, up_b) = (
+        Upstream::start(200, r#"{"id": 1}"#, Duration::ZERO),
+        Upstream::start(200, r#"{"id": 2}"#, Duration::ZERO),
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(
+        fixture("../generated/petstore-3.0.mcpdesc.yaml"),
+        dir.path().join("petstore.mcpdesc.yaml"),
+    )
+    .expect("copy");
+    let config = dir.path().join("gateway.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "protocol-versions: 2025-06-18\n\
+             timeout: 30\n\
+             apis:\n\
+             - description: petstore.mcpdesc.yaml\n  \
+               prefix: alpha\n  \
+               base-url: {}\n  \
+               credential:\n    \
+                 api_key: CFG_ALPHA_KEY\n  \
+               header:\n  \
+               - 'X-Team: a'\n\
+             - description: petstore.mcpdesc.yaml\n  \
+               prefix: beta\n  \
+               base-url: {}\n",
+            up_a.base_url(),
+            up_b.base_url()
+        ),
+    )
+    .expect("write");
+    let env = [
+        ("CFG_ALPHA_KEY".to_string(), Secret::new("secret-a")),
+        (
+            "MCPDESC_CREDENTIAL_BETA_API_KEY".to_string(),
+            Secret::new("secret-b"),
+        ),
+    ];
+    let args = [
+        "serve".to_string(),
+        "--config".to_string(),
+        config.display().to_string(),
+    ];
+    let mut t = mcpdesc_live::client::StdioTransport::spawn(
+        &mcpdesc_tests::mcpdesc_bin().display().to_string(),
+        &args,
+        &env,
+        64 * 1024,
+        Duration::from_secs(2),
+    )
+    .expect("spawn mcpdesc serve --config");
+    let init = rpc(
+        &mut t,
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {},
+               "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18", "{init}");
+    let call = |t: &mut _, id, name: &str| {
+        let r = rpc(
+            t,
+            id,
+            "tools/call",
+            json!({"name": name, "arguments": {"id__path": 7, "id__query": "q"}}),
+        );
+        assert_eq!(r["result"]["isError"], Value::Null, "{r}");
+    };
+    call(&mut t, 2, "beta_get_pet");
+    assert!(
+        up_a.request_heads().is_empty(),
+        "nothing reached alpha's upstream"
+    );
+    let b = up_b.request_heads();
+    assert_eq!(b.len(), 1);
+    let head = b[0].join("\n").to_ascii_lowercase();
+    assert!(head.contains("x-api-key: secret-b"), "{head}");
+    assert!(
+        !head.contains("secret-a") && !head.contains("x-team"),
+        "{head}"
+    );
+    call(&mut t, 3, "alpha_get_pet");
+    let a = up_a.request_heads();
+    assert_eq!(a.len(), 1);
+    let head = a[0].join("\n").to_ascii_lowercase();
+    assert!(head.contains("x-api-key: secret-a"), "{head}");
+    assert!(head.contains("x-team: a"), "{head}");
+    assert!(!head.contains("secret-b"), "{head}");
+    assert_eq!(up_b.request_heads().len(), 1);
+}
+
+/// A bad gateway configuration is a usage error (exit 2) naming each bad setting at its
+/// key's line:column in the file, in file order: a value its flag's parser refuses, a server-wide setting in
+/// an API entry, an API without a description, and a key that is no setting.
+#[test]
+fn a_bad_gateway_configuration_names_each_setting_at_its_place() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = dir.path().join("gateway.yaml");
+    std::fs::write(
+        &config,
+        "timeout: -3\n\
+         apis:\n\
+         - description: petstore.mcpdesc.yaml\n  \
+           discovery: search\n\
+         - prefix: x\n\
+         colour: blue\n",
+    )
+    .expect("write");
+    let out = std::process::Command::new(mcpdesc_tests::mcpdesc_bin())
+        .args(["serve", "--config"])
+        .arg(&config)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 4, "{err}");
+    let expect = [
+        (
+            "gateway.yaml:1:1: error[config-invalid]: invalid value '-3' for '--timeout <SECS>'",
+            "(at /timeout)",
+        ),
+        (
+            "gateway.yaml:4:3: error[config-invalid]: `discovery` is not a per-API setting",
+            "(at /apis/0/discovery)",
+        ),
+        (
+            "gateway.yaml:5:3: error[config-invalid]: each API names its description file",
+            "(at /apis/1/description)",
+        ),
+        (
+            "gateway.yaml:6:1: error[config-invalid]: `colour` is not a setting of `mcpdesc serve`",
+            "(at /colour)",
+        ),
+    ];
+    for (line, (place, words)) in lines.iter().zip(expect) {
+        assert!(
+            line.contains(place) && line.contains(words),
+            "{line}\n{err}"
+        );
+    }
+    // The same check of a flag given beside --config: the command line's parser.
+    let out = std::process::Command::new(mcpdesc_tests::mcpdesc_bin())
+        .args(["serve", "--config"])
+        .arg(&config)
+        .arg("petstore.mcpdesc.yaml")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -21,6 +21,8 @@ use mcpdesc_serve::{
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+mod config;
+
 /// Default `--concurrency`.
 const DEFAULT_CONCURRENCY: usize = 64;
 
@@ -59,7 +61,7 @@ const DEFAULT_CONCURRENCY: usize = 64;
 ///
 /// Exit status: 0 when the input ends (stdio) or on Ctrl-C/SIGTERM (HTTP); 1 when the
 /// description is not acceptable; 2 on usage or I/O errors.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 #[command(after_help = "Examples:\n  \
 mcpdesc serve petstore.mcpdesc.yaml --credential api_key=PETSTORE_KEY\n  \
 mcpdesc serve petstore.mcpdesc.yaml --http 127.0.0.1:8080 --base-url http://127.0.0.1:4010\n  \
@@ -70,8 +72,20 @@ pub struct Args {
     /// description with its own servers and backend; its credentials come from
     /// `MCPDESC_CREDENTIAL_<PREFIX>_<SCHEME>` (--credential, --header, --base-url and
     /// --mock-example need a single description).
-    #[arg(required = true, num_args = 1.., value_name = "DESCRIPTION")]
+    #[arg(required_unless_present = "config", num_args = 1.., value_name = "DESCRIPTION")]
     pub descriptions: Vec<String>,
+    /// Serve what a gateway configuration file says (YAML or JSON): the descriptions
+    /// under `apis`, each with its own settings (description, prefix, base-url,
+    /// credential, header, allow-host, timeout, max-response-bytes, concurrency,
+    /// validate-output, mock, mock-example), and every other flag of this command by its
+    /// long name. Server-wide flags given beside it override the file's. See the README,
+    /// "Several APIs in one server".
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "descriptions", "base_url", "credentials", "headers", "allow_hosts", "timeout",
+        "max_response_bytes", "concurrency", "validate_output", "mock", "mock_examples",
+        "list_toolsets",
+    ])]
+    pub config: Option<String>,
     /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8080;
     /// port 0 picks a free port, logged at start).
     #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
@@ -274,6 +288,9 @@ fn credentials(
 }
 
 pub fn run(args: Args) -> CmdResult {
+    if let Some(file) = &args.config {
+        return config::run(file);
+    }
     if args.descriptions.len() > 1 {
         return run_many(args);
     }
@@ -395,9 +412,33 @@ fn run_many(args: Args) -> CmdResult {
             "with several descriptions, each must be a file (not standard input)".into(),
         ));
     }
+    let apis = args
+        .descriptions
+        .iter()
+        .map(|d| ServeApi {
+            description: d.clone(),
+            prefix: None,
+            args: args.clone(),
+        })
+        .collect();
+    serve_apis(&args, apis)
+}
+
+/// One description served beside others: its file, the prefix of its served names
+/// (`None`: its `info.name`), and its own settings (backend, credentials, limits).
+#[derive(Debug)]
+struct ServeApi {
+    description: String,
+    prefix: Option<String>,
+    args: Args,
+}
+
+/// Several descriptions as one server (`mcpdesc_serve::prepare_many`): `global` holds
+/// the server-wide settings, each API its own.
+fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
     let mut docs = Vec::new();
-    for d in &args.descriptions {
-        let Some((decoded, name)) = util::read_description(d)? else {
+    for api in &apis {
+        let Some((decoded, name)) = util::read_description(&api.description)? else {
             return Ok(Outcome::Rejected);
         };
         docs.push((Arc::new(decoded.value), decoded.source_map, name));
@@ -410,37 +451,52 @@ fn run_many(args: Args) -> CmdResult {
     )
     .map_err(|e| UsageError(format!("tool selection: {e}")))?;
     let mut members = Vec::new();
-    for (doc, _, _) in &docs {
-        let backend = if args.mock {
-            BackendOptions::Mock(MockOptions::default())
+    for ((doc, _, name), api) in docs.iter().zip(apis) {
+        let a = &api.args;
+        let backend = if a.mock {
+            BackendOptions::Mock(MockOptions {
+                selections: a.mock_examples.iter().cloned().collect(),
+            })
         } else {
             // `MCPDESC_CREDENTIAL_<SCHEME>` of this description is read as
             // `MCPDESC_CREDENTIAL_<PREFIX>_<SCHEME>`: a credential belongs to one
-            // description's scheme.
-            let prefix = mcpdesc_serve::compose::default_prefix(doc).to_ascii_uppercase();
-            let credentials = rest::credentials_from_env(doc, &[], |var| {
-                let var = var.replacen(
-                    "MCPDESC_CREDENTIAL_",
-                    &format!("MCPDESC_CREDENTIAL_{prefix}_"),
-                    1,
-                );
+            // description's scheme. An explicit `credential` names its variable.
+            let prefix = api
+                .prefix
+                .clone()
+                .unwrap_or_else(|| mcpdesc_serve::compose::default_prefix(doc))
+                .to_ascii_uppercase();
+            let credentials = rest::credentials_from_env(doc, &a.credentials, |var| {
+                let var = if a.credentials.iter().any(|(_, v)| v == var) {
+                    var.to_string()
+                } else {
+                    var.replacen(
+                        "MCPDESC_CREDENTIAL_",
+                        &format!("MCPDESC_CREDENTIAL_{prefix}_"),
+                        1,
+                    )
+                };
                 std::env::var(var).ok().filter(|v| !v.is_empty())
             })
-            .map_err(|e| UsageError(e.to_string()))?;
+            .map_err(|e| UsageError(format!("{name}: {e}")))?;
+            let mut static_headers = Vec::new();
+            for h in &a.headers {
+                static_headers.push((h.name.clone(), Secret::new(h.value().map_err(UsageError)?)));
+            }
             BackendOptions::Rest(RestOptions {
-                base_url: None,
+                base_url: a.base_url.clone(),
                 credentials,
-                static_headers: Vec::new(),
-                allow_hosts: args.allow_hosts.clone(),
-                timeout: args.timeout.0,
-                max_response_bytes: args.max_response_bytes,
-                validate_output: args.validate_output.0,
-                concurrency: Some(args.concurrency),
+                static_headers,
+                allow_hosts: a.allow_hosts.clone(),
+                timeout: a.timeout.0,
+                max_response_bytes: a.max_response_bytes,
+                validate_output: a.validate_output.0,
+                concurrency: Some(a.concurrency),
             })
         };
         members.push(mcpdesc_serve::Member {
             doc: Arc::clone(doc),
-            prefix: None,
+            prefix: api.prefix,
             backend,
         });
     }
@@ -466,7 +522,7 @@ fn run_many(args: Args) -> CmdResult {
             budget: args.budget,
         }),
         selection,
-        discovery: discovery(&args),
+        discovery: discovery(args),
         ..ServeOptions::default()
     };
     let located = |m: usize, mut diags: Vec<Diagnostic>| {

@@ -1,0 +1,326 @@
+//! `mcpdesc serve --config FILE`: a gateway configuration (issue 21 §2).
+//!
+//! The file (JSON or the restricted YAML profile, read like a description) names the
+//! descriptions to serve under `apis`, each with its own settings, and sets every other
+//! `serve` flag by its long name:
+//!
+//! ```yaml
+//! http: 127.0.0.1:8080            # --http
+//! discovery: search               # --discovery
+//! timeout: 30                     # a per-API setting here is every API's default
+//! apis:
+//!   - description: github.mcpdesc.json   # relative to this file
+//!     prefix: gh                         # served names gh_<tool>
+//!     credential: {bearer: GITHUB_TOKEN} # --credential bearer=GITHUB_TOKEN
+//!   - description: jira.mcpdesc.yaml
+//!     base-url: https://jira.example.com
+//!     header: ["X-Team: core"]
+//!   - description: ours.mcpdesc.json
+//!     mock: true
+//! ```
+//!
+//! Keys are the flags' long names, and their values are typed by the very parsers of
+//! those flags (clap's, through [`Args`]): one definition of each setting, so the file
+//! and the command line cannot drift. A flag that takes no value is a boolean; a
+//! repeatable one takes a list (or one value); `KEY=VALUE` flags (`credential`,
+//! `mock-example`) take a mapping; comma-separated lists (`toolsets`, `tools`, …) take
+//! a list. A bad key or value is reported at its line:column, exit 2.
+
+use super::{Args, ServeApi, serve_apis};
+use crate::util::{self, CmdResult, Outcome};
+use clap::{ArgAction, CommandFactory as _, FromArgMatches as _};
+use mcpdesc_core::Diagnostic;
+use serde_json::{Map, Value};
+use std::path::Path;
+
+/// The settings an API entry may carry (each also a default for every API when given
+/// at the top level). `description` and `prefix` are an entry's own.
+const PER_API: &[&str] = &[
+    "base-url",
+    "credential",
+    "header",
+    "allow-host",
+    "timeout",
+    "max-response-bytes",
+    "concurrency",
+    "validate-output",
+    "mock",
+    "mock-example",
+];
+
+/// Flags that are commands or positions, not settings.
+const NOT_SETTINGS: &[&str] = &["config", "list-toolsets", "help"];
+
+/// `serve`'s arguments, parsed alone (for the settings of the file).
+#[derive(Debug, clap::Parser)]
+#[command(name = "serve", args_override_self = true)]
+struct Settings {
+    #[command(flatten)]
+    args: Args,
+}
+
+/// Reads, checks and serves the configuration at `path`.
+pub(super) fn run(path: &str) -> CmdResult {
+    let (bytes, name) = util::read_input(path)?;
+    let decoded = match util::decode_input(path, &bytes) {
+        Ok(d) => d,
+        Err(d) => {
+            util::print_diagnostics(&name, &[d]);
+            return Ok(Outcome::Usage);
+        }
+    };
+    let base = Path::new(path).parent().unwrap_or(Path::new(""));
+    match read(&decoded.value, base, command_line_flags()) {
+        Ok((global, apis)) => serve_apis(&global, apis),
+        Err(mut diags) => {
+            decoded.annotate(&mut diags);
+            diags.sort_by_key(|d| (d.line, d.column));
+            util::print_diagnostics(&name, &diags);
+            Ok(Outcome::Usage)
+        }
+    }
+}
+
+/// The configuration's server-wide [`Args`] and its APIs, or what is wrong with it
+/// (diagnostics with JSON pointers into the file).
+fn read(
+    root: &Value,
+    base: &Path,
+    command_line: Vec<String>,
+) -> Result<(Args, Vec<ServeApi>), Vec<Diagnostic>> {
+    let Some(root) = root.as_object() else {
+        return Err(vec![err("", "a gateway configuration is a mapping")]);
+    };
+    let mut diags = Vec::new();
+    let mut global: Vec<String> = Vec::new();
+    let mut defaults: Vec<String> = Vec::new();
+    for (key, value) in root {
+        if key == "apis" {
+            continue;
+        }
+        let ptr = format!("/{}", pointer_token(key));
+        if PER_API.contains(&key.as_str()) {
+            match flag_args(key, value, &ptr) {
+                Ok(a) => defaults.extend(a),
+                Err(d) => diags.push(d),
+            }
+        } else {
+            match flag_args(key, value, &ptr) {
+                Ok(a) => global.extend(a),
+                Err(d) => diags.push(d),
+            }
+        }
+    }
+    let apis_value = root.get("apis");
+    let Some(entries) = apis_value
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
+    else {
+        diags.push(err(
+            if apis_value.is_some() { "/apis" } else { "" },
+            "`apis` lists the descriptions to serve: a non-empty list of {description, …}",
+        ));
+        return Err(diags);
+    };
+    let mut apis = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let at = format!("/apis/{i}");
+        let Some(entry) = entry.as_object() else {
+            diags.push(err(&at, "an API entry is a mapping with `description`"));
+            continue;
+        };
+        match api(entry, &at, base, &defaults) {
+            Ok(a) => apis.push(a),
+            Err(d) => diags.extend(d),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let mut argv = vec!["serve".to_string()];
+    argv.extend(apis.iter().map(|a| a.description.clone()));
+    argv.extend(global);
+    argv.extend(command_line);
+    let global = parse(&argv).map_err(|e| vec![err("", e)])?;
+    Ok((global, apis))
+}
+
+/// The server-wide flags given beside `--config` on the command line (clap has already
+/// checked them), without `--config FILE` itself: they come after the file's settings,
+/// so they win.
+fn command_line_flags() -> Vec<String> {
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    let Some(at) = words.iter().position(|w| w == "serve") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut rest = words[at + 1..].iter();
+    while let Some(w) = rest.next() {
+        if w == "--config" {
+            rest.next();
+        } else if !w.starts_with("--config=") {
+            out.push(w.clone());
+        }
+    }
+    out
+}
+
+/// One `apis` entry: its description (relative to the file), prefix and settings (the
+/// top-level defaults, then its own, which win).
+fn api(
+    entry: &Map<String, Value>,
+    at: &str,
+    base: &Path,
+    defaults: &[String],
+) -> Result<ServeApi, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let description = match entry.get("description").and_then(Value::as_str) {
+        Some(d) if !d.is_empty() => base.join(d).to_string_lossy().into_owned(),
+        _ => {
+            diags.push(err(
+                &format!("{at}/description"),
+                "each API names its description file: `description: FILE`",
+            ));
+            String::new()
+        }
+    };
+    let prefix = match entry.get("prefix") {
+        None => None,
+        Some(Value::String(p)) if !p.is_empty() => Some(p.clone()),
+        Some(_) => {
+            diags.push(err(
+                &format!("{at}/prefix"),
+                "`prefix` is a non-empty string",
+            ));
+            None
+        }
+    };
+    let mut argv = vec!["serve".to_string(), description.clone()];
+    argv.extend(defaults.iter().cloned());
+    for (key, value) in entry {
+        if key == "description" || key == "prefix" {
+            continue;
+        }
+        let ptr = format!("{at}/{}", pointer_token(key));
+        if !PER_API.contains(&key.as_str()) {
+            diags.push(err(
+                &ptr,
+                format!(
+                    "`{key}` is not a per-API setting (an API takes description, prefix, {}); server-wide settings go at the top level",
+                    PER_API.join(", ")
+                ),
+            ));
+            continue;
+        }
+        match flag_args(key, value, &ptr) {
+            Ok(a) => argv.extend(a),
+            Err(d) => diags.push(d),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let args = parse(&argv).map_err(|e| vec![err(at, e)])?;
+    Ok(ServeApi {
+        description,
+        prefix,
+        args,
+    })
+}
+
+/// The command-line words of setting `key` = `value`, each checked by its flag's own
+/// parser (an error names the setting's place in the file).
+fn flag_args(key: &str, value: &Value, ptr: &str) -> Result<Vec<String>, Diagnostic> {
+    let cmd = Settings::command();
+    let arg = cmd
+        .get_arguments()
+        .find(|a| a.get_long() == Some(key) && !NOT_SETTINGS.contains(&key));
+    let Some(arg) = arg else {
+        return Err(err(
+            ptr,
+            format!(
+                "`{key}` is not a setting of `mcpdesc serve` (keys are its flags' long names, and `apis`)"
+            ),
+        ));
+    };
+    let flag = format!("--{key}");
+    let scalar = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    };
+    let words: Vec<String> = match arg.get_action() {
+        ArgAction::SetTrue => match value {
+            Value::Bool(true) => vec![flag.clone()],
+            Value::Bool(false) => Vec::new(),
+            _ => return Err(err(ptr, format!("`{key}` is true or false"))),
+        },
+        ArgAction::Append => {
+            let items: Vec<String> = match value {
+                Value::Object(m) => m
+                    .iter()
+                    .map(|(k, v)| scalar(v).map(|v| format!("{k}={v}")))
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| err(ptr, format!("`{key}` maps names to single values")))?,
+                Value::Array(a) => a
+                    .iter()
+                    .map(scalar)
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| err(ptr, format!("`{key}` is a list of single values")))?,
+                v => vec![scalar(v).ok_or_else(|| err(ptr, format!("`{key}` takes a value")))?],
+            };
+            // `--flag=value`: a value that starts with `-` stays a value.
+            if arg.get_value_delimiter().is_some() {
+                vec![format!("{flag}={}", items.join(","))]
+            } else {
+                items.into_iter().map(|i| format!("{flag}={i}")).collect()
+            }
+        }
+        _ => {
+            let v = scalar(value).ok_or_else(|| {
+                err(
+                    ptr,
+                    format!("`{key}` takes one value (a string or a number)"),
+                )
+            })?;
+            vec![format!("{flag}={v}")]
+        }
+    };
+    // The setting alone, through its flag's parser.
+    let mut probe = vec!["serve".to_string(), "DESCRIPTION".to_string()];
+    probe.extend(words.iter().cloned());
+    if matches!(key, "inbound-token-env" | "server-prefix" | "mock-example") {
+        // Their `requires` are checked with the whole configuration.
+        return Ok(words);
+    }
+    parse(&probe).map_err(|e| err(ptr, e))?;
+    Ok(words)
+}
+
+/// `serve`'s arguments from words, or clap's first line of why not.
+fn parse(argv: &[String]) -> Result<Args, String> {
+    let matches = Settings::command()
+        .try_get_matches_from(argv)
+        .map_err(|e| first_line(&e.to_string()))?;
+    Settings::from_arg_matches(&matches)
+        .map(|s| s.args)
+        .map_err(|e| first_line(&e.to_string()))
+}
+
+fn first_line(s: &str) -> String {
+    s.lines()
+        .next()
+        .unwrap_or("")
+        .trim_start_matches("error: ")
+        .to_string()
+}
+
+fn err(pointer: &str, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error("config-invalid", message).at(pointer)
+}
+
+/// `key` as a JSON pointer token (RFC 6901: `~` → `~0`, `/` → `~1`).
+fn pointer_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
