@@ -339,3 +339,72 @@ fn a_bad_gateway_configuration_names_each_setting_at_its_place() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The search facade over several descriptions: each result's `server` is its own
+/// description's `info.name` (hand-written: "Notes" and the petstore's name), a name
+/// from one description calls that description's backend through `call_tool`, and a
+/// tool's unprefixed name (not a served name) is an unknown name.
+#[test]
+fn the_search_facade_names_each_results_own_description() {
+    let doc = petstore();
+    let pet_name = doc["info"]["name"].as_str().expect("info.name").to_string();
+    let notes = Arc::new(json!({
+        "mcpdesc": "0.8.0",
+        "info": {"name": "Notes", "version": "1"},
+        "protocolVersions": ["2026-07-28"],
+        "tools": [{"name": "get_pet", "description": "Get a pet note.",
+            "inputSchema": {"type": "object"},
+            "examples": {"one": {"input": {}, "result": {"resultType": "complete",
+                "content": [{"type": "text", "text": "a note"}]}}}}]
+    }));
+    let (log, _) = mcpdesc_serve::Log::buffer();
+    let p = prepare_many(
+        vec![
+            member(
+                &notes,
+                "notes",
+                BackendOptions::Mock(MockOptions::default()),
+            ),
+            member(&doc, "pets", BackendOptions::Mock(MockOptions::default())),
+        ],
+        ServeOptions {
+            log,
+            discovery: mcpdesc_serve::Discovery::Search(mcpdesc_serve::SearchOptions::default()),
+            ..ServeOptions::default()
+        },
+        Transport::Stdio,
+    )
+    .unwrap_or_else(|e| panic!("prepare_many: {e:?}"));
+    let rt = Arc::new(rt());
+    let mut c = Conn::open(&rt, p.server());
+    let env = c.open_at(V2026_07_28);
+    let r = c.call(
+        &env,
+        "tools/call",
+        json!({"name": "search_tools", "arguments": {"query": "get pet", "limit": 50}}),
+    );
+    let hits = r["result"]["structuredContent"]["tools"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let server_of = |name: &str| {
+        hits.iter()
+            .find(|h| h["name"] == name)
+            .map(|h| h["server"].clone())
+            .unwrap_or_else(|| panic!("{name} in {r}"))
+    };
+    assert_eq!(server_of("notes_get_pet"), json!("Notes"));
+    assert_eq!(server_of("pets_get_pet"), json!(pet_name));
+    let r = c.call(
+        &env,
+        "tools/call",
+        json!({"name": "call_tool", "arguments": {"name": "notes_get_pet", "arguments": {}}}),
+    );
+    assert_eq!(r["result"]["content"][1]["text"], "a note", "{r}");
+    let r = c.call(
+        &env,
+        "tools/call",
+        json!({"name": "call_tool", "arguments": {"name": "get_pet", "arguments": {}}}),
+    );
+    assert_eq!(r["result"]["isError"], true, "{r}");
+}

@@ -63,6 +63,10 @@ pub struct Composition {
     pub prefixes: Vec<String>,
 }
 
+/// The tool-level key under which a composed tool keeps its own description's
+/// `info.name` (the search facade's `server` field). An `x-` member: never on the wire.
+pub(crate) const SERVER_EXTENSION: &str = "x-mcpdesc-server";
+
 /// The default prefix of a description: its `info.name`, normalized by the naming
 /// rules (`GitHub v3 REST API` → `git_hub_v3_rest_api`), at most 24 characters.
 pub fn default_prefix(doc: &Value) -> String {
@@ -122,6 +126,9 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
                 .map_err(|why| ComposeError::Reference { member: m, why })?;
             if let Value::Object(o) = &mut t {
                 o.insert("name".into(), json!(names[k]));
+                if let Some(server) = doc.pointer("/info/name") {
+                    o.insert(SERVER_EXTENSION.into(), server.clone());
+                }
                 o.remove("security");
                 if root != union && !o.contains_key("protocolVersions") {
                     o.insert("protocolVersions".into(), json!(root.to_strings()));

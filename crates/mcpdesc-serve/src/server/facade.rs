@@ -73,6 +73,7 @@ impl Facade {
         let mut entries = Vec::new();
         let mut shown = Vec::new();
         let mut toolsets = BTreeSet::new();
+        let mut servers: Vec<String> = Vec::new();
         for view in catalog.views().iter().rev() {
             for (i, e) in view.tools().iter().enumerate() {
                 let name = view.served_name(i);
@@ -91,8 +92,16 @@ impl Facade {
                     .or_else(|| decl.get("annotations").and_then(|a| a.get("title")))
                     .and_then(Value::as_str)
                     .map(str::to_string);
+                // A composed tool names its own description (several APIs in one server).
+                let own = decl
+                    .get(crate::compose::SERVER_EXTENSION)
+                    .and_then(Value::as_str)
+                    .map_or_else(|| server.clone(), str::to_string);
+                if !servers.contains(&own) {
+                    servers.push(own.clone());
+                }
                 shown.push(Shown {
-                    server: server.clone(),
+                    server: own,
                     summary: facade::first_sentence(
                         decl.get("description")
                             .and_then(Value::as_str)
@@ -125,8 +134,12 @@ impl Facade {
                 return Err(BuildError::PinReserved(p.clone()));
             }
         }
+        if servers.is_empty() {
+            servers.push(server);
+        }
+        servers.sort();
         let about = About {
-            servers: vec![server],
+            servers,
             toolsets: toolsets.into_iter().collect(),
             tools: entries.len(),
         };
