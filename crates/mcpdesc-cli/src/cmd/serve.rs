@@ -1,8 +1,6 @@
-//! `mcpdesc serve DESCRIPTION [--http ADDR] [--base-url URL] [--protocol-versions V,V]
-//! [--credential SCHEME=ENV]... [--header NAME:VALUE]... [--forward-header NAME]...
-//! [--allow-host HOST]... [--timeout SECS] [--max-response-bytes N] [--concurrency N]
-//! [--validate-output off|warn|strict] [--inbound-token-env VAR] [--page-size N]
-//! [--mock [--mock-example TOOL=NAME]...]`.
+//! `mcpdesc serve DESCRIPTION... [flags]` and `mcpdesc serve --config FILE [flags]`:
+//! one description, several as one server (`serve_apis`), or a gateway configuration
+//! ([`config`]). The flags are [`Args`]; its doc comment is the command's `--help`.
 
 use crate::args::{
     ByteSize, DiscoveryArg, HeaderArg, HostArg, SearchArg, Seconds, ValidateOutputArg, is_env_name,
