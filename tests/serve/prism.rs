@@ -110,7 +110,8 @@ impl Child2 {
         }
     }
 
-    /// The log line of the next `tools/call` of `tool` (one line per call).
+    /// The log line of the next `tools/call` of `tool` (one line per call; `tool` may
+    /// carry its marker, e.g. `get_pet via execute`).
     fn call_log(&self, tool: &str) -> String {
         let want = format!("mcpdesc serve: tools/call {tool} [");
         let until = Instant::now() + Duration::from_secs(30);
@@ -278,6 +279,94 @@ fn every_tool_through_the_binary_against_prism() {
         failures.join("\n")
     );
     oracle.check();
+    drop(p);
+}
+
+/// Code mode against Prism (issue 22's behaviour proof): one `execute` script chains
+/// three calls of the petstore's tools, with arguments generated from their input
+/// schemas, at 2025-06-18 and 2026-07-28; Prism validates every request against the
+/// original OpenAPI document and rejects none, and each call went upstream through the
+/// direct call's path (its log line, marked `via execute`).
+#[cfg_attr(
+    any(mcpdesc_missing_node, mcpdesc_missing_venv),
+    ignore = "needs .deps/node and .deps/venv: cargo xtask deps"
+)]
+#[test]
+fn code_mode_scripts_chain_calls_that_prism_accepts() {
+    if !prism_ready() {
+        return;
+    }
+    let (desc, doc, p) = setup("petstore-3.0.yaml", "code-mode");
+    let mut id = 0;
+    for rev in [V2025_06_18, V2026_07_28] {
+        let list = mcpdesc_scope::export_tools_list(&doc, rev).expect("exports");
+        let chain: Vec<(String, Value)> = list["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| {
+                let args = arguments::Gen::new(&t["inputSchema"]).arguments().ok()?;
+                Some((t["name"].as_str()?.to_string(), args))
+            })
+            .take(3)
+            .collect();
+        assert_eq!(chain.len(), 3, "three callable tools at {rev}");
+        let mut serve = Child2::spawn(
+            &[
+                desc.display().to_string(),
+                "--base-url".into(),
+                p.base(),
+                "--timeout".into(),
+                "20".into(),
+                "--discovery".into(),
+                "code".into(),
+                "--code-timeout".into(),
+                "60".into(),
+            ],
+            &credential_env(&doc),
+        );
+        let env = serve.open_at(rev, &mut id);
+        let script = format!(
+            "const out = [];\n\
+             for (const [name, args] of {}) {{\n\
+               try {{ out.push({{name, ok: await api[name](args)}}); }}\n\
+               catch (e) {{ out.push({{name, error: String(e.message)}}); }}\n\
+             }}\n\
+             return out;",
+            Value::from(chain.iter().map(|(n, a)| json!([n, a])).collect::<Vec<_>>())
+        );
+        let mut params = json!({"name": "execute", "arguments": {"code": script}});
+        if let Some(e) = &env {
+            params["_meta"] = e.clone();
+        }
+        id += 1;
+        let r = serve.request(id, "tools/call", params);
+        let s = &r["result"]["structuredContent"];
+        assert_eq!(r["result"].get("isError"), None, "{r}");
+        let out = s["result"].as_array().cloned().unwrap_or_default();
+        assert_eq!(out.len(), 3, "{r}");
+        for o in &out {
+            if let Some(e) = o["error"].as_str() {
+                assert!(
+                    prism::rejection(e).is_none(),
+                    "Prism rejected {} at {rev}: {e}",
+                    o["name"]
+                );
+            }
+        }
+        let called: Vec<&str> = s["calls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["tool"].as_str())
+            .collect();
+        let names: Vec<&str> = chain.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(called, names, "{r}");
+        for name in &names {
+            let logged = serve.call_log(&format!("{name} via execute"));
+            assert!(!logged.contains("-> not sent upstream"), "{logged}");
+        }
+    }
     drop(p);
 }
 
