@@ -325,47 +325,11 @@ pub fn run(args: Args) -> CmdResult {
             selections: args.mock_examples.iter().cloned().collect(),
         })
     } else {
-        let mut static_headers = Vec::new();
-        for h in &args.headers {
-            static_headers.push((h.name.clone(), Secret::new(h.value().map_err(UsageError)?)));
-        }
-        BackendOptions::Rest(RestOptions {
-            base_url: args.base_url.clone(),
-            credentials: credentials(&doc, &args.credentials)?,
-            static_headers,
-            allow_hosts: args.allow_hosts.clone(),
-            timeout: args.timeout.0,
-            max_response_bytes: args.max_response_bytes,
-            validate_output: args.validate_output.0,
-            concurrency: Some(args.concurrency),
-        })
+        BackendOptions::Rest(rest_options(&args, credentials(&doc, &args.credentials)?)?)
     };
-    let transport = match args.http {
-        None => Transport::Stdio,
-        Some(addr) => Transport::Http {
-            addr,
-            opts: HttpOptions {
-                inbound_token: match &args.inbound_token_env {
-                    Some(var) => Some(env_secret(var, "--inbound-token-env")?),
-                    None => None,
-                },
-                forward_headers: args.forward_headers.clone(),
-            },
-        },
-    };
+    let transport = transport(&args)?;
     let opts = Options {
-        serve: ServeOptions {
-            revisions: args.protocol_versions,
-            page_size: args.page_size,
-            fit: (args.host.is_some() || args.budget.is_some()).then(|| Fit {
-                host: args.host.map(|h| h.0),
-                server_prefix: args.server_prefix.clone(),
-                budget: args.budget,
-            }),
-            selection,
-            discovery: discovery(&args),
-            ..ServeOptions::default()
-        },
+        serve: serve_options(&args, selection),
         backend,
         transport,
     };
@@ -477,20 +441,7 @@ fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
                 std::env::var(var).ok().filter(|v| !v.is_empty())
             })
             .map_err(|e| UsageError(format!("{name}: {e}")))?;
-            let mut static_headers = Vec::new();
-            for h in &a.headers {
-                static_headers.push((h.name.clone(), Secret::new(h.value().map_err(UsageError)?)));
-            }
-            BackendOptions::Rest(RestOptions {
-                base_url: a.base_url.clone(),
-                credentials,
-                static_headers,
-                allow_hosts: a.allow_hosts.clone(),
-                timeout: a.timeout.0,
-                max_response_bytes: a.max_response_bytes,
-                validate_output: a.validate_output.0,
-                concurrency: Some(a.concurrency),
-            })
+            BackendOptions::Rest(rest_options(a, credentials)?)
         };
         members.push(mcpdesc_serve::Member {
             doc: Arc::clone(doc),
@@ -498,31 +449,8 @@ fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
             backend,
         });
     }
-    let transport = match args.http {
-        None => Transport::Stdio,
-        Some(addr) => Transport::Http {
-            addr,
-            opts: HttpOptions {
-                inbound_token: match &args.inbound_token_env {
-                    Some(var) => Some(env_secret(var, "--inbound-token-env")?),
-                    None => None,
-                },
-                forward_headers: args.forward_headers.clone(),
-            },
-        },
-    };
-    let serve = ServeOptions {
-        revisions: args.protocol_versions,
-        page_size: args.page_size,
-        fit: (args.host.is_some() || args.budget.is_some()).then(|| Fit {
-            host: args.host.map(|h| h.0),
-            server_prefix: args.server_prefix.clone(),
-            budget: args.budget,
-        }),
-        selection,
-        discovery: discovery(args),
-        ..ServeOptions::default()
-    };
+    let transport = transport(args)?;
+    let serve = serve_options(args, selection);
     let located = |m: usize, mut diags: Vec<Diagnostic>| {
         let (doc, positions, _) = &docs[m];
         positions.annotate(doc, &mut diags);
@@ -676,5 +604,61 @@ fn discovery(args: &Args) -> Discovery {
             },
             lexical,
         }),
+    }
+}
+
+/// The REST gateway's settings from one description's flags (`--base-url`, `--header`,
+/// `--allow-host`, `--timeout`, …) and its credentials.
+fn rest_options(
+    a: &Args,
+    credentials: std::collections::BTreeMap<String, Secret>,
+) -> Result<RestOptions, UsageError> {
+    let mut static_headers = Vec::new();
+    for h in &a.headers {
+        static_headers.push((h.name.clone(), Secret::new(h.value().map_err(UsageError)?)));
+    }
+    Ok(RestOptions {
+        base_url: a.base_url.clone(),
+        credentials,
+        static_headers,
+        allow_hosts: a.allow_hosts.clone(),
+        timeout: a.timeout.0,
+        max_response_bytes: a.max_response_bytes,
+        validate_output: a.validate_output.0,
+        concurrency: Some(a.concurrency),
+    })
+}
+
+/// `--http` (with `--inbound-token-env` and `--forward-header`), else stdio.
+fn transport(args: &Args) -> Result<Transport, UsageError> {
+    Ok(match args.http {
+        None => Transport::Stdio,
+        Some(addr) => Transport::Http {
+            addr,
+            opts: HttpOptions {
+                inbound_token: match &args.inbound_token_env {
+                    Some(var) => Some(env_secret(var, "--inbound-token-env")?),
+                    None => None,
+                },
+                forward_headers: args.forward_headers.clone(),
+            },
+        },
+    })
+}
+
+/// The server-wide settings: revisions, paging, host fitting, the selection and
+/// `--discovery`.
+fn serve_options(args: &Args, selection: mcpdesc_serve::Selection) -> ServeOptions {
+    ServeOptions {
+        revisions: args.protocol_versions,
+        page_size: args.page_size,
+        fit: (args.host.is_some() || args.budget.is_some()).then(|| Fit {
+            host: args.host.map(|h| h.0),
+            server_prefix: args.server_prefix.clone(),
+            budget: args.budget,
+        }),
+        selection,
+        discovery: discovery(args),
+        ..ServeOptions::default()
     }
 }
