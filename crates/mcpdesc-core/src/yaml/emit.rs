@@ -118,9 +118,9 @@ fn write_item(out: &mut String, v: &Value, col: usize) {
 /// stream a document whose largest member (a sequence) never exists whole: the
 /// pieces, concatenated in order, are exactly [`to_yaml_string`] of the whole mapping.
 ///
-/// - a member: [`root_member`];
-/// - a sequence member: [`root_key`], then for each item `"\n"` before the first
-///   and [`root_seq_item`] each, or [`EMPTY_SEQ`] when it has none.
+/// - a member: [`root_member`](pieces::root_member);
+/// - a sequence member: [`root_key`](pieces::root_key), then for each item `"\n"` before the first
+///   and [`root_seq_item`](pieces::root_seq_item) each, or [`EMPTY_SEQ`](pieces::EMPTY_SEQ) when it has none.
 ///
 /// (A root mapping without members is `{}\n`.)
 pub mod pieces {
