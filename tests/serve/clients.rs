@@ -561,3 +561,163 @@ fn code_mode_with_real_clients() {
     };
     drive_real_clients(&args, &calls, check, "tools/call echo via execute");
 }
+
+#[path = "../serve_rest/arguments.rs"]
+#[allow(dead_code)]
+mod arguments;
+
+/// Issue 21's proof: three descriptions served together (the 2.0, 3.0 and 3.1 petstores,
+/// each imported from its OpenAPI document and each behind its own Prism), from a gateway
+/// configuration with each API's base URL and credentials, behind the search facade. The
+/// TypeScript SDK over stdio and the Python SDK over Streamable HTTP search, describe the
+/// three get-a-pet tools (one per description, named by prefix) and call each through
+/// `call_tool`; every search result names its own description, and Prism, which validates
+/// each request against the original OpenAPI document, rejects none of them.
+#[test]
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
+fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
+    use mcpdesc_tests::prism::{self, Prism};
+    let sdk = node_modules().join("@modelcontextprotocol/sdk/package.json");
+    let py = venv_python();
+    if !sdk.is_file() || !py.is_file() || !prism::bin().exists() || !mcpdesc_bin().is_file() {
+        return missing(
+            "@modelcontextprotocol/sdk and Prism (.deps/node), .deps/venv or the mcpdesc binary",
+        );
+    }
+    let w = work();
+    let root = w.join("three");
+    let _ = std::fs::remove_dir_all(&root);
+    // (OpenAPI document, its get-a-pet tool, that description's info.name)
+    let apis = [
+        ("petstore-2.0.json", "get_pet_by_id", "pet-store-2-0"),
+        ("petstore-3.0.yaml", "get_pet", "pet-store-3-0"),
+        ("petstore-3.1.yaml", "get_pet", "pet-store-3-1"),
+    ];
+    let mut prisms: Vec<Prism> = Vec::new();
+    let mut entries = Vec::new();
+    let mut env: Vec<(String, String)> = Vec::new();
+    let mut wanted = Vec::new();
+    for (i, (spec, tool, server)) in apis.iter().enumerate() {
+        let dir = root.join(format!("api{i}"));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let copy = prism::offline_copy(&mcpdesc_tests::fixture(&format!("openapi/{spec}")), &dir)
+            .expect("offline copy");
+        let desc = dir.join("served.mcpdesc.json");
+        let o = Command::new(mcpdesc_bin())
+            .args(["import", "openapi"])
+            .arg(&copy)
+            .arg("-o")
+            .arg(&desc)
+            .output()
+            .expect("import");
+        assert!(
+            o.status.success(),
+            "import: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let doc = load(&desc);
+        let mut credential = serde_json::Map::new();
+        for (scheme, s) in doc["securitySchemes"].as_object().into_iter().flatten() {
+            let var = format!("THREE_{i}_{}", scheme.to_ascii_uppercase());
+            let value = match (s["type"].as_str(), s["scheme"].as_str()) {
+                (Some("http"), Some(sc)) if sc.eq_ignore_ascii_case("basic") => "user:pass",
+                (Some("oauth2" | "openIdConnect"), _) => "token:prism-token",
+                _ => "prism-credential",
+            };
+            credential.insert(scheme.clone(), json!(var));
+            env.push((var, value.to_string()));
+        }
+        let p = Prism::start(&copy).unwrap_or_else(|e| panic!("{e}"));
+        entries.push(json!({"description": desc.display().to_string(),
+            "base-url": p.base(), "timeout": 20, "credential": credential}));
+        prisms.push(p);
+        let list = mcpdesc_scope::export_tools_list(&doc, V2025_11_25).expect("exports");
+        let schema = list["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|t| t["name"] == *tool)
+            .map(|t| t["inputSchema"].clone())
+            .unwrap_or_else(|| panic!("{tool} in {spec}"));
+        let args = arguments::Gen::new(&schema).arguments().expect("arguments");
+        let prefix = server.replace('-', "_");
+        wanted.push((format!("{prefix}_{tool}"), server.to_string(), args));
+    }
+    let config = root.join("gateway.json");
+    std::fs::write(
+        &config,
+        json!({"discovery": "search", "apis": entries}).to_string(),
+    )
+    .expect("write config");
+    let names: Vec<&str> = wanted.iter().map(|(n, _, _)| n.as_str()).collect();
+    let mut calls = vec![
+        json!({"name": "search_tools", "arguments": {"query": "find a pet by its id", "limit": 50}}),
+        json!({"name": "describe_tools", "arguments": {"names": names}}),
+    ];
+    for (name, _, args) in &wanted {
+        calls.push(json!({"name": "call_tool", "arguments": {"name": name, "arguments": args}}));
+    }
+    let calls = Value::from(calls).to_string();
+    let check = |who: &str, out: &Value| {
+        let r = &out["results"];
+        let hits = r[0]["result"]["structuredContent"]["tools"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for (name, server, _) in &wanted {
+            let hit = hits
+                .iter()
+                .find(|h| h["name"] == json!(name))
+                .unwrap_or_else(|| panic!("{who}: {name} not found: {r}"));
+            assert_eq!(hit["server"], json!(server), "{who}: {hit}");
+        }
+        let described: Vec<&str> = r[1]["result"]["structuredContent"]["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t["name"].as_str())
+            .collect();
+        assert_eq!(described, names, "{who}: {r}");
+        for (k, (name, _, _)) in wanted.iter().enumerate() {
+            let res = &r[2 + k]["result"];
+            let text = res["content"][0]["text"].as_str().unwrap_or_default();
+            assert!(
+                prism::rejection(text).is_none(),
+                "{who}: Prism rejected {name}: {text}"
+            );
+            // A tool error is fine only when the request went out and Prism accepted
+            // it (Prism 5.16 fails some of its own generated 3.1 responses: a 500 with
+            // response-only violations, which `rejection` does not count).
+            assert!(
+                res["isError"] != json!(true) || text.starts_with("The API answered HTTP"),
+                "{who}: {name} was not sent: {res}"
+            );
+        }
+    };
+    let bin = mcpdesc_bin().display().to_string();
+    // The SDK hands a stdio child only a default environment: env(1) adds the
+    // credentials.
+    let mut ts = Command::new("node");
+    ts.arg(w.join("ts_client.mjs"))
+        .arg("stdio")
+        .arg("env")
+        .args(env.iter().map(|(k, v)| format!("{k}={v}")))
+        .args([bin.as_str(), "serve", "--config"])
+        .arg(&config)
+        .env("MCPDESC_CALLS", &calls)
+        .current_dir(&w);
+    check("ts sdk (stdio)", &run_json(ts, "ts sdk stdio"));
+    let srv = ServeHttp::spawn_with_env(
+        &["--config".to_string(), config.display().to_string()],
+        &env,
+    );
+    let mut p = Command::new(&py);
+    p.arg(w.join("py_client.py"))
+        .arg("http")
+        .arg("auto")
+        .arg(&srv.url)
+        .env("MCPDESC_CALLS", &calls);
+    check("python sdk (http)", &run_json(p, "python http"));
+    drop(prisms);
+}
