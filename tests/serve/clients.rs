@@ -562,9 +562,7 @@ fn code_mode_with_real_clients() {
     drive_real_clients(&args, &calls, check, "tools/call echo via execute");
 }
 
-#[path = "../serve_rest/arguments.rs"]
-#[allow(dead_code)]
-mod arguments;
+use crate::prism::arguments;
 
 /// Issue 21's proof: three descriptions served together (the 2.0, 3.0 and 3.1 petstores,
 /// each imported from its OpenAPI document and each behind its own Prism), from a gateway

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 #[path = "../serve_rest/arguments.rs"]
 #[allow(dead_code)]
-mod arguments;
+pub(crate) mod arguments;
 
 fn prism_ready() -> bool {
     if !prism::bin().exists() || !mcpdesc_bin().is_file() {
