@@ -419,12 +419,26 @@ fn call_tool_sends_the_upstream_the_direct_request() {
         json!({"name": "get_pet", "arguments": args}),
     );
     assert_eq!(via["result"], straight["result"]);
+    // A call with a body: the body too, byte for byte.
+    let body_args = json!({"name": "Rex", "tag": "dog"});
+    let straight_body = call(&mut d, &denv, "create_pet", body_args.clone());
+    let via_body = call(
+        &mut c,
+        &env,
+        "call_tool",
+        json!({"name": "create_pet", "arguments": body_args}),
+    );
+    assert_eq!(via_body["result"], straight_body["result"]);
     let heads = up.request_heads();
-    assert_eq!(heads.len(), 2, "{heads:?} {straight}");
+    assert_eq!(heads.len(), 4, "{heads:?} {straight}");
     assert_eq!(
         heads[0], heads[1],
         "the same request line and headers, byte for byte"
     );
+    assert_eq!(heads[2], heads[3], "the same head of the call with a body");
+    let bodies = up.bodies.lock().expect("bodies").clone();
+    assert!(!bodies[2].is_empty(), "create_pet sends a body");
+    assert_eq!(bodies[2], bodies[3], "the same body, byte for byte");
 }
 
 #[test]
