@@ -599,34 +599,13 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
     for (i, (spec, tool, server)) in apis.iter().enumerate() {
         let dir = root.join(format!("api{i}"));
         std::fs::create_dir_all(&dir).expect("dir");
-        let copy = prism::offline_copy(&mcpdesc_tests::fixture(&format!("openapi/{spec}")), &dir)
-            .expect("offline copy");
-        let desc = dir.join("served.mcpdesc.json");
-        let o = Command::new(mcpdesc_bin())
-            .args(["import", "openapi"])
-            .arg(&copy)
-            .arg("-o")
-            .arg(&desc)
-            .output()
-            .expect("import");
-        assert!(
-            o.status.success(),
-            "import: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let doc = load(&desc);
+        let (desc, doc, p) = crate::prism::behind_prism(spec, &dir);
         let mut credential = serde_json::Map::new();
         for (scheme, s) in doc["securitySchemes"].as_object().into_iter().flatten() {
             let var = format!("THREE_{i}_{}", scheme.to_ascii_uppercase());
-            let value = match (s["type"].as_str(), s["scheme"].as_str()) {
-                (Some("http"), Some(sc)) if sc.eq_ignore_ascii_case("basic") => "user:pass",
-                (Some("oauth2" | "openIdConnect"), _) => "token:prism-token",
-                _ => "prism-credential",
-            };
             credential.insert(scheme.clone(), json!(var));
-            env.push((var, value.to_string()));
+            env.push((var, crate::prism::credential_for(s).to_string()));
         }
-        let p = Prism::start(&copy).unwrap_or_else(|e| panic!("{e}"));
         entries.push(json!({"description": desc.display().to_string(),
             "base-url": p.base(), "timeout": 20, "credential": credential}));
         prisms.push(p);

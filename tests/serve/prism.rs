@@ -44,14 +44,19 @@ fn credential_env(doc: &Value) -> Vec<(String, String)> {
         .into_iter()
         .flatten()
         .map(|(name, s)| {
-            let v = match (s["type"].as_str(), s["scheme"].as_str()) {
-                (Some("http"), Some(sc)) if sc.eq_ignore_ascii_case("basic") => "user:pass",
-                (Some("oauth2" | "openIdConnect"), _) => "token:prism-token",
-                _ => "prism-credential",
-            };
+            let v = credential_for(s);
             (mcpdesc_rest::credential_env_var(name), v.to_string())
         })
         .collect()
+}
+
+/// A credential Prism accepts for security scheme `s`, in its kind's form.
+pub(crate) fn credential_for(s: &Value) -> &'static str {
+    match (s["type"].as_str(), s["scheme"].as_str()) {
+        (Some("http"), Some(sc)) if sc.eq_ignore_ascii_case("basic") => "user:pass",
+        (Some("oauth2" | "openIdConnect"), _) => "token:prism-token",
+        _ => "prism-credential",
+    }
 }
 
 /// The offline copy of a bundled spec, its import (through the CLI) and Prism on it.
@@ -59,9 +64,14 @@ fn credential_env(doc: &Value) -> Vec<(String, String)> {
 /// a spec file that changes under it (a shared folder made one test's Prism restart
 /// while another test rewrote the copy: "connection refused").
 fn setup(spec: &str, test: &str) -> (PathBuf, Value, Prism) {
-    let dir = work(&format!("{test}/{spec}"));
+    behind_prism(spec, &work(&format!("{test}/{spec}")))
+}
+
+/// The bundled OpenAPI document `spec` copied offline into `dir`, imported there through
+/// the CLI (`served.mcpdesc.json`), and Prism on the copy.
+pub(crate) fn behind_prism(spec: &str, dir: &Path) -> (PathBuf, Value, Prism) {
     let copy =
-        prism::offline_copy(&fixture(&format!("openapi/{spec}")), &dir).expect("offline copy");
+        prism::offline_copy(&fixture(&format!("openapi/{spec}")), dir).expect("offline copy");
     let desc = dir.join("served.mcpdesc.json");
     let o = Command::new(mcpdesc_bin())
         .args(["import", "openapi"])
