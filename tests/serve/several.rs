@@ -408,3 +408,91 @@ fn the_search_facade_names_each_results_own_description() {
     );
     assert_eq!(r["result"]["isError"], true, "{r}");
 }
+
+/// Code mode over several descriptions (issue 22: `--discovery code` composes with
+/// several descriptions): `tools/list` is `search_api` and `execute`, `search_api`
+/// declares the prefixed names, and one script calls a tool of each description, each
+/// answered by its own backend (the mock's note, and the gateway's upstream with its
+/// own credential).
+#[test]
+fn code_mode_scripts_call_tools_of_every_description() {
+    let up = Upstream::start(200, r#"{"id": 2, "name": "Rex"}"#, Duration::ZERO);
+    let doc = petstore();
+    let notes = Arc::new(json!({
+        "mcpdesc": "0.8.0",
+        "info": {"name": "Notes", "version": "1"},
+        "protocolVersions": ["2025-11-25"],
+        "tools": [{"name": "get_note", "description": "Get a note.",
+            "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+            "examples": {"one": {"input": {}, "result": {
+                "content": [{"type": "text", "text": "{\"text\":\"a note\"}"}],
+                "structuredContent": {"text": "a note"}}}}}]
+    }));
+    let (log, _) = mcpdesc_serve::Log::buffer();
+    let p = prepare_many(
+        vec![
+            member(
+                &notes,
+                "notes",
+                BackendOptions::Mock(MockOptions::default()),
+            ),
+            member(&doc, "pets", rest_at(&up.base_url(), "secret-p")),
+        ],
+        ServeOptions {
+            log,
+            discovery: mcpdesc_serve::Discovery::Code(mcpdesc_serve::CodeOptions {
+                lexical: true,
+                ..mcpdesc_serve::CodeOptions::default()
+            }),
+            ..ServeOptions::default()
+        },
+        Transport::Stdio,
+    )
+    .unwrap_or_else(|e| panic!("prepare_many: {e:?}"));
+    let rt = Arc::new(rt());
+    let mut c = Conn::open(&rt, p.server());
+    let env = c.open_at(V2025_11_25);
+    let (tools, _) = c.list_all(&env, "tools/list", "tools");
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["search_api", "execute"]);
+    let r = c.call(
+        &env,
+        "tools/call",
+        json!({"name": "search_api", "arguments": {"query": "get a note or a pet", "limit": 50}}),
+    );
+    let text = r["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        text.contains("notes_get_note(") && text.contains("pets_get_pet("),
+        "{text}"
+    );
+    let r = c.call(
+        &env,
+        "tools/call",
+        json!({"name": "execute", "arguments": {"code":
+            "const n = await api.notes_get_note({});\n\
+             const p = await api.pets_get_pet({id__path: 2, id__query: \"q\"});\n\
+             return [n.text, p.name];"}}),
+    );
+    assert_eq!(r["result"].get("isError"), None, "{r}");
+    assert_eq!(
+        r["result"]["structuredContent"]["result"],
+        json!(["a note", "Rex"]),
+        "{r}"
+    );
+    let heads = up.request_heads();
+    assert_eq!(
+        heads.len(),
+        1,
+        "only the pets call goes upstream: {heads:?}"
+    );
+    assert!(
+        heads[0]
+            .join("\n")
+            .to_ascii_lowercase()
+            .contains("x-api-key: secret-p"),
+        "{heads:?}"
+    );
+}
