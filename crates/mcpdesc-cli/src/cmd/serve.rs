@@ -306,13 +306,7 @@ pub fn run(args: Args) -> CmdResult {
             "--pin lists a tool beside the search facade: it needs --discovery search".into(),
         ));
     }
-    let selection = mcpdesc_serve::Selection::new(
-        &args.toolsets,
-        &args.tools,
-        &args.exclude_tools,
-        args.read_only,
-    )
-    .map_err(|e| UsageError(format!("tool selection: {e}")))?;
+    let selection = selection(&args)?;
     if args.list_toolsets {
         return list_toolsets(&decoded.value, &name);
     }
@@ -405,13 +399,7 @@ fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
         };
         docs.push((Arc::new(decoded.value), decoded.source_map, name));
     }
-    let selection = mcpdesc_serve::Selection::new(
-        &args.toolsets,
-        &args.tools,
-        &args.exclude_tools,
-        args.read_only,
-    )
-    .map_err(|e| UsageError(format!("tool selection: {e}")))?;
+    let selection = selection(args)?;
     let mut members = Vec::new();
     for ((doc, _, name), api) in docs.iter().zip(apis) {
         let a = &api.args;
@@ -661,4 +649,15 @@ fn serve_options(args: &Args, selection: mcpdesc_serve::Selection) -> ServeOptio
         discovery: discovery(args),
         ..ServeOptions::default()
     }
+}
+
+/// `--toolsets`, `--tools`, `--exclude-tools` and `--read-only` as one selection.
+fn selection(args: &Args) -> Result<mcpdesc_serve::Selection, UsageError> {
+    mcpdesc_serve::Selection::new(
+        &args.toolsets,
+        &args.tools,
+        &args.exclude_tools,
+        args.read_only,
+    )
+    .map_err(|e| UsageError(format!("tool selection: {e}")))
 }
