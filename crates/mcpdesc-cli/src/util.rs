@@ -162,6 +162,14 @@ pub fn read_document(path: &str) -> Result<Option<(Document, Decoded, String)>, 
     }
 }
 
+/// Hands a large decoded input to the end of the process instead of dropping it: the
+/// command is about to exit, and freeing a 24 MB tree allocation by allocation costs
+/// more (7 % of `diff`'s samples on the GitHub description) than the kernel unmapping
+/// the whole heap at once. Only for values whose drop has no effect but freeing memory.
+pub fn free_at_exit<T>(value: T) {
+    std::mem::forget(value);
+}
+
 /// Writes `contents` to `path` atomically: a temp file in the same directory, then
 /// rename. On any failure the previous file is untouched and no temp file remains.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), UsageError> {

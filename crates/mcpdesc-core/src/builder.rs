@@ -81,17 +81,18 @@ impl SourceMap {
     }
 }
 
+/// An open collection. Its pointer is not stored: [`ValueBuilder::current_pointer`]
+/// rebuilds it from the stack (each open array's length, each open object's pending
+/// key) only when an error needs it, so decoding allocates no pointer strings.
 enum Frame {
     Array {
         items: Vec<Value>,
         node: usize,
-        ptr: String,
     },
     Object {
         map: Map<String, Value>,
         key: Option<String>,
         node: usize,
-        ptr: String,
     },
 }
 
@@ -123,14 +124,17 @@ impl ValueBuilder {
 
     /// Pointer of the container currently being built (for error messages).
     pub fn current_pointer(&self) -> String {
-        match self.stack.last() {
-            None => String::new(),
-            Some(Frame::Array { items, ptr, .. }) => pointer::push(ptr, items.len().to_string()),
-            Some(Frame::Object {
-                key: Some(k), ptr, ..
-            }) => pointer::push(ptr, k),
-            Some(Frame::Object { ptr, .. }) => ptr.clone(),
+        let mut ptr = String::new();
+        for frame in &self.stack {
+            match frame {
+                Frame::Array { items, .. } => ptr = pointer::push(&ptr, items.len().to_string()),
+                Frame::Object { key: Some(k), .. } => ptr = pointer::push(&ptr, k),
+                // An object between members: its own pointer (only the innermost frame
+                // can be in this state; every enclosing one holds the key being built).
+                Frame::Object { key: None, .. } => {}
+            }
         }
+        ptr
     }
 
     fn err(&self, code: &str, msg: String, pos: Position) -> Diagnostic {
@@ -235,11 +239,9 @@ impl ValueBuilder {
     pub fn start_array(&mut self, pos: Position) -> Result<(), Diagnostic> {
         self.check_depth(pos)?;
         let node = self.new_node(pos)?;
-        let ptr = self.current_pointer();
         self.stack.push(Frame::Array {
             items: Vec::new(),
             node,
-            ptr,
         });
         Ok(())
     }
@@ -247,12 +249,10 @@ impl ValueBuilder {
     pub fn start_object(&mut self, pos: Position) -> Result<(), Diagnostic> {
         self.check_depth(pos)?;
         let node = self.new_node(pos)?;
-        let ptr = self.current_pointer();
         self.stack.push(Frame::Object {
             map: Map::new(),
             key: None,
             node,
-            ptr,
         });
         Ok(())
     }

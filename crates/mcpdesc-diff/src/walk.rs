@@ -17,8 +17,9 @@ use crate::security;
 use crate::{Mask, Raw};
 use mcpdesc_core::decl::{decl_scope, is_extension};
 use mcpdesc_core::{DeclKind, ProtocolRevision, RevisionSet, pointer, refs};
-use mcpdesc_scope::project_declaration;
+use mcpdesc_scope::{project_declaration, project_declaration_classes};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// One whole document.
@@ -548,37 +549,38 @@ fn changed(
         return;
     }
     let (op, np) = (decl_ptr(kind, &a), decl_ptr(kind, &b));
-    let mut cache: Option<(Value, Value, Vec<Raw>)> = None;
+    // Each side's distinct projections, each compared with each of the other side's once.
+    let (oc, nc) = (
+        project_declaration_classes(kind, a.v, old.root, revs),
+        project_declaration_classes(kind, b.v, new.root, revs),
+    );
+    let mut compared: HashMap<(usize, usize), Vec<Raw>> = HashMap::new();
     for r in revs.iter() {
-        let (Some(ov), Some(nv)) = (
-            project_declaration(kind, a.v, old.root, r),
-            project_declaration(kind, b.v, new.root, r),
-        ) else {
+        let class = |classes: &[(RevisionSet, Cow<'_, Value>)]| {
+            classes.iter().position(|(set, _)| set.contains(r))
+        };
+        let (Some(i), Some(j)) = (class(&oc), class(&nc)) else {
             continue;
         };
-        let raws = match &cache {
-            Some((x, y, raws)) if *x == ov && *y == nv => raws.clone(),
-            _ => {
-                let o = Side {
-                    doc: old.v,
-                    src: a.v,
-                    view: &ov,
-                    ptr: &op,
-                };
-                let n = Side {
-                    doc: new.v,
-                    src: b.v,
-                    view: &nv,
-                    ptr: &np,
-                };
-                let mut raws = Vec::new();
-                compare_decl(kind, o, n, &mut raws);
-                cache = Some((ov.clone(), nv.clone(), raws.clone()));
-                raws
-            }
-        };
-        for x in raws {
-            out.push(Some(decl), RevisionSet::single(r), x);
+        let raws = compared.entry((i, j)).or_insert_with(|| {
+            let o = Side {
+                doc: old.v,
+                src: a.v,
+                view: &oc[i].1,
+                ptr: &op,
+            };
+            let n = Side {
+                doc: new.v,
+                src: b.v,
+                view: &nc[j].1,
+                ptr: &np,
+            };
+            let mut raws = Vec::new();
+            compare_decl(kind, o, n, &mut raws);
+            raws
+        });
+        for x in raws.iter() {
+            out.push(Some(decl), RevisionSet::single(r), x.clone());
         }
     }
 }

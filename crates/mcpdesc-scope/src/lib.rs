@@ -28,7 +28,10 @@ pub use export::{
 };
 pub use kinds::{DeclKind, decl_scope, root_scope};
 pub use merge::{MergeInput, merge, merge_unchecked, merge_views};
-pub use project::{ProjectOptions, project, project_declaration, project_unchecked, project_with};
+pub use project::{
+    ProjectOptions, project, project_declaration, project_declaration_classes, project_unchecked,
+    project_with,
+};
 pub use split::{
     LossAction, OutputRootStrategy, SplitLoss, SplitPolicy, Variant, restrict, split,
     split_declaration, split_tool_output_root, split_unchecked, split_with,

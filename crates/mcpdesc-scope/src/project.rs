@@ -4,6 +4,7 @@ use crate::components;
 use crate::kinds::{DeclKind, clear_scope, decl_scope, root_scope, scope_json};
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// What to do with components no retained declaration references (§17.5 allows both).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -164,6 +165,56 @@ pub fn project_declaration(
     Some(d)
 }
 
+/// [`project_declaration`] at every revision of `revs` at once: each distinct projection
+/// with the revisions it holds for. The sets are disjoint, oldest first by their first
+/// revision, and together they are the revisions of `revs` in the declaration's
+/// effective scope under `parent`.
+///
+/// A declaration's projection varies between revisions only with which of its nested
+/// Elicitation Declarations apply, so most declarations have one projection for all
+/// revisions. One with neither a scope of its own nor nested declarations is its own
+/// projection and is borrowed, not cloned.
+pub fn project_declaration_classes<'a>(
+    kind: DeclKind,
+    decl: &'a Value,
+    parent: RevisionSet,
+    revs: RevisionSet,
+) -> Vec<(RevisionSet, Cow<'a, Value>)> {
+    let scope = decl_scope(decl, parent);
+    let applicable = scope.intersection(revs);
+    if applicable.is_empty() {
+        return Vec::new();
+    }
+    let nested = kind
+        .is_primitive()
+        .then(|| decl.get("elicitations").and_then(Value::as_array))
+        .flatten();
+    if decl.get("protocolVersions").is_none() && nested.is_none() {
+        return vec![(applicable, Cow::Borrowed(decl))];
+    }
+    // Revisions at which the same nested declarations apply share one projection.
+    let mut classes: Vec<(Vec<bool>, RevisionSet)> = Vec::new();
+    for rev in applicable.iter() {
+        let applies: Vec<bool> = nested
+            .into_iter()
+            .flatten()
+            .map(|e| decl_scope(e, scope).contains(rev))
+            .collect();
+        match classes.iter_mut().find(|(k, _)| *k == applies) {
+            Some((_, set)) => set.insert(rev),
+            None => classes.push((applies, RevisionSet::single(rev))),
+        }
+    }
+    classes
+        .into_iter()
+        .filter_map(|(_, set)| {
+            let first = set.iter().next()?;
+            let view = project_declaration(kind, decl, parent, first)?;
+            Some((set, Cow::Owned(view)))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +238,65 @@ mod tests {
             "tags": [{"name": "unused"}],
             "x-root": true
         })
+    }
+
+    /// Every class is what `project_declaration` gives at each of its revisions, and the
+    /// classes partition the applicable revisions.
+    #[test]
+    fn declaration_classes_agree_with_projection_at_each_revision() {
+        use mcpdesc_core::ProtocolRevision::*;
+        let parent = RevisionSet::ALL;
+        let cases = [
+            json!({"name": "plain", "inputSchema": {"type": "object"}}),
+            json!({"name": "scoped", "protocolVersions": ["2025-06-18", "2025-11-25"]}),
+            json!({"name": "empty-nested", "elicitations": []}),
+            json!({"name": "nested", "protocolVersions": ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
+                   "elicitations": [
+                       {"name": "e", "mode": "url", "message": "m", "protocolVersions": ["2025-11-25"]},
+                       {"name": "f", "mode": "url", "message": "m", "protocolVersions": ["2025-06-18", "2026-07-28"]},
+                       {"name": "g", "mode": "url", "message": "m"}]}),
+        ];
+        let expected_classes = [1, 1, 1, 3];
+        for (decl, want) in cases.iter().zip(expected_classes) {
+            let classes =
+                project_declaration_classes(DeclKind::Tool, decl, parent, RevisionSet::ALL);
+            assert_eq!(classes.len(), want, "{decl}");
+            let mut seen = RevisionSet::EMPTY;
+            for (set, view) in &classes {
+                assert!(seen.is_disjoint(*set), "{decl}: overlapping classes");
+                seen = seen.union(*set);
+                for r in set.iter() {
+                    let direct = project_declaration(DeclKind::Tool, decl, parent, r);
+                    assert_eq!(direct.as_ref(), Some(view.as_ref()), "{decl} at {r}");
+                }
+            }
+            let scope = decl_scope(decl, parent);
+            assert_eq!(seen, scope, "{decl}: classes cover the scope");
+            for r in [
+                V2024_11_05,
+                V2025_03_26,
+                V2025_06_18,
+                V2025_11_25,
+                V2026_07_28,
+            ] {
+                if !scope.contains(r) {
+                    assert_eq!(project_declaration(DeclKind::Tool, decl, parent, r), None);
+                }
+            }
+        }
+        // Only the declaration with neither a scope nor nested declarations is borrowed.
+        let borrowed =
+            project_declaration_classes(DeclKind::Tool, &cases[0], parent, RevisionSet::ALL);
+        assert!(matches!(borrowed[0].1, Cow::Borrowed(_)));
+        // A selection narrows the classes to it.
+        let one = project_declaration_classes(
+            DeclKind::Tool,
+            &cases[3],
+            parent,
+            RevisionSet::single(V2025_11_25),
+        );
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].0, RevisionSet::single(V2025_11_25));
     }
 
     #[test]

@@ -97,6 +97,7 @@ pub fn run(args: Args) -> CmdResult {
         ReportFormat::Markdown => render::markdown(&report, names),
     };
     util::write_output(None, text.as_bytes())?;
+    util::free_at_exit((old, new));
     Ok(if report.fails(args.fail_on.into()) {
         Outcome::Rejected
     } else {
