@@ -90,8 +90,11 @@ enum Frame {
         node: usize,
     },
     Object {
+        /// Members so far. While `pending`, the last one is the member being built: its
+        /// key is in place (inserted once, with the duplicate check) and its value a
+        /// placeholder until the value ends.
         map: Map<String, Value>,
-        key: Option<String>,
+        pending: bool,
         node: usize,
     },
 }
@@ -128,10 +131,16 @@ impl ValueBuilder {
         for frame in &self.stack {
             match frame {
                 Frame::Array { items, .. } => ptr = pointer::push(&ptr, items.len().to_string()),
-                Frame::Object { key: Some(k), .. } => ptr = pointer::push(&ptr, k),
+                Frame::Object {
+                    map, pending: true, ..
+                } => {
+                    if let Some(k) = map.keys().next_back() {
+                        ptr = pointer::push(&ptr, k);
+                    }
+                }
                 // An object between members: its own pointer (only the innermost frame
-                // can be in this state; every enclosing one holds the key being built).
-                Frame::Object { key: None, .. } => {}
+                // can be in this state; every enclosing one holds the member being built).
+                Frame::Object { pending: false, .. } => {}
             }
         }
         ptr
@@ -165,7 +174,8 @@ impl ValueBuilder {
         if let Some(f) = self.stack.last() {
             let len = match f {
                 Frame::Array { items, .. } => items.len(),
-                Frame::Object { map, .. } => map.len(),
+                // The member being built is not counted yet.
+                Frame::Object { map, pending, .. } => map.len() - usize::from(*pending),
             };
             if len >= self.limits.max_collection_len {
                 return Err(self.err(
@@ -179,7 +189,7 @@ impl ValueBuilder {
             }
         }
         // object members are positioned at their key: the key event already created the node
-        if let Some(Frame::Object { key: Some(_), .. }) = self.stack.last() {
+        if let Some(Frame::Object { pending: true, .. }) = self.stack.last() {
             return Ok(self.nodes.len() - 1);
         }
         self.nodes.push(NodeSpan { pos, size: 1 });
@@ -203,26 +213,38 @@ impl ValueBuilder {
     /// An object key at `pos`. Duplicate keys are an error (§15.3.2; JSON too).
     pub fn key(&mut self, key: String, pos: Position) -> Result<(), Diagnostic> {
         self.check_scalar_len(key.len(), pos)?;
-        let dup = match self.stack.last() {
-            Some(Frame::Object { map, key: None, .. }) => map.contains_key(&key),
+        let over = self.nodes.len() >= self.limits.max_total_values;
+        // One hash lookup: the duplicate check and the insertion are the same entry.
+        let inserted = match self.stack.last_mut() {
+            Some(Frame::Object {
+                map,
+                pending: pending @ false,
+                ..
+            }) => match map.entry(key) {
+                serde_json::map::Entry::Occupied(o) => Err(o.key().clone()),
+                serde_json::map::Entry::Vacant(v) => {
+                    if !over {
+                        v.insert(Value::Null);
+                        *pending = true;
+                    }
+                    Ok(())
+                }
+            },
             _ => {
                 return Err(self.err("internal-parser-state", "key outside an object".into(), pos));
             }
         };
-        if dup {
+        if let Err(key) = inserted {
             return Err(self.err(
                 "duplicate-key",
                 format!("duplicate mapping key `{key}`"),
                 pos,
             ));
         }
-        if self.nodes.len() >= self.limits.max_total_values {
+        if over {
             return Err(self.err("limit-total-values", "too many values".into(), pos));
         }
         self.nodes.push(NodeSpan { pos, size: 1 });
-        if let Some(Frame::Object { key: k, .. }) = self.stack.last_mut() {
-            *k = Some(key);
-        }
         Ok(())
     }
 
@@ -251,7 +273,7 @@ impl ValueBuilder {
         let node = self.new_node(pos)?;
         self.stack.push(Frame::Object {
             map: Map::new(),
-            key: None,
+            pending: false,
             node,
         });
         Ok(())
@@ -290,9 +312,11 @@ impl ValueBuilder {
         match self.stack.last_mut() {
             None => self.done = Some(v),
             Some(Frame::Array { items, .. }) => items.push(v),
-            Some(Frame::Object { map, key, .. }) => {
-                if let Some(k) = key.take() {
-                    map.insert(k, v);
+            Some(Frame::Object { map, pending, .. }) => {
+                if std::mem::take(pending) {
+                    if let Some(slot) = map.values_mut().next_back() {
+                        *slot = v;
+                    }
                 }
             }
         }

@@ -404,6 +404,63 @@ mod tests {
         parse(s, &Limits::default())
     }
 
+    /// Errors found while building name the JSON pointer of where they are, however
+    /// deep: the member or element being built, or the collection between members.
+    #[test]
+    fn builder_errors_name_their_pointer() {
+        let at = |text: &str, limits: Limits| {
+            let d = parse(text, &limits).expect_err("an error");
+            (d.code, d.pointer, d.line, d.column)
+        };
+        let dflt = Limits::default();
+        assert_eq!(
+            at(r#"{"a": [{"b": 1}, {"c": {"d": 1, "d": 2}}]}"#, dflt),
+            ("duplicate-key".into(), "/a/1/c".into(), Some(1), Some(33))
+        );
+        assert_eq!(
+            at(r#"{"a~b": {"c/d": [1, {"e": 1, "e": 1}]}}"#, dflt),
+            (
+                "duplicate-key".into(),
+                "/a~0b/c~1d/1".into(),
+                Some(1),
+                Some(30)
+            )
+        );
+        let two = Limits {
+            max_collection_len: 2,
+            ..dflt
+        };
+        assert_eq!(
+            at(r#"{"x": {"a": 1, "b": 2, "c": 3}}"#, two),
+            (
+                "limit-collection-size".into(),
+                "/x/c".into(),
+                Some(1),
+                Some(29)
+            )
+        );
+        assert_eq!(
+            at(r#"{"x": [[1], [1, 2, 3]]}"#, two),
+            (
+                "limit-collection-size".into(),
+                "/x/1/2".into(),
+                Some(1),
+                Some(20)
+            )
+        );
+        let few = Limits {
+            max_total_values: 4,
+            ..dflt
+        };
+        assert_eq!(
+            at(r#"{"a": {"b": 1, "c": 2}}"#, few).0,
+            "limit-total-values"
+        );
+        // A complete document decodes whole, members in order, after all the above.
+        let (v, _) = parse(r#"{"a": {"b": [1, {"c": 2}], "d": 3}}"#, &dflt).expect("valid");
+        assert_eq!(v.to_string(), r#"{"a":{"b":[1,{"c":2}],"d":3}}"#);
+    }
+
     #[test]
     fn parses_and_locates() {
         let text = "{\n  \"a\": [1, 2.5, {\"b\": null}],\n  \"c\": \"x\\u00e9\\ud83d\\ude00\"\n}";
