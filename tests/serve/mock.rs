@@ -52,7 +52,7 @@ fn examples_answer_by_the_documented_policy() {
         r["result"],
         json!({
             "content": [
-                {"type": "text", "text": "[mcpdesc serve --mock] Illustrative result: named example `hello` of tool `echo` from the MCP Description, whose `input` equals these arguments. Not a live call; it does not predict what the real server returns."},
+                {"type": "text", "text": "[mcpdesc mock] Illustrative result: named example `hello` of tool `echo` from the MCP Description, whose `input` equals these arguments. Not a live call; it does not predict what the real server returns."},
                 {"type": "text", "text": "hello"}
             ],
             "structuredContent": {"echoed": "hello"}
@@ -200,7 +200,7 @@ fn mock_example_flag_through_the_cli() {
         json!({"name": "echo", "arguments": {"text": "hello"}}),
     );
     assert_eq!(r["result"]["isError"], true, "{r}");
-    assert!(marker(&r).contains("selected by `--mock-example`"));
+    assert!(marker(&r).contains("selected by the server's configuration"));
     let r = rpc(
         &mut t,
         3,
@@ -211,7 +211,7 @@ fn mock_example_flag_through_the_cli() {
     t.close();
     let log = t.stderr();
     assert!(
-        log.contains("mock example `empty-error` (named by --mock-example)"),
+        log.contains("mock example `empty-error` (named by the server's configuration)"),
         "{log}"
     );
 

@@ -282,7 +282,7 @@ async fn no_server_no_provenance_unknown_tool() {
         ],
         json!({}),
     );
-    // No --base-url and no server: the tool errors, the gateway starts with a warning.
+    // No base URL and no server: the tool errors, the gateway starts with a warning.
     let b = gateway(&d, RestOptions::default());
     assert!(
         b.warnings()
@@ -292,9 +292,18 @@ async fn no_server_no_provenance_unknown_tool() {
         b.warnings()
     );
     let out = call(&b, &d, "relative", json!({"id": "1"}), LATEST).await;
-    assert!(text(&out.result).contains("--base-url"), "{:#}", out.result);
+    // What the model reads names the missing setting, never a command-line flag.
+    let t = text(&out.result);
+    assert!(
+        t.contains("no base URL is configured") && !t.contains("--"),
+        "{t}"
+    );
     let out = call(&b, &d, "captured", json!({}), LATEST).await;
-    assert!(text(&out.result).contains("--mock"), "{:#}", out.result);
+    let t = text(&out.result);
+    assert!(
+        t.contains("a mock can answer it") && !t.contains("--"),
+        "{t}"
+    );
     // Malformed provenance refuses the description with a located diagnostic.
     let bad = doc(
         vec![tool(

@@ -376,8 +376,7 @@ fn apply_one(
         }
         let Some(cred) = credential_for(r, creds, forwarded) else {
             missing.push(format!(
-                "scheme `{}` has no credential (--credential {}=ENV_VAR or {})",
-                r.scheme_name,
+                "scheme `{}` has no credential (none is configured for it, and {} is not set)",
                 r.scheme_name,
                 super::credential_env_var(&r.scheme_name)
             ));

@@ -179,7 +179,7 @@ impl ReqwestClient {
         }
         if e.is_timeout() {
             return SendError(format!(
-                "the API at {origin} did not answer within {} s (--timeout)",
+                "the API at {origin} did not answer within {} s (the gateway's request timeout)",
                 self.timeout.as_secs_f64()
             ));
         }
@@ -240,7 +240,7 @@ async fn read(
         if body.len() + chunk.len() > limit {
             if !cut {
                 return Ok(Err(format!(
-                    "the API's response is larger than {limit} bytes (--max-response-bytes)"
+                    "the API's response is larger than {limit} bytes (the gateway's response size limit)"
                 )));
             }
             body.extend_from_slice(&chunk[..limit - body.len()]);

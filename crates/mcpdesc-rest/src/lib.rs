@@ -521,7 +521,7 @@ impl RestBackend {
     fn plan(&self, call: &ToolCall<'_>) -> Result<&plan::ToolPlan, String> {
         self.plans.get(call.index).ok_or_else(|| {
             format!(
-                "tool `{}` has no x-mcpdesc-openapi provenance at MCP {}: the gateway cannot call an API for it (serve it with --mock)",
+                "tool `{}` has no x-mcpdesc-openapi provenance at MCP {}: the gateway cannot call an API for it (a mock can answer it from its examples)",
                 call.tool_name(),
                 call.revision
             )
@@ -607,7 +607,7 @@ impl RestBackend {
             .ok_or_else(|| SendError(format!("`{}` is not an http(s) URL", req.log_url)))?;
         if !self.allowed.allows(&origin) {
             return Err(SendError(format!(
-                "{origin} is not an allowed upstream: requests go only to the description's servers, --base-url and --allow-host"
+                "{origin} is not an allowed upstream: requests go only to the description's servers, the configured base URL and the allowed hosts"
             )));
         }
         let _permit = match &self.slots {

@@ -270,7 +270,9 @@ pub fn normalize_base(url: &str) -> Result<String, String> {
 /// The first usable base URL of `servers` (variables from their defaults).
 fn choose_server(servers: &[Server]) -> Result<String, String> {
     if servers.is_empty() {
-        return Err("the description records no server for it; pass --base-url".into());
+        return Err(
+            "the description records no server for it, and no base URL is configured".into(),
+        );
     }
     let mut why = Vec::new();
     for s in servers {
@@ -294,7 +296,7 @@ fn choose_server(servers: &[Server]) -> Result<String, String> {
         }
     }
     Err(format!(
-        "no usable server ({}); pass --base-url",
+        "no usable server ({}), and no base URL is configured",
         why.join("; ")
     ))
 }

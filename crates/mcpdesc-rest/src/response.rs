@@ -258,14 +258,13 @@ fn json_result(
                     errs.join("; ")
                 );
                 if mode == ValidateOutput::Strict || !can_structure {
-                    let msg = format!(
-                        "{what} (--validate-output {})",
-                        if mode == ValidateOutput::Strict {
-                            "strict"
-                        } else {
-                            "warn"
-                        }
-                    );
+                    let msg = if mode == ValidateOutput::Strict {
+                        format!("{what} (output validation is strict)")
+                    } else {
+                        format!(
+                            "{what} (a result of a tool with an outputSchema must carry matching structured content)"
+                        )
+                    };
                     return Mapped {
                         result: error_result(rev, &msg),
                         is_error: true,

@@ -162,7 +162,7 @@ impl MockBackend {
         if let Some((name, how)) = chosen {
             let how = match how {
                 Selection::RequestMeta => "named by the request",
-                Selection::Flag => "named by --mock-example",
+                Selection::Flag => "named by the server's configuration",
                 Selection::MatchedInput => "input matched",
                 Selection::Default => "default policy",
             };
@@ -189,7 +189,7 @@ impl MockBackend {
                 CallOutcome::tool_error(
                     call.revision,
                     format!(
-                        "Tool `{tool}` has no named examples in the MCP Description, and `mcpdesc serve --mock` answers only from examples (§9.3). Add `examples` to the tool or serve it without --mock."
+                        "Tool `{tool}` has no named examples in the MCP Description, and the mock answers only from examples (§9.3). Add `examples` to the tool, or serve it from its API instead of as a mock."
                     ),
                 ),
                 None,
@@ -284,12 +284,12 @@ impl MockBackend {
 fn illustrative(tool: &str, name: &str, how: Selection, result: Option<&Value>) -> Value {
     let why = match how {
         Selection::RequestMeta => format!("selected by the request's `_meta[\"{SELECT_META_KEY}\"]`"),
-        Selection::Flag => "selected by `--mock-example`".to_string(),
+        Selection::Flag => "selected by the server's configuration".to_string(),
         Selection::MatchedInput => "whose `input` equals these arguments".to_string(),
         Selection::Default => "chosen by the mock's default policy because these arguments equal no example's `input` (the first example by name with a successful result)".to_string(),
     };
     let marker = format!(
-        "[mcpdesc serve --mock] Illustrative result: named example `{name}` of tool `{tool}` from the MCP Description, {why}. Not a live call; it does not predict what the real server returns."
+        "[mcpdesc mock] Illustrative result: named example `{name}` of tool `{tool}` from the MCP Description, {why}. Not a live call; it does not predict what the real server returns."
     );
     let mut out: Map<String, Value> = result
         .and_then(Value::as_object)
