@@ -273,7 +273,10 @@ mod tests {
         let errs = Validator::new()
             .check_decoded(&decoded)
             .expect_err("empty tools");
-        let e = errs.iter().find(|e| e.pointer == "/tools").expect("at /tools");
+        let e = errs
+            .iter()
+            .find(|e| e.pointer == "/tools")
+            .expect("at /tools");
         assert_eq!(e.line, Some(5));
     }
 }
