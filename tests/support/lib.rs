@@ -64,7 +64,7 @@ pub fn export_tools_list(
 }
 
 /// `project` as the CLI runs it: the description validated once, then
-/// [`mcpdesc_scope::project`] of the handle; the view as a value. Errors: the
+/// [`mcpdesc_scope::project()`] of the handle; the view as a value. Errors: the
 /// validator's errors, else the projection's.
 pub fn project(
     doc: &Value,
