@@ -13,7 +13,7 @@
 //! are ignored, with the reason, when `tests/build.rs` found them missing (or
 //! `MCPDESC_SKIP_GENERATED_BUILDS` set); one that runs without them fails.
 
-use mcpdesc_codegen::{RustOptions, TsOptions, generate_rust, generate_typescript};
+use mcpdesc_codegen::{Generated, RustOptions, TsOptions};
 use mcpdesc_codegen_check::{self as check, CheckConfig};
 use mcpdesc_core::ProtocolRevision;
 use mcpdesc_tests::{check_config, code_only, fixture, missing, snapshot_dir, workspace_root};
@@ -29,6 +29,54 @@ const FIXTURES: &[&str] = &[
     "many-tools",
     "revisions",
 ];
+
+/// What `mcpdesc generate` does: validate once; an invalid description is refused with
+/// the validator's errors and nothing is generated; a valid one is generated from the
+/// validator's handle (which the generator does not validate again).
+fn generate(
+    doc: &Value,
+    f: impl FnOnce(&mcpdesc_validate::Validated<'_>) -> Result<Generated, mcpdesc_codegen::Error>,
+) -> Result<Generated, mcpdesc_codegen::Error> {
+    match mcpdesc_validate::Validator::new().check(doc) {
+        Ok(valid) => {
+            let before = mcpdesc_validate::runs_on_this_thread();
+            let g = f(&valid);
+            assert_eq!(
+                mcpdesc_validate::runs_on_this_thread(),
+                before,
+                "the generator validated again"
+            );
+            g
+        }
+        Err(d) => Ok(Generated {
+            ir: None,
+            files: Vec::new(),
+            diagnostics: d.into_iter().filter(|d| d.is_error()).collect(),
+        }),
+    }
+}
+
+fn generate_rust(doc: &Value, opts: &RustOptions) -> Result<Generated, mcpdesc_codegen::Error> {
+    generate(doc, |v| mcpdesc_codegen::generate_rust(v, opts))
+}
+
+fn generate_typescript(doc: &Value, opts: &TsOptions) -> Result<Generated, mcpdesc_codegen::Error> {
+    generate(doc, |v| mcpdesc_codegen::generate_typescript(v, opts))
+}
+
+fn generate_clients(
+    doc: &Value,
+    rust: &RustOptions,
+    ts: &TsOptions,
+) -> (
+    Result<Generated, mcpdesc_codegen::Error>,
+    Result<Generated, mcpdesc_codegen::Error>,
+) {
+    match mcpdesc_validate::Validator::new().check(doc) {
+        Ok(valid) => mcpdesc_codegen::generate_clients(&valid, rust, ts),
+        Err(_) => (generate_rust(doc, rust), generate_typescript(doc, ts)),
+    }
+}
 
 fn load(name: &str) -> Value {
     let path = fixture(&format!("codegen/{name}.json"));
@@ -322,7 +370,7 @@ fn generate_clients_equals_the_two_generators() {
                 protocol_version: rev(tv),
                 ..Default::default()
             };
-            let (r, t) = mcpdesc_codegen::generate_clients(&doc, &rust, &ts);
+            let (r, t) = generate_clients(&doc, &rust, &ts);
             let (r, t) = (r.expect("rust"), t.expect("typescript"));
             let r1 = generate_rust(&doc, &rust).expect("rust");
             let t1 = generate_typescript(&doc, &ts).expect("typescript");
@@ -332,25 +380,35 @@ fn generate_clients_equals_the_two_generators() {
     }
 }
 
-/// `Views::project_and_lower` (validation beside lowering, what the generators use)
-/// gives what lowering `Views::project`'s views gives, on every fixture and revision,
-/// and refuses what it refuses.
+/// The generators take the validator's handle and never validate again: lowering the
+/// views of the handle gives what the generator gives, on every fixture and revision,
+/// and no generator call runs the validator (the `generate` helper counts).
 #[test]
-fn validating_beside_lowering_changes_nothing() {
+fn generating_from_the_handle_validates_nothing_again() {
     use mcpdesc_codegen::lower::{Views, lower};
-    let invalid = serde_json::json!({"mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"},
-        "protocolVersions": ["2025-03-26"],
-        "tools": [{"name": "t", "title": "T", "inputSchema": {"type": "object"}}]});
-    let mut docs: Vec<Value> = FIXTURES.iter().map(|n| load(n)).collect();
-    docs.push(invalid);
-    for doc in &docs {
+    for name in FIXTURES {
+        let doc = load(name);
+        let valid = mcpdesc_tests::valid(&doc);
         for rev in [None].into_iter().chain(ProtocolRevision::ALL.map(Some)) {
-            let serial = Views::project(doc, rev).map(|v| {
+            let before = mcpdesc_validate::runs_on_this_thread();
+            let views = Views::project(&valid, rev).map(|v| {
                 let l = lower(&v);
                 (l.ir, l.diagnostics)
             });
-            let parallel = Views::project_and_lower(doc, rev).map(|l| (l.ir, l.diagnostics));
-            assert!(serial == parallel, "{rev:?}: differs");
+            let opts = RustOptions {
+                protocol_version: rev,
+                ..Default::default()
+            };
+            let g = mcpdesc_codegen::generate_rust(&valid, &opts).expect("generates");
+            assert_eq!(
+                mcpdesc_validate::runs_on_this_thread(),
+                before,
+                "{name} {rev:?}"
+            );
+            match views {
+                Ok((ir, _)) => assert!(g.ir == Some(ir), "{name} {rev:?}: differs"),
+                Err(d) => assert_eq!(g.diagnostics, d, "{name} {rev:?}"),
+            }
         }
     }
 }
@@ -403,7 +461,7 @@ fn invalid_descriptions_are_refused_with_their_diagnostics() {
     });
     let expected = mcpdesc_validate::validate_value(&doc);
     assert!(expected.iter().any(|d| d.is_error()), "{expected:#?}");
-    let (r, t) = mcpdesc_codegen::generate_clients(&doc, &Default::default(), &Default::default());
+    let (r, t) = generate_clients(&doc, &Default::default(), &Default::default());
     for g in [r.expect("rust"), t.expect("typescript")] {
         assert!(g.ir.is_none() && g.files.is_empty());
         let codes: Vec<(&str, &str)> = g
@@ -413,12 +471,9 @@ fn invalid_descriptions_are_refused_with_their_diagnostics() {
             .collect();
         assert_eq!(codes, [("field-revision-mismatch", "/tools/0/title")]);
     }
-    // Without validation (the caller vouches), the revision table still decides what
-    // the view has: no `title` at 2025-03-26.
-    let views = mcpdesc_codegen::lower::Views::unchecked(&doc, None).expect("declared");
-    let ir = mcpdesc_codegen::lower::lower(&views).ir;
-    assert_eq!(ir.tools[0].title, None);
-    assert_eq!(ir.tools[0].doc, "Calls the MCP tool `t`.");
+    // The generators take only the validator's handle, which such a document never
+    // gets (lowering of unvalidated documents is the `lower_schema` fuzz target's).
+    assert!(mcpdesc_validate::Validator::new().check(&doc).is_err());
 }
 
 /// The IR and the diagnostics point into the description as given, not into the view
@@ -994,7 +1049,7 @@ fn pets_server() -> Option<(PathBuf, PathBuf)> {
 /// The `revisions` fixture projected to 2026-07-28 alone: a description with no view
 /// for the revisions the TypeScript SDK (and a legacy server) negotiate.
 fn modern_only() -> Value {
-    mcpdesc_scope::project(&load("revisions"), ProtocolRevision::V2026_07_28).expect("projects")
+    mcpdesc_tests::project(&load("revisions"), ProtocolRevision::V2026_07_28).expect("projects")
 }
 
 /// Clients for the pet server: `pets` (types of the newest revision, 2026-07-28, where
@@ -1282,7 +1337,7 @@ fn code_mode_declarations_by_hand() {
     use mcpdesc_codegen::declarations::{DeclOptions, declarations_of};
     let doc = shop();
     let got = declarations_of(
-        &doc,
+        &mcpdesc_tests::valid(&doc),
         None,
         &["get_order", "list-orders"],
         &DeclOptions { max_depth: 1 },
@@ -1290,8 +1345,13 @@ fn code_mode_declarations_by_hand() {
     .expect("declares");
     assert_eq!(got, SHOP_DECLARATIONS_DEPTH_1, "{got}");
     // Deep enough: Address is declared too, once.
-    let deep = declarations_of(&doc, None, &["get_order"], &DeclOptions { max_depth: 5 })
-        .expect("declares");
+    let deep = declarations_of(
+        &mcpdesc_tests::valid(&doc),
+        None,
+        &["get_order"],
+        &DeclOptions { max_depth: 5 },
+    )
+    .expect("declares");
     assert!(
         deep.contains("  address?: Address;\n")
             && deep.contains("type Address = {\n  city?: string;\n};\n"),
@@ -1300,7 +1360,15 @@ fn code_mode_declarations_by_hand() {
     assert_eq!(deep.matches("type Address =").count(), 1, "{deep}");
     assert!(!deep.contains("list-orders"), "{deep}");
     // A tool the view does not have is an error, not a panic.
-    assert!(declarations_of(&doc, None, &["nope"], &DeclOptions::default()).is_err());
+    assert!(
+        declarations_of(
+            &mcpdesc_tests::valid(&doc),
+            None,
+            &["nope"],
+            &DeclOptions::default()
+        )
+        .is_err()
+    );
 }
 
 /// A script that uses every declared tool the way a model would, per fixture.
@@ -1311,7 +1379,8 @@ fn declaration_cases() -> Vec<(String, Value, Vec<String>, String)> {
     );
     // Every tool of the newest revision's view (the one declarations_of lowers).
     let names = |doc: &Value| -> Vec<String> {
-        let views = mcpdesc_codegen::lower::Views::unchecked(doc, None).expect("a view");
+        let valid = mcpdesc_tests::valid(doc);
+        let views = mcpdesc_codegen::lower::Views::project(&valid, None).expect("a view");
         mcpdesc_codegen::lower::lower(&views)
             .ir
             .tools
@@ -1366,8 +1435,13 @@ fn code_mode_declarations_compile_with_a_script() {
     let mut failures = Vec::new();
     for (name, doc, tools, script) in declaration_cases() {
         let tools: Vec<&str> = tools.iter().map(String::as_str).collect();
-        let decls = declarations_of(&doc, None, &tools, &DeclOptions::default())
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let decls = declarations_of(
+            &mcpdesc_tests::valid(&doc),
+            None,
+            &tools,
+            &DeclOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
         if name == "github" {
             // What a 10-tool search_api answer costs per depth (printed; see DeclOptions).
             let ten = [
@@ -1383,8 +1457,13 @@ fn code_mode_declarations_compile_with_a_script() {
                 "users_get_authenticated",
             ];
             for depth in 0..=3 {
-                let d = declarations_of(&doc, None, &ten, &DeclOptions { max_depth: depth })
-                    .expect("declares");
+                let d = declarations_of(
+                    &mcpdesc_tests::valid(&doc),
+                    None,
+                    &ten,
+                    &DeclOptions { max_depth: depth },
+                )
+                .expect("declares");
                 eprintln!("github, 10 tools, max_depth {depth}: {} bytes", d.len());
             }
         }

@@ -30,6 +30,49 @@ fn decode(path: &Path) -> Decoded {
         .unwrap_or_else(|d| panic!("{}: {d}", path.display()))
 }
 
+/// `mcpdesc diff` as the CLI runs it: each input validated once (the handle, with
+/// positions when the input was decoded from text), then compared.
+fn diff_any<T: AsInput + ?Sized>(
+    old: &T,
+    new: &T,
+    opts: &DiffOptions,
+) -> Result<Report, mcpdesc_diff::DiffError> {
+    let (o, n) = (old.check(), new.check());
+    match (o, n) {
+        (Ok(o), Ok(n)) => mcpdesc_diff::diff(&o, &n, opts),
+        (o, n) => {
+            let errors = |r: Result<_, Vec<mcpdesc_core::Diagnostic>>| -> Vec<_> {
+                r.err()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(mcpdesc_core::Diagnostic::is_error)
+                    .collect()
+            };
+            Err(mcpdesc_diff::DiffError::Invalid {
+                old: errors(o.map(drop)),
+                new: errors(n.map(drop)),
+            })
+        }
+    }
+}
+
+/// A test input: a decoded file or a value.
+trait AsInput {
+    fn check(&self) -> Result<mcpdesc_validate::Validated<'_>, Vec<mcpdesc_core::Diagnostic>>;
+}
+
+impl AsInput for Decoded {
+    fn check(&self) -> Result<mcpdesc_validate::Validated<'_>, Vec<mcpdesc_core::Diagnostic>> {
+        mcpdesc_validate::Validator::new().check_decoded(self)
+    }
+}
+
+impl AsInput for Value {
+    fn check(&self) -> Result<mcpdesc_validate::Validated<'_>, Vec<mcpdesc_core::Diagnostic>> {
+        mcpdesc_validate::Validator::new().check(self)
+    }
+}
+
 fn cases() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixture("diff"))
         .expect("tests/fixtures/diff")
@@ -42,7 +85,7 @@ fn cases() -> Vec<PathBuf> {
 
 fn diff_case(dir: &Path) -> (Report, Decoded, Decoded) {
     let (old, new) = (decode(&dir.join("old.yaml")), decode(&dir.join("new.yaml")));
-    let report = mcpdesc_diff::diff((&old).into(), (&new).into(), &DiffOptions::default())
+    let report = diff_any(&old, &new, &DiffOptions::default())
         .unwrap_or_else(|e| panic!("{}: {e:?}", dir.display()));
     (report, old, new)
 }
@@ -251,7 +294,7 @@ fn a_description_against_itself_is_empty() {
     assert!(all.len() > 300, "{}", all.len());
     for p in all {
         let d = decode(&p);
-        let report = mcpdesc_diff::diff((&d).into(), (&d).into(), &DiffOptions::default())
+        let report = diff_any(&d, &d, &DiffOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e:?}", p.display()));
         assert!(report.is_empty(), "{}: {:?}", p.display(), report.findings);
         assert_eq!(report.semver(), mcpdesc_diff::Semver::None);
@@ -263,8 +306,7 @@ fn a_description_against_itself_is_empty() {
         };
         let text = mcpdesc_core::emit::to_format(&d.value, other);
         let copy = mcpdesc_core::decode(&text, other, &Limits::default()).expect("re-decodes");
-        let report = mcpdesc_diff::diff((&d).into(), (&copy).into(), &DiffOptions::default())
-            .expect("valid");
+        let report = diff_any(&d, &copy, &DiffOptions::default()).expect("valid");
         assert!(
             report.is_empty(),
             "{} re-encoded: {:?}",
@@ -303,9 +345,7 @@ fn wide_inputs_stay_linear() {
                "prompts": [{"name": "p", "arguments": args}]})
     };
     let (old, new) = (side("a"), side("b"));
-    let report =
-        mcpdesc_diff::diff_unchecked((&old).into(), (&new).into(), &DiffOptions::default())
-            .expect("declared revisions");
+    let report = diff_any(&old, &new, &DiffOptions::default()).expect("declared revisions");
     let count = |rule: &str| {
         report
             .findings
@@ -771,18 +811,9 @@ fn random_case(seed: u64) -> Seen {
     let mut seen = Seen::default();
     for (key, from_old) in [("inputSchema", true), ("outputSchema", false)] {
         let (old_doc, new_doc) = (tool_doc(key, &old_schema), tool_doc(key, &new_schema));
-        let report = mcpdesc_diff::diff(
-            (&old_doc).into(),
-            (&new_doc).into(),
-            &DiffOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("seed {seed}: {e:?}\nold {old_schema}\nnew {new_schema}"));
-        let same = mcpdesc_diff::diff(
-            (&old_doc).into(),
-            (&old_doc).into(),
-            &DiffOptions::default(),
-        )
-        .expect("valid");
+        let report = diff_any(&old_doc, &new_doc, &DiffOptions::default())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e:?}\nold {old_schema}\nnew {new_schema}"));
+        let same = diff_any(&old_doc, &old_doc, &DiffOptions::default()).expect("valid");
         assert!(
             same.is_empty(),
             "seed {seed}: diff(S, S) = {:?}",
@@ -1191,9 +1222,9 @@ fn protocol_version_selects_one_view() {
     let dir = fixture("diff/per-revision-variant");
     let (old, new) = (decode(&dir.join("old.yaml")), decode(&dir.join("new.yaml")));
     let only = |v: ProtocolRevision| {
-        mcpdesc_diff::diff(
-            (&old).into(),
-            (&new).into(),
+        diff_any(
+            &old,
+            &new,
             &DiffOptions {
                 protocol_version: Some(v),
             },
@@ -1209,9 +1240,9 @@ fn protocol_version_selects_one_view() {
     let r = only(ProtocolRevision::V2025_11_25);
     assert_eq!(r.findings.len(), 1);
     assert!(matches!(
-        mcpdesc_diff::diff(
-            (&old).into(),
-            (&new).into(),
+        diff_any(
+            &old,
+            &new,
             &DiffOptions {
                 protocol_version: Some(ProtocolRevision::V2026_07_28)
             }

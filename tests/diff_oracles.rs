@@ -27,7 +27,9 @@ fn tool(name: &str, props: Value) -> Value {
 }
 
 fn diff(old: &Value, new: &Value) -> Report {
-    mcpdesc_diff::diff(old.into(), new.into(), &DiffOptions::default()).expect("both valid")
+    let v = mcpdesc_validate::Validator::new();
+    let (old, new) = (v.check(old).expect("valid"), v.check(new).expect("valid"));
+    mcpdesc_diff::diff(&old, &new, &DiffOptions::default()).expect("both valid")
 }
 
 /// (rule, message) of every finding.

@@ -42,13 +42,15 @@ fn spec_examples() -> Vec<(String, PathBuf)> {
 }
 
 fn markdown(doc: &Value) -> String {
-    let out = mcpdesc_docs::generate(doc, mcpdesc_docs::Format::Markdown, &Default::default());
+    let valid = mcpdesc_tests::valid(doc);
+    let out = mcpdesc_docs::generate(&valid, mcpdesc_docs::Format::Markdown, &Default::default());
     out.output
         .unwrap_or_else(|| panic!("generates: {:?}", out.diagnostics))
 }
 
 fn html(doc: &Value) -> String {
-    let out = mcpdesc_docs::generate(doc, mcpdesc_docs::Format::Html, &Default::default());
+    let valid = mcpdesc_tests::valid(doc);
+    let out = mcpdesc_docs::generate(&valid, mcpdesc_docs::Format::Html, &Default::default());
     out.output
         .unwrap_or_else(|| panic!("generates: {:?}", out.diagnostics))
 }

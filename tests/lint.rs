@@ -9,7 +9,8 @@
 
 use mcpdesc_core::{Diagnostic, ProtocolRevision, Severity};
 use mcpdesc_hosts::{FitOptions, fit_tools_list, host};
-use mcpdesc_lint::{LintOptions, lint};
+use mcpdesc_lint::LintOptions;
+use mcpdesc_tests::lint;
 use mcpdesc_tests::{fixture, mcpdesc_bin, missing, workspace_root};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -356,7 +357,7 @@ fn allow_deny_and_max_tools() {
 fn size_report_is_the_compact_export() {
     let doc = load("strict.pass");
     let report = lint(&doc, &opts(&[], None));
-    let list = mcpdesc_scope::export_tools_list(&doc, REV).expect("export");
+    let list = mcpdesc_tests::export_tools_list(&doc, REV).expect("export");
     let text = serde_json::to_string(&list).expect("json");
     assert_eq!(report.sizes.len(), 1);
     assert_eq!(report.sizes[0].list.bytes, text.len());
@@ -378,7 +379,7 @@ fn fit(
     budget: Option<usize>,
 ) -> mcpdesc_hosts::Fitted {
     let doc = load(name);
-    let list = mcpdesc_scope::export_tools_list(&doc, REV).expect("export");
+    let list = mcpdesc_tests::export_tools_list(&doc, REV).expect("export");
     fit_tools_list(
         list,
         REV,
@@ -729,7 +730,7 @@ fn real_descriptions_every_host() {
             )
         })
         .collect();
-    let list = mcpdesc_scope::export_tools_list(&doc, REV).expect("export");
+    let list = mcpdesc_tests::export_tools_list(&doc, REV).expect("export");
     let mut fits = BTreeMap::new();
     for h in &all {
         let f = fit_tools_list(
@@ -846,7 +847,7 @@ fn live_server_imports_every_host() {
                 .unwrap_or("*");
             *counts.entry(format!("{host} {}", d.code)).or_default() += 1;
         }
-        let list = mcpdesc_scope::export_tools_list(&doc, REV).expect("export");
+        let list = mcpdesc_tests::export_tools_list(&doc, REV).expect("export");
         let mut fits = BTreeMap::new();
         for h in &all {
             let f = fit_tools_list(

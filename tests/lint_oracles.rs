@@ -18,7 +18,8 @@
 
 use mcpdesc_core::{Diagnostic, ProtocolRevision};
 use mcpdesc_hosts::{FitOptions, HostProfile, fit_tools_list, host};
-use mcpdesc_lint::{LintOptions, lint};
+use mcpdesc_lint::LintOptions;
+use mcpdesc_tests::lint;
 use mcpdesc_tests::{fixture, mcpdesc_bin, missing, node_modules, workspace_root};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -99,7 +100,7 @@ fn sources() -> Option<&'static [Source]> {
                 let doc: Value =
                     serde_json::from_slice(&std::fs::read(&p).expect("fixture")).expect("JSON");
                 // Fixtures written for another revision have no tools/list at this one.
-                if let Ok(list) = mcpdesc_scope::export_tools_list(&doc, REV) {
+                if let Ok(list) = mcpdesc_tests::export_tools_list(&doc, REV) {
                     out.push(Source {
                         label: format!("fixture {}", p.display()),
                         server: "fixture",
@@ -132,7 +133,7 @@ fn sources() -> Option<&'static [Source]> {
                 out.push(Source {
                     label: format!("live server {server}"),
                     server,
-                    list: mcpdesc_scope::export_tools_list(&doc, REV).expect("export"),
+                    list: mcpdesc_tests::export_tools_list(&doc, REV).expect("export"),
                 });
             }
             let doc = imported(
@@ -143,7 +144,7 @@ fn sources() -> Option<&'static [Source]> {
             out.push(Source {
                 label: "GitHub import".into(),
                 server: "github",
-                list: mcpdesc_scope::export_tools_list(&doc, REV).expect("export"),
+                list: mcpdesc_tests::export_tools_list(&doc, REV).expect("export"),
             });
             Some(out)
         })

@@ -906,7 +906,7 @@ fn round_trip(target_args: &[String]) {
             .flatten()
             .cloned()
             .collect();
-        let exported = mcpdesc_scope::export_tools_list(&a, rev)
+        let exported = mcpdesc_tests::export_tools_list(&a, rev)
             .unwrap_or_else(|e| panic!("export at {rev}: {e:?}"));
         let exported = exported["tools"].as_array().cloned().unwrap_or_default();
         assert_eq!(exported.len(), sent.len(), "at {rev}");

@@ -4,11 +4,11 @@
 
 use mcpdesc_core::{ProtocolRevision, RevisionSet};
 use mcpdesc_scope::{
-    DeclKind, MergeInput, ProjectOptions, SplitPolicy, equivalent, export_tools_list, merge,
-    merge_unchecked, normalize_view, project, project_unchecked, project_with, root_scope, split,
-    split_unchecked,
+    DeclKind, MergeInput, ProjectOptions, equivalent, export_tools_list, merge, normalize_view,
+    project, project_with, root_scope, split,
 };
 use mcpdesc_tests::{fixture, load_description as load, official_valid_documents, snapshot_dir};
+use mcpdesc_validate::{Validated, Validator};
 use serde_json::Value;
 
 use ProtocolRevision::*;
@@ -19,6 +19,13 @@ fn scope_fixture(rel: &str) -> Value {
 
 fn codes(diags: &[mcpdesc_core::Diagnostic]) -> Vec<&str> {
     diags.iter().map(|d| d.code.as_str()).collect()
+}
+
+/// The validator's handle of a document the test knows to be valid.
+fn valid(doc: &Value) -> Validated<'_> {
+    Validator::new()
+        .check(doc)
+        .unwrap_or_else(|d| panic!("invalid: {d:#?}"))
 }
 
 /// Whether the workspace validator accepts `doc` (no error diagnostics).
@@ -40,7 +47,9 @@ fn validates(doc: &Value) -> Result<(), String> {
 #[test]
 fn project_matches_hand_written_views() {
     let input = scope_fixture("project/input.json");
-    let got = project(&input, V2025_06_18).expect("projects");
+    let got = project(&valid(&input), V2025_06_18)
+        .expect("projects")
+        .into_value();
     assert_eq!(got, scope_fixture("project/expected-2025-06-18.json"));
     // Key order of the root is preserved, too.
     let keys: Vec<&String> = got.as_object().expect("object").keys().collect();
@@ -49,7 +58,7 @@ fn project_matches_hand_written_views() {
     assert_eq!(keys, want_keys);
 
     let pruned = project_with(
-        &input,
+        &valid(&input),
         V2025_11_25,
         ProjectOptions {
             prune_components: true,
@@ -57,17 +66,17 @@ fn project_matches_hand_written_views() {
     )
     .expect("projects");
     assert_eq!(
-        pruned,
-        scope_fixture("project/expected-2025-11-25-pruned.json")
+        pruned.value(),
+        &scope_fixture("project/expected-2025-11-25-pruned.json")
     );
 }
 
 #[test]
 fn project_rejects_a_revision_outside_the_document() {
     let input = scope_fixture("project/input.json");
-    let err = project(&input, V2026_07_28).expect_err("2026-07-28 is not covered");
-    assert_eq!(codes(&err), ["revision-not-in-document"]);
-    assert_eq!(err[0].pointer, "/protocolVersions");
+    let err = project(&valid(&input), V2026_07_28).expect_err("2026-07-28 is not covered");
+    assert_eq!(err.code, "revision-not-in-document");
+    assert_eq!(err.pointer, "/protocolVersions");
 }
 
 // ---------------------------------------------------------------- merge
@@ -84,13 +93,13 @@ fn merge_collapses_equal_declarations_and_keeps_variants() {
     let inputs = merge_inputs(&["a-2025-06-18.json", "b-2025-11-25.json"]);
     let got = merge(&inputs).expect("merges");
     // Exact equality: first-appearance order of declarations and canonical scopes.
-    assert_eq!(got, scope_fixture("merge/expected.json"));
+    assert_eq!(got.value(), &scope_fixture("merge/expected.json"));
     // §4.13 round trip: P_V(merge(...)) ≡ D_V.
     for input in &inputs {
         for rev in root_scope(&input.document).iter() {
             let view = project(&got, rev).expect("projects");
             assert_eq!(
-                normalize_view(&view),
+                normalize_view(view.value()),
                 normalize_view(&input.document),
                 "{rev}"
             );
@@ -152,7 +161,7 @@ fn merge_keeps_security_forms_distinct() {
         let mut y = base.clone();
         y["protocolVersions"] = serde_json::json!(["2025-11-25"]);
         set(&mut y, b);
-        let err = merge_unchecked(&[MergeInput::new("x", x), MergeInput::new("y", y)])
+        let err = merge(&[MergeInput::new("x", x), MergeInput::new("y", y)])
             .expect_err(&format!("{a} vs {b}"));
         assert_eq!(codes(&err), ["merge-conflict"], "{a} vs {b}");
     }
@@ -163,15 +172,16 @@ fn merge_keeps_security_forms_distinct() {
 #[test]
 fn split_matches_hand_written_variants() {
     let input = scope_fixture("split/input.json");
-    let (got, losses) = split_unchecked(&input, &SplitPolicy::default()).expect("splits");
-    assert_eq!(got, scope_fixture("split/expected.json"));
+    // `split` validates its result once: the expected variants are valid.
+    let (got, losses) = split(&input).expect("splits");
+    assert_eq!(got.value(), &scope_fixture("split/expected.json"));
     let rendered: Vec<String> = losses.iter().map(ToString::to_string).collect();
     insta::with_settings!({snapshot_path => snapshot_dir("scope")}, {
         insta::assert_yaml_snapshot!("split_losses", rendered);
     });
     // Splitting a split document changes nothing.
-    let (again, more) = split_unchecked(&got, &SplitPolicy::default()).expect("splits");
-    assert_eq!(again, got);
+    let (again, more) = split(got.value()).expect("splits");
+    assert_eq!(again.value(), got.value());
     assert!(more.is_empty(), "{more:?}");
 }
 
@@ -254,7 +264,7 @@ fn export_tools_list_matches_hand_written_results() {
         (V2025_11_25, "export/expected-2025-11-25.json"),
     ] {
         assert_eq!(
-            export_tools_list(&input, rev).expect("exports"),
+            export_tools_list(&valid(&input), rev).expect("exports"),
             scope_fixture(file),
             "{rev}"
         );
@@ -263,15 +273,10 @@ fn export_tools_list_matches_hand_written_results() {
 
 // ---------------------------------------------------------------- invariants over official fixtures
 
-fn views(doc: &Value) -> Vec<(ProtocolRevision, Value)> {
-    root_scope(doc)
+fn views(doc: &Validated<'_>) -> Vec<(ProtocolRevision, Value)> {
+    doc.revisions()
         .iter()
-        .map(|r| {
-            (
-                r,
-                project_unchecked(doc, r, ProjectOptions::default()).expect("in root"),
-            )
-        })
+        .map(|r| (r, project(doc, r).expect("in root").into_value()))
         .collect()
 }
 
@@ -281,44 +286,43 @@ fn invariants_hold_for_every_valid_official_document() {
     assert!(docs.len() >= 40, "found {} documents", docs.len());
     let mut validator_disagrees = Vec::new();
     for (name, doc) in &docs {
-        let vs = views(doc);
+        let Ok(handle) = Validator::new().check(doc) else {
+            validator_disagrees.push(name.clone());
+            continue;
+        };
+        let vs = views(&handle);
         let inputs: Vec<MergeInput> = vs
             .iter()
             .map(|(r, v)| MergeInput::new(format!("{name}@{r}"), v.clone()))
             .collect();
-        // merge(project_V(D) for V) ≡ D
-        let merged = merge_unchecked(&inputs).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        // merge(project_V(D) for V) ≡ D; merge validates each view and its result.
+        let merged = merge(&inputs).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         assert!(
-            equivalent(&merged, doc),
+            equivalent(merged.value(), doc),
             "{name}: {:?}",
-            mcpdesc_scope::first_difference(&merged, doc)
+            mcpdesc_scope::first_difference(merged.value(), doc)
         );
         // P_V(merge(views)) ≡ view_V
         for (rev, view) in &vs {
-            let back =
-                project_unchecked(&merged, *rev, ProjectOptions::default()).expect("in root");
+            let back = project(&merged, *rev).expect("in root");
             assert_eq!(
-                normalize_view(&back),
+                normalize_view(back.value()),
                 normalize_view(view),
                 "{name} at {rev}"
             );
         }
         // A valid document needs no split.
-        let (s, losses) = split_unchecked(doc, &SplitPolicy::default()).expect("splits");
+        let (s, losses) = split(doc).expect("splits");
         assert!(
             losses.is_empty(),
             "{name}: {:#?}",
             losses.iter().map(ToString::to_string).collect::<Vec<_>>()
         );
-        assert_eq!(&s, doc, "{name}");
-        // Every output validates (when the validator accepts the input at all).
-        if validates(doc).is_ok() {
-            validates(&merged).unwrap_or_else(|e| panic!("{name}: merged result invalid:\n{e}"));
-            for (rev, view) in &vs {
-                validates(view).unwrap_or_else(|e| panic!("{name}: view at {rev} invalid:\n{e}"));
-            }
-        } else {
-            validator_disagrees.push(name.clone());
+        assert_eq!(s.value(), doc, "{name}");
+        // Valid source ⇒ valid view: `project` returns its view as a handle without
+        // validating it, on the strength of this check.
+        for (rev, view) in &vs {
+            validates(view).unwrap_or_else(|e| panic!("{name}: view at {rev} invalid:\n{e}"));
         }
     }
     if !validator_disagrees.is_empty() {
@@ -342,12 +346,10 @@ fn split_repairs_revision_scoped_invalid_fixtures() {
         "elicitation-version-mismatch.json",
     ] {
         let doc = load(&fixture(&format!("spec/fixtures/expected-invalid/{name}")));
-        let (out, losses) = split_unchecked(&doc, &SplitPolicy::default())
-            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        // `split` validates its result: Ok is the validator's verdict.
+        let (out, losses) = split(&doc).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         assert!(!losses.is_empty(), "{name}: nothing reported");
-        assert_ne!(out, doc, "{name}");
-        validates(&out).unwrap_or_else(|e| panic!("{name}: split result invalid:\n{e}"));
-        split(&doc).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_ne!(out.value(), &doc, "{name}");
     }
 }
 

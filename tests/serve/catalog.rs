@@ -515,7 +515,7 @@ fn http_paths_serve_fixed_selections() {
 fn lint_reports_the_facade_list_that_serve_lists() {
     let doc = petstore();
     let server = facade_server(&doc, &[]);
-    let report = mcpdesc_lint::lint(
+    let report = mcpdesc_tests::lint(
         &doc,
         &mcpdesc_lint::LintOptions {
             discovery_search: true,

@@ -85,7 +85,7 @@ fn calls() -> String {
 fn check_session(who: &str, out: &Value, rev: ProtocolRevision, sdk_parse: bool) {
     assert_eq!(out["negotiated"], rev.as_str(), "{who}: {out}");
     let doc = every_revision();
-    let exported = mcpdesc_scope::export_tools_list(&doc, rev).expect("exports");
+    let exported = mcpdesc_tests::export_tools_list(&doc, rev).expect("exports");
     let want: Vec<Value> = exported["tools"]
         .as_array()
         .into_iter()
@@ -262,7 +262,7 @@ fn mcp_inspector_cli() {
     stdio.extend(args.clone());
     for (era, rev) in [("legacy", V2025_11_25), ("modern", V2026_07_28)] {
         let doc = every_revision();
-        let exported = mcpdesc_scope::export_tools_list(&doc, rev).expect("exports");
+        let exported = mcpdesc_tests::export_tools_list(&doc, rev).expect("exports");
         let names = tool_names(&exported);
         let out = run_json(
             inspector(era, &stdio, &["--method", "tools/list"]),
@@ -609,7 +609,7 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
         entries.push(json!({"description": desc.display().to_string(),
             "base-url": p.base(), "timeout": 20, "credential": credential}));
         prisms.push(p);
-        let list = mcpdesc_scope::export_tools_list(&doc, V2025_11_25).expect("exports");
+        let list = mcpdesc_tests::export_tools_list(&doc, V2025_11_25).expect("exports");
         let schema = list["tools"]
             .as_array()
             .into_iter()

@@ -67,7 +67,7 @@ fn handshake_revisions_over_http() {
                 break;
             }
         }
-        let exported = mcpdesc_scope::export_tools_list(&doc, rev).expect("exports");
+        let exported = mcpdesc_tests::export_tools_list(&doc, rev).expect("exports");
         assert_eq!(Value::Array(tools), exported["tools"], "at {rev}");
         let c = post(
             srv.addr,
@@ -231,7 +231,7 @@ fn stateless_exchanges_over_http() {
     oracle.record("tools/list", V2026_07_28, &v);
     assert_eq!(
         v["result"]["tools"],
-        mcpdesc_scope::export_tools_list(&doc, V2026_07_28).expect("exports")["tools"]
+        mcpdesc_tests::export_tools_list(&doc, V2026_07_28).expect("exports")["tools"]
     );
     assert_eq!(v["result"]["cacheScope"], "private");
     let c = modern(

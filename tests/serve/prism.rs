@@ -265,7 +265,7 @@ fn every_tool_through_the_binary_against_prism() {
             served.push((name, args, result));
         }
         // Every result, as a named example of its tool at this revision, validates.
-        let mut view = mcpdesc_scope::project(&doc, rev).expect("projects");
+        let mut view = mcpdesc_tests::project(&doc, rev).expect("projects");
         let vt = view["tools"].as_array_mut().expect("tools");
         for (name, args, result) in &served {
             if let Some(t) = vt.iter_mut().find(|t| t["name"] == json!(name)) {
@@ -309,7 +309,7 @@ fn code_mode_scripts_chain_calls_that_prism_accepts() {
     let (desc, doc, p) = setup("petstore-3.0.yaml", "code-mode");
     let mut id = 0;
     for rev in [V2025_06_18, V2026_07_28] {
-        let list = mcpdesc_scope::export_tools_list(&doc, rev).expect("exports");
+        let list = mcpdesc_tests::export_tools_list(&doc, rev).expect("exports");
         let chain: Vec<(String, Value)> = list["tools"]
             .as_array()
             .into_iter()
@@ -645,7 +645,7 @@ fn the_search_facade_against_prism() {
             ["search_tools", "describe_tools", "call_tool"],
             "{rev}"
         );
-        let exported = mcpdesc_scope::export_tools_list(&doc, rev).expect("exports");
+        let exported = mcpdesc_tests::export_tools_list(&doc, rev).expect("exports");
         for t in exported["tools"].as_array().into_iter().flatten() {
             let name = t["name"].as_str().unwrap_or_default().to_string();
             id += 1;

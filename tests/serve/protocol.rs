@@ -41,14 +41,14 @@ fn lists_are_the_export_at_every_revision() {
             for p in &pages {
                 oracle.record("tools/list", rev, &json!({"result": p}));
             }
-            let exported = mcpdesc_scope::export_tools_list(&doc, rev)
+            let exported = mcpdesc_tests::export_tools_list(&doc, rev)
                 .unwrap_or_else(|e| panic!("{name} @ {rev}: export: {e:?}"));
             assert_eq!(
                 Value::Array(tools),
                 exported["tools"],
                 "{name} @ {rev}: tools/list"
             );
-            let view = mcpdesc_scope::project(&doc, rev).expect("projects");
+            let view = mcpdesc_tests::project(&doc, rev).expect("projects");
             for (method, kind) in [
                 ("resources/list", DeclKind::Resource),
                 ("resources/templates/list", DeclKind::ResourceTemplate),

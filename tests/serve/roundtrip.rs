@@ -47,9 +47,9 @@ fn same_tools_at_every_revision(name: &str, original: &Value, captured: &Value, 
     };
     for rev in revs.iter() {
         let a =
-            by_name(mcpdesc_scope::export_tools_list(original, rev).expect("exports the original"));
+            by_name(mcpdesc_tests::export_tools_list(original, rev).expect("exports the original"));
         let b =
-            by_name(mcpdesc_scope::export_tools_list(captured, rev).expect("exports the capture"));
+            by_name(mcpdesc_tests::export_tools_list(captured, rev).expect("exports the capture"));
         assert!(
             !a.is_empty() || !original["tools"].is_array(),
             "{name} @ {rev}: no tools?"
@@ -237,7 +237,7 @@ fn capture_of_the_facade_and_of_a_toolset_url_round_trips() {
         let mut c = Conn::open(&rt, &server);
         let env = c.open_at(rev);
         let (served, _) = c.list_all(&env, "tools/list", "tools");
-        let exported = mcpdesc_scope::export_tools_list(&captured, rev).expect("exports");
+        let exported = mcpdesc_tests::export_tools_list(&captured, rev).expect("exports");
         assert_eq!(exported["tools"], Value::Array(served), "facade @ {rev}");
     }
     // A toolset URL is a server of that toolset's tools.
@@ -252,7 +252,7 @@ fn capture_of_the_facade_and_of_a_toolset_url_round_trips() {
         serde_json::from_slice(&std::fs::read(&out).expect("output")).expect("json");
     for rev in RevisionSet::from_json(&captured["protocolVersions"]).iter() {
         let want: Vec<Value> =
-            mcpdesc_scope::export_tools_list(&original, rev).expect("exports")["tools"]
+            mcpdesc_tests::export_tools_list(&original, rev).expect("exports")["tools"]
                 .as_array()
                 .into_iter()
                 .flatten()
@@ -262,7 +262,7 @@ fn capture_of_the_facade_and_of_a_toolset_url_round_trips() {
                 })
                 .cloned()
                 .collect();
-        let got = mcpdesc_scope::export_tools_list(&captured, rev).expect("exports");
+        let got = mcpdesc_tests::export_tools_list(&captured, rev).expect("exports");
         // Tool order carries no meaning in a captured (merged) description.
         let sorted = |mut v: Vec<Value>| {
             v.sort_by_key(|t| t["name"].as_str().unwrap_or_default().to_string());

@@ -87,7 +87,7 @@ pub async fn call_with(
     rev: ProtocolRevision,
     forwarded: &[(String, String)],
 ) -> CallOutcome {
-    let view = mcpdesc_scope::project(d, rev).expect("the test description projects");
+    let view = mcpdesc_tests::project(d, rev).expect("the test description projects");
     let tool = view["tools"]
         .as_array()
         .and_then(|t| t.iter().find(|t| t["name"] == name))
@@ -133,7 +133,7 @@ pub fn example_errors(
     result: &Value,
     rev: ProtocolRevision,
 ) -> Vec<String> {
-    let mut view = mcpdesc_scope::project(d, rev).expect("projects");
+    let mut view = mcpdesc_tests::project(d, rev).expect("projects");
     let tools = view["tools"].as_array_mut().expect("tools");
     let (i, t) = tools
         .iter_mut()

@@ -217,7 +217,7 @@ async fn run_spec(spec: &Path, tally: &mut Tally) {
         }
     };
     for rev in [V2025_06_18, V2026_07_28] {
-        let Ok(mut view) = mcpdesc_scope::project(&imported, rev) else {
+        let Ok(mut view) = mcpdesc_tests::project(&imported, rev) else {
             tally
                 .failures
                 .push(format!("{label}: does not project to {rev}"));

@@ -42,6 +42,54 @@ pub fn official_valid_documents() -> Vec<(String, Value)> {
     out
 }
 
+/// The validator's handle of a description the test knows to be valid; panics with the
+/// validator's diagnostics otherwise.
+pub fn valid(doc: &Value) -> mcpdesc_validate::Validated<'_> {
+    mcpdesc_validate::Validator::new()
+        .check(doc)
+        .unwrap_or_else(|d| panic!("the description does not validate: {d:#?}"))
+}
+
+/// `export tools-list` as the CLI runs it: the description validated once, then
+/// [`mcpdesc_scope::export_tools_list`] of the handle. Errors: the validator's errors,
+/// else the export's.
+pub fn export_tools_list(
+    doc: &Value,
+    rev: mcpdesc_core::ProtocolRevision,
+) -> Result<Value, Vec<mcpdesc_core::Diagnostic>> {
+    let valid = mcpdesc_validate::Validator::new()
+        .check(doc)
+        .map_err(|d| d.into_iter().filter(|d| d.is_error()).collect::<Vec<_>>())?;
+    mcpdesc_scope::export_tools_list(&valid, rev)
+}
+
+/// `project` as the CLI runs it: the description validated once, then
+/// [`mcpdesc_scope::project()`] of the handle; the view as a value. Errors: the
+/// validator's errors, else the projection's.
+pub fn project(
+    doc: &Value,
+    rev: mcpdesc_core::ProtocolRevision,
+) -> Result<Value, Vec<mcpdesc_core::Diagnostic>> {
+    let valid = mcpdesc_validate::Validator::new()
+        .check(doc)
+        .map_err(|d| d.into_iter().filter(|d| d.is_error()).collect::<Vec<_>>())?;
+    mcpdesc_scope::project(&valid, rev)
+        .map(mcpdesc_validate::Validated::into_value)
+        .map_err(|d| vec![d])
+}
+
+/// `lint` as the CLI runs it: the description validated once (an invalid one gets the
+/// validator's errors only), then [`mcpdesc_lint::lint`] of the handle.
+pub fn lint(doc: &Value, opts: &mcpdesc_lint::LintOptions) -> mcpdesc_lint::LintReport {
+    match mcpdesc_validate::Validator::new().check(doc) {
+        Ok(valid) => mcpdesc_lint::lint(&valid, opts),
+        Err(d) => mcpdesc_lint::LintReport {
+            diagnostics: d.into_iter().filter(|d| d.is_error()).collect(),
+            sizes: Vec::new(),
+        },
+    }
+}
+
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -12,13 +12,12 @@ use std::time::Duration;
 fn docs(c: &mut Criterion) {
     let mut g = c.benchmark_group("docs");
     let synthetic = synthetic_description(1_000);
+    // Each iteration validates once, as `mcpdesc docs` does, then renders the handle.
+    let validator = mcpdesc_validate::Validator::new();
     g.bench_function("synthetic-1k-tools/html", |b| {
         b.iter(|| {
-            mcpdesc_docs::generate(
-                black_box(&synthetic),
-                mcpdesc_docs::Format::Html,
-                &Default::default(),
-            )
+            let valid = validator.check(black_box(&synthetic)).expect("valid");
+            mcpdesc_docs::generate(&valid, mcpdesc_docs::Format::Html, &Default::default())
         })
     });
     let description = match github_spec().map(|p| import_description(&p)) {
@@ -40,8 +39,8 @@ fn docs(c: &mut Criterion) {
     ] {
         g.bench_function(format!("github/{name}"), |b| {
             b.iter(|| {
-                let out =
-                    mcpdesc_docs::generate(black_box(&description), format, &Default::default());
+                let valid = validator.check(black_box(&description)).expect("valid");
+                let out = mcpdesc_docs::generate(&valid, format, &Default::default());
                 assert!(out.output.is_some());
                 out
             })

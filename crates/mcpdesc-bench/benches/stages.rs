@@ -152,15 +152,27 @@ fn codegen(c: &mut Criterion) {
     let Some(gh) = github() else { return };
     let doc = &gh.description;
     let mut g = c.benchmark_group("codegen");
-    let views = match mcpdesc_codegen::lower::Views::project(doc, None) {
+    let validator = mcpdesc_validate::Validator::new();
+    let valid = match validator.check(doc) {
+        Ok(valid) => valid,
+        Err(d) => {
+            eprintln!("mcpdesc-bench: the GitHub description does not validate: {d:?}");
+            return;
+        }
+    };
+    let views = match mcpdesc_codegen::lower::Views::project(&valid, None) {
         Ok(views) => views,
         Err(d) => {
             eprintln!("mcpdesc-bench: the GitHub description does not project: {d:?}");
             return;
         }
     };
+    // What `generate` does before lowering: validate once, project the handle.
     g.bench_function("github/project", |b| {
-        b.iter(|| mcpdesc_codegen::lower::Views::project(black_box(doc), None).is_ok())
+        b.iter(|| {
+            let valid = validator.check(black_box(doc)).expect("valid");
+            mcpdesc_codegen::lower::Views::project(&valid, None).is_ok()
+        })
     });
     g.bench_function("github/lower", |b| {
         b.iter(|| mcpdesc_codegen::lower::lower(black_box(&views)))
@@ -179,7 +191,8 @@ fn codegen(c: &mut Criterion) {
         // The target (< 1 s): both clients from the description, end to end.
         g.bench_function("github/generate-rust+typescript", |b| {
             b.iter(|| {
-                let (r, t) = mcpdesc_codegen::generate_clients(black_box(doc), &rust, &ts);
+                let valid = validator.check(black_box(doc)).expect("valid");
+                let (r, t) = mcpdesc_codegen::generate_clients(&valid, &rust, &ts);
                 (r.map(|g| g.files.len()), t.map(|g| g.files.len()))
             })
         });
@@ -201,17 +214,22 @@ fn diff(c: &mut Criterion) {
     let new = with_changed_tools(old, 100);
     let opts = mcpdesc_diff::DiffOptions::default();
     let mut g = c.benchmark_group("diff");
+    let v = mcpdesc_validate::Validator::new();
     g.bench_function("github-1pct-changed", |b| {
         b.iter(|| {
-            mcpdesc_diff::diff(black_box(old).into(), black_box(&new).into(), &opts)
-                .map(|r| r.findings.len())
+            let (o, n) = std::thread::scope(|s| {
+                let n = s.spawn(|| v.check(black_box(&new)).expect("valid"));
+                (
+                    v.check(black_box(old)).expect("valid"),
+                    n.join().expect("joins"),
+                )
+            });
+            mcpdesc_diff::diff(&o, &n, &opts).map(|r| r.findings.len())
         })
     });
+    let (o, n) = (v.check(old).expect("valid"), v.check(&new).expect("valid"));
     g.bench_function("github-1pct-changed/compare-only", |b| {
-        b.iter(|| {
-            mcpdesc_diff::diff_unchecked(black_box(old).into(), black_box(&new).into(), &opts)
-                .map(|r| r.findings.len())
-        })
+        b.iter(|| mcpdesc_diff::diff(black_box(&o), black_box(&n), &opts).map(|r| r.findings.len()))
     });
     g.finish();
 }

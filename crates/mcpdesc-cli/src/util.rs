@@ -6,6 +6,7 @@
 use crate::args::Output;
 use mcpdesc_core::{Decoded, Diagnostic, Document, Format, Limits, Severity};
 use mcpdesc_live::FileDiagnostic;
+use mcpdesc_validate::{Validated, Validator};
 use std::fmt::Display;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -113,6 +114,32 @@ pub fn read_description(path: &str) -> Result<Option<(Decoded, String)>, UsageEr
         Err(d) => {
             print_diagnostics(&name, &[d]);
             Ok(None)
+        }
+    }
+}
+
+/// Which of a refused input's diagnostics a subcommand prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Its errors only.
+    Errors,
+    /// Every diagnostic, warnings included.
+    All,
+}
+
+/// Validates a decoded description, the one validation of a subcommand's input: the
+/// validator's handle (with positions) that the libraries take. When the input does
+/// not conform, prints its diagnostics (positioned; which ones: `shown`) and returns
+/// `None`: the caller exits with "rejected".
+pub fn validated<'a>(decoded: &'a Decoded, name: &str, shown: Refusal) -> Option<Validated<'a>> {
+    match Validator::new().check_decoded(decoded) {
+        Ok(valid) => Some(valid),
+        Err(mut diags) => {
+            if shown == Refusal::Errors {
+                diags.retain(Diagnostic::is_error);
+            }
+            print_diagnostics(name, &diags);
+            None
         }
     }
 }

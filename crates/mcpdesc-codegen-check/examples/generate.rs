@@ -7,9 +7,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("usage: generate FILE.json OUT_DIR rust|ts|check".into());
     };
     let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file)?)?;
+    let valid = || {
+        mcpdesc_validate::Validator::new()
+            .check(&doc)
+            .map_err(|d| format!("{file}: the description does not validate: {d:?}"))
+    };
     let g = match mode.as_str() {
-        "rust" => mcpdesc_codegen::generate_rust(&doc, &Default::default())?,
-        "ts" => mcpdesc_codegen::generate_typescript(&doc, &Default::default())?,
+        "rust" => mcpdesc_codegen::generate_rust(&valid()?, &Default::default())?,
+        "ts" => mcpdesc_codegen::generate_typescript(&valid()?, &Default::default())?,
         _ => {
             let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
             let mut cfg = mcpdesc_codegen_check::CheckConfig::for_workspace(&root);

@@ -17,7 +17,8 @@
 //! These run external tools, so they return reports instead of panicking.
 
 use mcpdesc_codegen::{
-    Error, GeneratedFile, RustOptions, TsOptions, generate_rust, generate_typescript, write_files,
+    Error, Generated, GeneratedFile, RustOptions, TsOptions, generate_rust, generate_typescript,
+    write_files,
 };
 use mcpdesc_core::refs;
 use serde_json::Value;
@@ -551,8 +552,20 @@ pub fn check_generated(
             steps: Vec::new(),
             round_trips: Vec::new(),
         };
+        // Validated once; an invalid fixture generates nothing, with its diagnostics.
+        let valid = mcpdesc_validate::Validator::new().check(&doc);
+        let generate =
+            |f: &dyn Fn(&mcpdesc_validate::Validated<'_>) -> Result<Generated, Error>| match &valid
+            {
+                Ok(v) => f(v),
+                Err(diagnostics) => Ok(Generated {
+                    ir: None,
+                    files: Vec::new(),
+                    diagnostics: diagnostics.clone(),
+                }),
+            };
         if rust {
-            let g = generate_rust(&doc, &RustOptions::default())?;
+            let g = generate(&|v| generate_rust(v, &RustOptions::default()))?;
             let dir = cfg.work_dir.join(format!("{name}-rust"));
             fresh(&dir, &g.files)?;
             report.steps.extend(check_rust(&name, &dir, cfg));
@@ -566,7 +579,7 @@ pub fn check_generated(
             }
         }
         if ts {
-            let g = generate_typescript(&doc, &TsOptions::default())?;
+            let g = generate(&|v| generate_typescript(v, &TsOptions::default()))?;
             let dir = cfg.work_dir.join(format!("{name}-ts"));
             fresh(&dir, &g.files)?;
             report.steps.extend(check_typescript(&name, &dir, cfg));

@@ -217,12 +217,12 @@ pub fn declarations(ir: &Ir, tools: &[DeclTool<'_>], opts: &DeclOptions) -> Resu
 /// view at `rev` (default: the newest revision), lowered here; for tests and one-off use
 /// (a server lowers once and calls [`declarations`] per request).
 pub fn declarations_of(
-    doc: &serde_json::Value,
+    doc: &mcpdesc_validate::Validated<'_>,
     rev: Option<mcpdesc_core::ProtocolRevision>,
     tools: &[&str],
     opts: &DeclOptions,
 ) -> Result<String, Error> {
-    let views = crate::lower::Views::unchecked(doc, rev)
+    let views = crate::lower::Views::project(doc, rev)
         .map_err(|_| Error::Internal("the revision is not one the description declares"))?;
     let lowered = crate::lower::lower(&views);
     let chosen: Vec<DeclTool<'_>> = tools

@@ -3,9 +3,10 @@
 //! Typed MCP clients from an MCP Description: Rust (rmcp) and TypeScript
 //! (`@modelcontextprotocol/sdk`).
 //!
-//! The pipeline flows one way: description → [`lower::Views::project`] (the validated
-//! Effective Protocol View of one revision, made by `mcpdesc_scope::project`; an invalid
-//! description is refused with the validator's diagnostics) → [`lower::lower`] →
+//! The pipeline flows one way: a validated description (the validator's handle,
+//! [`mcpdesc_validate::Validated`]; nothing here validates again) →
+//! [`lower::Views::project`] (the Effective Protocol View of one revision, made by
+//! `mcpdesc_scope::project`) → [`lower::lower`] →
 //! [`ir::Ir`] (plain data) → a renderer ([`rust`], [`typescript`]) using the crate's
 //! askama templates (the workspace's top-level `templates/`, packaged through the
 //! crate's `templates` symlink) → files. Every string from the description that
@@ -18,7 +19,8 @@
 //!     "tools": [{"name": "echo", "inputSchema": {"type": "object",
 //!         "properties": {"message": {"type": "string"}}, "required": ["message"]}}]
 //! });
-//! let out = mcpdesc_codegen::generate_rust(&doc, &Default::default()).expect("generates");
+//! let valid = mcpdesc_validate::Validator::new().check(&doc).expect("valid");
+//! let out = mcpdesc_codegen::generate_rust(&valid, &Default::default()).expect("generates");
 //! let lib = &out.files.iter().find(|f| f.path == "src/lib.rs").expect("lib.rs").contents;
 //! assert!(lib.contains("pub async fn echo(&self, input: EchoInput) -> Result<EchoOutput, Error>"));
 //! ```
@@ -33,7 +35,7 @@ pub mod rust;
 pub mod typescript;
 
 use mcpdesc_core::{Diagnostic, ProtocolRevision};
-use serde_json::Value;
+use mcpdesc_validate::Validated;
 use std::path::{Component, Path};
 
 pub use rust::RustOptions;
@@ -84,10 +86,13 @@ pub struct Generated {
 
 type Rendered = Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error>;
 
-/// Projects `doc` to the views of revision `rev` (validating it) and lowers them; the
-/// diagnostics of a refused input come back with no IR.
-fn lowered(doc: &Value, rev: Option<ProtocolRevision>) -> (Option<ir::Ir>, Vec<Diagnostic>) {
-    match lower::Views::project_and_lower(doc, rev) {
+/// Projects `doc` to the views of revision `rev` and lowers them; a revision the
+/// document does not declare comes back as a diagnostic with no IR.
+fn lowered(
+    doc: &Validated<'_>,
+    rev: Option<ProtocolRevision>,
+) -> (Option<ir::Ir>, Vec<Diagnostic>) {
+    match lower::Views::project(doc, rev).map(|views| lower::lower(&views)) {
         Ok(l) => (Some(l.ir), l.diagnostics),
         Err(diagnostics) => (None, diagnostics),
     }
@@ -114,17 +119,17 @@ fn finish(
     })
 }
 
-/// Generates the Rust client crate for `doc` (a description as JSON). The description
-/// is validated and projected first (see [`lower::Views::project`]); an invalid one is
-/// refused with the validator's diagnostics.
-pub fn generate_rust(doc: &Value, opts: &RustOptions) -> Result<Generated, Error> {
+/// Generates the Rust client crate for `doc` (a validated description). It is
+/// projected first (see [`lower::Views::project`]); a requested revision it does not
+/// declare is refused with the projection's diagnostic.
+pub fn generate_rust(doc: &Validated<'_>, opts: &RustOptions) -> Result<Generated, Error> {
     let (ir, diagnostics) = lowered(doc, opts.protocol_version);
     finish(ir, diagnostics, |ir| rust::render(ir, opts))
 }
 
 /// Generates the TypeScript client package for `doc` (a description as JSON), like
 /// [`generate_rust`].
-pub fn generate_typescript(doc: &Value, opts: &TsOptions) -> Result<Generated, Error> {
+pub fn generate_typescript(doc: &Validated<'_>, opts: &TsOptions) -> Result<Generated, Error> {
     let (ir, diagnostics) = lowered(doc, opts.protocol_version);
     finish(ir, diagnostics, |ir| typescript::render(ir, opts))
 }
@@ -135,11 +140,11 @@ pub fn generate_typescript(doc: &Value, opts: &TsOptions) -> Result<Generated, E
 /// run in parallel; otherwise the two generations run in parallel. Same results as
 /// [`generate_rust`] and [`generate_typescript`] called one after the other.
 pub fn generate_clients(
-    doc: &Value,
+    doc: &Validated<'_>,
     rust: &RustOptions,
     ts: &TsOptions,
 ) -> (Result<Generated, Error>, Result<Generated, Error>) {
-    let target = |rev| lower::Views::target(doc, rev);
+    let target = |rev| lower::Views::target(doc.value(), rev);
     if target(rust.protocol_version) != target(ts.protocol_version) {
         return rayon::join(|| generate_rust(doc, rust), || generate_typescript(doc, ts));
     }

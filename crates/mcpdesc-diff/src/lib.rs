@@ -19,8 +19,9 @@
 //!   ORIGINAL documents, and a one-line [`Message`] whose document-derived parts are
 //!   marked, so renderers ([`render`]) can escape them.
 //!
-//! Both inputs are validated first ([`diff`]); an invalid input is an error carrying
-//! its diagnostics.
+//! Both inputs are validated once, before the comparison: [`diff`] takes the
+//! validator's handles ([`check_pair`] makes them from decoded inputs; an invalid
+//! input is an error carrying its diagnostics).
 //!
 //! ```
 //! use serde_json::json;
@@ -30,7 +31,9 @@
 //!     "properties": {"q": {"type": "string"}}, "additionalProperties": false}}]});
 //! let mut new = old.clone();
 //! new["tools"][0]["inputSchema"]["required"] = json!(["q"]);
-//! let report = mcpdesc_diff::diff((&old).into(), (&new).into(), &Default::default()).unwrap();
+//! let v = mcpdesc_validate::Validator::new();
+//! let (old, new) = (v.check(&old).unwrap(), v.check(&new).unwrap());
+//! let report = mcpdesc_diff::diff(&old, &new, &Default::default()).unwrap();
 //! let f = &report.findings[0];
 //! assert_eq!(f.rule.id(), "input-property-required");
 //! assert_eq!(f.class, mcpdesc_diff::Class::Breaking);
@@ -55,26 +58,28 @@ pub use rules::{Class, RULES, Rule, RuleId, rule_by_id};
 
 use mcpdesc_core::decl::root_scope;
 use mcpdesc_core::{DeclKind, Decoded, Diagnostic, ProtocolRevision, RevisionSet, SourceMap};
+use mcpdesc_validate::{Validated, Validator};
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// One of the two documents: the decoded value and, when it came from text, its
-/// source map (for line and column).
+/// One of the two documents: the value and, when it came from text, its source map
+/// (for line and column).
 #[derive(Debug, Clone, Copy)]
-pub struct Input<'a> {
-    pub value: &'a Value,
-    pub source_map: Option<&'a SourceMap>,
+pub(crate) struct Input<'a> {
+    pub(crate) value: &'a Value,
+    pub(crate) source_map: Option<&'a SourceMap>,
 }
 
-impl<'a> From<&'a Decoded> for Input<'a> {
-    fn from(d: &'a Decoded) -> Self {
+impl<'a> From<&'a Validated<'_>> for Input<'a> {
+    fn from(v: &'a Validated<'_>) -> Self {
         Input {
-            value: &d.value,
-            source_map: Some(&d.source_map),
+            value: v.value(),
+            source_map: v.positions(),
         }
     }
 }
 
+#[cfg(test)]
 impl<'a> From<&'a Value> for Input<'a> {
     fn from(value: &'a Value) -> Self {
         Input {
@@ -106,38 +111,46 @@ pub enum DiffError {
     RevisionNotDeclared(ProtocolRevision),
 }
 
-/// Validates both inputs, then compares them ([`diff_unchecked`]).
-pub fn diff(old: Input<'_>, new: Input<'_>, opts: &DiffOptions) -> Result<Report, DiffError> {
-    let validator = mcpdesc_validate::Validator::new();
-    let errors = |input: Input<'_>| {
-        let mut d: Vec<Diagnostic> = validator
-            .validate_value(input.value)
-            .into_iter()
-            .filter(Diagnostic::is_error)
-            .collect();
-        if let Some(map) = input.source_map {
-            map.annotate(input.value, &mut d);
-        }
-        d
-    };
-    // The two validations are independent and, on large documents, most of the work.
-    let (old_errs, new_errs) = std::thread::scope(|s| {
-        let h = s.spawn(|| errors(new));
-        let o = errors(old);
-        (o, h.join().unwrap_or_default())
+/// Validates two decoded inputs for [`diff`], side by side (on large documents the
+/// two validations are most of the work): both handles (with positions), or
+/// [`DiffError::Invalid`] with each input's errors, positioned.
+pub fn check_pair<'a>(
+    old: &'a Decoded,
+    new: &'a Decoded,
+) -> Result<(Validated<'a>, Validated<'a>), DiffError> {
+    let validator = Validator::new();
+    let check = |d: &'a Decoded| validator.check_decoded(d);
+    let (o, n) = std::thread::scope(|s| {
+        let h = s.spawn(|| check(new));
+        (check(old), h.join())
     });
-    if !old_errs.is_empty() || !new_errs.is_empty() {
-        return Err(DiffError::Invalid {
-            old: old_errs,
-            new: new_errs,
-        });
+    let n = n.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    let errors = |r: &Result<Validated<'a>, Vec<Diagnostic>>| match r {
+        Ok(_) => Vec::new(),
+        Err(d) => d.iter().filter(|d| d.is_error()).cloned().collect(),
+    };
+    match (o, n) {
+        (Ok(o), Ok(n)) => Ok((o, n)),
+        (o, n) => Err(DiffError::Invalid {
+            old: errors(&o),
+            new: errors(&n),
+        }),
     }
-    diff_unchecked(old, new, opts)
 }
 
-/// Compares two descriptions the caller has already validated. On non-conforming
-/// input the report is meaningless but the function still returns (it never panics).
-pub fn diff_unchecked(
+/// Compares two validated descriptions (the validator's handles; [`check_pair`] makes
+/// them from decoded inputs). Nothing is validated here. Pointers in the findings get
+/// line and column from the handles' positions.
+pub fn diff(
+    old: &Validated<'_>,
+    new: &Validated<'_>,
+    opts: &DiffOptions,
+) -> Result<Report, DiffError> {
+    diff_inputs(old.into(), new.into(), opts)
+}
+
+/// [`diff`] of two values (the crate's tests compare documents without validating them).
+pub(crate) fn diff_inputs(
     old: Input<'_>,
     new: Input<'_>,
     opts: &DiffOptions,

@@ -3,8 +3,9 @@
 //! Readable documentation of an MCP Description: a self-contained HTML page and
 //! Markdown.
 //!
-//! The input is validated first (`mcpdesc-validate`): errors stop generation, warnings
-//! are shown on the page. The page model ([`model::Page`]) is built from the source
+//! The input is a validated description (the validator's handle,
+//! [`mcpdesc_validate::Validated`]; nothing here validates it again): its warnings are
+//! shown on the page, with line:column when the handle has positions. The page model ([`model::Page`]) is built from the source
 //! document and its Effective Protocol View at every declared revision
 //! (`mcpdesc-scope`), then rendered by [`html`] (one `index.html`: inline CSS and JS
 //! allowed by hash in a strict Content-Security-Policy, data embedded as JSON, tables
@@ -23,7 +24,8 @@
 //!     "tools": [{"name": "echo", "description": "Echo <b>it</b>", "inputSchema": {"type": "object",
 //!         "properties": {"message": {"type": "string"}}, "required": ["message"]}}]
 //! });
-//! let out = mcpdesc_docs::generate(&doc, mcpdesc_docs::Format::Markdown, &Default::default());
+//! let valid = mcpdesc_validate::Validator::new().check(&doc).expect("valid");
+//! let out = mcpdesc_docs::generate(&valid, mcpdesc_docs::Format::Markdown, &Default::default());
 //! let md = out.output.expect("valid input");
 //! assert!(md.contains("### echo"));
 //! assert!(md.contains(r"\<b\>it\</b\>"));
@@ -35,8 +37,8 @@ pub mod model;
 pub mod schema;
 pub mod text;
 
-use mcpdesc_core::{Diagnostic, has_errors};
-use serde_json::Value;
+use mcpdesc_core::Diagnostic;
+use mcpdesc_validate::Validated;
 
 /// What to produce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -58,9 +60,9 @@ pub struct Options {
 /// The result of [`generate`].
 #[derive(Debug, Clone)]
 pub struct Generated {
-    /// The page or Markdown text; `None` when the input has errors.
+    /// The page or Markdown text; `None` when rendering failed (`docs-render`).
     pub output: Option<String>,
-    /// Validation diagnostics (errors and warnings).
+    /// The validator's warnings and infos, and a rendering error if any.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -75,27 +77,11 @@ pub enum Error {
     Json(#[from] serde_json::Error),
 }
 
-/// Validates `doc` and, when it conforms, renders it in `format`.
-pub fn generate(doc: &Value, format: Format, opts: &Options) -> Generated {
-    generate_with(doc, format, opts, |_| {})
-}
-
-/// [`generate`], with `locate` adding source positions to diagnostics before they
-/// are shown on the page (the CLI passes `Decoded::annotate`).
-pub fn generate_with(
-    doc: &Value,
-    format: Format,
-    opts: &Options,
-    locate: impl Fn(&mut [Diagnostic]),
-) -> Generated {
-    let mut diagnostics = mcpdesc_validate::validate_value(doc);
-    locate(&mut diagnostics);
-    if has_errors(&diagnostics) {
-        return Generated {
-            output: None,
-            diagnostics,
-        };
-    }
+/// Renders a validated description in `format`; its warnings (the handle's
+/// diagnostics) are shown on the page and returned.
+pub fn generate(doc: &Validated<'_>, format: Format, opts: &Options) -> Generated {
+    let mut diagnostics = doc.diagnostics().to_vec();
+    let doc = doc.value();
     let page = model::build(doc, opts.title.as_deref(), &diagnostics);
     let rendered = match format {
         Format::Html => html::render(&page),

@@ -5,7 +5,7 @@
 //! tags, scope); what a declaration shows when opened is a [`Detail`] (sections of
 //! [`Block`]s). A [`View`] lists, for one protocol revision, which declarations its
 //! Effective Protocol View keeps and which detail shows each: views are computed by
-//! `mcpdesc_scope::project_unchecked` at every declared revision, and a declaration
+//! `mcpdesc_scope::project_declaration` at every declared revision, and a declaration
 //! whose projection differs from its source form (nested elicitations out of scope)
 //! gets a detail of its own. Every string in the model went through
 //! [`crate::text`] (inert text, sanitized HTML or a vetted link).

@@ -10,6 +10,7 @@ use mcpdesc_hosts::schema::{has_html, walk};
 use mcpdesc_hosts::strict::StrictIssue;
 use mcpdesc_hosts::table::{AnnotationRequirement, HostProfile, HostRule, StrictLimits};
 use mcpdesc_hosts::{DEFAULT_TOOL_BUDGET_BYTES, ListSize, Size, has_title};
+use mcpdesc_validate::Validated;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -94,21 +95,14 @@ pub fn facade_list(doc: &Value, rev: ProtocolRevision) -> Size {
     Size::of(&serde_json::json!({ "tools": tools }))
 }
 
-/// Lints a decoded description.
-pub fn lint(doc: &Value, opts: &LintOptions) -> LintReport {
+/// Lints a validated description (the validator's handle): the lint rules, per host
+/// and per revision. Nothing is validated here: the validator checks every
+/// declaration at each revision of its scope, so the views of a valid source are valid
+/// and are not validated again (`mcpdesc_scope::export_tools_list` reasons the same
+/// way). Pointers are into the source; [`Validated::annotate`] positions them.
+pub fn lint(doc: &Validated<'_>, opts: &LintOptions) -> LintReport {
     let mut report = LintReport::default();
-    // Lint a valid description only: the validator's errors come first and alone. This
-    // is the one validation: the validator checks every declaration at each revision of
-    // its scope, so the views of a valid source are valid and are not validated again
-    // (`mcpdesc_scope::export_tools_list` reasons the same way).
-    let invalid: Vec<Diagnostic> = mcpdesc_validate::validate_value(doc)
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .collect();
-    if !invalid.is_empty() {
-        report.diagnostics = invalid;
-        return report;
-    }
+    let doc = doc.value();
     let root_scope = doc
         .get("protocolVersions")
         .map_or(RevisionSet::EMPTY, RevisionSet::from_json);

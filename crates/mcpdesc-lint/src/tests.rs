@@ -5,12 +5,34 @@
 //! Sizes come from `mcpdesc_scope::export_tools_list` (what a host receives), not from
 //! lint.
 
-use crate::{LintOptions, lint};
+use crate::{LintOptions, LintReport};
 use mcpdesc_core::ProtocolRevision;
 use mcpdesc_hosts::{HostProfile, HostRule, estimate_tokens, host};
 use serde_json::{Value, json};
 
 const REV: ProtocolRevision = ProtocolRevision::V2025_06_18;
+
+/// Lints `d` as the CLI does: validated once (an invalid description gets the
+/// validator's errors only), then [`crate::lint`] of the handle, which validates nothing
+/// again.
+fn lint(d: &Value, o: &LintOptions) -> LintReport {
+    match mcpdesc_validate::Validator::new().check(d) {
+        Ok(valid) => {
+            let before = mcpdesc_validate::runs_on_this_thread();
+            let report = crate::lint(&valid, o);
+            assert_eq!(
+                mcpdesc_validate::runs_on_this_thread(),
+                before,
+                "lint validated again"
+            );
+            report
+        }
+        Err(diags) => LintReport {
+            diagnostics: diags.into_iter().filter(|d| d.is_error()).collect(),
+            sizes: Vec::new(),
+        },
+    }
+}
 
 fn doc(tools: Vec<Value>) -> Value {
     json!({
@@ -90,7 +112,8 @@ fn src(h: &str, f: impl Fn(&HostRule) -> bool) -> String {
 
 /// The exported tools/list text and one tool's text at REV (what a host receives).
 fn exported(d: &Value) -> (String, Vec<String>) {
-    let list = mcpdesc_scope::export_tools_list(d, REV).expect("export");
+    let valid = mcpdesc_validate::Validator::new().check(d).expect("valid");
+    let list = mcpdesc_scope::export_tools_list(&valid, REV).expect("export");
     let tools = list["tools"]
         .as_array()
         .expect("tools")

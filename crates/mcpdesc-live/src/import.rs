@@ -277,6 +277,7 @@ pub fn import_dumps(
         }
     };
     let tools: Vec<Value> = merged
+        .value()
         .get("tools")
         .and_then(Value::as_array)
         .cloned()

@@ -11,10 +11,10 @@
 //! This is the one place that reads files for these checks: `mcpdesc-core` does no
 //! I/O by design, and validation and scope invariants live in their own crates.
 
-use mcpdesc_core::{Decoded, Diagnostic, Document, Format, Limits, has_errors};
+use mcpdesc_core::{Decoded, Diagnostic, Document, Format, Limits};
+use mcpdesc_validate::Validated;
 use rayon::prelude::*;
 use serde::Serialize;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// One failed check of one file.
@@ -129,12 +129,18 @@ pub fn roundtrip(path: &Path) -> FileReport {
             return rep;
         }
     };
-    let diags = mcpdesc_validate::validate_value(&decoded.value);
-    if has_errors(&diags) {
-        let errs: Vec<_> = diags.iter().filter(|d| d.is_error()).cloned().collect();
-        fail(&mut rep, "validate", render_all(path, &decoded, errs));
-    }
-    rep.diagnostics = diags;
+    let valid = match mcpdesc_validate::Validator::new().check(&decoded.value) {
+        Ok(valid) => {
+            rep.diagnostics = valid.diagnostics().to_vec();
+            Some(valid)
+        }
+        Err(diags) => {
+            let errs: Vec<_> = diags.iter().filter(|d| d.is_error()).cloned().collect();
+            fail(&mut rep, "validate", render_all(path, &decoded, errs));
+            rep.diagnostics = diags;
+            None
+        }
+    };
     let model_value = doc.to_value();
     if model_value != decoded.value {
         fail(
@@ -189,17 +195,18 @@ pub fn roundtrip(path: &Path) -> FileReport {
             "JSON→YAML→JSON changed the data model".into(),
         ),
     }
-    if !has_errors(&rep.diagnostics) {
-        if let Err(detail) = scope_invariants(&decoded.value) {
+    if let Some(valid) = &valid {
+        if let Err(detail) = scope_invariants(valid) {
             fail(&mut rep, "scope-invariants", detail);
         }
     }
     rep
 }
 
-/// `merge(project_V(D) for V in D) ≡ D`, every projection validates,
-/// and `P_V(merge(views)) ≡ view_V` (§4.12, §4.13).
-fn scope_invariants(doc: &Value) -> Result<(), String> {
+/// `merge(project_V(D) for V in D) ≡ D`, every projection validates (merge validates
+/// each view it is given, and the result), and `P_V(merge(views)) ≡ view_V` (§4.12,
+/// §4.13).
+fn scope_invariants(doc: &Validated<'_>) -> Result<(), String> {
     let flat = |ds: Vec<Diagnostic>| {
         ds.iter()
             .map(|d| d.to_string())
@@ -207,20 +214,20 @@ fn scope_invariants(doc: &Value) -> Result<(), String> {
             .join("; ")
     };
     let mut views = Vec::new();
-    for rev in mcpdesc_scope::root_scope(doc).iter() {
-        let view =
-            mcpdesc_scope::project(doc, rev).map_err(|d| format!("project {rev}: {}", flat(d)))?;
-        views.push((rev, view));
+    for rev in doc.revisions().iter() {
+        let view = mcpdesc_scope::project(doc, rev)
+            .map_err(|d| format!("project {rev}: {}", flat(vec![d])))?;
+        views.push((rev, view.into_value()));
     }
     let merged = mcpdesc_scope::merge_views(views.clone())
         .map_err(|d| format!("merge of views: {}", flat(d)))?;
-    if let Some(diff) = mcpdesc_scope::first_difference(&merged, doc) {
+    if let Some(diff) = mcpdesc_scope::first_difference(merged.value(), doc.value()) {
         return Err(format!("merge(project_V(D)) differs from D: {diff}"));
     }
     for (rev, view) in &views {
         let again = mcpdesc_scope::project(&merged, *rev)
-            .map_err(|d| format!("project merged {rev}: {}", flat(d)))?;
-        if !mcpdesc_scope::views_equivalent(&again, view) {
+            .map_err(|d| format!("project merged {rev}: {}", flat(vec![d])))?;
+        if !mcpdesc_scope::views_equivalent(again.value(), view) {
             return Err(format!(
                 "P_{rev}(merge(views)) differs from the view at {rev}"
             ));

@@ -4,7 +4,7 @@
 //! alternatives/schemes/scopes (§7.3), and redundant or omitted scopes.
 
 use crate::kinds::{DeclKind, root_scope};
-use crate::project::{ProjectOptions, project_unchecked};
+use crate::project::{ProjectOptions, project_value};
 use serde_json::{Map, Value};
 
 /// Whether `a` and `b` are semantically equivalent descriptions (see module docs).
@@ -21,10 +21,7 @@ pub fn first_difference(a: &Value, b: &Value) -> Option<String> {
     }
     for rev in ra.iter() {
         let opts = ProjectOptions::default();
-        let (Ok(va), Ok(vb)) = (
-            project_unchecked(a, rev, opts),
-            project_unchecked(b, rev, opts),
-        ) else {
+        let (Ok(va), Ok(vb)) = (project_value(a, rev, opts), project_value(b, rev, opts)) else {
             return Some(format!("cannot project at {rev}"));
         };
         let (na, nb) = (normalize_view(&va), normalize_view(&vb));

@@ -4,6 +4,7 @@
 
 use mcpdesc_core::decl::is_extension;
 use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, refs};
+use mcpdesc_validate::Validated;
 use serde_json::{Map, Value};
 
 /// Fields of the MCP type of each primitive (`Tool`, `Resource`, `ResourceTemplate`,
@@ -129,17 +130,17 @@ const IMPLEMENTATION_FIELDS: [&str; 6] = [
 /// schemas resolved inline and `_meta` kept.
 ///
 /// Equal to [`tools_list_of_view`] of [`project`](crate::project::project)`(doc, rev)`, built without the view:
-/// the source is validated once, and each tool in scope at `rev` is its
+/// the source is the validator's handle, and each tool in scope at `rev` is its
 /// [`wire_value`] (projection removes only `protocolVersions` and nested elicitations,
-/// which a Tool object does not carry, and keeps the components). The view is not
-/// validated again: the validator checks each declaration at every revision of its
-/// scope, so a valid source has valid views (tested on every fixture at every
-/// revision). Errors: the validator's, `revision-not-in-document`.
-pub fn export_tools_list(doc: &Value, rev: ProtocolRevision) -> Result<Value, Vec<Diagnostic>> {
-    let errs = crate::validation_errors(doc);
-    if !errs.is_empty() {
-        return Err(errs);
-    }
+/// which a Tool object does not carry, and keeps the components). Nothing is validated
+/// here: the validator checks each declaration at every revision of its scope, so a
+/// valid source has valid views (tested on every fixture at every revision). Errors:
+/// `revision-not-in-document`, and a `$componentRef` [`wire_value`] cannot resolve.
+pub fn export_tools_list(
+    doc: &Validated<'_>,
+    rev: ProtocolRevision,
+) -> Result<Value, Vec<Diagnostic>> {
+    let doc = doc.value();
     let root = crate::project::require_revision(doc, rev).map_err(|d| vec![d])?;
     let mut items = Vec::new();
     let mut errs = Vec::new();

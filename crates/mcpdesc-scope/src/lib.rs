@@ -6,6 +6,10 @@
 //! revision of their scope ([`split()`], [`split_declaration`]), semantic equivalence
 //! ([`equivalent`]) and the list exports ([`export_tools_list`], [`list_of_view`]).
 //!
+//! Consumers of a valid description take the validator's handle
+//! ([`mcpdesc_validate::Validated`]) and do not validate it again; producers (`split`,
+//! `merge`) validate what they emit once and return it as a handle.
+//!
 //! Everything works on the decoded data model (`serde_json::Value` with key order
 //! preserved) and is generic over every scoped declaration kind ([`DeclKind`]);
 //! whatever a step does not touch is carried over unchanged (extensions, `_meta`,
@@ -27,23 +31,11 @@ pub use export::{
     wire_value,
 };
 pub use kinds::{DeclKind, decl_scope, root_scope};
-pub use merge::{MergeInput, merge, merge_unchecked, merge_views};
+pub use merge::{MergeInput, merge, merge_views};
 pub use project::{
-    ProjectOptions, project, project_declaration, project_declaration_classes, project_unchecked,
-    project_with,
+    ProjectOptions, project, project_declaration, project_declaration_classes, project_with,
 };
 pub use split::{
     LossAction, OutputRootStrategy, SplitLoss, SplitPolicy, Variant, restrict, split,
-    split_declaration, split_tool_output_root, split_unchecked, split_with,
+    split_declaration, split_tool_output_root, split_with,
 };
-
-use mcpdesc_core::Diagnostic;
-use serde_json::Value;
-
-/// The error diagnostics of the workspace validator for `doc`.
-pub(crate) fn validation_errors(doc: &Value) -> Vec<Diagnostic> {
-    mcpdesc_validate::validate_value(doc)
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .collect()
-}

@@ -3,8 +3,9 @@
 
 use crate::equiv::{canonical_string, diff_pointer, normalize_decl, normalize_view};
 use crate::kinds::{DeclKind, clear_scope, decl_scope, root_scope, scope_json, set_scope};
-use crate::project::{ProjectOptions, project_declaration, project_unchecked};
+use crate::project::{ProjectOptions, project_declaration, project_value};
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet, pointer, refs};
+use mcpdesc_validate::Validated;
 use serde_json::{Map, Value};
 
 /// One merge input: a decoded document and the name to use for it in diagnostics
@@ -36,35 +37,43 @@ impl MergeInput {
 /// Output is canonical: declarations in first-appearance order (inputs in order, each
 /// input's declarations in document order); `protocolVersions` omitted on a declaration
 /// whose scope is the whole root set.
-pub fn merge(inputs: &[MergeInput]) -> Result<Value, Vec<Diagnostic>> {
+///
+/// Each input is validated once here (merge compares the inputs' views, which it may
+/// do unchecked only of valid inputs), and the result once; the result is returned as
+/// the handle its consumers take.
+pub fn merge(inputs: &[MergeInput]) -> Result<Validated<'static>, Vec<Diagnostic>> {
+    let validator = mcpdesc_validate::Validator::new();
     let mut errs = Vec::new();
     for input in inputs {
-        for mut d in crate::validation_errors(&input.document) {
-            d.message = format!("{}: {}", input.source, d.message);
-            errs.push(d);
+        if let Err(diags) = validator.check(&input.document) {
+            for mut d in diags.into_iter().filter(Diagnostic::is_error) {
+                d.message = format!("{}: {}", input.source, d.message);
+                errs.push(d);
+            }
         }
     }
     if !errs.is_empty() {
         return Err(errs);
     }
-    let merged = merge_unchecked(inputs)?;
-    let errs = crate::validation_errors(&merged);
-    if !errs.is_empty() {
-        return Err(errs
+    let merged = merge_values(inputs)?;
+    validator.check_owned(merged).map_err(|diags| {
+        diags
             .into_iter()
+            .filter(Diagnostic::is_error)
             .map(|mut d| {
                 d.message = format!("in the merged result: {}", d.message);
                 d
             })
-            .collect());
-    }
-    Ok(merged)
+            .collect()
+    })
 }
 
 /// Merges single-revision views (e.g. one `tools/list` capture per negotiated
 /// revision). Each view's root `protocolVersions` is set to its revision; two views of
 /// the same revision must be equivalent. Validates views and result like [`merge`].
-pub fn merge_views(views: Vec<(ProtocolRevision, Value)>) -> Result<Value, Vec<Diagnostic>> {
+pub fn merge_views(
+    views: Vec<(ProtocolRevision, Value)>,
+) -> Result<Validated<'static>, Vec<Diagnostic>> {
     let inputs: Vec<MergeInput> = views
         .into_iter()
         .map(|(rev, mut v)| {
@@ -80,8 +89,9 @@ pub fn merge_views(views: Vec<(ProtocolRevision, Value)>) -> Result<Value, Vec<D
     merge(&inputs)
 }
 
-/// [`merge`] without validating inputs or result (the caller vouches for them).
-pub fn merge_unchecked(inputs: &[MergeInput]) -> Result<Value, Vec<Diagnostic>> {
+/// [`merge`] without validating inputs or result: the transformation alone, for
+/// [`merge`] (which has validated the inputs) and the module's tests.
+fn merge_values(inputs: &[MergeInput]) -> Result<Value, Vec<Diagnostic>> {
     if inputs.is_empty() {
         return Err(vec![Diagnostic::error(
             "merge-no-inputs",
@@ -421,8 +431,8 @@ fn merge_components(inputs: &[MergeInput], errs: &mut Vec<Diagnostic>) -> Option
 /// when they are not equivalent.
 fn compare_views(a: &MergeInput, b: &MergeInput, rev: ProtocolRevision) -> Option<Diagnostic> {
     let opts = ProjectOptions::default();
-    let va = project_unchecked(&a.document, rev, opts).ok()?;
-    let vb = project_unchecked(&b.document, rev, opts).ok()?;
+    let va = project_value(&a.document, rev, opts).ok()?;
+    let vb = project_value(&b.document, rev, opts).ok()?;
     if normalize_view(&va) == normalize_view(&vb) {
         return None;
     }
@@ -566,7 +576,7 @@ mod tests {
             "2025-11-25",
             json!({"schemas": {"In": {"type": "object"}, "Other": {"type": "object"}}}),
         );
-        let m = merge_unchecked(&[MergeInput::new("a", a.clone()), MergeInput::new("b", b)])
+        let m = merge_values(&[MergeInput::new("a", a.clone()), MergeInput::new("b", b)])
             .expect("merges");
         assert_eq!(
             m["components"],
@@ -581,7 +591,7 @@ mod tests {
             "2025-11-25",
             json!({"schemas": {"In": {"type": "object", "additionalProperties": false}}}),
         );
-        let err = merge_unchecked(&[MergeInput::new("a", a), MergeInput::new("c", c)])
+        let err = merge_values(&[MergeInput::new("a", a), MergeInput::new("c", c)])
             .expect_err("conflict");
         assert_eq!(err.len(), 1);
         assert_eq!(err[0].code, "merge-conflict");
@@ -594,11 +604,11 @@ mod tests {
         let a = doc("2025-06-18", json!({"schemas": {"In": {"type": "object"}}}));
         let mut b = a.clone();
         b["tools"][0]["description"] = json!("differs");
-        let err = merge_unchecked(&[MergeInput::new("a", a.clone()), MergeInput::new("b", b)])
+        let err = merge_values(&[MergeInput::new("a", a.clone()), MergeInput::new("b", b)])
             .expect_err("conflict");
         assert_eq!(err[0].pointer, "/tools/0/description");
         // The same view twice is fine.
-        let m = merge_unchecked(&[
+        let m = merge_values(&[
             MergeInput::new("a", a.clone()),
             MergeInput::new("a2", a.clone()),
         ])
@@ -611,7 +621,7 @@ mod tests {
         let mut a = doc("2025-06-18", json!({"schemas": {"In": {"type": "object"}}}));
         a["transports"] = json!([{"type": "stdio", "command": "s"}]);
         let b = doc("2025-11-25", json!({"schemas": {"In": {"type": "object"}}}));
-        let err = merge_unchecked(&[MergeInput::new("a", a), MergeInput::new("b", b)])
+        let err = merge_values(&[MergeInput::new("a", a), MergeInput::new("b", b)])
             .expect_err("coverage");
         assert_eq!(err[0].code, "merge-transport-coverage");
         assert!(err[0].message.contains('b'));

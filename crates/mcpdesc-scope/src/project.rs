@@ -3,6 +3,7 @@
 use crate::components;
 use crate::kinds::{DeclKind, clear_scope, decl_scope, root_scope, scope_json};
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet};
+use mcpdesc_validate::Validated;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -14,9 +15,16 @@ pub struct ProjectOptions {
     pub prune_components: bool,
 }
 
-/// The Effective Protocol View `P_V(doc)`, exactly per §4.12: validates the source,
-/// requires `rev` in root `protocolVersions`, projects, and validates the view.
-/// Components are all kept (see [`ProjectOptions`]).
+/// The Effective Protocol View `P_V(doc)` per §4.12 of a validated source: requires
+/// `rev` in root `protocolVersions` and projects. Components are all kept (see
+/// [`ProjectOptions`]).
+///
+/// Step 1 (the source conforms) is the handle; step 8 (the view conforms for `rev`)
+/// holds by construction: the validator checks every declaration at each revision of
+/// its scope, and the view keeps exactly the declarations of `rev`, unscoped, so the
+/// view is returned as a [`Validated`] without a second validation
+/// ([`Validated::derive`]; checked on every fixture at every revision by the
+/// workspace tests).
 ///
 /// ```
 /// # use serde_json::json;
@@ -24,43 +32,31 @@ pub struct ProjectOptions {
 /// let doc = json!({"mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"},
 ///   "protocolVersions": ["2025-06-18", "2025-11-25"],
 ///   "tools": [{"name": "t", "protocolVersions": ["2025-11-25"], "inputSchema": {"type": "object"}}]});
-/// let view = mcpdesc_scope::project(&doc, ProtocolRevision::V2025_06_18).unwrap();
-/// assert_eq!(view["protocolVersions"], json!(["2025-06-18"]));
-/// assert!(view.get("tools").is_none()); // emptied collections are omitted
+/// let valid = mcpdesc_validate::Validator::new().check(&doc).unwrap();
+/// let view = mcpdesc_scope::project(&valid, ProtocolRevision::V2025_06_18).unwrap();
+/// assert_eq!(view.value()["protocolVersions"], json!(["2025-06-18"]));
+/// assert!(view.value().get("tools").is_none()); // emptied collections are omitted
 /// ```
-pub fn project(doc: &Value, rev: ProtocolRevision) -> Result<Value, Vec<Diagnostic>> {
+pub fn project(
+    doc: &Validated<'_>,
+    rev: ProtocolRevision,
+) -> Result<Validated<'static>, Diagnostic> {
     project_with(doc, rev, ProjectOptions::default())
 }
 
 /// [`project`] with options.
 pub fn project_with(
-    doc: &Value,
+    doc: &Validated<'_>,
     rev: ProtocolRevision,
     opts: ProjectOptions,
-) -> Result<Value, Vec<Diagnostic>> {
-    // Step 1: the source must conform.
-    let errs = crate::validation_errors(doc);
-    if !errs.is_empty() {
-        return Err(errs);
-    }
-    let view = project_unchecked(doc, rev, opts).map_err(|d| vec![d])?;
-    // Step 8: the view must conform for `rev`.
-    let errs = crate::validation_errors(&view);
-    if !errs.is_empty() {
-        return Err(errs
-            .into_iter()
-            .map(|mut d| {
-                d.message = format!("in the projected view for {rev}: {}", d.message);
-                d
-            })
-            .collect());
-    }
-    Ok(view)
+) -> Result<Validated<'static>, Diagnostic> {
+    project_value(doc.value(), rev, opts).map(|view| doc.derive(view))
 }
 
-/// Steps 2–7 of §4.12 without validation: the caller vouches for the input. Fails
-/// only when `rev` is not in root `protocolVersions` (code `revision-not-in-document`).
-pub fn project_unchecked(
+/// Steps 2–7 of §4.12 on any value (the crate's own callers: merge and equivalence
+/// compare inputs they have validated, or documents they only compare). Fails only when
+/// `rev` is not in root `protocolVersions` (code `revision-not-in-document`).
+pub(crate) fn project_value(
     doc: &Value,
     rev: ProtocolRevision,
     opts: ProjectOptions,
@@ -301,7 +297,7 @@ mod tests {
 
     #[test]
     fn projects_per_section_4_12() {
-        let v = project_unchecked(&doc(), V2025_06_18, ProjectOptions::default()).expect("in root");
+        let v = project_value(&doc(), V2025_06_18, ProjectOptions::default()).expect("in root");
         assert_eq!(v["protocolVersions"], json!(["2025-06-18"]));
         assert_eq!(v["transports"], json!([{"type": "stdio", "command": "s"}]));
         // `a` is out of scope; `b` keeps `security: [{}]` and loses its emptied elicitations.
@@ -321,9 +317,9 @@ mod tests {
         let opts = ProjectOptions {
             prune_components: true,
         };
-        let v = project_unchecked(&doc(), V2025_06_18, opts).expect("in root");
+        let v = project_value(&doc(), V2025_06_18, opts).expect("in root");
         assert_eq!(v["components"], json!({"x-note": 1}));
-        let v = project_unchecked(&doc(), V2025_11_25, opts).expect("in root");
+        let v = project_value(&doc(), V2025_11_25, opts).expect("in root");
         assert_eq!(
             v["components"],
             json!({"x-note": 1, "schemas": {"In": {"type": "object"}}})
@@ -334,10 +330,29 @@ mod tests {
         );
     }
 
+    /// The handle is the proof of step 1 and the view is valid by construction: a
+    /// projection runs the validator no more (the view is checked by the property
+    /// tests and, on every fixture at every revision, by the workspace tests).
+    #[test]
+    fn projecting_a_handle_does_not_validate_again() {
+        let d = doc();
+        let valid = mcpdesc_validate::Validator::new().check(&d).expect("valid");
+        let before = mcpdesc_validate::runs_on_this_thread();
+        let view = project(&valid, V2025_11_25).expect("in root");
+        assert_eq!(mcpdesc_validate::runs_on_this_thread(), before);
+        assert_eq!(view.revisions(), RevisionSet::single(V2025_11_25));
+        assert_eq!(
+            view.value(),
+            &project_value(&d, V2025_11_25, ProjectOptions::default()).expect("in root")
+        );
+        let e = project(&valid, V2024_11_05).expect_err("not in root");
+        assert_eq!(e.code, "revision-not-in-document");
+    }
+
     #[test]
     fn rejects_revision_outside_root() {
-        let e = project_unchecked(&doc(), V2024_11_05, ProjectOptions::default())
-            .expect_err("not in root");
+        let e =
+            project_value(&doc(), V2024_11_05, ProjectOptions::default()).expect_err("not in root");
         assert_eq!(e.code, "revision-not-in-document");
     }
 }

@@ -18,6 +18,7 @@ use mcpdesc_core::revision::{
     FIELD_FACTS, ObjectKind, content_types, field_available, field_feature,
 };
 use mcpdesc_core::{Diagnostic, Feature, ProtocolRevision, RevisionSet, pointer, refs};
+use mcpdesc_validate::Validated;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::fmt;
@@ -158,7 +159,11 @@ pub struct Variant {
 /// Splits every declaration of `doc` that is not valid in every revision of its scope
 /// (default [`SplitPolicy`]); validates the result. Returns the document and the
 /// losses (pointers into the input).
-pub fn split(doc: &Value) -> Result<(Value, Vec<SplitLoss>), Vec<Diagnostic>> {
+///
+/// The input is not validated: making a document whose declarations are invalid in
+/// some revisions of their scope valid is what splitting is for. The result is
+/// validated once, and returned as the handle its consumers take.
+pub fn split(doc: &Value) -> Result<(Validated<'static>, Vec<SplitLoss>), Vec<Diagnostic>> {
     split_with(doc, &SplitPolicy::default())
 }
 
@@ -166,23 +171,24 @@ pub fn split(doc: &Value) -> Result<(Value, Vec<SplitLoss>), Vec<Diagnostic>> {
 pub fn split_with(
     doc: &Value,
     policy: &SplitPolicy,
-) -> Result<(Value, Vec<SplitLoss>), Vec<Diagnostic>> {
-    let (out, losses) = split_unchecked(doc, policy)?;
-    let errs = crate::validation_errors(&out);
-    if !errs.is_empty() {
-        return Err(errs
+) -> Result<(Validated<'static>, Vec<SplitLoss>), Vec<Diagnostic>> {
+    let (out, losses) = split_value(doc, policy)?;
+    match mcpdesc_validate::Validator::new().check_owned(out) {
+        Ok(valid) => Ok((valid, losses)),
+        Err(diags) => Err(diags
             .into_iter()
+            .filter(Diagnostic::is_error)
             .map(|mut d| {
                 d.message = format!("in the split result: {}", d.message);
                 d
             })
-            .collect());
+            .collect()),
     }
-    Ok((out, losses))
 }
 
-/// [`split_with`] without validating the result.
-pub fn split_unchecked(
+/// [`split_with`] without validating the result (the crate's tests of the
+/// transformation alone).
+pub(crate) fn split_value(
     doc: &Value,
     policy: &SplitPolicy,
 ) -> Result<(Value, Vec<SplitLoss>), Vec<Diagnostic>> {

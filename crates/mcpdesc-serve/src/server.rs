@@ -60,9 +60,10 @@ pub use mcpdesc_catalog::{Selection, SelectionError};
 use mcpdesc_core::meta::{CLIENT_CAPABILITIES, PROTOCOL_VERSION, SERVER_INFO};
 use mcpdesc_core::{DeclKind, Feature, ProtocolRevision, RevisionSet};
 use mcpdesc_rest::call::{CallOutcome, ToolCall};
+use mcpdesc_validate::Validated;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 pub use catalog::DEFAULT_PAGE_SIZE;
@@ -184,15 +185,19 @@ pub struct Server {
     code: Option<code::CodeMode>,
     /// What the server was built from ([`Server::with_selection`] builds siblings).
     doc: Arc<Value>,
+    /// The validator's handle of `doc` (shared with siblings): set by the
+    /// constructors, or by [`crate::prepare`] once the validation it runs beside
+    /// building has accepted the description. Code mode lowers its views from it.
+    source: Arc<OnceLock<Validated<'static>>>,
     opts: ServeOptions,
 }
 
 impl Server {
-    /// Builds the server for a description that the caller has validated (see
-    /// [`crate::prepare`], which does). The revisions served are `opts.revisions` or
-    /// every revision of the description.
+    /// Builds the server for a validated description (the validator's handle; see
+    /// [`crate::prepare`], which validates). The revisions served are `opts.revisions`
+    /// or every revision of the description.
     pub fn new(
-        doc: Arc<Value>,
+        doc: &Validated<'static>,
         backend: Arc<dyn Backend>,
         opts: &ServeOptions,
     ) -> Result<Server, BuildError> {
@@ -203,11 +208,30 @@ impl Server {
     /// [`ServeOptions::fit`] (renames, prunings, and errors for what cannot be made
     /// acceptable; the caller refuses to serve when there is an error).
     pub fn with_fit(
+        doc: &Validated<'static>,
+        backend: Arc<dyn Backend>,
+        opts: &ServeOptions,
+    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), BuildError> {
+        let built = Self::build(doc.shared(), Arc::default(), backend, opts)?;
+        built.0.vouch(doc.clone());
+        Ok(built)
+    }
+
+    /// [`Server::with_fit`] of a description whose validation runs beside this build
+    /// ([`crate::prepare`]): the caller refuses the server unless the validator accepts
+    /// the description, and then hands its handle over with [`Server::vouch`].
+    pub(crate) fn unvouched(
         doc: Arc<Value>,
         backend: Arc<dyn Backend>,
         opts: &ServeOptions,
     ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), BuildError> {
-        Self::build(doc, backend, opts)
+        Self::build(doc, Arc::default(), backend, opts)
+    }
+
+    /// Gives the server the validator's handle of its description (the first one
+    /// given stays).
+    pub(crate) fn vouch(&self, valid: Validated<'static>) {
+        let _ = self.source.set(valid);
     }
 
     /// The same description and backend serving another selection of tools (the HTTP
@@ -220,7 +244,12 @@ impl Server {
             selection,
             ..self.opts.clone()
         };
-        Self::build(Arc::clone(&self.doc), Arc::clone(&self.backend), &opts)
+        Self::build(
+            Arc::clone(&self.doc),
+            Arc::clone(&self.source),
+            Arc::clone(&self.backend),
+            &opts,
+        )
     }
 
     /// The selection served.
@@ -235,6 +264,7 @@ impl Server {
 
     fn build(
         doc: Arc<Value>,
+        source: Arc<OnceLock<Validated<'static>>>,
         backend: Arc<dyn Backend>,
         opts: &ServeOptions,
     ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), BuildError> {
@@ -272,7 +302,12 @@ impl Server {
                 let index = Facade::build(&catalog, &[], semantic(c.lexical))?;
                 (
                     None,
-                    Some(code::CodeMode::build(&catalog, Arc::clone(&doc), index, c)?),
+                    Some(code::CodeMode::build(
+                        &catalog,
+                        Arc::clone(&source),
+                        index,
+                        c,
+                    )?),
                 )
             }
         };
@@ -283,6 +318,7 @@ impl Server {
             facade,
             code,
             doc,
+            source,
             opts: opts.clone(),
         };
         Ok((server, fit_diagnostics))

@@ -26,6 +26,11 @@
 //! assert_eq!(diags[0].pointer, "/tools");
 //! ```
 //!
+//! Consumers take a [`Validated`] handle, made by [`Validator::check`] (or
+//! [`Validator::check_decoded`], which keeps the source positions): the document, its
+//! warnings, its revisions and positions, and the proof it was validated, so no
+//! consumer validates it again.
+//!
 //! Diagnostics are sorted by the position of their pointer in the document, then by code,
 //! so the output is deterministic. A structural error at the same pointer as a semantic
 //! error restates it and is dropped (the semantic code is the more specific one).
@@ -38,6 +43,7 @@ mod rules;
 pub mod structural;
 #[cfg(test)]
 mod tests_support;
+mod validated;
 mod walk;
 
 pub use parts::{PartReport, ToolParts};
@@ -46,6 +52,7 @@ pub use rules::identifiers::{
     Maturity,
 };
 pub use structural::StructuralSchema;
+pub use validated::{Validated, runs_on_this_thread};
 
 use mcpdesc_core::model::Document;
 use mcpdesc_core::{Diagnostic, pointer};
@@ -74,6 +81,7 @@ impl Validator {
 
     /// Full check (structural + semantic), deterministically sorted.
     pub fn validate_value(&self, doc: &Value) -> Vec<Diagnostic> {
+        validated::count_run();
         let (structural, semantic) = self.layers(doc);
         let mut out: Vec<Diagnostic> = structural
             .into_iter()

@@ -1,15 +1,17 @@
 //! Schema lowering and rendering (mcpdesc-codegen): an arbitrary JSON value used as a
 //! tool's `inputSchema` and `outputSchema` never panics the generator, never makes it
 //! report an internal error (template failure, unsanitized identifier), and never yields
-//! a file path that leaves the output directory. The generators validate first (most
-//! arbitrary schemas are refused there), so the lowering and the renderers are also
-//! driven directly on the unvalidated view.
+//! a file path that leaves the output directory. The generators take validated
+//! documents, and most arbitrary schemas are refused by the validator, so the lowering
+//! and the renderers are also driven on the unvalidated document
+//! (`Validated::assume_valid`, the `fuzzing` feature of mcpdesc-validate).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use mcpdesc_codegen::lower::{Views, lower};
 use mcpdesc_codegen::{Error, RustOptions, TsOptions, generate_rust, generate_typescript};
 use mcpdesc_core::{Format, Limits, decode_bytes};
+use mcpdesc_validate::{Validated, Validator};
 use serde_json::json;
 use std::path::{Component, Path};
 
@@ -45,9 +47,13 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(e) => panic!("generator failed internally: {e}"),
     };
-    check(generate_rust(&doc, &RustOptions::default()));
-    check(generate_typescript(&doc, &TsOptions::default()));
-    let Ok(views) = Views::unchecked(&doc, None) else { return };
+    if let Ok(valid) = Validator::new().check(&doc) {
+        check(generate_rust(&valid, &RustOptions::default()));
+        check(generate_typescript(&valid, &TsOptions::default()));
+    }
+    let unchecked = Validated::assume_valid(&doc);
+    check(generate_rust(&unchecked, &RustOptions::default()));
+    let Ok(views) = Views::project(&unchecked, None) else { return };
     let ir = lower(&views).ir;
     let files = |r: Result<(Vec<mcpdesc_codegen::GeneratedFile>, _), Error>| match r {
         Ok((files, _)) => mcpdesc_codegen::Generated { ir: None, files, diagnostics: vec![] },

@@ -78,7 +78,9 @@ pub fn run(args: Args) -> CmdResult {
     let opts = DiffOptions {
         protocol_version: args.protocol_version,
     };
-    let report = match mcpdesc_diff::diff((&old).into(), (&new).into(), &opts) {
+    let report = match mcpdesc_diff::check_pair(&old, &new)
+        .and_then(|(old, new)| mcpdesc_diff::diff(&old, &new, &opts))
+    {
         Ok(r) => r,
         Err(DiffError::Invalid { old, new }) => {
             util::print_diagnostics(&old_name, &old);

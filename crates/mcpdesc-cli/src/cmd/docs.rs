@@ -1,6 +1,6 @@
 //! `mcpdesc docs DESCRIPTION -o OUT [--format html|markdown] [--title T]`.
 
-use crate::util::{self, CmdResult, Outcome, UsageError};
+use crate::util::{self, CmdResult, Outcome, Refusal, UsageError};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -47,9 +47,11 @@ pub fn run(args: Args) -> CmdResult {
         DocsFormat::Html => mcpdesc_docs::Format::Html,
         DocsFormat::Markdown => mcpdesc_docs::Format::Markdown,
     };
+    let Some(valid) = util::validated(&decoded, &name, Refusal::All) else {
+        return Ok(Outcome::Rejected);
+    };
     let opts = mcpdesc_docs::Options { title: args.title };
-    let generated =
-        mcpdesc_docs::generate_with(&decoded.value, format, &opts, |d| decoded.annotate(d));
+    let generated = mcpdesc_docs::generate(&valid, format, &opts);
     util::print_diagnostics(&name, &generated.diagnostics);
     let Some(text) = generated.output else {
         return Ok(Outcome::Rejected);

@@ -1,7 +1,8 @@
 //! `mcpdesc generate rust|typescript`.
 
-use crate::util::{self, CmdResult, Outcome, UsageError};
+use crate::util::{self, CmdResult, Outcome, Refusal, UsageError};
 use mcpdesc_codegen::Generated;
+use mcpdesc_validate::Validated;
 use std::path::Path;
 
 pub mod rust;
@@ -21,19 +22,23 @@ pub fn run(cmd: GenerateCommand) -> CmdResult {
     }
 }
 
-/// What `generate rust` and `generate typescript` share: read, decode, generate, print
-/// diagnostics, write the files under `output`.
+/// What `generate rust` and `generate typescript` share: read, decode, validate (once;
+/// the generator takes the handle), generate, print diagnostics, write the files under
+/// `output`.
 fn generate_into(
     input: &str,
     output: &Path,
-    generate: impl FnOnce(&serde_json::Value) -> Result<Generated, mcpdesc_codegen::Error>,
+    generate: impl FnOnce(&Validated<'_>) -> Result<Generated, mcpdesc_codegen::Error>,
 ) -> CmdResult {
-    let Some((_, decoded, name)) = util::read_document(input)? else {
+    let Some((decoded, name)) = util::read_description(input)? else {
         return Ok(Outcome::Rejected);
     };
-    let generated = generate(&decoded.value).map_err(|e| UsageError(e.to_string()))?;
+    let Some(valid) = util::validated(&decoded, &name, Refusal::Errors) else {
+        return Ok(Outcome::Rejected);
+    };
+    let generated = generate(&valid).map_err(|e| UsageError(e.to_string()))?;
     let mut diags = generated.diagnostics;
-    decoded.annotate(&mut diags);
+    valid.annotate(&mut diags);
     util::print_diagnostics(&name, &diags);
     if generated.files.is_empty() {
         return Ok(Outcome::Rejected);

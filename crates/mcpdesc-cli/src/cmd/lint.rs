@@ -5,6 +5,7 @@ use crate::args::{HostArg, OutputFormat, RuleArg};
 use crate::util::{self, CmdResult, Outcome};
 use mcpdesc_core::{Diagnostic, Format, Limits, Severity, decode_bytes};
 use mcpdesc_lint::{LintOptions, lint};
+use mcpdesc_validate::Validator;
 
 /// Lint MCP Descriptions for the hosts that will receive them: quality rules for every
 /// host (descriptions, annotations, HTML, enum-like strings), each `--host` profile's
@@ -94,11 +95,19 @@ pub fn run(args: Args) -> CmdResult {
         let format = Format::detect((path != "-").then_some(path.as_str()), &sniff);
         let diags = match decode_bytes(&bytes, format, &Limits::default()) {
             Err(d) => vec![d],
-            Ok(decoded) => {
-                let mut diags = lint(&decoded.value, &opts).diagnostics;
-                decoded.annotate(&mut diags);
-                diags
-            }
+            // Linted once valid (the one validation); an invalid description gets the
+            // validator's errors only.
+            Ok(decoded) => match Validator::new().check_decoded(&decoded) {
+                Ok(valid) => {
+                    let mut diags = lint(&valid, &opts).diagnostics;
+                    valid.annotate(&mut diags);
+                    diags
+                }
+                Err(mut diags) => {
+                    diags.retain(Diagnostic::is_error);
+                    diags
+                }
+            },
         };
         match args.format {
             OutputFormat::Text => {

@@ -40,7 +40,7 @@ pub fn run(args: Args) -> CmdResult {
     match mcpdesc_scope::merge(&inputs) {
         Ok(merged) => {
             util::write_value(
-                &merged,
+                merged.value(),
                 args.output.as_ref(),
                 format.unwrap_or(Format::Json),
             )?;

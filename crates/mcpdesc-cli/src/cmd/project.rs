@@ -1,7 +1,7 @@
 //! `mcpdesc project FILE --protocol-version V [-o OUTPUT]`: the Effective Protocol View (§4.12).
 
 use crate::args::Output;
-use crate::util::{self, CmdResult, Outcome};
+use crate::util::{self, CmdResult, Outcome, Refusal};
 use mcpdesc_core::ProtocolRevision;
 
 /// Project a description onto one protocol revision (Effective Protocol View, §4.12).
@@ -31,13 +31,17 @@ pub fn run(args: Args) -> CmdResult {
     let Some((decoded, name)) = util::read_description(&args.file)? else {
         return Ok(Outcome::Rejected);
     };
-    match mcpdesc_scope::project(&decoded.value, args.protocol_version) {
+    let Some(valid) = util::validated(&decoded, &name, Refusal::Errors) else {
+        return Ok(Outcome::Rejected);
+    };
+    match mcpdesc_scope::project(&valid, args.protocol_version) {
         Ok(view) => {
-            util::write_value(&view, args.output.as_ref(), decoded.format)?;
+            util::write_value(view.value(), args.output.as_ref(), decoded.format)?;
             Ok(Outcome::Success)
         }
-        Err(mut diags) => {
-            decoded.annotate(&mut diags);
+        Err(d) => {
+            let mut diags = [d];
+            valid.annotate(&mut diags);
             util::print_diagnostics(&name, &diags);
             Ok(Outcome::Rejected)
         }

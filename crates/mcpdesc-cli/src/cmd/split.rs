@@ -31,7 +31,7 @@ pub fn run(args: Args) -> CmdResult {
             let mut warnings: Vec<_> = losses.iter().map(|l| l.to_diagnostic()).collect();
             decoded.annotate(&mut warnings);
             util::print_diagnostics(&name, &warnings);
-            util::write_value(&doc, args.output.as_ref(), decoded.format)?;
+            util::write_value(doc.value(), args.output.as_ref(), decoded.format)?;
             Ok(Outcome::Success)
         }
         Err(mut diags) => {

@@ -261,7 +261,11 @@ mod tests {
         let (split, _) =
             mcpdesc_scope::split_with(&doc, &mcpdesc_scope::SplitPolicy::wrap_output_root())
                 .expect("splits");
-        let tools = split.get("tools").and_then(Value::as_array).expect("tools");
+        let tools = split
+            .value()
+            .get("tools")
+            .and_then(Value::as_array)
+            .expect("tools");
         let at = |rev: &str| {
             tools
                 .iter()

@@ -2,11 +2,12 @@
 
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet};
 use mcpdesc_scope::{decl_scope, root_scope};
+use mcpdesc_validate::Validated;
 use serde_json::Value;
 use std::collections::HashMap;
 
 /// A description's Effective Protocol Views: the view of the revision the types are
-/// generated for (made and validated by [`mcpdesc_scope::project()`]) and, for every
+/// generated for (made by [`mcpdesc_scope::project()`] from the validator's handle) and, for every
 /// revision the description declares, which of its tools apply there.
 ///
 /// Pointers in the IR and in diagnostics are into the source document, not into the
@@ -26,54 +27,24 @@ pub struct Views<'a> {
 }
 
 impl<'a> Views<'a> {
-    /// The views of `doc` for generating at `requested` (default: the newest revision
-    /// in root `protocolVersions`). An invalid source, or a requested revision the
-    /// document does not declare, is refused with the validator's or the projection's
-    /// diagnostics.
+    /// The views of a validated description for generating at `requested` (default:
+    /// the newest revision in root `protocolVersions`). A requested revision the
+    /// document does not declare is refused with the projection's diagnostic.
     ///
-    /// The other revisions' tool lists are the projection's selection (§4.12 step 4,
-    /// [`mcpdesc_scope::decl_scope`]) applied to the source the target projection has
-    /// just validated; projection leaves a retained tool's schemas as they are (steps
-    /// 5–7 touch only scopes and nested declarations), so reading them from the source
-    /// reads the view's, without a copy of the document per revision.
+    /// Nothing is validated here: the source is the validator's handle, and its views
+    /// are valid by construction ([`mcpdesc_scope::project()`]). The other revisions'
+    /// tool lists are the projection's selection (§4.12 step 4,
+    /// [`mcpdesc_scope::decl_scope`]) applied to the source; projection leaves a
+    /// retained tool's schemas as they are (steps 5–7 touch only scopes and nested
+    /// declarations), so reading them from the source reads the view's, without a copy
+    /// of the document per revision.
     pub fn project(
-        doc: &'a Value,
+        doc: &'a Validated<'_>,
         requested: Option<ProtocolRevision>,
     ) -> Result<Views<'a>, Vec<Diagnostic>> {
-        let target = Self::target(doc, requested);
-        let view = mcpdesc_scope::project(doc, target)?;
-        Ok(Self::new(doc, target, view))
-    }
-
-    /// [`Views::project`], then [`lower`](super::lower): the same result, faster. The
-    /// validation in `mcpdesc_scope::project` (of the source and of the view, §4.12
-    /// steps 1 and 8) is most of its cost, and nothing in lowering depends on it but the
-    /// verdict; so it runs beside the lowering of the same view (the projection without
-    /// validation), whose result is kept only when the input is valid.
-    pub fn project_and_lower(
-        doc: &'a Value,
-        requested: Option<ProtocolRevision>,
-    ) -> Result<super::Lowered, Vec<Diagnostic>> {
-        let target = Self::target(doc, requested);
-        let (checked, lowered) = rayon::join(
-            || mcpdesc_scope::project(doc, target).map(drop),
-            || Self::unchecked(doc, Some(target)).map(|views| super::lower(&views)),
-        );
-        checked?;
-        lowered
-    }
-
-    /// [`Views::project`] without validation: the caller vouches for `doc` (fuzzing,
-    /// benchmarks of lowering alone). Fails only when the target revision is not in the
-    /// document.
-    pub fn unchecked(
-        doc: &'a Value,
-        requested: Option<ProtocolRevision>,
-    ) -> Result<Views<'a>, Vec<Diagnostic>> {
-        let target = Self::target(doc, requested);
-        let view = mcpdesc_scope::project_unchecked(doc, target, Default::default())
-            .map_err(|d| vec![d])?;
-        Ok(Self::new(doc, target, view))
+        let target = Self::target(doc.value(), requested);
+        let view = mcpdesc_scope::project(doc, target).map_err(|d| vec![d])?;
+        Ok(Self::new(doc.value(), target, view.into_value()))
     }
 
     /// The revision generation targets: `requested`, else the newest revision in root

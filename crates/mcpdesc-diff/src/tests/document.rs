@@ -2,7 +2,7 @@
 //! OAuth flows, root security requirements.
 
 use super::{doc, expect, lines_of};
-use crate::{DiffError, DiffOptions, diff_unchecked};
+use crate::{DiffError, DiffOptions, diff_inputs};
 use mcpdesc_core::ProtocolRevision;
 use serde_json::json;
 
@@ -32,7 +32,7 @@ fn one_selected_revision() {
     let mut new = doc(json!({"protocolVersions": ["2025-06-18"]}));
     new["info"]["version"] = json!("2");
     let run = |v: ProtocolRevision| {
-        diff_unchecked(
+        diff_inputs(
             (&old).into(),
             (&new).into(),
             &DiffOptions {
@@ -288,17 +288,29 @@ fn security_alternative_budget() {
     expect(&old, &old.clone(), &[]);
 }
 
-/// Both inputs are validated first; each side's errors stay with that side.
+/// Both inputs are validated first (`check_pair`); each side's errors stay with that
+/// side, positioned; `diff` of the handles validates nothing again.
 #[test]
 fn invalid_inputs_are_refused_per_side() {
     let valid = doc(json!({}));
     let invalid = json!({"mcpdesc": "0.8.0", "tools": [{"name": 1}]});
+    let decode = |v: &serde_json::Value| {
+        let text = serde_json::to_string_pretty(v).expect("serializes");
+        mcpdesc_core::decode(&text, mcpdesc_core::Format::Json, &Default::default())
+            .expect("decodes")
+    };
     let run = |o: &serde_json::Value, n: &serde_json::Value| {
-        crate::diff(o.into(), n.into(), &DiffOptions::default())
+        let (o, n) = (decode(o), decode(n));
+        let (o, n) = crate::check_pair(&o, &n)?;
+        let before = mcpdesc_validate::runs_on_this_thread();
+        let report = crate::diff(&o, &n, &DiffOptions::default());
+        assert_eq!(mcpdesc_validate::runs_on_this_thread(), before);
+        report
     };
     match run(&invalid, &valid) {
         Err(DiffError::Invalid { old, new }) => {
             assert!(!old.is_empty() && old.iter().all(mcpdesc_core::Diagnostic::is_error));
+            assert!(old.iter().all(|d| d.line.is_some()), "{old:?}");
             assert!(new.is_empty());
         }
         other => panic!("{other:?}"),

@@ -6,7 +6,7 @@
 //! meaning, not copied from a run; each group of cases states the behaviour it pins.
 
 use crate::report::Finding;
-use crate::{DiffOptions, Report, diff_unchecked};
+use crate::{DiffOptions, Report, diff_inputs};
 use serde_json::{Value, json};
 
 mod document;
@@ -30,7 +30,7 @@ pub(super) fn doc(members: Value) -> Value {
 }
 
 pub(super) fn report(old: &Value, new: &Value) -> Report {
-    diff_unchecked(old.into(), new.into(), &DiffOptions::default()).expect("report")
+    diff_inputs(old.into(), new.into(), &DiffOptions::default()).expect("report")
 }
 
 pub(super) fn line(f: &Finding, compared: mcpdesc_core::RevisionSet) -> String {

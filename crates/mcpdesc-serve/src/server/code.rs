@@ -27,6 +27,7 @@ use mcpdesc_core::{Feature, ProtocolRevision};
 use mcpdesc_rest::call::{complete, error_result, text_block};
 pub use mcpdesc_sandbox::Limits;
 use mcpdesc_sandbox::{BoxFuture, Host};
+use mcpdesc_validate::Validated;
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
@@ -43,7 +44,8 @@ pub struct CodeMode {
     index: Facade,
     decls: [Value; 2],
     validators: [ArgsValidator; 2],
-    doc: Arc<Value>,
+    /// The validator's handle of the description (the server's; set before serving).
+    source: Arc<OnceLock<Validated<'static>>>,
     /// Per served revision (oldest first), the IR its declarations come from.
     irs: Vec<(ProtocolRevision, OnceLock<Result<Ir, String>>)>,
     limits: Limits,
@@ -75,7 +77,7 @@ impl CodeMode {
     /// Code mode over `catalog`; `index` is a pinless search facade over it.
     pub(crate) fn build(
         catalog: &Catalog,
-        doc: Arc<Value>,
+        source: Arc<OnceLock<Validated<'static>>>,
         index: Facade,
         opts: &CodeOptions,
     ) -> Result<CodeMode, super::BuildError> {
@@ -99,7 +101,7 @@ impl CodeMode {
             index,
             decls,
             validators,
-            doc,
+            source,
             irs: catalog
                 .revisions
                 .iter()
@@ -148,7 +150,11 @@ impl CodeMode {
             return Err(format!("no declarations for MCP {rev}"));
         };
         cell.get_or_init(|| {
-            let views = mcpdesc_codegen::lower::Views::unchecked(&self.doc, Some(rev))
+            let valid = self
+                .source
+                .get()
+                .ok_or_else(|| "the description has not been validated".to_string())?;
+            let views = mcpdesc_codegen::lower::Views::project(valid, Some(rev))
                 .map_err(|_| format!("the description has no view for MCP {rev}"))?;
             Ok(mcpdesc_codegen::lower::lower(&views).ir)
         })

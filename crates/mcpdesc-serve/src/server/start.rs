@@ -114,19 +114,19 @@ pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
     // a client waits for). The builders read the document as untrusted input, so
     // building from a description the validator then refuses is harmless; the refusal
     // comes first.
-    let (diags, built) = std::thread::scope(|scope| {
-        let validation = scope.spawn(|| mcpdesc_validate::validate_value(&doc));
+    let (checked, built) = std::thread::scope(|scope| {
+        let validation =
+            scope.spawn(|| mcpdesc_validate::Validator::new().check_shared(Arc::clone(&doc)));
         let built = build(&doc, opts.backend, &opts.serve);
-        let diags = validation
+        let checked = validation
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (diags, built)
+        (checked, built)
     });
-    if mcpdesc_core::has_errors(&diags) {
-        return Err(StartError::Rejected(diags));
-    }
-    let mut warnings = diags;
+    let mut valid = checked.map_err(StartError::Rejected)?;
+    let mut warnings = valid.take_diagnostics();
     let (server, backend_warnings, holds_credentials, mode) = built?;
+    server.vouch(valid);
     warnings.extend(backend_warnings);
     check_transport(&server, &opts.transport, holds_credentials)?;
     Ok(Prepared {
@@ -185,12 +185,13 @@ pub fn prepare_many(
         }
     };
     let mut member_warnings = Vec::new();
+    let mut witness = None;
     for (m, member) in members.iter().enumerate() {
-        let diags = mcpdesc_validate::validate_value(&member.doc);
-        if mcpdesc_core::has_errors(&diags) {
-            return Err(in_member(m)(StartError::Rejected(diags)));
-        }
-        member_warnings.push(diags);
+        let mut valid = mcpdesc_validate::Validator::new()
+            .check_shared(Arc::clone(&member.doc))
+            .map_err(|diags| in_member(m)(StartError::Rejected(diags)))?;
+        member_warnings.push(valid.take_diagnostics());
+        witness.get_or_insert(valid);
     }
     let sources: Vec<(&Value, Option<&str>)> = members
         .iter()
@@ -223,7 +224,12 @@ pub fn prepare_many(
     }
     let router = crate::compose::Router::new(backends, composition.routes);
     let (server, fitting) =
-        Server::with_fit(Arc::clone(&doc), Arc::new(router), &serve).map_err(StartError::Build)?;
+        Server::unvouched(Arc::clone(&doc), Arc::new(router), &serve).map_err(StartError::Build)?;
+    // The composition of valid descriptions is valid (`compose`'s tests check it), so it
+    // is not validated again.
+    if let Some(w) = &witness {
+        server.vouch(w.derive_shared(Arc::clone(&doc)));
+    }
     if mcpdesc_core::has_errors(&fitting) {
         return Err(StartError::Rejected(fitting));
     }
@@ -259,7 +265,7 @@ fn build(
         ),
     };
     let (server, fitting) =
-        Server::with_fit(Arc::clone(doc), backend, serve).map_err(StartError::Build)?;
+        Server::unvouched(Arc::clone(doc), backend, serve).map_err(StartError::Build)?;
     if mcpdesc_core::has_errors(&fitting) {
         return Err(StartError::Rejected(fitting));
     }

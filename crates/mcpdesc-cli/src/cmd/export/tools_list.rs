@@ -2,7 +2,7 @@
 //! [--server-prefix NAME] [-o OUTPUT]`.
 
 use crate::args::{HostArg, Output};
-use crate::util::{self, CmdResult, Outcome};
+use crate::util::{self, CmdResult, Outcome, Refusal};
 use mcpdesc_core::{Format, ProtocolRevision};
 
 /// The tools/list result a conforming server would send at one revision.
@@ -50,38 +50,41 @@ pub fn run(args: Args) -> CmdResult {
     let Some((decoded, name)) = util::read_description(&args.file)? else {
         return Ok(Outcome::Rejected);
     };
-    match mcpdesc_scope::export_tools_list(&decoded.value, args.protocol_version) {
-        Ok(list) => {
-            // The list holds what it needs of the description: free the description
-            // before the list is rewritten and written.
-            drop(decoded);
-            let list = if args.host.is_some() || args.budget.is_some() {
-                let fitted = mcpdesc_hosts::fit_tools_list(
-                    list,
-                    args.protocol_version,
-                    &mcpdesc_hosts::FitOptions {
-                        host: args.host.map(|h| h.0),
-                        server_prefix: args.server_prefix.as_deref(),
-                        budget: args.budget,
-                    },
-                );
-                // Pointers are into the tools/list, not the file: no line:column.
-                util::print_diagnostics(&name, &fitted.diagnostics);
-                if mcpdesc_core::has_errors(&fitted.diagnostics) {
-                    return Ok(Outcome::Rejected);
-                }
-                fitted.tools_list
-            } else {
-                list
-            };
-            // A tools/list result is an MCP message: JSON unless the file says YAML.
-            util::write_value(&list, args.output.as_ref(), Format::Json)?;
-            Ok(Outcome::Success)
-        }
+    let Some(valid) = util::validated(&decoded, &name, Refusal::Errors) else {
+        return Ok(Outcome::Rejected);
+    };
+    let list = match mcpdesc_scope::export_tools_list(&valid, args.protocol_version) {
+        Ok(list) => list,
         Err(mut diags) => {
-            decoded.annotate(&mut diags);
+            valid.annotate(&mut diags);
             util::print_diagnostics(&name, &diags);
-            Ok(Outcome::Rejected)
+            return Ok(Outcome::Rejected);
         }
-    }
+    };
+    // The list holds what it needs of the description: free the description before
+    // the list is rewritten and written.
+    drop(valid);
+    drop(decoded);
+    let list = if args.host.is_some() || args.budget.is_some() {
+        let fitted = mcpdesc_hosts::fit_tools_list(
+            list,
+            args.protocol_version,
+            &mcpdesc_hosts::FitOptions {
+                host: args.host.map(|h| h.0),
+                server_prefix: args.server_prefix.as_deref(),
+                budget: args.budget,
+            },
+        );
+        // Pointers are into the tools/list, not the file: no line:column.
+        util::print_diagnostics(&name, &fitted.diagnostics);
+        if mcpdesc_core::has_errors(&fitted.diagnostics) {
+            return Ok(Outcome::Rejected);
+        }
+        fitted.tools_list
+    } else {
+        list
+    };
+    // A tools/list result is an MCP message: JSON unless the file says YAML.
+    util::write_value(&list, args.output.as_ref(), Format::Json)?;
+    Ok(Outcome::Success)
 }
