@@ -570,7 +570,9 @@ use crate::prism::arguments;
 /// TypeScript SDK over stdio and the Python SDK over Streamable HTTP search, describe the
 /// three get-a-pet tools (one per description, named by prefix) and call each through
 /// `call_tool`; every search result names its own description, and Prism, which validates
-/// each request against the original OpenAPI document, rejects none of them.
+/// each request against the original OpenAPI document, rejects none of them. The MCP
+/// Inspector's CLI does the same, one call per process, over stdio (its legacy era) and
+/// Streamable HTTP (its modern era, 2026-07-28).
 #[test]
 #[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
@@ -578,9 +580,15 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
     use mcpdesc_tests::prism::{self, Prism};
     let sdk = node_modules().join("@modelcontextprotocol/sdk/package.json");
     let py = venv_python();
-    if !sdk.is_file() || !py.is_file() || !prism::bin().exists() || !mcpdesc_bin().is_file() {
+    let inspector = node_modules().join(".bin/mcp-inspector");
+    if !sdk.is_file()
+        || !py.is_file()
+        || !prism::bin().exists()
+        || !inspector.exists()
+        || !mcpdesc_bin().is_file()
+    {
         return missing(
-            "@modelcontextprotocol/sdk and Prism (.deps/node), .deps/venv or the mcpdesc binary",
+            "@modelcontextprotocol/sdk, the Inspector and Prism (.deps/node), .deps/venv or the mcpdesc binary",
         );
     }
     let w = work();
@@ -635,6 +643,7 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
     for (name, _, args) in &wanted {
         calls.push(json!({"name": "call_tool", "arguments": {"name": name, "arguments": args}}));
     }
+    let calls_json = calls.clone();
     let calls = Value::from(calls).to_string();
     let check = |who: &str, out: &Value| {
         let r = &out["results"];
@@ -696,6 +705,71 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
         .arg(&srv.url)
         .env("MCPDESC_CALLS", &calls);
     check("python sdk (http)", &run_json(p, "python http"));
+    // The MCP Inspector's CLI, one tool call per process: search → describe → call of
+    // each description's tool, over stdio (legacy era) and Streamable HTTP (modern).
+    {
+        // The Inspector reads `--config` itself: a script runs the server.
+        let script = root.join("serve.sh");
+        let quoted = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+        let mut line = String::from("#!/bin/sh\nexec env");
+        for (k, v) in &env {
+            line.push_str(&format!(" {}", quoted(&format!("{k}={v}"))));
+        }
+        line.push_str(&format!(
+            " {} serve --config {}\n",
+            quoted(&bin),
+            quoted(&config.display().to_string())
+        ));
+        std::fs::write(&script, line).expect("write script");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+                .expect("chmod");
+        }
+        let stdio = vec![script.display().to_string()];
+        let http = vec![srv.url.clone(), "--transport".into(), "http".into()];
+        for (era, target) in [("legacy", &stdio), ("modern", &http)] {
+            let call = |tool: &str, args: &Value| {
+                let mut c = Command::new(&inspector);
+                c.args(["--cli", "--protocol-era", era, "--format", "json"])
+                    .args(target)
+                    .args(["--method", "tools/call", "--tool-name", tool])
+                    .args(["--tool-args-json", &args.to_string()])
+                    .env("HOME", &w)
+                    .current_dir(&w);
+                // A tool error (Prism's own invalid 3.1 responses, which `check` allows)
+                // makes the Inspector exit 5 after printing the result.
+                let out = c.output().expect("runs the inspector");
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                let result = stdout
+                    .lines()
+                    .filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok())
+                    .find_map(|v| v.get("result").cloned());
+                match result {
+                    Some(r) if out.status.success() || r["isError"] == true => {
+                        json!({ "result": r })
+                    }
+                    _ => panic!(
+                        "inspector {era} {tool} failed ({}):\n{stdout}\n{}",
+                        out.status,
+                        String::from_utf8_lossy(&out.stderr)
+                    ),
+                }
+            };
+            let mut results = vec![
+                call("search_tools", &calls_json[0]["arguments"]),
+                call("describe_tools", &calls_json[1]["arguments"]),
+            ];
+            for c in &calls_json[2..] {
+                results.push(call("call_tool", &c["arguments"]));
+            }
+            check(
+                &format!("inspector cli ({era})"),
+                &json!({ "results": results }),
+            );
+        }
+    }
     drop(prisms);
 }
 
