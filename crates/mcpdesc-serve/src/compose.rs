@@ -577,6 +577,50 @@ mod tests {
         assert!(c.doc.get("components").is_none());
     }
 
+    #[test]
+    fn prompts_are_prefixed_resources_keep_their_uris_and_instructions_are_headed() {
+        let mut a = desc("Alpha", &["2025-11-25"], vec![]);
+        a["instructions"] = json!("Use alpha.");
+        a["prompts"] = json!([{"name": "brief"}, {"name": "shared"}]);
+        a["resources"] = json!([{"uri": "a://x", "name": "x"}]);
+        let mut b = desc("beta", &["2025-11-25"], vec![]);
+        b["prompts"] = json!([{"name": "shared"}]);
+        b["resourceTemplates"] = json!([{"uriTemplate": "b://{id}", "name": "t"}]);
+        let c = compose(&[(&a, None), (&b, None)]).expect("composes");
+        let names = |c: &Composition| -> Vec<String> {
+            let mut n: Vec<String> = c.doc["prompts"]
+                .as_array()
+                .expect("prompts")
+                .iter()
+                .filter_map(|p| p["name"].as_str().map(String::from))
+                .collect();
+            n.sort_unstable();
+            n
+        };
+        assert_eq!(names(&c), ["alpha_brief", "alpha_shared", "beta_shared"]);
+        assert_eq!(c.doc["resources"][0]["uri"], "a://x");
+        assert_eq!(c.doc["resourceTemplates"][0]["uriTemplate"], "b://{id}");
+        assert_eq!(c.routes.prompts, [(0, 0), (0, 1), (1, 0)]);
+        assert_eq!(c.routes.resource_templates, [(1, 0)]);
+        // Only descriptions with instructions contribute, each under its info.name.
+        assert_eq!(c.doc["instructions"], "## Alpha\n\nUse alpha.");
+        // Order-independent names.
+        let c2 = compose(&[(&b, None), (&a, None)]).expect("composes");
+        assert_eq!(names(&c2), names(&c));
+        // Templates whose literal ends are compatible overlap; disjoint ones do not.
+        let mut d = desc("d", &["2025-11-25"], vec![]);
+        d["resourceTemplates"] = json!([{"uriTemplate": "b://{+path}", "name": "p"}]);
+        assert!(matches!(
+            compose(&[(&b, None), (&d, None)]),
+            Err(ComposeError::ResourceOverlap {
+                members: (0, 1),
+                ..
+            })
+        ));
+        d["resourceTemplates"] = json!([{"uriTemplate": "c://{id}", "name": "p"}]);
+        assert!(compose(&[(&b, None), (&d, None)]).is_ok());
+    }
+
     #[derive(Debug, Default)]
     struct Recording(Mutex<Vec<usize>>, &'static str);
 
