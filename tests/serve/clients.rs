@@ -46,7 +46,7 @@ fn work() -> PathBuf {
                 Err(e) => panic!("symlink: {e}"),
             }
         }
-        for f in ["ts_client.mjs", "py_client.py"] {
+        for f in ["ts_client.mjs", "py_client.py", "py_resources.py"] {
             std::fs::copy(mcp_fixture(&format!("clients/{f}")), d.join(f)).expect("copy");
         }
         d
@@ -570,7 +570,9 @@ use crate::prism::arguments;
 /// TypeScript SDK over stdio and the Python SDK over Streamable HTTP search, describe the
 /// three get-a-pet tools (one per description, named by prefix) and call each through
 /// `call_tool`; every search result names its own description, and Prism, which validates
-/// each request against the original OpenAPI document, rejects none of them.
+/// each request against the original OpenAPI document, rejects none of them. The MCP
+/// Inspector's CLI does the same, one call per process, over stdio (its legacy era) and
+/// Streamable HTTP (its modern era, 2026-07-28).
 #[test]
 #[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
@@ -578,9 +580,15 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
     use mcpdesc_tests::prism::{self, Prism};
     let sdk = node_modules().join("@modelcontextprotocol/sdk/package.json");
     let py = venv_python();
-    if !sdk.is_file() || !py.is_file() || !prism::bin().exists() || !mcpdesc_bin().is_file() {
+    let inspector = node_modules().join(".bin/mcp-inspector");
+    if !sdk.is_file()
+        || !py.is_file()
+        || !prism::bin().exists()
+        || !inspector.exists()
+        || !mcpdesc_bin().is_file()
+    {
         return missing(
-            "@modelcontextprotocol/sdk and Prism (.deps/node), .deps/venv or the mcpdesc binary",
+            "@modelcontextprotocol/sdk, the Inspector and Prism (.deps/node), .deps/venv or the mcpdesc binary",
         );
     }
     let w = work();
@@ -635,6 +643,7 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
     for (name, _, args) in &wanted {
         calls.push(json!({"name": "call_tool", "arguments": {"name": name, "arguments": args}}));
     }
+    let calls_json = calls.clone();
     let calls = Value::from(calls).to_string();
     let check = |who: &str, out: &Value| {
         let r = &out["results"];
@@ -696,5 +705,203 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
         .arg(&srv.url)
         .env("MCPDESC_CALLS", &calls);
     check("python sdk (http)", &run_json(p, "python http"));
+    // The MCP Inspector's CLI, one tool call per process: search → describe → call of
+    // each description's tool, over stdio (legacy era) and Streamable HTTP (modern).
+    {
+        // The Inspector reads `--config` itself: a script runs the server.
+        let script = root.join("serve.sh");
+        let quoted = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+        let mut line = String::from("#!/bin/sh\nexec env");
+        for (k, v) in &env {
+            line.push_str(&format!(" {}", quoted(&format!("{k}={v}"))));
+        }
+        line.push_str(&format!(
+            " {} serve --config {}\n",
+            quoted(&bin),
+            quoted(&config.display().to_string())
+        ));
+        std::fs::write(&script, line).expect("write script");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+                .expect("chmod");
+        }
+        let stdio = vec![script.display().to_string()];
+        let http = vec![srv.url.clone(), "--transport".into(), "http".into()];
+        for (era, target) in [("legacy", &stdio), ("modern", &http)] {
+            let call = |tool: &str, args: &Value| {
+                let mut c = Command::new(&inspector);
+                c.args(["--cli", "--protocol-era", era, "--format", "json"])
+                    .args(target)
+                    .args(["--method", "tools/call", "--tool-name", tool])
+                    .args(["--tool-args-json", &args.to_string()])
+                    .env("HOME", &w)
+                    .current_dir(&w);
+                // A tool error (Prism's own invalid 3.1 responses, which `check` allows)
+                // makes the Inspector exit 5 after printing the result.
+                let out = c.output().expect("runs the inspector");
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                let result = stdout
+                    .lines()
+                    .filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok())
+                    .find_map(|v| v.get("result").cloned());
+                match result {
+                    Some(r) if out.status.success() || r["isError"] == true => {
+                        json!({ "result": r })
+                    }
+                    _ => panic!(
+                        "inspector {era} {tool} failed ({}):\n{stdout}\n{}",
+                        out.status,
+                        String::from_utf8_lossy(&out.stderr)
+                    ),
+                }
+            };
+            let mut results = vec![
+                call("search_tools", &calls_json[0]["arguments"]),
+                call("describe_tools", &calls_json[1]["arguments"]),
+            ];
+            for c in &calls_json[2..] {
+                results.push(call("call_tool", &c["arguments"]));
+            }
+            check(
+                &format!("inspector cli ({era})"),
+                &json!({ "results": results }),
+            );
+        }
+    }
     drop(prisms);
+}
+
+/// Issue 21 §2 beyond tools, with the Python SDK client over stdio and Streamable HTTP at
+/// 2026-07-28 and 2025-11-25: two mocked spec fixtures served together list each
+/// other's resources under their own URIs and prompts under prefixed names, and each
+/// `resources/read` / `prompts/get` is answered by its own description's examples
+/// (expectations hand-written from the fixtures; the SDK validates every result shape).
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
+#[test]
+fn resources_and_prompts_of_two_descriptions_with_the_python_sdk() {
+    let py = venv_python();
+    if !py.is_file() || !mcpdesc_bin().is_file() {
+        return missing("the Python venv with mcp (.deps/venv) or the mcpdesc binary");
+    }
+    let w = work();
+    let spec = |f: &str| {
+        mcpdesc_tests::fixture(&format!("spec/fixtures/expected-valid/{f}"))
+            .display()
+            .to_string()
+    };
+    let serve = vec![
+        spec("named-resource-examples.json"),
+        spec("named-prompt-examples.json"),
+        "--mock".to_string(),
+        "--page-size".into(),
+        "1".into(),
+    ];
+    let reads = json!({
+        "uris": ["file:///project/src/", "chess://games/example-1234"],
+        "prompts": [
+            {"name": "prompt_example_fixture_greeting"},
+            {"name": "prompt_example_fixture_city_briefing",
+             "arguments": {"city": "Paris", "audience": "engineering"}}
+        ]
+    })
+    .to_string();
+    let check = |who: &str, out: &Value, rev: ProtocolRevision| {
+        assert_eq!(out["negotiated"], rev.as_str(), "{who}: {out}");
+        let strs = |list: &Value, key: &str| -> Vec<String> {
+            list.as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v[key].as_str().map(String::from))
+                .collect()
+        };
+        let modern = rev == V2026_07_28;
+        let resources: &[&str] = if modern {
+            &["file:///project/src/"]
+        } else {
+            &["file:///project/src/", "asset:///pixel.bin"]
+        };
+        assert_eq!(strs(&out["resources"], "uri"), resources, "{who}");
+        let templates: &[&str] = if modern {
+            &["chess://games/{game_id}"]
+        } else {
+            &[]
+        };
+        assert_eq!(strs(&out["templates"], "uriTemplate"), templates, "{who}");
+        let prompts: &[&str] = if modern {
+            &[
+                "prompt_example_fixture_greeting",
+                "prompt_example_fixture_city_briefing",
+            ]
+        } else {
+            &["prompt_example_fixture_greeting"]
+        };
+        assert_eq!(strs(&out["prompts"], "name"), prompts, "{who}");
+        let reads = &out["reads"];
+        assert_eq!(
+            reads[0]["result"]["contents"][1]["text"], "fn main() {}\n",
+            "{who}: {reads}"
+        );
+        let gets = &out["gets"];
+        assert_eq!(
+            gets[0]["result"]["messages"][0]["content"]["text"], "Hello.",
+            "{who}: {gets}"
+        );
+        if modern {
+            assert_eq!(
+                reads[1]["result"]["contents"][0]["text"],
+                "{\"id\":\"example-1234\",\"result\":\"1-0\"}",
+                "{who}: {reads}"
+            );
+            assert_eq!(
+                gets[1]["result"]["description"], "Engineering briefing for Paris",
+                "{who}: {gets}"
+            );
+        } else {
+            // 2025-11-25 has neither the template nor the briefing prompt.
+            for e in [&reads[1]["error"], &gets[1]["error"]] {
+                assert!(
+                    e.as_str()
+                        .is_some_and(|e| e.contains("not found") || e.contains("Unknown prompt")),
+                    "{who}: {out}"
+                );
+            }
+        }
+    };
+    let bin = mcpdesc_bin().display().to_string();
+    for (mode, rev) in [("auto", V2026_07_28), ("legacy", V2025_11_25)] {
+        let mut c = Command::new(&py);
+        c.arg(w.join("py_resources.py"))
+            .arg("stdio")
+            .arg(mode)
+            .arg(&bin)
+            .arg("serve")
+            .args(&serve)
+            .env("MCPDESC_READS", &reads);
+        check(
+            &format!("python sdk (stdio, {mode})"),
+            &run_json(c, "python stdio"),
+            rev,
+        );
+        let srv = ServeHttp::spawn(&serve);
+        let mut c = Command::new(&py);
+        c.arg(w.join("py_resources.py"))
+            .arg("http")
+            .arg(mode)
+            .arg(&srv.url)
+            .env("MCPDESC_READS", &reads);
+        check(
+            &format!("python sdk (http, {mode})"),
+            &run_json(c, "python http"),
+            rev,
+        );
+        let log = srv.log();
+        assert!(
+            log.contains(&format!(
+                "prompts/get prompt_example_fixture_greeting [{rev}] -> mock example `default`"
+            )),
+            "{log}"
+        );
+    }
 }

@@ -317,9 +317,33 @@ fn errors_have_the_codes_each_revision_specifies() {
                 .unwrap_or_else(|| panic!("{method} @ {rev}: not an error: {r}"))
         };
         assert_eq!(code(&mut c, "no/such", json!({})), -32601, "{rev}");
+        // The mock answers resources/read and prompts/get from named examples; the
+        // fixture's `notes` resource and `summarize` prompt have none (-32602), an
+        // undeclared URI is "Resource not found" (-32002 until 2026-07-28 retired it,
+        // then -32602), and a missing required prompt argument is -32602.
+        let not_found = if rev == V2026_07_28 { -32602 } else { -32002 };
+        for (m, params, want) in [
+            (
+                "resources/read",
+                json!({"uri": "file:///notes.txt"}),
+                -32602,
+            ),
+            (
+                "resources/read",
+                json!({"uri": "file:///nowhere"}),
+                not_found,
+            ),
+            (
+                "prompts/get",
+                json!({"name": "summarize", "arguments": {"text": "t"}}),
+                -32602,
+            ),
+            ("prompts/get", json!({"name": "summarize"}), -32602),
+            ("prompts/get", json!({"name": "nope"}), -32602),
+        ] {
+            assert_eq!(code(&mut c, m, params), want, "{m} @ {rev}");
+        }
         for m in [
-            "resources/read",
-            "prompts/get",
             "completion/complete",
             "logging/setLevel",
             "resources/subscribe",
@@ -386,8 +410,8 @@ fn errors_have_the_codes_each_revision_specifies() {
             -32602,
             "{rev}"
         );
-        let r = c.call(&env, "resources/read", json!({"uri": "file:///notes.txt"}));
-        assert_eq!(r["error"]["data"], json!({"method": "resources/read"}));
+        let r = c.call(&env, "completion/complete", json!({}));
+        assert_eq!(r["error"]["data"], json!({"method": "completion/complete"}));
     }
     let mut c = Conn::open(&rt, &server);
     // Before initialize: ping works, anything else is -32602.

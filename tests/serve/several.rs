@@ -496,3 +496,296 @@ fn code_mode_scripts_call_tools_of_every_description() {
         "{heads:?}"
     );
 }
+
+fn spec_fixture(name: &str) -> Arc<Value> {
+    Arc::new(load(&fixture(&format!(
+        "spec/fixtures/expected-valid/{name}"
+    ))))
+}
+
+/// Three mocked descriptions with resources, templates, prompts and instructions: the
+/// hand-written serve fixture (`serve_`), the spec's named-resource-examples fixture
+/// (`files_`, given instructions here) and its named-prompt-examples fixture (`talk_`).
+fn resources_and_prompts_server() -> Arc<mcpdesc_serve::Server> {
+    let mut files = (*spec_fixture("named-resource-examples.json")).clone();
+    files["instructions"] = json!("Read files.");
+    let (log, _) = mcpdesc_serve::Log::buffer();
+    let p = prepare_many(
+        vec![
+            member(
+                &Arc::new(every_revision()),
+                "serve",
+                BackendOptions::Mock(MockOptions::default()),
+            ),
+            member(
+                &Arc::new(files),
+                "files",
+                BackendOptions::Mock(MockOptions::default()),
+            ),
+            member(
+                &spec_fixture("named-prompt-examples.json"),
+                "talk",
+                BackendOptions::Mock(MockOptions::default()),
+            ),
+        ],
+        ServeOptions {
+            log,
+            ..ServeOptions::default()
+        },
+        Transport::Stdio,
+    )
+    .unwrap_or_else(|e| panic!("prepare_many: {e:?}"));
+    Arc::clone(p.server())
+}
+
+fn field<'a>(items: &'a [Value], key: &str) -> Vec<&'a str> {
+    items.iter().filter_map(|t| t[key].as_str()).collect()
+}
+
+/// Resources keep their URIs, prompts get the description's prefix, instructions are
+/// each description's under a heading naming it, and `resources/read` / `prompts/get`
+/// are answered by the owning description's mock from its named examples (expectations
+/// hand-written from the three fixtures).
+#[test]
+fn resources_prompts_and_instructions_of_several_descriptions() {
+    let server = resources_and_prompts_server();
+    let rt = Arc::new(rt());
+
+    let mut c = Conn::open(&rt, &server);
+    let init = c.request(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {},
+               "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    assert_eq!(
+        init["result"]["instructions"],
+        "## serve-fixture\n\nCall echo to repeat text; add sums two integers.\n\n\
+         ## resource-example-catalogue\n\nRead files.",
+        "{init}"
+    );
+    assert_eq!(
+        init["result"]["capabilities"],
+        json!({"tools": {}, "resources": {}, "prompts": {}})
+    );
+    let env = None;
+    let (resources, _) = c.list_all(&env, "resources/list", "resources");
+    assert_eq!(
+        field(&resources, "uri"),
+        [
+            "file:///notes.txt",
+            "file:///project/src/",
+            "asset:///pixel.bin"
+        ]
+    );
+    let (templates, _) = c.list_all(&env, "resources/templates/list", "resourceTemplates");
+    assert_eq!(field(&templates, "uriTemplate"), ["notes://{id}"]);
+    let (prompts, _) = c.list_all(&env, "prompts/list", "prompts");
+    assert_eq!(
+        field(&prompts, "name"),
+        ["serve_summarize", "talk_greeting"]
+    );
+
+    let r = c.call(
+        &env,
+        "resources/read",
+        json!({"uri": "file:///project/src/"}),
+    );
+    let contents = r["result"]["contents"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        field(&contents, "uri"),
+        [
+            "file:///project/src/",
+            "file:///project/src/main.rs",
+            "file:///project/src/lib.rs"
+        ],
+        "{r}"
+    );
+    assert_eq!(contents[0]["text"], "main.rs\nlib.rs\n");
+    assert_eq!(
+        r["result"]["_meta"],
+        json!({"snapshot": "example", "x-mcpdesc/mockExample": "two-files"})
+    );
+    let r = c.call(&env, "resources/read", json!({"uri": "asset:///pixel.bin"}));
+    assert_eq!(r["result"]["contents"][0]["blob"], "AAEC", "{r}");
+    let r = c.call(&env, "prompts/get", json!({"name": "talk_greeting"}));
+    assert_eq!(
+        r["result"]["messages"],
+        json!([{"role": "assistant", "content": {"type": "text", "text": "Hello."}}]),
+        "{r}"
+    );
+    // The unprefixed name is no served prompt; a prompt of 2026-07-28 only is not here.
+    for name in ["greeting", "talk_city_briefing"] {
+        let r = c.call(&env, "prompts/get", json!({"name": name}));
+        assert_eq!(r["error"]["code"], -32602, "{name}: {r}");
+    }
+    // The serve fixture's resource has no examples: its own mock says so.
+    let r = c.call(&env, "resources/read", json!({"uri": "file:///notes.txt"}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`notes` has no named examples")),
+        "{r}"
+    );
+
+    // 2026-07-28: the scoped variants of that revision.
+    let mut c = Conn::open(&rt, &server);
+    let env = c.open_at(V2026_07_28);
+    let (templates, _) = c.list_all(&env, "resources/templates/list", "resourceTemplates");
+    assert_eq!(
+        field(&templates, "uriTemplate"),
+        ["notes://{id}", "chess://games/{game_id}"]
+    );
+    let (prompts, _) = c.list_all(&env, "prompts/list", "prompts");
+    assert_eq!(
+        field(&prompts, "name"),
+        ["serve_summarize", "talk_greeting", "talk_city_briefing"]
+    );
+    let r = c.call(
+        &env,
+        "resources/read",
+        json!({"uri": "chess://games/example-1234"}),
+    );
+    assert_eq!(
+        (
+            r["result"]["contents"][0]["text"].clone(),
+            r["result"]["ttlMs"].clone(),
+            r["result"]["cacheScope"].clone(),
+            r["result"]["resultType"].clone()
+        ),
+        (
+            json!("{\"id\":\"example-1234\",\"result\":\"1-0\"}"),
+            json!(300000),
+            json!("public"),
+            json!("complete")
+        ),
+        "{r}"
+    );
+    // A URI the template expands but no example records: no fallback (§10.4.5).
+    let r = c.call(
+        &env,
+        "resources/read",
+        json!({"uri": "chess://games/other"}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    // A URI nothing declares: not found (-32602 from 2026-07-28).
+    let r = c.call(&env, "resources/read", json!({"uri": "chess://nowhere"}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let r = c.call(
+        &env,
+        "prompts/get",
+        json!({"name": "talk_city_briefing",
+               "arguments": {"audience": "engineering", "city": "Paris"}}),
+    );
+    assert_eq!(
+        r["result"]["description"], "Engineering briefing for Paris",
+        "{r}"
+    );
+    assert_eq!(
+        r["result"]["messages"][1]["content"]["type"],
+        "resource_link"
+    );
+    // Arguments no example has: refused, never a guessed example.
+    let r = c.call(
+        &env,
+        "prompts/get",
+        json!({"name": "talk_city_briefing", "arguments": {"city": "Rome"}}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    // The $componentRef example of the 2026-07-28 greeting, inlined by the composition.
+    let r = c.call(&env, "prompts/get", json!({"name": "talk_greeting"}));
+    assert_eq!(
+        r["result"]["messages"][0]["content"]["text"], "Hello.",
+        "{r}"
+    );
+}
+
+/// Two descriptions that could both answer one `resources/read` are refused at start,
+/// naming both: the same `uri`, and a `uri` one template of the other expands to.
+#[test]
+fn descriptions_sharing_a_resource_uri_are_refused() {
+    use mcpdesc_serve::compose::ComposeError;
+    let files = spec_fixture("named-resource-examples.json");
+    let mock = || BackendOptions::Mock(MockOptions::default());
+    let refused = |members: Vec<Member>| match prepare_many(
+        members,
+        ServeOptions::default(),
+        Transport::Stdio,
+    ) {
+        Err(StartError::Compose(e)) => e,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        refused(vec![
+            member(&files, "a", mock()),
+            member(&files, "b", mock())
+        ]),
+        ComposeError::ResourceOverlap {
+            members: (0, 1),
+            first: "asset:///pixel.bin".into(),
+            second: "asset:///pixel.bin".into()
+        }
+    );
+    let games = Arc::new(json!({
+        "mcpdesc": "0.8.0",
+        "info": {"name": "games", "version": "1"},
+        "protocolVersions": ["2025-11-25"],
+        "resources": [{"uri": "chess://games/top", "name": "top"}]
+    }));
+    assert_eq!(
+        refused(vec![
+            member(&games, "g", mock()),
+            member(&files, "f", mock())
+        ]),
+        ComposeError::ResourceOverlap {
+            members: (0, 1),
+            first: "chess://games/top".into(),
+            second: "chess://games/{game_id}".into()
+        }
+    );
+    // Templates whose literal parts differ are composed.
+    let players = Arc::new(json!({
+        "mcpdesc": "0.8.0",
+        "info": {"name": "players", "version": "1"},
+        "protocolVersions": ["2025-11-25"],
+        "resourceTemplates": [{"uriTemplate": "chess://players/{id}", "name": "player"}]
+    }));
+    assert!(
+        prepare_many(
+            vec![member(&players, "p", mock()), member(&files, "f", mock())],
+            ServeOptions::default(),
+            Transport::Stdio,
+        )
+        .is_ok()
+    );
+}
+
+/// The CLI phrases the refusal with both files' names (exit 2).
+#[test]
+fn the_cli_names_both_files_of_a_shared_resource_uri() {
+    let f = fixture("spec/fixtures/expected-valid/named-resource-examples.json");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    for (p, name) in [(&a, "alpha"), (&b, "beta")] {
+        let mut d = load(&f);
+        d["info"]["name"] = json!(name);
+        std::fs::write(p, d.to_string()).expect("write");
+    }
+    let out = std::process::Command::new(mcpdesc_tests::mcpdesc_bin())
+        .arg("serve")
+        .args([&a, &b])
+        .arg("--mock")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{}: resource `asset:///pixel.bin`", a.display()))
+            && err.contains(&format!("{}: resource `asset:///pixel.bin`", b.display())),
+        "{err}"
+    );
+}

@@ -220,17 +220,32 @@ impl<'a> PropertyWalk<'a> {
                 self.queue.clear();
                 return None;
             }
-            let s = match s.get("$ref").and_then(Value::as_str) {
+            let s = match member(s, "$ref").and_then(Value::as_str) {
                 Some(r) => match r.strip_prefix('#').and_then(|p| self.root.pointer(p)) {
                     Some(target) => target,
                     None => continue,
                 },
                 None => s,
             };
-            if let Some(props) = s.get("properties").and_then(Value::as_object) {
+            // The keywords read, found in one pass over the schema's members (a schema
+            // has a handful: a scan is cheaper than one hashed lookup per keyword).
+            let mut keywords: [Option<&'a Value>; 5] = [None; 5];
+            for (k, v) in s.as_object().into_iter().flatten() {
+                let slot = match k.as_str() {
+                    "properties" => 0,
+                    "items" => 1,
+                    "allOf" => 2,
+                    "anyOf" => 3,
+                    "oneOf" => 4,
+                    _ => continue,
+                };
+                keywords[slot] = Some(v);
+            }
+            let [properties, items, all_of, any_of, one_of] = keywords;
+            if let Some(props) = properties.and_then(Value::as_object) {
                 let mut found: Vec<_> = props
                     .iter()
-                    .map(|(k, v)| (k.as_str(), v.get("description").and_then(Value::as_str)))
+                    .map(|(k, v)| (k.as_str(), member(v, "description").and_then(Value::as_str)))
                     .collect();
                 found.reverse();
                 self.pending.extend(found);
@@ -239,11 +254,11 @@ impl<'a> PropertyWalk<'a> {
                 }
             }
             if depth < self.max_depth {
-                if let Some(items) = s.get("items") {
+                if let Some(items) = items {
                     self.queue.push_back((items, depth));
                 }
-                for k in ["allOf", "anyOf", "oneOf"] {
-                    for b in s.get(k).and_then(Value::as_array).into_iter().flatten() {
+                for b in [all_of, any_of, one_of] {
+                    for b in b.and_then(Value::as_array).into_iter().flatten() {
                         self.queue.push_back((b, depth));
                     }
                 }
@@ -252,11 +267,22 @@ impl<'a> PropertyWalk<'a> {
     }
 }
 
+/// `value[key]` of an object, found by scanning its members: for the few members of a
+/// schema object, cheaper than hashing the key (what `Value::get` does with
+/// `preserve_order`).
+fn member<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    value
+        .as_object()?
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v)
+}
+
 /// A semantic ranking of the indexed tools for a query (an embedding model), fused with
 /// the lexical one.
 pub trait Semantic: Send + Sync + std::fmt::Debug {
     /// Prepares the tools (embeds their texts), in index order.
-    fn index(&mut self, tools: &[ToolText]);
+    fn index(&mut self, tools: &[&ToolText]);
     /// Tool indexes, best first (at most `depth`).
     fn rank(&self, query: &str, depth: usize) -> Vec<usize>;
 }
@@ -311,15 +337,17 @@ impl Index {
     /// while the lexical index is built on this one.
     pub fn build(tools: Vec<Entry>, semantic: Option<Box<dyn Semantic>>) -> Index {
         let Some(mut semantic) = semantic else {
-            return Self::lexical_only(tools);
+            return Self::build_lexical(&tools);
         };
-        let texts: Vec<ToolText> = tools.iter().map(|e| e.text.clone()).collect();
+        // The embedding thread borrows the tools' texts while the lexical index reads
+        // them too (no copy of every text).
         std::thread::scope(|scope| {
+            let texts: Vec<&ToolText> = tools.iter().map(|e| &e.text).collect();
             let prepared = scope.spawn(move || {
                 semantic.index(&texts);
                 semantic
             });
-            let mut index = Self::lexical_only(tools);
+            let mut index = Self::build_lexical(&tools);
             index.semantic = Some(
                 prepared
                     .join()
@@ -329,7 +357,7 @@ impl Index {
         })
     }
 
-    fn lexical_only(tools: Vec<Entry>) -> Index {
+    fn build_lexical(tools: &[Entry]) -> Index {
         let n = tools.len();
         let mut vocabulary: HashMap<String, u32> = HashMap::new();
         let mut postings: Vec<Vec<(u32, [u16; FIELDS])>> = Vec::new();
@@ -339,7 +367,7 @@ impl Index {
         let mut by_name = HashMap::with_capacity(n);
         let mut toolsets = Vec::with_capacity(n);
         let mut read_only = Vec::with_capacity(n);
-        for (i, e) in tools.into_iter().enumerate() {
+        for (i, e) in tools.iter().enumerate() {
             let tool = i as u32;
             let mut len = [0u16; FIELDS];
             for f in Field::ALL {
@@ -368,8 +396,8 @@ impl Index {
             }
             lengths.push(len);
             by_name.entry(e.text.name.to_lowercase()).or_insert(i);
-            names.push(e.text.name);
-            toolsets.push(e.toolsets);
+            names.push(e.text.name.clone());
+            toolsets.push(e.toolsets.clone());
             read_only.push(e.read_only);
         }
         let avg = std::array::from_fn(|f| {

@@ -48,7 +48,7 @@ fn tool_text(t: &ToolText) -> String {
 }
 
 impl Semantic for Embeddings {
-    fn index(&mut self, tools: &[ToolText]) {
+    fn index(&mut self, tools: &[&ToolText]) {
         self.rows = Vec::with_capacity(tools.len() * self.dim);
         for t in tools {
             let v = self.model.embed(&tool_text(t));

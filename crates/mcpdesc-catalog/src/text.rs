@@ -48,18 +48,23 @@ thread_local! {
 fn with_term(lower: &str, f: &mut dyn FnMut(&str)) {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        if !m.contains_key(lower) {
-            let t = (!is_stop(lower))
-                .then(|| stemmer().stem(lower).into_owned())
-                .filter(|s| !s.is_empty());
-            if m.len() >= MEMO_WORDS {
-                m.clear();
+        // One hash of the word when it is known (the common case), two when it is new.
+        if let Some(t) = m.get(lower) {
+            if let Some(t) = t {
+                f(t);
             }
-            m.insert(lower.to_string(), t);
+            return;
         }
-        if let Some(Some(t)) = m.get(lower) {
+        let t = (!is_stop(lower))
+            .then(|| stemmer().stem(lower).into_owned())
+            .filter(|s| !s.is_empty());
+        if let Some(t) = &t {
             f(t);
         }
+        if m.len() >= MEMO_WORDS {
+            m.clear();
+        }
+        m.insert(lower.to_string(), t);
     })
 }
 
@@ -92,7 +97,11 @@ pub fn terms(text: &str, mut f: impl FnMut(&str)) {
             flush(&mut lower, &mut len);
         }
         if len < MAX_WORD {
-            lower.extend(c.to_lowercase());
+            if c.is_ascii() {
+                lower.push(c.to_ascii_lowercase());
+            } else {
+                lower.extend(c.to_lowercase());
+            }
             len += c.len_utf8();
         }
         prev = Some(c);

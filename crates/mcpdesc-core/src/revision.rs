@@ -346,6 +346,9 @@ pub enum Feature {
     /// `Mcp-Method` (and, for `tools/call` / `prompts/get` / `resources/read`, `Mcp-Name`)
     /// HTTP headers that must equal the JSON-RPC body; a mismatch is error -32020.
     RoutingHeaders,
+    /// Error -32002 "Resource not found" answers `resources/read` of an unknown URI;
+    /// MCP 2026-07-28 retired the code (SEP-2164): such a read is -32602 Invalid params.
+    ResourceNotFoundCode,
 
     /// Complete revision-specific semantic validation (`_meta`, elicitation, client
     /// requirements). Before this, validators must warn that validation is incomplete.
@@ -478,6 +481,12 @@ pub const AVAILABILITY: &[Availability] = &[
         Feature::RoutingHeaders,
         V2026_07_28,
         "MCP 2026-07-28 Streamable HTTP: Mcp-Method / Mcp-Name headers (error -32020 on mismatch)",
+    ),
+    only(
+        Feature::ResourceNotFoundCode,
+        V2024_11_05,
+        V2025_11_25,
+        "MCP 2024-11-05…2025-11-25 resources (error handling: -32002 Resource not found); retired in 2026-07-28 (SEP-2164: -32602)",
     ),
     since(
         Feature::StatelessLifecycle,
@@ -659,6 +668,7 @@ mod tests {
             Feature::ListResultCache,
             Feature::ProtocolVersionHeader,
             Feature::RoutingHeaders,
+            Feature::ResourceNotFoundCode,
         ];
         for f in all {
             assert_eq!(

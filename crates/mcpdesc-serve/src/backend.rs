@@ -22,8 +22,10 @@
 //! its catalog says which description a tool belongs to.
 
 use crate::mock::MockBackend;
+use mcpdesc_core::{DeclKind, ProtocolRevision};
 use mcpdesc_rest::call::{CallOutcome, ToolCall};
 use mcpdesc_rest::{BoxFuture, RestBackend};
+use serde_json::{Map, Value};
 use std::fmt;
 
 /// Answers the `tools/call`s of one description. The server has found the tool (the
@@ -33,6 +35,48 @@ use std::fmt;
 pub trait Backend: Send + Sync + fmt::Debug {
     /// One `tools/call`.
     fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, CallOutcome>;
+
+    /// One `resources/read` or `prompts/get`, routed by the server to the declaration
+    /// that answers it. The default is [`ReadAnswer::NotAvailable`]: the REST gateway
+    /// has nothing behind resource contents or prompt messages (an OpenAPI import
+    /// declares tools only). Synchronous: the one backend that answers, the mock, reads
+    /// named examples and does no I/O.
+    fn read(&self, read: DeclRead<'_>) -> ReadAnswer {
+        let _ = read;
+        ReadAnswer::NotAvailable
+    }
+}
+
+/// A `resources/read` or `prompts/get` the server has found the declaration of.
+#[derive(Debug, Clone, Copy)]
+pub struct DeclRead<'a> {
+    /// [`DeclKind::Resource`], [`DeclKind::ResourceTemplate`] or [`DeclKind::Prompt`].
+    pub kind: DeclKind,
+    /// The declaration as the negotiated revision's view has it.
+    pub decl: &'a Value,
+    /// Its position in its collection of the description (as [`ToolCall::index`]).
+    pub index: usize,
+    /// The negotiated revision.
+    pub revision: ProtocolRevision,
+    /// The requested URI (`resources/read`) or prompt name as served (`prompts/get`).
+    pub target: &'a str,
+    /// `prompts/get`'s `arguments` (empty for `resources/read`), checked by the server:
+    /// string values, every required argument present.
+    pub arguments: &'a Map<String, Value>,
+    /// The request's `params._meta`.
+    pub meta: Option<&'a Map<String, Value>>,
+}
+
+/// A backend's answer to a [`DeclRead`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadAnswer {
+    /// The completed result (the server adds what the revision's envelope needs) and a
+    /// note for the log line.
+    Result(Map<String, Value>, String),
+    /// The request cannot be answered as asked: JSON-RPC -32602 with this message.
+    Invalid(String),
+    /// Nothing backs this method (-32601, as for a description served alone).
+    NotAvailable,
 }
 
 impl Backend for RestBackend {
@@ -44,5 +88,9 @@ impl Backend for RestBackend {
 impl Backend for MockBackend {
     fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, CallOutcome> {
         Box::pin(std::future::ready(self.answer(call)))
+    }
+
+    fn read(&self, read: DeclRead<'_>) -> ReadAnswer {
+        self.answer_read(read)
     }
 }

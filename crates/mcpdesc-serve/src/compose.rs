@@ -15,19 +15,41 @@
 //! depends only on the descriptions and prefixes, never on their order. Protocol-scoped
 //! variants of one tool share its served name.
 //!
+//! Prompts are served the same way, `<prefix>_<name>`, allocated together over every
+//! description's prompts (a separate namespace from the tools, as in MCP).
+//!
+//! # Resources keep their URIs
+//! A resource URI is globally meaningful (a client may have it from elsewhere, and a
+//! resource's contents name it), so resources and resource templates are served under
+//! their own `uri` / `uriTemplate`, unprefixed. Two descriptions that could both answer a
+//! `resources/read` of one URI are therefore refused ([`ComposeError::ResourceOverlap`],
+//! naming both), in the spirit of §4.13 ("report a conflict rather than guess"): the
+//! same `uri`; a `uri` of one that is an expansion of the other's `uriTemplate`
+//! (RFC 6570 matching, `mcpdesc_validate::payload::uri_template`); or two templates
+//! whose literal beginnings and endings are compatible (one literal prefix is a prefix
+//! of the other's and one literal suffix a suffix of the other's: a conservative test,
+//! it may refuse two templates no URI matches both of). Within one description the
+//! same URI may repeat in disjoint protocol scopes, as §10 allows.
+//!
 //! # The composed description
-//! - `protocolVersions`: the union of the descriptions'; a tool of a description that
-//!   serves fewer revisions carries that description's set as its own scope.
-//! - `tools`: each description's tools in order, renamed; Reference Objects at the
-//!   tool's use sites (`inputSchema`, `outputSchema`, `examples`, elicitation
-//!   `requestedSchema`) are inlined from that description's components, so no
-//!   component names can clash; `security` is dropped (each backend applies its own
-//!   description's security).
+//! - `protocolVersions`: the union of the descriptions'; a declaration of a
+//!   description that serves fewer revisions carries that description's set as its own
+//!   scope.
+//! - `tools`, `resources`, `resourceTemplates`, `prompts`: each description's
+//!   declarations in order (tools and prompts renamed); Reference Objects at their use
+//!   sites (`inputSchema`, `outputSchema`, `examples`, elicitation `requestedSchema`)
+//!   are inlined from that description's components, so no component names can clash;
+//!   `security` is dropped (each backend applies its own description's security).
+//!   [`Composition::routes`] says where each came from, so `tools/call`,
+//!   `resources/read` and `prompts/get` reach the owning description's backend
+//!   ([`Router`]).
+//! - `instructions`: each description's own, in order, under a Markdown heading naming
+//!   its `info.name` (`## Pet Store`), separated by a blank line.
 //! - `tags`: the union by name (the first description's text wins).
-//! - Resources, resource templates, prompts, transports and instructions are not
-//!   composed (only tools are listed and called through a composite server).
+//! - Transports and completions are not composed (`completion/complete` is not served,
+//!   for one description or several).
 
-use crate::backend::Backend;
+use crate::backend::{Backend, DeclRead, ReadAnswer};
 use mcpdesc_core::decl::root_scope;
 use mcpdesc_core::{DeclKind, RevisionSet, refs};
 use mcpdesc_rest::BoxFuture;
@@ -50,18 +72,68 @@ pub enum ComposeError {
     /// The names could not be allocated.
     #[error("{0}")]
     Names(String),
+    /// Two descriptions declare resources one URI could reach (see the module docs):
+    /// `first` (a `uri` or `uriTemplate`) of description `members.0` and `second` of
+    /// description `members.1` (positions; the CLI names the files).
+    #[error("description {} declares resource `{first}` and description {} declares `{second}`: one resources/read could reach both", .members.0 + 1, .members.1 + 1)]
+    ResourceOverlap {
+        members: (usize, usize),
+        first: String,
+        second: String,
+    },
 }
 
-/// The composed description and, per composed tool, where it came from.
+/// The composed description and, per composed declaration, where it came from.
 #[derive(Debug, Clone)]
 pub struct Composition {
     /// The description the server lists from.
     pub doc: Value,
-    /// Per tool of [`Composition::doc`]: (description, position in its `tools`).
-    pub routes: Vec<(usize, usize)>,
+    /// Per declaration of [`Composition::doc`]: which description, and where in it.
+    pub routes: Routes,
     /// Per description: its prefix.
     pub prefixes: Vec<String>,
 }
+
+/// Per composed declaration, by kind: (description, position in its collection of
+/// that description), in the order of the composed collection.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Routes {
+    pub tools: Vec<(usize, usize)>,
+    pub resources: Vec<(usize, usize)>,
+    pub resource_templates: Vec<(usize, usize)>,
+    pub prompts: Vec<(usize, usize)>,
+}
+
+impl Routes {
+    /// The routes of one kind (none for kinds that are not composed).
+    pub fn of(&self, kind: DeclKind) -> &[(usize, usize)] {
+        match kind {
+            DeclKind::Tool => &self.tools,
+            DeclKind::Resource => &self.resources,
+            DeclKind::ResourceTemplate => &self.resource_templates,
+            DeclKind::Prompt => &self.prompts,
+            _ => &[],
+        }
+    }
+
+    fn of_mut(&mut self, kind: DeclKind) -> Option<&mut Vec<(usize, usize)>> {
+        match kind {
+            DeclKind::Tool => Some(&mut self.tools),
+            DeclKind::Resource => Some(&mut self.resources),
+            DeclKind::ResourceTemplate => Some(&mut self.resource_templates),
+            DeclKind::Prompt => Some(&mut self.prompts),
+            _ => None,
+        }
+    }
+}
+
+/// The composed kinds, in the order of the composed document.
+const COMPOSED: [DeclKind; 4] = [
+    DeclKind::Tool,
+    DeclKind::Resource,
+    DeclKind::ResourceTemplate,
+    DeclKind::Prompt,
+];
 
 /// The tool-level key under which a composed tool keeps its own description's
 /// `info.name` (the search facade's `server` field). An `x-` member: never on the wire.
@@ -101,42 +173,62 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
         }
         prefixes.push(p);
     }
-    // One allocation over every tool of every description.
-    let mut requests: Vec<(String, String)> = Vec::new();
-    for (m, (doc, _)) in members.iter().enumerate() {
-        for t in tools_of(doc) {
-            let name = t.get("name").and_then(Value::as_str).unwrap_or("");
-            requests.push((format!("{}_{name}", prefixes[m]), format!("{m}/{name}")));
+    check_resources(members)?;
+    // One allocation over every tool of every description, and one over every prompt.
+    let mut renamed: Vec<Vec<String>> = Vec::new();
+    for kind in [DeclKind::Tool, DeclKind::Prompt] {
+        let mut requests: Vec<(String, String)> = Vec::new();
+        for (m, (doc, _)) in members.iter().enumerate() {
+            for t in decls_of(doc, kind) {
+                let name = t.get("name").and_then(Value::as_str).unwrap_or("");
+                requests.push((format!("{}_{name}", prefixes[m]), format!("{m}/{name}")));
+            }
         }
+        renamed.push(
+            mcpdesc_names::assign_names(&requests, &mcpdesc_names::NameOptions::default())
+                .map_err(|e| ComposeError::Names(e.to_string()))?,
+        );
     }
-    let names = mcpdesc_names::assign_names(&requests, &mcpdesc_names::NameOptions::default())
-        .map_err(|e| ComposeError::Names(e.to_string()))?;
     let union = members.iter().fold(RevisionSet::default(), |acc, (d, _)| {
         acc.union(root_scope(d))
     });
-    let mut tools = Vec::new();
-    let mut routes = Vec::new();
+    let mut collections: [Vec<Value>; 4] = Default::default();
+    let mut routes = Routes::default();
+    let mut next_name = [0usize; 2];
     let mut tags: Vec<Value> = Vec::new();
-    let mut k = 0;
+    let mut instructions: Vec<String> = Vec::new();
     for (m, (doc, _)) in members.iter().enumerate() {
         let root = root_scope(doc);
-        for (i, t) in tools_of(doc).iter().enumerate() {
-            let mut t = t.clone();
-            inline_use_sites(doc, &mut t)
-                .map_err(|why| ComposeError::Reference { member: m, why })?;
-            if let Value::Object(o) = &mut t {
-                o.insert("name".into(), json!(names[k]));
-                if let Some(server) = doc.pointer("/info/name") {
-                    o.insert(SERVER_EXTENSION.into(), server.clone());
+        for (k, kind) in COMPOSED.into_iter().enumerate() {
+            let names = match kind {
+                DeclKind::Tool => Some(0),
+                DeclKind::Prompt => Some(1),
+                _ => None,
+            };
+            for (i, d) in decls_of(doc, kind).iter().enumerate() {
+                let mut d = d.clone();
+                inline_use_sites(doc, kind, &mut d)
+                    .map_err(|why| ComposeError::Reference { member: m, why })?;
+                if let Value::Object(o) = &mut d {
+                    if let Some(n) = names {
+                        o.insert("name".into(), json!(renamed[n][next_name[n]]));
+                        next_name[n] += 1;
+                    }
+                    if kind == DeclKind::Tool
+                        && let Some(server) = doc.pointer("/info/name")
+                    {
+                        o.insert(SERVER_EXTENSION.into(), server.clone());
+                    }
+                    o.remove("security");
+                    if root != union && !o.contains_key("protocolVersions") {
+                        o.insert("protocolVersions".into(), json!(root.to_strings()));
+                    }
                 }
-                o.remove("security");
-                if root != union && !o.contains_key("protocolVersions") {
-                    o.insert("protocolVersions".into(), json!(root.to_strings()));
+                collections[k].push(d);
+                if let Some(r) = routes.of_mut(kind) {
+                    r.push((m, i));
                 }
             }
-            tools.push(t);
-            routes.push((m, i));
-            k += 1;
         }
         for tag in doc
             .get("tags")
@@ -147,6 +239,13 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
             if !tags.iter().any(|t| t.get("name") == tag.get("name")) {
                 tags.push(tag.clone());
             }
+        }
+        if let Some(text) = doc.get("instructions").and_then(Value::as_str) {
+            let name = doc
+                .pointer("/info/name")
+                .and_then(Value::as_str)
+                .unwrap_or(&prefixes[m]);
+            instructions.push(format!("## {name}\n\n{text}"));
         }
     }
     let first = members.first().map(|(d, _)| *d);
@@ -163,11 +262,16 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
         json!({"name": prefixes.join("+"), "version": "1.0.0"}),
     );
     doc.insert("protocolVersions".into(), json!(union.to_strings()));
+    if !instructions.is_empty() {
+        doc.insert("instructions".into(), json!(instructions.join("\n\n")));
+    }
     if !tags.is_empty() {
         doc.insert("tags".into(), Value::Array(tags));
     }
-    if !tools.is_empty() {
-        doc.insert("tools".into(), Value::Array(tools));
+    for (kind, list) in COMPOSED.into_iter().zip(collections) {
+        if !list.is_empty() {
+            doc.insert(kind.collection().into(), Value::Array(list));
+        }
     }
     Ok(Composition {
         doc: Value::Object(doc),
@@ -176,15 +280,85 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
     })
 }
 
-fn tools_of(doc: &Value) -> &[Value] {
-    doc.get(DeclKind::Tool.collection())
+/// Refuses descriptions that could both answer one `resources/read`
+/// ([`ComposeError::ResourceOverlap`]; the rule is in the module docs).
+fn check_resources(members: &[(&Value, Option<&str>)]) -> Result<(), ComposeError> {
+    use mcpdesc_validate::payload::uri_template::{self, Part, UriTemplate};
+    // Per description: its distinct URIs and its distinct (parsable) templates.
+    let mut uris: Vec<Vec<&str>> = Vec::new();
+    let mut templates: Vec<Vec<(&str, UriTemplate)>> = Vec::new();
+    for (doc, _) in members {
+        let mut u: Vec<&str> = decls_of(doc, DeclKind::Resource)
+            .iter()
+            .filter_map(|r| r.get("uri").and_then(Value::as_str))
+            .collect();
+        u.sort_unstable();
+        u.dedup();
+        let mut t: Vec<(&str, UriTemplate)> = Vec::new();
+        for r in decls_of(doc, DeclKind::ResourceTemplate) {
+            if let Some(s) = r.get("uriTemplate").and_then(Value::as_str)
+                && !t.iter().any(|(x, _)| *x == s)
+                && let Ok(parsed) = uri_template::parse(s)
+            {
+                t.push((s, parsed));
+            }
+        }
+        uris.push(u);
+        templates.push(t);
+    }
+    let literal = |t: &UriTemplate, last: bool| -> String {
+        let part = if last {
+            t.parts.last()
+        } else {
+            t.parts.first()
+        };
+        match part {
+            Some(Part::Literal(l)) => l.clone(),
+            _ => String::new(),
+        }
+    };
+    let overlap = |a: &UriTemplate, b: &UriTemplate| {
+        let (pa, pb) = (literal(a, false), literal(b, false));
+        let (sa, sb) = (literal(a, true), literal(b, true));
+        (pa.starts_with(&pb) || pb.starts_with(&pa)) && (sa.ends_with(&sb) || sb.ends_with(&sa))
+    };
+    for a in 0..members.len() {
+        for b in a + 1..members.len() {
+            let refuse = |first: &str, second: &str| ComposeError::ResourceOverlap {
+                members: (a, b),
+                first: first.to_string(),
+                second: second.to_string(),
+            };
+            if let Some(u) = uris[a].iter().find(|u| uris[b].binary_search(u).is_ok()) {
+                return Err(refuse(u, u));
+            }
+            for u in &uris[a] {
+                if let Some((t, _)) = templates[b].iter().find(|(_, t)| t.matches(u)) {
+                    return Err(refuse(u, t));
+                }
+            }
+            for (t, parsed) in &templates[a] {
+                if let Some(u) = uris[b].iter().find(|u| parsed.matches(u)) {
+                    return Err(refuse(t, u));
+                }
+                if let Some((t2, _)) = templates[b].iter().find(|(_, p)| overlap(parsed, p)) {
+                    return Err(refuse(t, t2));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn decls_of(doc: &Value, kind: DeclKind) -> &[Value] {
+    doc.get(kind.collection())
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice)
 }
 
-/// Replaces the Reference Objects at a tool's use sites (§17.3) by their targets.
-fn inline_use_sites(doc: &Value, tool: &mut Value) -> Result<(), String> {
-    let Value::Object(t) = tool else {
+/// Replaces the Reference Objects at a declaration's use sites (§17.3) by their targets.
+fn inline_use_sites(doc: &Value, kind: DeclKind, decl: &mut Value) -> Result<(), String> {
+    let Value::Object(t) = decl else {
         return Ok(());
     };
     let one = |v: &mut Value, ns: &str| -> Result<(), String> {
@@ -199,9 +373,15 @@ fn inline_use_sites(doc: &Value, tool: &mut Value) -> Result<(), String> {
             one(v, "schemas")?;
         }
     }
-    if let Some(Value::Object(examples)) = t.get_mut("examples") {
-        for v in examples.values_mut() {
-            one(v, "toolExamples")?;
+    let examples = match kind {
+        DeclKind::Tool => "toolExamples",
+        DeclKind::Resource => "resourceExamples",
+        DeclKind::ResourceTemplate => "resourceTemplateExamples",
+        _ => "promptExamples",
+    };
+    if let Some(Value::Object(map)) = t.get_mut("examples") {
+        for v in map.values_mut() {
+            one(v, examples)?;
         }
     }
     if let Some(Value::Array(els)) = t.get_mut("elicitations") {
@@ -214,25 +394,39 @@ fn inline_use_sites(doc: &Value, tool: &mut Value) -> Result<(), String> {
     Ok(())
 }
 
-/// Sends each call to the backend of the description its tool came from, with the
-/// tool's position in that description.
+/// Sends each call (and each `resources/read` and `prompts/get`) to the backend of the
+/// description its declaration came from, with the declaration's position in that
+/// description.
 #[derive(Debug)]
 pub struct Router {
     backends: Vec<Arc<dyn Backend>>,
-    routes: Vec<(usize, usize)>,
+    routes: Routes,
 }
 
 impl Router {
     /// `backends[m]` answers for description `m`; `routes` as in [`Composition`].
-    pub fn new(backends: Vec<Arc<dyn Backend>>, routes: Vec<(usize, usize)>) -> Router {
+    pub fn new(backends: Vec<Arc<dyn Backend>>, routes: Routes) -> Router {
         Router { backends, routes }
     }
 }
 
 impl Backend for Router {
+    fn read(&self, read: DeclRead<'_>) -> ReadAnswer {
+        match self
+            .routes
+            .of(read.kind)
+            .get(read.index)
+            .and_then(|&(m, i)| Some((self.backends.get(m)?, i)))
+        {
+            Some((b, index)) => b.read(DeclRead { index, ..read }),
+            None => ReadAnswer::NotAvailable,
+        }
+    }
+
     fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, CallOutcome> {
         match self
             .routes
+            .tools
             .get(call.index)
             .and_then(|&(m, i)| Some((self.backends.get(m)?, i)))
         {
@@ -310,7 +504,7 @@ mod tests {
                 "jobs_get_pet"
             ]
         );
-        assert_eq!(c.routes, [(0, 0), (0, 1), (1, 0), (1, 1)]);
+        assert_eq!(c.routes.tools, [(0, 0), (0, 1), (1, 0), (1, 1)]);
         // The same descriptions in the other order: the same names.
         let c2 = compose(&[(&j, None), (&p, None)]).expect("composes");
         let mut n2: Vec<&str> = c2.doc["tools"]
@@ -381,6 +575,50 @@ mod tests {
         );
         assert!(t[0].get("security").is_none());
         assert!(c.doc.get("components").is_none());
+    }
+
+    #[test]
+    fn prompts_are_prefixed_resources_keep_their_uris_and_instructions_are_headed() {
+        let mut a = desc("Alpha", &["2025-11-25"], vec![]);
+        a["instructions"] = json!("Use alpha.");
+        a["prompts"] = json!([{"name": "brief"}, {"name": "shared"}]);
+        a["resources"] = json!([{"uri": "a://x", "name": "x"}]);
+        let mut b = desc("beta", &["2025-11-25"], vec![]);
+        b["prompts"] = json!([{"name": "shared"}]);
+        b["resourceTemplates"] = json!([{"uriTemplate": "b://{id}", "name": "t"}]);
+        let c = compose(&[(&a, None), (&b, None)]).expect("composes");
+        let names = |c: &Composition| -> Vec<String> {
+            let mut n: Vec<String> = c.doc["prompts"]
+                .as_array()
+                .expect("prompts")
+                .iter()
+                .filter_map(|p| p["name"].as_str().map(String::from))
+                .collect();
+            n.sort_unstable();
+            n
+        };
+        assert_eq!(names(&c), ["alpha_brief", "alpha_shared", "beta_shared"]);
+        assert_eq!(c.doc["resources"][0]["uri"], "a://x");
+        assert_eq!(c.doc["resourceTemplates"][0]["uriTemplate"], "b://{id}");
+        assert_eq!(c.routes.prompts, [(0, 0), (0, 1), (1, 0)]);
+        assert_eq!(c.routes.resource_templates, [(1, 0)]);
+        // Only descriptions with instructions contribute, each under its info.name.
+        assert_eq!(c.doc["instructions"], "## Alpha\n\nUse alpha.");
+        // Order-independent names.
+        let c2 = compose(&[(&b, None), (&a, None)]).expect("composes");
+        assert_eq!(names(&c2), names(&c));
+        // Templates whose literal ends are compatible overlap; disjoint ones do not.
+        let mut d = desc("d", &["2025-11-25"], vec![]);
+        d["resourceTemplates"] = json!([{"uriTemplate": "b://{+path}", "name": "p"}]);
+        assert!(matches!(
+            compose(&[(&b, None), (&d, None)]),
+            Err(ComposeError::ResourceOverlap {
+                members: (0, 1),
+                ..
+            })
+        ));
+        d["resourceTemplates"] = json!([{"uriTemplate": "c://{id}", "name": "p"}]);
+        assert!(compose(&[(&b, None), (&d, None)]).is_ok());
     }
 
     #[derive(Debug, Default)]

@@ -24,7 +24,7 @@ pub mod compose;
 mod mock;
 mod server;
 
-pub use backend::Backend;
+pub use backend::{Backend, DeclRead, ReadAnswer};
 pub use mcpdesc_sandbox::Limits as CodeLimits;
 pub use mock::{MockBackend, MockError, MockOptions, SELECT_META_KEY};
 pub use server::http::{ExposureError, HttpOptions, serve as serve_http};

@@ -19,11 +19,27 @@
 //! put first that marks it as illustrative and says how it was chosen: it is never
 //! presented as live behaviour (§9.3). Nothing is sent anywhere.
 //!
+//! `resources/read` and `prompts/get` (§10.4, §11.3) are answered from the declaration's
+//! named examples too, exactly as recorded (§10.4.5: no default, no wildcard, no
+//! template fallback beyond what an example records):
+//! - a Resource: the example named by the request's [`SELECT_META_KEY`], else the first
+//!   by name (each of its examples reads its one `uri`);
+//! - a Resource Template: the example whose `uri` is the requested URI (of several, the
+//!   named one, else the first by name); none is an error naming the URIs it has;
+//! - a Prompt: the named example, else the one whose `arguments` equal the request's
+//!   (omitted and `{}` alike); none is an error listing the examples' arguments (§11.3:
+//!   an unnamed selection is never presented as a prediction).
+//!
+//! Where the revision has result `_meta` ([`Feature::Meta`](mcpdesc_core::Feature::Meta)),
+//! the result's `_meta[SELECT_META_KEY]` names the example that answered, which marks
+//! the result as an illustrative example rather than live content.
+//!
 //! [`SELECT_META_KEY`] is a conforming `_meta` key (§3.5: prefix `x-mcpdesc`, one valid
 //! label, not under an MCP-reserved prefix).
 
+use crate::backend::{DeclRead, ReadAnswer};
 use mcpdesc_core::same_json::json_eq;
-use mcpdesc_core::{DeclKind, refs};
+use mcpdesc_core::{DeclKind, Feature, refs};
 use mcpdesc_rest::call::{CallLog, CallOutcome, ToolCall, text_block};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -100,8 +116,18 @@ impl MockBackend {
     /// Checks every `--mock-example TOOL=NAME`: TOOL must be a tool of the description
     /// and NAME an example of at least one of its declarations.
     pub fn new(doc: &Value, opts: MockOptions) -> Result<MockBackend, Vec<MockError>> {
-        let components = json!({"components": {"toolExamples":
-            doc.pointer("/components/toolExamples").cloned().unwrap_or(Value::Null)}});
+        let mut namespaces = Map::new();
+        for ns in [
+            "toolExamples",
+            "resourceExamples",
+            "resourceTemplateExamples",
+            "promptExamples",
+        ] {
+            if let Some(v) = doc.pointer(&format!("/components/{ns}")) {
+                namespaces.insert(ns.into(), v.clone());
+            }
+        }
+        let components = json!({ "components": namespaces });
         let mut errs = Vec::new();
         let tools: Vec<(usize, &Value)> = doc
             .get(DeclKind::Tool.collection())
@@ -262,15 +288,123 @@ impl MockBackend {
         )
     }
 
+    /// One `resources/read` or `prompts/get` (the policy in the module docs).
+    pub fn answer_read(&self, read: DeclRead<'_>) -> ReadAnswer {
+        let (what, ns) = match read.kind {
+            DeclKind::Resource => ("Resource", "resourceExamples"),
+            DeclKind::ResourceTemplate => ("Resource template", "resourceTemplateExamples"),
+            _ => ("Prompt", "promptExamples"),
+        };
+        let label = read
+            .decl
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let examples = self.examples_in(read.decl, ns);
+        if examples.is_empty() {
+            return ReadAnswer::Invalid(format!(
+                "{what} `{label}` has no named examples in the MCP Description, and `mcpdesc serve --mock` answers only from examples"
+            ));
+        }
+        let requested = match read.meta.and_then(|m| m.get(SELECT_META_KEY)) {
+            None => None,
+            Some(Value::String(s)) => Some(s.as_str()),
+            Some(other) => {
+                return ReadAnswer::Invalid(format!(
+                    "`_meta[\"{SELECT_META_KEY}\"]` must be an example name (a string), not {other}"
+                ));
+            }
+        };
+        // The candidates: for a template, the examples recording this URI.
+        let candidates: Vec<&(String, &Value)> = match read.kind {
+            DeclKind::ResourceTemplate => examples
+                .iter()
+                .filter(|(_, ex)| ex.get("uri").and_then(Value::as_str) == Some(read.target))
+                .collect(),
+            _ => examples.iter().collect(),
+        };
+        let chosen = match requested {
+            Some(name) => match candidates.iter().find(|(n, _)| n == name) {
+                Some(c) => Some((*c, "named by the request")),
+                None => {
+                    let names: Vec<&str> = candidates.iter().map(|(n, _)| n.as_str()).collect();
+                    return ReadAnswer::Invalid(format!(
+                        "{what} `{label}` has no example named `{name}` for this request at this protocol revision; its examples here are: {}",
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ));
+                }
+            },
+            None => match read.kind {
+                DeclKind::Resource => candidates.first().map(|c| (*c, "first by name")),
+                DeclKind::ResourceTemplate => candidates.first().map(|c| (*c, "its uri matched")),
+                _ => {
+                    let args = Value::Object(read.arguments.clone());
+                    candidates
+                        .iter()
+                        .find(|(_, ex)| json_eq(ex.get("arguments").unwrap_or(&json!({})), &args))
+                        .map(|c| (*c, "arguments matched"))
+                }
+            },
+        };
+        let Some(((name, example), how)) = chosen else {
+            return ReadAnswer::Invalid(match read.kind {
+                DeclKind::ResourceTemplate => {
+                    let uris: Vec<&str> = examples
+                        .iter()
+                        .filter_map(|(_, ex)| ex.get("uri").and_then(Value::as_str))
+                        .collect();
+                    format!(
+                        "Resource template `{label}` has no example for `{}`, and `mcpdesc serve --mock` answers only a URI an example records; its examples read: {}",
+                        read.target,
+                        uris.join(", ")
+                    )
+                }
+                _ => {
+                    let shown: Vec<String> = examples
+                        .iter()
+                        .map(|(n, ex)| {
+                            format!("{n} {}", ex.get("arguments").cloned().unwrap_or(json!({})))
+                        })
+                        .collect();
+                    format!(
+                        "Prompt `{label}` has no example with these arguments, and `mcpdesc serve --mock` answers only from examples (name one with `_meta[\"{SELECT_META_KEY}\"]`); its examples: {}",
+                        shown.join("; ")
+                    )
+                }
+            });
+        };
+        let mut result = example
+            .get("result")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        if read.revision.has(Feature::Meta)
+            && let Value::Object(meta) = result.entry("_meta").or_insert_with(|| json!({}))
+        {
+            meta.insert(SELECT_META_KEY.into(), json!(name));
+        }
+        ReadAnswer::Result(result, format!("mock example `{name}` ({how})"))
+    }
+
     /// The declaration's examples, resolved, sorted by name.
     fn examples<'a>(&'a self, tool: &'a Value) -> Vec<(String, &'a Value)> {
-        let mut out: Vec<(String, &Value)> = tool
+        self.examples_in(tool, "toolExamples")
+    }
+
+    /// The declaration's examples (Reference Objects resolved in namespace `ns`),
+    /// sorted by name.
+    fn examples_in<'a>(&'a self, decl: &'a Value, ns: &str) -> Vec<(String, &'a Value)> {
+        let mut out: Vec<(String, &Value)> = decl
             .get("examples")
             .and_then(Value::as_object)
             .into_iter()
             .flatten()
             .filter_map(|(name, v)| {
-                refs::resolve(&self.components, v, "toolExamples")
+                refs::resolve(&self.components, v, ns)
                     .ok()
                     .map(|(ex, _)| (name.clone(), ex))
             })

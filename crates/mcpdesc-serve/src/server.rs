@@ -32,12 +32,18 @@
 //! # Errors
 //! See [`jsonrpc`] for the codes. `tools/call` of an unknown tool is -32602 in every
 //! revision; invalid arguments are a tool execution error (`isError: true`) naming each
-//! argument (JSON pointer) and rule, and nothing is sent upstream. `resources/read`,
-//! `prompts/get` and `completion/complete` are -32601 in every revision: JSON-RPC
-//! defines -32601 as "the method does not exist / is not available", which is the
-//! truth here (nothing backs resource contents, prompt messages or completions); the
-//! resource-not-found codes (-32002 through 2025-11-25, -32602 from 2026-07-28, SEP-2164)
-//! would claim a declared resource does not exist, and -32603 would claim a fault.
+//! argument (JSON pointer) and rule, and nothing is sent upstream.
+//!
+//! `resources/read` and `prompts/get` find the declaration the request reaches (a
+//! Resource by `uri`, else the most specific Resource Template the URI is an RFC 6570
+//! expansion of; a Prompt by name, with string arguments and every required one
+//! present, else -32602) and ask the backend ([`Backend::read`]): the mock answers from
+//! named examples (a request it has no example for is -32602 naming what it has); the
+//! REST gateway has nothing behind them, so there, and for `completion/complete`
+//! always, the answer is -32601: JSON-RPC's "the method does not exist / is not
+//! available", which is the truth. A URI no declaration reaches is "Resource not found":
+//! -32002 where the revision has that code ([`Feature::ResourceNotFoundCode`]), -32602
+//! from 2026-07-28 (SEP-2164).
 
 pub(crate) mod args;
 pub(crate) mod catalog;
@@ -51,7 +57,7 @@ pub(crate) mod report;
 pub(crate) mod start;
 pub(crate) mod stdio;
 
-use crate::backend::Backend;
+use crate::backend::{Backend, DeclRead, ReadAnswer};
 use catalog::{Catalog, ToolEntry, View};
 use facade::{Facade, FacadeCall};
 use jsonrpc::{Message, RequestId, RpcError};
@@ -691,23 +697,109 @@ impl Server {
                     via,
                 }))
             }
-            "resources/read" | "prompts/get" | "completion/complete" => {
-                let what = match method {
-                    "resources/read" => "resource contents",
-                    "prompts/get" => "prompt messages",
-                    _ => "completions",
-                };
-                Err(RpcError::method_not_found(
-                    method,
-                    format!(
-                        "`{method}` is not available: `mcpdesc serve` lists the description's declarations, and nothing backs {what}"
-                    ),
-                ))
-            }
+            "resources/read" | "prompts/get" => self.read(view, method, &params),
+            "completion/complete" => Err(not_backed(method)),
             _ => Err(RpcError::method_not_found(
                 method,
                 format!("`{method}` is not a method `mcpdesc serve` provides at MCP {rev}"),
             )),
+        }
+    }
+
+    /// `resources/read` or `prompts/get`: finds the declaration the request reaches in
+    /// the view (a Resource by `uri`, else the most specific Resource Template the URI
+    /// expands; a Prompt by its served name) and asks the backend (for several
+    /// descriptions, the owning description's, through [`crate::compose::Router`]).
+    fn read(
+        &self,
+        view: &View,
+        method: &str,
+        params: &Map<String, Value>,
+    ) -> Result<Done, RpcError> {
+        let rev = view.revision;
+        let empty = Map::new();
+        let (entry, target, arguments) = if method == "resources/read" {
+            let Some(uri) = params.get("uri").and_then(Value::as_str) else {
+                return Err(RpcError::invalid_params(
+                    "resources/read: `uri` (a string) is required",
+                ));
+            };
+            let Some(entry) = view.resource_for(uri) else {
+                let code = if rev.has(Feature::ResourceNotFoundCode) {
+                    jsonrpc::RESOURCE_NOT_FOUND
+                } else {
+                    jsonrpc::INVALID_PARAMS
+                };
+                return Err(RpcError::new(code, format!("Resource not found: {uri}"))
+                    .with_data(json!({"uri": uri})));
+            };
+            (entry, uri, &empty)
+        } else {
+            let Some(name) = params.get("name").and_then(Value::as_str) else {
+                return Err(RpcError::invalid_params(
+                    "prompts/get: `name` (a string) is required",
+                ));
+            };
+            let Some(entry) = view.prompt(name) else {
+                return Err(RpcError::invalid_params(format!("Unknown prompt: {name}"))
+                    .with_data(json!({"name": name})));
+            };
+            let arguments = match params.get("arguments") {
+                None | Some(Value::Null) => &empty,
+                Some(Value::Object(a)) if a.values().all(Value::is_string) => a,
+                Some(_) => {
+                    return Err(RpcError::invalid_params(
+                        "prompts/get: `arguments` must be an object of strings",
+                    ));
+                }
+            };
+            let missing: Vec<&str> = entry
+                .decl()
+                .get("arguments")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|a| a.get("required") == Some(&Value::Bool(true)))
+                .filter_map(|a| a.get("name").and_then(Value::as_str))
+                .filter(|n| !arguments.contains_key(*n))
+                .collect();
+            if !missing.is_empty() {
+                return Err(RpcError::invalid_params(format!(
+                    "prompts/get {name}: missing required argument(s): {}",
+                    missing.join(", ")
+                )));
+            }
+            (entry, name, arguments)
+        };
+        let answer = self.backend.read(DeclRead {
+            kind: entry.kind(),
+            decl: entry.decl(),
+            index: entry.index(),
+            revision: rev,
+            target,
+            arguments,
+            meta: params.get("_meta").and_then(Value::as_object),
+        });
+        match answer {
+            ReadAnswer::Result(mut m, note) => {
+                if rev.has(Feature::ResultType) && !m.contains_key("resultType") {
+                    m.insert("resultType".into(), json!("complete"));
+                }
+                if method == "resources/read" && rev.has(Feature::ResourceResultCache) {
+                    m.entry("ttlMs").or_insert(json!(0));
+                    m.entry("cacheScope").or_insert(json!("private"));
+                }
+                self.stamp(rev, &mut m);
+                self.log
+                    .line(&format!("{method} {target} [{rev}] -> {note}"));
+                Ok(Done::Result(Value::Object(m)))
+            }
+            ReadAnswer::Invalid(why) => {
+                self.log
+                    .line(&format!("{method} {target} [{rev}] -> refused: {why}"));
+                Err(RpcError::invalid_params(why))
+            }
+            ReadAnswer::NotAvailable => Err(not_backed(method)),
         }
     }
 
@@ -812,6 +904,26 @@ impl Server {
         self.log.line(&line);
         result
     }
+}
+
+/// -32601 for a method whose answers nothing backs (the REST gateway's resources and
+/// prompts; completions everywhere).
+fn not_backed(method: &str) -> RpcError {
+    let what = match method {
+        "resources/read" => {
+            "resource contents (only `--mock` answers them, from the declarations' named examples)"
+        }
+        "prompts/get" => {
+            "prompt messages (only `--mock` answers them, from the declarations' named examples)"
+        }
+        _ => "completions",
+    };
+    RpcError::method_not_found(
+        method,
+        format!(
+            "`{method}` is not available: `mcpdesc serve` lists the description's declarations, and nothing backs {what}"
+        ),
+    )
 }
 
 fn ms(d: Duration) -> String {

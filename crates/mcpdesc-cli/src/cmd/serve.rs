@@ -11,6 +11,7 @@ use mcpdesc_core::RevisionSet;
 use mcpdesc_rest::{
     self as rest, CredentialError, OptionError, Problem, RestOptions, Secret, ValidateOutput,
 };
+use mcpdesc_serve::compose::ComposeError;
 use mcpdesc_serve::{
     BackendOptions, BuildError, CodeLimits as Limits, CodeOptions, DEFAULT_PAGE_SIZE, Discovery,
     ExposureError, Fit, HttpOptions, MockOptions, Options, SearchOptions, ServeOptions, StartError,
@@ -453,6 +454,16 @@ fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
             }
             Err(e) => return Err(UsageError(format!("{}: {}", docs[member].2, e.0))),
         },
+        Err(StartError::Compose(ComposeError::ResourceOverlap {
+            members: (a, b),
+            first,
+            second,
+        })) => {
+            return Err(UsageError(format!(
+                "{}: resource `{first}` and {}: resource `{second}`: one resources/read could reach both, and a served URI has one owner (resources keep their URIs)",
+                docs[a].2, docs[b].2
+            )));
+        }
         Err(e) => match refusal(e) {
             Ok(diags) => {
                 util::print_diagnostics("(the descriptions together)", &diags);

@@ -104,6 +104,11 @@ impl Entry {
         &self.doc[self.kind.collection()][self.index]
     }
 
+    /// The declaration's kind.
+    pub fn kind(&self) -> DeclKind {
+        self.kind
+    }
+
     /// The declaration's position in its collection of the source document (for a tool:
     /// what [`ToolCall::index`](mcpdesc_rest::call::ToolCall::index) carries).
     pub fn index(&self) -> usize {
@@ -476,6 +481,50 @@ impl View {
             None => name,
         };
         self.tool_index.get(name).copied()
+    }
+
+    /// The declaration a `resources/read` of `uri` reaches: the Resource with that
+    /// `uri`, else, of the Resource Templates `uri` is an RFC 6570 expansion of, the one
+    /// with the most literal characters (the most specific).
+    pub fn resource_for(&self, uri: &str) -> Option<&Arc<Entry>> {
+        use mcpdesc_validate::payload::uri_template::{self, Part};
+        let [resources, templates, _] = &self.others;
+        if let Some(r) = resources
+            .iter()
+            .find(|r| r.decl().get("uri").and_then(Value::as_str) == Some(uri))
+        {
+            return Some(r);
+        }
+        templates
+            .iter()
+            .filter_map(|t| {
+                let s = t.decl().get("uriTemplate").and_then(Value::as_str)?;
+                let parsed = uri_template::parse(s).ok()?;
+                parsed.matches(uri).then(|| {
+                    let literal: usize = parsed
+                        .parts
+                        .iter()
+                        .map(|p| match p {
+                            Part::Literal(l) => l.chars().count(),
+                            _ => 0,
+                        })
+                        .sum();
+                    (literal, t)
+                })
+            })
+            .fold(
+                None,
+                |best: Option<(usize, &Arc<Entry>)>, (n, t)| match best {
+                    Some((b, _)) if b >= n => best,
+                    _ => Some((n, t)),
+                },
+            )
+            .map(|(_, t)| t)
+    }
+
+    /// The prompt named `name`.
+    pub fn prompt(&self, name: &str) -> Option<&Arc<Entry>> {
+        self.others[2].iter().find(|p| p.name == name)
     }
 
     /// `capabilities` for `initialize` / `server/discover`.

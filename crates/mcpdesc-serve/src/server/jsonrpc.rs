@@ -7,8 +7,9 @@
 //! |---:|---|---|
 //! | -32700 | Parse error | the text is not JSON |
 //! | -32600 | Invalid Request | not a request/notification object; an unexpected batch; the other lifecycle's request on a locked connection |
-//! | -32601 | Method not found | a method the negotiated revision does not define, or one `serve` does not provide (`resources/read`, `prompts/get`, `completion/complete`, …) |
-//! | -32602 | Invalid params | malformed params, unknown tool, bad cursor, a missing 2026-07-28 `_meta` envelope, a request before `initialize` |
+//! | -32601 | Method not found | a method the negotiated revision does not define, or one `serve` does not provide (`completion/complete`; `resources/read`, `prompts/get` without `--mock`, …) |
+//! | -32602 | Invalid params | malformed params, unknown tool or prompt, bad cursor, a missing 2026-07-28 `_meta` envelope, a request before `initialize`, a mocked read no example answers, an unknown resource from 2026-07-28 |
+//! | -32002 | Resource not found | `resources/read` of a URI no declaration reaches, through 2025-11-25 |
 //! | -32603 | Internal error | a bug (never expected) |
 //! | -32020 | Header mismatch | 2026-07-28 Streamable HTTP routing / `Mcp-Param-*` headers disagree with the body |
 //! | -32022 | Unsupported protocol version | `data: {supported, requested}` |
@@ -20,6 +21,9 @@ pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
+/// MCP through 2025-11-25: `resources/read` of a URI the server does not have
+/// ([`mcpdesc_core::Feature::ResourceNotFoundCode`]).
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
 /// MCP 2026-07-28: HTTP headers do not match the request body.
 pub const HEADER_MISMATCH: i64 = -32020;
 /// MCP 2026-07-28: the request's protocol version is not served.
