@@ -402,8 +402,10 @@ fn tool_names(list: &Value) -> Vec<Value> {
 /// search → describe → call reaches the tool (the TS SDK checks search_tools' and
 /// describe_tools' structuredContent against their outputSchemas itself).
 #[test]
-#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
-#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
+#[cfg_attr(
+    any(mcpdesc_missing_node, mcpdesc_missing_venv),
+    ignore = "needs .deps/node and .deps/venv: cargo xtask deps"
+)]
 fn the_search_facade_with_real_clients() {
     let sdk = node_modules().join("@modelcontextprotocol/sdk/package.json");
     let py = venv_python();
@@ -504,8 +506,10 @@ fn drive_real_clients(args: &[String], calls: &str, check: impl Fn(&str, &Value)
 /// search_api declares the tool, and a script calling two tools returns their results
 /// (the TS SDK checks both tools' structuredContent against their outputSchemas itself).
 #[test]
-#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
-#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
+#[cfg_attr(
+    any(mcpdesc_missing_node, mcpdesc_missing_venv),
+    ignore = "needs .deps/node and .deps/venv: cargo xtask deps"
+)]
 fn code_mode_with_real_clients() {
     let sdk = node_modules().join("@modelcontextprotocol/sdk/package.json");
     if !sdk.is_file() || !venv_python().is_file() || !mcpdesc_bin().is_file() {
@@ -574,8 +578,10 @@ use crate::prism::arguments;
 /// Inspector's CLI does the same, one call per process, over stdio (its legacy era) and
 /// Streamable HTTP (its modern era, 2026-07-28).
 #[test]
-#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
-#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
+#[cfg_attr(
+    any(mcpdesc_missing_node, mcpdesc_missing_venv),
+    ignore = "needs .deps/node and .deps/venv: cargo xtask deps"
+)]
 fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
     use mcpdesc_tests::prism::{self, Prism};
     let sdk = node_modules().join("@modelcontextprotocol/sdk/package.json");

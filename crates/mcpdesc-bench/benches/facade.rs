@@ -76,7 +76,10 @@ fn benches(c: &mut Criterion) {
         }),
         ..ServeOptions::default()
     };
-    let server = Arc::new(Server::new(Arc::new(doc), Arc::new(Instant), &opts).expect("builds"));
+    let doc = mcpdesc_validate::Validator::new()
+        .check_owned(doc)
+        .expect("the GitHub import is valid");
+    let server = Arc::new(Server::new(&doc, Arc::new(Instant), &opts).expect("builds"));
     let rt = Arc::new(
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
