@@ -468,29 +468,6 @@ pub fn query_pairs(
     }
 }
 
-/// Query pairs of a Swagger 2.0 array whose `collectionFormat` is `tsv` (no 3.x
-/// style): `name=a%09b`.
-pub fn tsv_pair(name: &str, value: &Value, enc: Encoding) -> Result<Vec<String>, SerError> {
-    match Shape::of(value)? {
-        Shape::List(items) => {
-            let mut s = encode(name, Encoding::Unreserved);
-            s.push('=');
-            join(&mut s, &items, "%09", enc);
-            Ok(vec![s])
-        }
-        Shape::Primitive(p) => {
-            let mut s = encode(name, Encoding::Unreserved);
-            s.push('=');
-            encode_into(&mut s, &p, enc);
-            Ok(vec![s])
-        }
-        other => err(format!(
-            "collectionFormat `tsv` serializes arrays, not {}",
-            other.kind()
-        )),
-    }
-}
-
 /// A cookie parameter (`form`, the only cookie style in OpenAPI 3.0/3.1): `name=value`
 /// pairs, percent-encoded, to be joined by `; `. `explode: true` with an array or
 /// object is an error: OpenAPI 3.1.1 Appendix D calls `form` incorrect for several

@@ -278,7 +278,8 @@ async fn a_failed_exchange_is_a_tool_error_and_limits_follow_the_options() {
         o.log.error.as_deref(),
         Some("argument `id` is required: it is path parameter `id`")
     );
-    assert!(o.log.upstream.is_none() && c.seen().is_empty());
+    assert!(o.log.is_error && o.log.upstream.is_none() && c.seen().is_empty());
+    assert_eq!(o.result["isError"], true);
 }
 
 #[tokio::test]

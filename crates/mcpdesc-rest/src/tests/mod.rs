@@ -11,6 +11,7 @@ mod body;
 mod options;
 mod request;
 mod response;
+mod shapes;
 
 use crate::call::ToolCall;
 use crate::{
@@ -173,4 +174,13 @@ pub(crate) async fn call(
             meta: None,
         })
         .await
+}
+
+/// The body `doc`'s first tool sends: its `Content-Type` and bytes as text.
+pub(crate) fn body_text(doc: &Value, arguments: Value) -> (String, String) {
+    let b = request(doc, arguments).expect("sent").body.expect("a body");
+    (
+        b.content_type,
+        String::from_utf8(b.bytes).expect("a text body"),
+    )
 }

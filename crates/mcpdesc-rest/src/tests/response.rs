@@ -253,6 +253,18 @@ async fn error_statuses_show_the_status_line_and_the_body() {
             &long[..8191]
         )
     );
+    // Only a JSON type is pretty-printed.
+    let o = answer(
+        &d,
+        V2024_11_05,
+        ValidateOutput::Warn,
+        response(400, Some("text/plain"), br#"{"a":1}"#),
+    )
+    .await;
+    assert_eq!(
+        o.result["content"][0]["text"],
+        "The API answered HTTP 400.\n\n{\"a\":1}"
+    );
     // Exactly the budget: shown whole.
     let fits = "x".repeat(crate::ERROR_BODY_BUDGET);
     let o = answer(
