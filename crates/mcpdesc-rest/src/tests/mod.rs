@@ -8,6 +8,7 @@
 
 mod backend;
 mod body;
+mod client;
 mod options;
 mod request;
 mod response;
