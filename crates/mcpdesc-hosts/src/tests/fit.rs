@@ -390,10 +390,7 @@ fn names_a_host_rejects_or_truncates_are_renamed_and_mapped_back() {
     }
     assert_eq!(f.renames.len(), 2);
     assert_eq!(
-        said(&f)
-            .into_iter()
-            .map(|(code, ptr, msg)| (code, ptr, msg))
-            .collect::<Vec<_>>(),
+        said(&f),
         vec![
             (
                 "fit-renamed".to_string(),
