@@ -626,3 +626,31 @@ fn the_result_is_validated_as_a_description() {
     let d = crate::description_of_tools_list(&json!({}), REV);
     assert_eq!(d["tools"], json!([]));
 }
+
+#[test]
+fn inlining_that_grows_without_bound_is_refused() {
+    // Each definition refers to the next twice: inlined, 2^18 copies of the last.
+    let mut defs = serde_json::Map::new();
+    for i in 0..18 {
+        let next = json!({"$ref": format!("#/$defs/L{}", i + 1)});
+        defs.insert(
+            format!("L{i}"),
+            json!({"type": "object", "properties": {"a": next, "b": next}}),
+        );
+    }
+    defs.insert("L18".into(), json!({"type": "string"}));
+    let t = tool(
+        "grow",
+        json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/L0"}}, "$defs": defs}),
+    );
+    let f = fit(Some("gemini-cli"), None, vec![t.clone()]);
+    assert_eq!(
+        said(&f),
+        one(
+            "fit-ref-cycle",
+            "/tools/0/inputSchema",
+            "tool `grow`: inputSchema: inlining grows past 200000 subschemas"
+        )
+    );
+    assert_eq!(tools(&f)[0], t, "left as it was");
+}
