@@ -3,4 +3,5 @@
 //! of the host table's lookups.
 
 mod fit;
+mod schemas;
 mod sizes;
