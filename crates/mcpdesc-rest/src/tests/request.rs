@@ -605,3 +605,47 @@ fn servers_come_from_the_tool_then_the_root_then_base_url() {
         "no usable server (`/relative`: not an absolute http(s) URL; `https://a.example/{v}`: the URL has an unexpanded server variable); pass --base-url"
     );
 }
+
+#[test]
+fn a_forwarded_header_meets_the_scheme_whose_location_it_is() {
+    let mut d = doc(get("/x", json!({})), json!({}));
+    d["securitySchemes"] = json!({
+        "hkey": {"type": "apiKey", "in": "header", "name": "X-Key"},
+        "qkey": {"type": "apiKey", "in": "query", "name": "key"},
+        "oidc": {"type": "openIdConnect", "openIdConnectUrl": "https://a.example/.well-known/openid-configuration"}
+    });
+    for (security, fwd, ok) in [
+        (json!([{"hkey": []}]), ("x-key", "k"), true),
+        (json!([{"hkey": []}]), ("Authorization", "Bearer t"), false),
+        (json!([{"oidc": []}]), ("authorization", "Bearer t"), true),
+        (json!([{"oidc": []}]), ("X-Key", "k"), false),
+        // A query API key has no header to forward.
+        (json!([{"qkey": []}]), ("key", "k"), false),
+    ] {
+        d["security"] = security.clone();
+        let fwd = [(fwd.0.to_string(), fwd.1.to_string())];
+        let r = request_with(&d, RestOptions::default(), json!({}), &fwd);
+        match r {
+            Ok(r) => {
+                assert!(ok, "{security} {fwd:?}");
+                // The inbound value goes upstream as it came.
+                assert_eq!(header(&r, &fwd[0].0), Some(fwd[0].1.as_str()));
+                assert_eq!(r.url, format!("{BASE}/x"));
+            }
+            Err(e) => {
+                assert!(!ok, "{security} {fwd:?}: {e}");
+                let scheme = security[0]
+                    .as_object()
+                    .and_then(|m| m.keys().next().cloned())
+                    .unwrap_or_default();
+                assert_eq!(
+                    e,
+                    format!(
+                        "no security requirement of this tool can be met: scheme `{scheme}` has no credential (--credential {scheme}=ENV_VAR or {})",
+                        crate::credential_env_var(&scheme)
+                    )
+                );
+            }
+        }
+    }
+}
