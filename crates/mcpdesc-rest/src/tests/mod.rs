@@ -14,6 +14,7 @@ mod options;
 mod request;
 mod response;
 mod shapes;
+mod style_examples;
 
 use crate::call::ToolCall;
 use crate::{
