@@ -649,3 +649,27 @@ fn a_forwarded_header_meets_the_scheme_whose_location_it_is() {
         }
     }
 }
+
+#[test]
+fn self_referential_argument_schemas_are_read_to_a_bounded_depth() {
+    // The schema facts follow `$ref`, `items` and nullable `anyOf`; a schema that
+    // refers to itself through them still gives a gateway that sends the value.
+    let mut d = doc(
+        get(
+            "/x",
+            json!({"list": {"in": "query", "name": "list", "explode": false},
+                   "maybe": {"in": "query", "name": "maybe"}}),
+        ),
+        json!({"list": {"$ref": "#/$defs/L"}, "maybe": {"$ref": "#/$defs/M"}}),
+    );
+    d["tools"][0]["inputSchema"]["$defs"] = json!({
+        "L": {"type": "array", "items": {"$ref": "#/$defs/L"}},
+        "M": {"anyOf": [{"$ref": "#/$defs/M"}, {"type": "null"}]}
+    });
+    assert_eq!(
+        request(&d, json!({"list": ["a", "b"], "maybe": "m"}))
+            .expect("sent")
+            .url,
+        format!("{BASE}/x?list=a,b&maybe=m")
+    );
+}
