@@ -15,6 +15,8 @@ fn token_estimates_by_the_documented_charges() {
     assert_eq!(estimate_tokens("ABCdef"), 2); // 40
     assert_eq!(estimate_tokens("ABCDEFGHIJK"), 3); // 45
     assert_eq!(estimate_tokens("aBcD"), 3); // a, Bc, D: 60
+    // A capital run inside a longer run: `abcdefgh` 30, `XY` 20, `Zab` 20.
+    assert_eq!(estimate_tokens("abcdefghXYZab"), 4);
     // Whitespace and `_` are free; other ASCII 6; non-ASCII 20 per character.
     assert_eq!(estimate_tokens(" _\t_\n"), 0);
     assert_eq!(estimate_tokens("a,b"), 3); // 46
