@@ -654,3 +654,33 @@ fn inlining_that_grows_without_bound_is_refused() {
     );
     assert_eq!(tools(&f)[0], t, "left as it was");
 }
+
+#[test]
+fn a_new_name_never_takes_a_name_already_in_the_list() {
+    // `a.b` would naturally become `a_b`, which another tool already has.
+    let f = fit(
+        Some("chatgpt"),
+        None,
+        vec![
+            tool("a.b", json!({"type": "object"})),
+            tool("a_b", json!({"type": "object"})),
+        ],
+    );
+    let names: Vec<&str> = tools(&f)
+        .iter()
+        .map(|t| t["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(names[1], "a_b", "the acceptable name is kept");
+    assert_ne!(names[0], "a_b");
+    assert!(
+        names[0]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    );
+    assert_eq!(f.renames.get(names[0]).map(String::as_str), Some("a.b"));
+    assert!(
+        f.diagnostics.iter().all(|d| d.code == "fit-renamed"),
+        "{:?}",
+        said(&f)
+    );
+}
