@@ -209,6 +209,12 @@ async fn token_endpoint_failures_are_tool_errors_naming_the_scheme() {
             Some((None, 0))
         );
     }
+    // Every visible ASCII character can be in a token (RFC 6750 b64token and more):
+    // `!` and `~` are sent as they came.
+    let c = Scripted::new(vec![token("!a~", None), ok()]);
+    let b = backend_with(&d, oauth_opts(), Arc::clone(&c));
+    call(&b, &d, V2026_07_28, json!({})).await;
+    assert_eq!(c.seen()[1].1.as_deref(), Some("!a~"));
     // `expires_in` as a string is read too (some servers send one).
     let c = Scripted::new(vec![
         Ok(response(
