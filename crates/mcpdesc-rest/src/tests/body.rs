@@ -422,3 +422,61 @@ fn a_configured_content_type_gives_way_to_the_body() {
     assert_eq!(header(&r, "Content-Type"), Some("text/csv"));
     assert!(r.body.is_none());
 }
+
+#[test]
+fn untyped_members_take_their_defaults_from_the_value() {
+    // No schema type: an object or array value is JSON, anything else text/plain.
+    let d = post(
+        json!({"contentType": "multipart/form-data", "as": "properties"}),
+        json!({"o": {"in": "body", "name": "o"}, "s": {"in": "body", "name": "s"}}),
+        json!({"o": {}, "s": {}}),
+    );
+    let (_, body) = multipart(&d, json!({"o": {"k": [1]}, "s": 2}));
+    assert_eq!(
+        body,
+        "--B\r\nContent-Disposition: form-data; name=\"o\"\r\nContent-Type: application/json\r\n\r\n{\"k\":[1]}\r\n\
+         --B\r\nContent-Disposition: form-data; name=\"s\"\r\n\r\n2\r\n--B--\r\n"
+    );
+}
+
+#[test]
+fn a_recorded_explode_alone_makes_a_member_style_serialized() {
+    // Recording any of style, explode or allowReserved on the argument selects
+    // style-based serialization (OpenAPI 3.1.1 §4.8.15): here `form` without explode.
+    for (arg, want) in [
+        (
+            json!({"in": "body", "name": "t", "explode": false}),
+            "t=a,b",
+        ),
+        (
+            json!({"in": "body", "name": "t", "style": "pipeDelimited"}),
+            "t=a%7Cb",
+        ),
+        (
+            json!({"in": "body", "name": "t", "allowReserved": true}),
+            "t=a&t=b",
+        ),
+        (json!({"in": "body", "name": "t"}), "t=a&t=b"),
+    ] {
+        let d = post(
+            json!({"contentType": "application/x-www-form-urlencoded", "as": "properties"}),
+            json!({ "t": arg }),
+            json!({"t": {}}),
+        );
+        assert_eq!(
+            sent(&d, json!({"t": ["a", "b"]})).map(|b| b.map(|b| b.1)),
+            Ok(Some(want.to_string())),
+            "{arg}"
+        );
+    }
+    // allowReserved on the argument: reserved characters pass.
+    let d = post(
+        json!({"contentType": "application/x-www-form-urlencoded", "as": "properties"}),
+        json!({"t": {"in": "body", "name": "t", "allowReserved": true}}),
+        json!({"t": {}}),
+    );
+    assert_eq!(
+        sent(&d, json!({"t": "a/b"})).map(|b| b.map(|b| b.1)),
+        Ok(Some("t=a/b".to_string()))
+    );
+}
