@@ -684,3 +684,24 @@ fn a_new_name_never_takes_a_name_already_in_the_list() {
         said(&f)
     );
 }
+
+#[test]
+fn a_pruned_tool_exactly_at_the_budget_fits() {
+    let mut t = tool("get", json!({"type": "object"}));
+    t["outputSchema"] = json!({"type": "object", "properties": {
+        "a": {"type": "object", "properties": {"b": {"type": "string", "description": "x".repeat(400)}}},
+        // A reference to the `$defs` container itself names no definition.
+        "c": {"$ref": "#/$defs"}
+    }, "$defs": {"Unused": {"type": "integer"}}});
+    let first = fit(None, Some(bytes(&t) - 100), vec![t.clone()]);
+    let pruned = bytes(&tools(&first)[0]);
+    assert!(tools(&first)[0]["outputSchema"].get("$defs").is_none());
+    // Pruning to exactly that size: it fits, which is no error.
+    let f = fit(None, Some(pruned), vec![t]);
+    assert_eq!(bytes(&tools(&f)[0]), pruned);
+    assert!(
+        f.diagnostics.iter().all(|d| d.code != "fit-over-budget"),
+        "{:?}",
+        said(&f)
+    );
+}
