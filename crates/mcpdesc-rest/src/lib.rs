@@ -147,6 +147,8 @@ mod plan;
 mod request;
 mod response;
 pub mod serialize;
+#[cfg(test)]
+mod tests;
 
 use crate::call::{CallLog, CallOutcome, ToolCall, UpstreamLog};
 use mcpdesc_core::Diagnostic;

@@ -534,10 +534,7 @@ fn encode_literal(s: &str) -> Result<String, String> {
                     | b':'
                     | b'@'
             );
-        if c == b'%'
-            && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
-            && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
-        {
+        if super::serialize::is_pct_triplet(b, i) {
             out.push_str(&s[i..i + 3]);
             i += 3;
             continue;

@@ -138,6 +138,14 @@ fn is_reserved_allowed_in_query(b: u8) -> bool {
     )
 }
 
+/// Whether `b[i..]` starts with a percent-encoded octet, `%` and two hex digits (RFC
+/// 3986 §2.1): the `%XX` triples that `allowReserved` and path template text keep.
+pub(crate) fn is_pct_triplet(b: &[u8], i: usize) -> bool {
+    b.get(i) == Some(&b'%')
+        && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+        && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+}
+
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Appends `%XX` for one byte.
@@ -160,10 +168,7 @@ pub fn encode_into(out: &mut String, s: &str, enc: Encoding) {
             }
             Encoding::Unreserved => is_unreserved(c),
             Encoding::QueryReserved => {
-                if c == b'%'
-                    && b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
-                    && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
-                {
+                if is_pct_triplet(b, i) {
                     out.push_str(&s[i..i + 3]);
                     i += 3;
                     continue;
@@ -459,29 +464,6 @@ pub fn query_pairs(
         }
         other => err(format!(
             "style `{other}` is not defined for query parameters (form, spaceDelimited, pipeDelimited, deepObject)"
-        )),
-    }
-}
-
-/// Query pairs of a Swagger 2.0 array whose `collectionFormat` is `tsv` (no 3.x
-/// style): `name=a%09b`.
-pub fn tsv_pair(name: &str, value: &Value, enc: Encoding) -> Result<Vec<String>, SerError> {
-    match Shape::of(value)? {
-        Shape::List(items) => {
-            let mut s = encode(name, Encoding::Unreserved);
-            s.push('=');
-            join(&mut s, &items, "%09", enc);
-            Ok(vec![s])
-        }
-        Shape::Primitive(p) => {
-            let mut s = encode(name, Encoding::Unreserved);
-            s.push('=');
-            encode_into(&mut s, &p, enc);
-            Ok(vec![s])
-        }
-        other => err(format!(
-            "collectionFormat `tsv` serializes arrays, not {}",
-            other.kind()
         )),
     }
 }

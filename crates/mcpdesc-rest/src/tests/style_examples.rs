@@ -13,11 +13,11 @@
 //!
 //! `None` is the table's *n/a*: the gateway answers with a tool error.
 
+use crate::call::ToolCall;
+use crate::serialize::{Encoding, cookie_pairs, header_value, path_expansion, query_pairs};
+use crate::{HttpRequest, RestBackend, RestOptions};
 use mcpdesc_core::ProtocolRevision;
 use mcpdesc_core::provenance::Style;
-use mcpdesc_rest::call::ToolCall;
-use mcpdesc_rest::serialize::{Encoding, cookie_pairs, header_value, path_expansion, query_pairs};
-use mcpdesc_rest::{HttpRequest, RestBackend, RestOptions};
 use serde_json::{Map, Value, json};
 
 type Row = (Style, bool, [Option<&'static str>; 4]);
