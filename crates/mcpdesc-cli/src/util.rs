@@ -197,6 +197,13 @@ pub fn free_at_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
+/// Frees a large value on a thread of its own while the command goes on: for an input
+/// the command no longer needs but whose memory it wants back before it allocates its
+/// output (`export tools-list --host` frees the description while it fits the list).
+pub fn free_in_background<T: Send + 'static>(value: T) {
+    std::thread::spawn(move || drop(value));
+}
+
 /// Writes `contents` to `path` atomically: a temp file in the same directory, then
 /// rename. On any failure the previous file is untouched and no temp file remains.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), UsageError> {

@@ -3,7 +3,7 @@
 
 use crate::args::{HostArg, OutputFormat, RuleArg};
 use crate::util::{self, CmdResult, Outcome};
-use mcpdesc_core::{Diagnostic, Format, Limits, Severity, decode_bytes};
+use mcpdesc_core::{Diagnostic, Limits, Severity, decode_bytes};
 use mcpdesc_lint::{LintOptions, lint};
 use mcpdesc_validate::Validator;
 
@@ -91,23 +91,27 @@ pub fn run(args: Args) -> CmdResult {
                 continue;
             }
         };
-        let sniff = String::from_utf8_lossy(&bytes);
-        let format = Format::detect((path != "-").then_some(path.as_str()), &sniff);
+        let format = util::input_format(path, &bytes);
         let diags = match decode_bytes(&bytes, format, &Limits::default()) {
             Err(d) => vec![d],
             // Linted once valid (the one validation); an invalid description gets the
             // validator's errors only.
-            Ok(decoded) => match Validator::new().check_decoded(&decoded) {
-                Ok(valid) => {
-                    let mut diags = lint(&valid, &opts).diagnostics;
-                    valid.annotate(&mut diags);
-                    diags
-                }
-                Err(mut diags) => {
-                    diags.retain(Diagnostic::is_error);
-                    diags
-                }
-            },
+            Ok(decoded) => {
+                let diags = match Validator::new().check_decoded(&decoded) {
+                    Ok(valid) => {
+                        let mut diags = lint(&valid, &opts).diagnostics;
+                        valid.annotate(&mut diags);
+                        diags
+                    }
+                    Err(mut diags) => {
+                        diags.retain(Diagnostic::is_error);
+                        diags
+                    }
+                };
+                // Reported from here on: free it beside the report and the next file.
+                util::free_in_background(decoded);
+                diags
+            }
         };
         match args.format {
             OutputFormat::Text => {

@@ -312,7 +312,7 @@ async fn only_declared_servers_base_url_and_allowed_hosts_are_reached() {
             (
                 "serve-tool-no-server",
                 "/tools/0/x-mcpdesc-openapi",
-                "tool `t`: no usable server (`ftp://files.example/pub`: not an absolute http(s) URL); pass --base-url"
+                "tool `t`: no usable server (`ftp://files.example/pub`: not an absolute http(s) URL), and no base URL is configured"
             )
         ]
     );

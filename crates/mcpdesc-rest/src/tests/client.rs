@@ -159,7 +159,7 @@ async fn bodies_past_the_limit_fail_on_success_and_are_cut_otherwise() {
         .expect_err("too large");
     assert_eq!(
         e.0,
-        "the API's response is larger than 4 bytes (--max-response-bytes)"
+        "the API's response is larger than 4 bytes (the gateway's response size limit)"
     );
     let r = c
         .send(&get(format!("http://127.0.0.1:{port}/err")), None, limits)
@@ -277,7 +277,9 @@ async fn transport_failures_say_what_happened_without_the_url() {
         .expect_err("timeout");
     assert_eq!(
         e.0,
-        format!("the API at http://127.0.0.1:{port} did not answer within 0.3 s (--timeout)")
+        format!(
+            "the API at http://127.0.0.1:{port} did not answer within 0.3 s (the gateway's request timeout)"
+        )
     );
     // Not an http(s) URL.
     let e = c

@@ -557,7 +557,7 @@ fn a_tool_without_provenance_names_itself_and_the_revision() {
         .expect_err("no provenance");
     assert_eq!(
         e,
-        "tool `t` has no x-mcpdesc-openapi provenance at MCP 2025-06-18: the gateway cannot call an API for it (serve it with --mock)"
+        "tool `t` has no x-mcpdesc-openapi provenance at MCP 2025-06-18: the gateway cannot call an API for it (a mock can answer it from its examples)"
     );
 }
 
@@ -594,7 +594,7 @@ fn servers_come_from_the_tool_then_the_root_then_base_url() {
     );
     assert_eq!(
         request(&d, json!({})).expect_err("no server"),
-        "the description records no server for it; pass --base-url"
+        "the description records no server for it, and no base URL is configured"
     );
     let d = doc(
         json!({"method": "GET", "path": "/x", "servers": ["/relative", "https://a.example/{v}"]}),
@@ -602,7 +602,7 @@ fn servers_come_from_the_tool_then_the_root_then_base_url() {
     );
     assert_eq!(
         request(&d, json!({})).expect_err("no usable server"),
-        "no usable server (`/relative`: not an absolute http(s) URL; `https://a.example/{v}`: the URL has an unexpanded server variable); pass --base-url"
+        "no usable server (`/relative`: not an absolute http(s) URL; `https://a.example/{v}`: the URL has an unexpanded server variable), and no base URL is configured"
     );
 }
 
@@ -641,7 +641,7 @@ fn a_forwarded_header_meets_the_scheme_whose_location_it_is() {
                 assert_eq!(
                     e,
                     format!(
-                        "no security requirement of this tool can be met: scheme `{scheme}` has no credential (--credential {scheme}=ENV_VAR or {})",
+                        "no security requirement of this tool can be met: scheme `{scheme}` has no credential (none is configured for it, and {} is not set)",
                         crate::credential_env_var(&scheme)
                     )
                 );

@@ -111,7 +111,7 @@ async fn output_schema_violations_per_validate_output_mode() {
         .to_string();
     assert!(
         shown.starts_with("the API's response does not match the tool's outputSchema: /id: ")
-            && shown.ends_with(" (--validate-output strict)"),
+            && shown.ends_with(" (output validation is strict)"),
         "{shown}"
     );
     assert_eq!(o.result["isError"], true);
@@ -119,7 +119,7 @@ async fn output_schema_violations_per_validate_output_mode() {
     assert!(o.log.is_error);
     assert_eq!(
         o.log.error.as_deref(),
-        shown.strip_suffix(" (--validate-output strict)")
+        shown.strip_suffix(" (output validation is strict)")
     );
     // warn: the data, and a warning in the log.
     let o = answer(&d, V2026_07_28, ValidateOutput::Warn, bad()).await;
@@ -155,12 +155,18 @@ async fn output_schema_violations_per_validate_output_mode() {
 async fn a_non_object_body_cannot_be_structured_before_any_root_is_allowed() {
     let d = tool(None, Some(json!({"type": "array"})));
     let arr = || response(200, Some("application/json"), b"[1]");
-    for mode in [ValidateOutput::Warn, ValidateOutput::Strict] {
+    for (mode, why) in [
+        (
+            ValidateOutput::Warn,
+            "a result of a tool with an outputSchema must carry matching structured content",
+        ),
+        (ValidateOutput::Strict, "output validation is strict"),
+    ] {
         let o = answer(&d, V2025_11_25, mode, arr()).await;
         assert_eq!(
             o.result["content"][0]["text"],
             format!(
-                "the API's response does not match the tool's outputSchema: (root): the body is not a JSON object, which structuredContent must be at this revision (--validate-output {mode})"
+                "the API's response does not match the tool's outputSchema: (root): the body is not a JSON object, which structuredContent must be at this revision ({why})"
             ),
         );
         assert_eq!(o.result["isError"], true);

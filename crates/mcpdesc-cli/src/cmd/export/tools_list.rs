@@ -61,10 +61,10 @@ pub fn run(args: Args) -> CmdResult {
             return Ok(Outcome::Rejected);
         }
     };
-    // The list holds what it needs of the description: free the description before
-    // the list is rewritten and written.
+    // The list holds what it needs of the description: free the description (on the
+    // other core) while the list is rewritten and written.
     drop(valid);
-    drop(decoded);
+    util::free_in_background(decoded);
     let list = if args.host.is_some() || args.budget.is_some() {
         let fitted = mcpdesc_hosts::fit_tools_list(
             list,
@@ -86,5 +86,6 @@ pub fn run(args: Args) -> CmdResult {
     };
     // A tools/list result is an MCP message: JSON unless the file says YAML.
     util::write_value(&list, args.output.as_ref(), Format::Json)?;
+    util::free_at_exit(list);
     Ok(Outcome::Success)
 }
