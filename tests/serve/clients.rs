@@ -571,7 +571,9 @@ use crate::prism::arguments;
 /// Issue 21's proof: three descriptions served together (the 2.0, 3.0 and 3.1 petstores,
 /// each imported from its OpenAPI document and each behind its own Prism), from a gateway
 /// configuration with each API's base URL and credentials, behind the search facade. The
-/// TypeScript SDK over stdio and the Python SDK over Streamable HTTP search, describe the
+/// TypeScript SDK over stdio (at 2025-06-18 and 2025-11-25), the Python SDK over stdio
+/// (the same two) and over Streamable HTTP (2026-07-28) — every revision each speaks of
+/// the ones the imports declare — search, describe the
 /// three get-a-pet tools (one per description, named by prefix) and call each through
 /// `call_tool`; every search result names its own description, and Prism, which validates
 /// each request against the original OpenAPI document, rejects none of them. The MCP
@@ -688,18 +690,49 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
         }
     };
     let bin = mcpdesc_bin().display().to_string();
-    // The SDK hands a stdio child only a default environment: env(1) adds the
-    // credentials.
-    let mut ts = Command::new("node");
-    ts.arg(w.join("ts_client.mjs"))
-        .arg("stdio")
-        .arg("env")
-        .args(env.iter().map(|(k, v)| format!("{k}={v}")))
-        .args([bin.as_str(), "serve", "--config"])
-        .arg(&config)
-        .env("MCPDESC_CALLS", &calls)
-        .current_dir(&w);
-    check("ts sdk (stdio)", &run_json(ts, "ts sdk stdio"));
+    // Every revision each SDK speaks of the ones the imports declare (2025-06-18,
+    // 2025-11-25, 2026-07-28): the server is held to one revision by `--protocol-versions`
+    // beside `--config` (a server-wide flag), and the SDK must negotiate exactly it.
+    // The SDKs hand a stdio child only a default environment: env(1) adds the credentials.
+    let stdio_server = |rev: Option<ProtocolRevision>| {
+        let mut argv: Vec<String> = vec!["env".into()];
+        argv.extend(env.iter().map(|(k, v)| format!("{k}={v}")));
+        argv.extend([bin.clone(), "serve".into(), "--config".into()]);
+        argv.push(config.display().to_string());
+        if let Some(rev) = rev {
+            argv.extend(["--protocol-versions".into(), rev.to_string()]);
+        }
+        argv
+    };
+    let negotiated = |who: &str, out: &Value, rev: ProtocolRevision| {
+        assert_eq!(out["negotiated"], json!(rev.as_str()), "{who}");
+    };
+    // The TypeScript SDK speaks up to 2025-11-25.
+    for rev in [V2025_06_18, V2025_11_25] {
+        let mut ts = Command::new("node");
+        ts.arg(w.join("ts_client.mjs"))
+            .arg("stdio")
+            .args(stdio_server(Some(rev)))
+            .env("MCPDESC_CALLS", &calls)
+            .current_dir(&w);
+        let who = format!("ts sdk (stdio, {rev})");
+        let out = run_json(ts, &who);
+        negotiated(&who, &out, rev);
+        check(&who, &out);
+    }
+    // The Python SDK: its initialize handshake at the two older revisions (stdio), and
+    // its 2026-07-28 lifecycle over Streamable HTTP (below).
+    for rev in [V2025_06_18, V2025_11_25] {
+        let mut p = Command::new(&py);
+        p.arg(w.join("py_client.py"))
+            .args(["stdio", "legacy"])
+            .args(stdio_server(Some(rev)))
+            .env("MCPDESC_CALLS", &calls);
+        let who = format!("python sdk (stdio, {rev})");
+        let out = run_json(p, &who);
+        negotiated(&who, &out, rev);
+        check(&who, &out);
+    }
     let srv = ServeHttp::spawn_with_env(
         &["--config".to_string(), config.display().to_string()],
         &env,
@@ -710,7 +743,9 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
         .arg("auto")
         .arg(&srv.url)
         .env("MCPDESC_CALLS", &calls);
-    check("python sdk (http)", &run_json(p, "python http"));
+    let out = run_json(p, "python http");
+    negotiated("python sdk (http)", &out, V2026_07_28);
+    check("python sdk (http)", &out);
     // The MCP Inspector's CLI, one tool call per process: search → describe → call of
     // each description's tool, over stdio (legacy era) and Streamable HTTP (modern).
     {
