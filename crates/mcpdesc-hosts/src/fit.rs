@@ -7,6 +7,7 @@ use crate::table::{AnnotationRequirement, HostProfile, HostRule, StrictLimits};
 use indexmap::IndexMap;
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet, skeleton};
 use mcpdesc_names::{NameAllocator, NameOptions};
+use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeSet, HashSet};
 
@@ -64,7 +65,7 @@ pub fn fit_tools_list(list: Value, rev: ProtocolRevision, opts: &FitOptions<'_>)
         _ => Vec::new(),
     };
     let budget = opts.budget.or(opts.host.map(|_| DEFAULT_TOOL_BUDGET_BYTES));
-    for (i, tool) in tools.iter_mut().enumerate() {
+    let fit_one = |i: usize, tool: &mut Value, diags: &mut Vec<Diagnostic>| {
         let ptr = format!("/tools/{i}");
         let name = tool
             .get("name")
@@ -72,22 +73,34 @@ pub fn fit_tools_list(list: Value, rev: ProtocolRevision, opts: &FitOptions<'_>)
             .unwrap_or("")
             .to_string();
         if let Some(host) = opts.host {
-            render_html(tool, &name, &ptr, &mut diags);
+            render_html(tool, &name, &ptr, diags);
             if host.has(HostRule::NoRef) {
-                inline_refs(tool, "inputSchema", &name, &ptr, &mut diags);
+                inline_refs(tool, "inputSchema", &name, &ptr, diags);
             }
             if host.has(HostRule::NoTopLevelUnion) {
-                lift_union(tool, &name, &ptr, &mut diags);
+                lift_union(tool, &name, &ptr, diags);
             }
             if let Some(limits) = host.strict() {
-                strict(tool, &name, &ptr, limits, &mut diags);
+                strict(tool, &name, &ptr, limits, diags);
             }
-            report_missing(host, tool, &name, &ptr, &mut diags);
+            report_missing(host, tool, &name, &ptr, diags);
         }
         if let Some(b) = budget {
-            prune(tool, &name, &ptr, b, &mut diags);
+            prune(tool, &name, &ptr, b, diags);
         }
-    }
+    };
+    // The fitting of one tool never reads another: tools are fitted on all cores, and
+    // their findings are joined in tool order (the sequential result).
+    let found: Vec<Vec<Diagnostic>> = tools
+        .par_iter_mut()
+        .enumerate()
+        .map(|(i, tool)| {
+            let mut d = Vec::new();
+            fit_one(i, tool, &mut d);
+            d
+        })
+        .collect();
+    diags.extend(found.into_iter().flatten());
     let mut renames = IndexMap::new();
     if let Some(host) = opts.host {
         rename(

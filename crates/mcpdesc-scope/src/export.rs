@@ -5,6 +5,7 @@
 use mcpdesc_core::decl::is_extension;
 use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, refs};
 use mcpdesc_validate::Validated;
+use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 /// Fields of the MCP type of each primitive (`Tool`, `Resource`, `ResourceTemplate`,
@@ -142,19 +143,23 @@ pub fn export_tools_list(
 ) -> Result<Value, Vec<Diagnostic>> {
     let doc = doc.value();
     let root = crate::project::require_revision(doc, rev).map_err(|d| vec![d])?;
-    let mut items = Vec::new();
-    let mut errs = Vec::new();
-    for (i, decl) in doc
+    let applicable: Vec<(usize, &Value)> = doc
         .get(DeclKind::Tool.collection())
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .enumerate()
-    {
-        if !crate::decl_scope(decl, root).contains(rev) {
-            continue;
-        }
-        match wire_value(DeclKind::Tool, doc, decl, &format!("/tools/{i}")) {
+        .filter(|(_, decl)| crate::decl_scope(decl, root).contains(rev))
+        .collect();
+    // Each tool's wire value is its own: built on all cores, collected in tool order.
+    let wired: Vec<_> = applicable
+        .par_iter()
+        .map(|(i, decl)| wire_value(DeclKind::Tool, doc, decl, &format!("/tools/{i}")))
+        .collect();
+    let mut items = Vec::new();
+    let mut errs = Vec::new();
+    for w in wired {
+        match w {
             Ok(Some(v)) => items.push(v),
             Ok(None) => {}
             Err(mut e) => errs.append(&mut e),
