@@ -312,6 +312,40 @@ mod tests {
         );
     }
 
+    /// `export_tools_list` of a whole description at one revision: the tools in scope at
+    /// that revision, in document order, as the wire carries them (hand-written).
+    #[test]
+    fn export_tools_list_keeps_the_revision_s_tools_in_order() {
+        let doc = json!({
+            "mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"},
+            "protocolVersions": ["2025-06-18", "2025-11-25"],
+            "components": {"schemas": {"In": {"type": "object", "properties": {"q": {"type": "string"}}}}},
+            "tools": [
+                {"name": "a", "inputSchema": {"$componentRef": "#/components/schemas/In"}, "tags": ["x"]},
+                {"name": "b", "protocolVersions": ["2025-11-25"], "inputSchema": {"type": "object"}},
+                {"name": "c", "title": "C", "inputSchema": {"type": "object"}, "x-note": 1}
+            ]
+        });
+        let valid = mcpdesc_validate::Validator::new()
+            .check(&doc)
+            .expect("a valid description");
+        let wire = |rev| export_tools_list(&valid, rev).expect("exports");
+        let a = json!({"name": "a", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}});
+        let b = json!({"name": "b", "inputSchema": {"type": "object"}});
+        let c = json!({"name": "c", "title": "C", "inputSchema": {"type": "object"}});
+        assert_eq!(
+            wire(ProtocolRevision::V2025_06_18),
+            json!({"tools": [a, c]})
+        );
+        assert_eq!(
+            wire(ProtocolRevision::V2025_11_25),
+            json!({"tools": [a, b, c]})
+        );
+        let err =
+            export_tools_list(&valid, ProtocolRevision::V2026_07_28).expect_err("not declared");
+        assert_eq!(err[0].code, "revision-not-in-document");
+    }
+
     // Hand-written from §10.1.1, §10.2.1, §11.1, §11.2, §14.2 (not from the field table).
     #[test]
     fn resources_templates_prompts_keep_only_mcp_fields() {
