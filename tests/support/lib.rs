@@ -50,6 +50,14 @@ pub fn valid(doc: &Value) -> mcpdesc_validate::Validated<'_> {
         .unwrap_or_else(|d| panic!("the description does not validate: {d:#?}"))
 }
 
+/// The one validation of [`export_tools_list`] and [`project`]: the handle, or the
+/// validator's errors.
+fn check(doc: &Value) -> Result<mcpdesc_validate::Validated<'_>, Vec<mcpdesc_core::Diagnostic>> {
+    mcpdesc_validate::Validator::new()
+        .check(doc)
+        .map_err(|d| d.into_iter().filter(|d| d.is_error()).collect())
+}
+
 /// `export tools-list` as the CLI runs it: the description validated once, then
 /// [`mcpdesc_scope::export_tools_list`] of the handle. Errors: the validator's errors,
 /// else the export's.
@@ -57,10 +65,7 @@ pub fn export_tools_list(
     doc: &Value,
     rev: mcpdesc_core::ProtocolRevision,
 ) -> Result<Value, Vec<mcpdesc_core::Diagnostic>> {
-    let valid = mcpdesc_validate::Validator::new()
-        .check(doc)
-        .map_err(|d| d.into_iter().filter(|d| d.is_error()).collect::<Vec<_>>())?;
-    mcpdesc_scope::export_tools_list(&valid, rev)
+    mcpdesc_scope::export_tools_list(&check(doc)?, rev)
 }
 
 /// `project` as the CLI runs it: the description validated once, then
@@ -70,10 +75,7 @@ pub fn project(
     doc: &Value,
     rev: mcpdesc_core::ProtocolRevision,
 ) -> Result<Value, Vec<mcpdesc_core::Diagnostic>> {
-    let valid = mcpdesc_validate::Validator::new()
-        .check(doc)
-        .map_err(|d| d.into_iter().filter(|d| d.is_error()).collect::<Vec<_>>())?;
-    mcpdesc_scope::project(&valid, rev)
+    mcpdesc_scope::project(&check(doc)?, rev)
         .map(mcpdesc_validate::Validated::into_value)
         .map_err(|d| vec![d])
 }

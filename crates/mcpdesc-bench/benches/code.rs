@@ -50,13 +50,7 @@ fn code() -> Discovery {
 }
 
 fn benches(c: &mut Criterion) {
-    let rt = Arc::new(
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime"),
-    );
+    let rt = pipe::runtime();
     let path = workspace_root().join("tests/fixtures/serve/mcp/every-revision.mcpdesc.yaml");
     let bytes = std::fs::read(&path).expect("fixture");
     let doc = mcpdesc_core::decode_bytes(

@@ -80,13 +80,7 @@ fn benches(c: &mut Criterion) {
         .check_owned(doc)
         .expect("the GitHub import is valid");
     let server = Arc::new(Server::new(&doc, Arc::new(Instant), &opts).expect("builds"));
-    let rt = Arc::new(
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("runtime"),
-    );
+    let rt = pipe::runtime();
     let mut client = Client::open(&rt, &server);
     let direct = client.call(TOOL, args.clone());
     let via = client.call("call_tool", json!({"name": TOOL, "arguments": args}));

@@ -7,6 +7,17 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
+/// The two-worker tokio runtime both benches serve on.
+pub fn runtime() -> Arc<tokio::runtime::Runtime> {
+    Arc::new(
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime"),
+    )
+}
+
 pub struct Client {
     rt: Arc<tokio::runtime::Runtime>,
     w: tokio::io::WriteHalf<tokio::io::DuplexStream>,
