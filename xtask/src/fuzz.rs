@@ -187,11 +187,29 @@ fn fuzz_one(target: &str, secs: u64) -> Result<(), String> {
         artifacts.display()
     );
     if !out.status.success() || findings > 0 {
-        let tail: Vec<&str> = log.lines().rev().take(40).collect();
-        eprintln!("{}", tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+        eprintln!("{}", failure_report(&log));
         return Err(format!("fuzz target {target} found a failure"));
     }
     Ok(())
+}
+
+/// What a failed run says about its failure: the panic message in full (a CI log shows
+/// only what we print, and the oracle's message is the part that says what broke), then
+/// libFuzzer's last lines (the artifact's path, the stats). The backtrace is left out.
+fn failure_report(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().collect();
+    let mut out: Vec<&str> = Vec::new();
+    if let Some(start) = lines.iter().position(|l| l.contains("panicked at")) {
+        let end = lines[start..]
+            .iter()
+            .position(|l| l.starts_with("stack backtrace:") || l.starts_with("note: run with"))
+            .map_or(lines.len(), |n| start + n);
+        out.extend(lines[start..end].iter().take(200));
+        out.push("...");
+    }
+    let tail_from = lines.len().saturating_sub(12);
+    out.extend(&lines[tail_from..]);
+    out.join("\n")
 }
 
 fn artifact_names(dir: &std::path::Path) -> std::collections::BTreeSet<std::ffi::OsString> {

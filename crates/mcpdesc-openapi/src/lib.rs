@@ -106,6 +106,7 @@
 //! | `openapi-paths-invalid`, `openapi-no-operations` | warning | no operations |
 //! | `openapi-operation-skipped` | warning | an operation that cannot be read |
 //! | `openapi-operation-excluded` | info | an operation excluded by a filter or `x-mcp` |
+//! | `openapi-x-mcp-invalid` | warning | an `x-mcp.annotations` member of the wrong type, ignored |
 //! | `openapi-parameter-skipped`, `openapi-parameter-untyped`, `openapi-parameter-style-unknown` | warning | parameters |
 //! | `openapi-path-parameter-undeclared` | warning | a path-template variable without a parameter became a string input |
 //! | `openapi-body-skipped`, `openapi-response-unresolved` | warning | bodies and responses |

@@ -228,10 +228,11 @@ pub fn build(
 
     // ---- annotations
     let mut annotations = method_annotations(site.method);
-    if let Some(Value::Object(a)) = x_mcp.and_then(|m| m.get("annotations")) {
-        for (k, v) in a {
-            annotations.insert(k.clone(), v.clone());
-        }
+    if let Some(over) = x_mcp.and_then(|m| m.get("annotations")) {
+        let mut ptr = site.op_ptr.clone();
+        push_token(&mut ptr, "x-mcp");
+        push_token(&mut ptr, "annotations");
+        override_annotations(&mut annotations, over, site.item_doc, &ptr, diags);
     }
 
     // ---- text
@@ -292,6 +293,48 @@ pub fn build(
         security,
         provenance,
         remote_refs,
+    }
+}
+
+/// Applies `x-mcp.annotations` over the method's hints, member by member. A member
+/// whose value the Tool Annotations Object (§9.1, [`mcpdesc_core::model::ToolAnnotations`])
+/// does not allow (`destructiveHint: "yes"`, `title: 3`, a `null` hint) is dropped
+/// with a warning: the importer's output must conform, and a hint the author got wrong
+/// must not silently turn into its default.
+fn override_annotations(
+    annotations: &mut Map<String, Value>,
+    over: &Value,
+    doc: usize,
+    ptr: &str,
+    diags: &mut Diags,
+) {
+    let Value::Object(over) = over else {
+        diags.warn(
+            doc,
+            "openapi-x-mcp-invalid",
+            "`x-mcp.annotations` is not an object; ignored",
+            ptr,
+        );
+        return;
+    };
+    for (k, v) in over {
+        let mut one = Map::new();
+        one.insert(k.clone(), v.clone());
+        let fits = !v.is_null()
+            && serde_json::from_value::<mcpdesc_core::model::ToolAnnotations>(Value::Object(one))
+                .is_ok();
+        if fits {
+            annotations.insert(k.clone(), v.clone());
+        } else {
+            let mut at = ptr.to_string();
+            push_token(&mut at, k);
+            diags.warn(
+                doc,
+                "openapi-x-mcp-invalid",
+                format!("`x-mcp.annotations.{k}` does not have the type Tool Annotations gives it; ignored"),
+                at,
+            );
+        }
     }
 }
 
@@ -376,5 +419,68 @@ mod tests {
             method_annotations(Method::Post)["destructiveHint"],
             json!(false)
         );
+    }
+
+    /// `x-mcp.annotations` members of the type §9.1 gives them replace the method's
+    /// hints; members of the wrong type are dropped with a warning at their pointer and
+    /// the method's hint stays (a fuzzer finding: `destructiveHint: "tru/e"` made the
+    /// importer's output non-conforming).
+    #[test]
+    fn annotation_overrides_keep_only_members_of_the_right_type() {
+        let mut a = method_annotations(Method::Delete);
+        let over = json!({
+            "destructiveHint": "tru/e",
+            "idempotentHint": false,
+            "readOnlyHint": null,
+            "title": 3,
+            "openWorldHint": false,
+            "x-vendor": {"any": ["thing"]}
+        });
+        let mut diags = Diags::default();
+        override_annotations(
+            &mut a,
+            &over,
+            0,
+            "/paths/~1a/delete/x-mcp/annotations",
+            &mut diags,
+        );
+        assert_eq!(
+            Value::Object(a),
+            json!({
+                "readOnlyHint": false,
+                "destructiveHint": true,
+                "idempotentHint": false,
+                "openWorldHint": false,
+                "x-vendor": {"any": ["thing"]}
+            })
+        );
+        let warned: Vec<(&str, &str)> = diags
+            .items
+            .iter()
+            .map(|(_, d)| (d.code.as_str(), d.pointer.as_str()))
+            .collect();
+        assert_eq!(
+            warned,
+            [
+                (
+                    "openapi-x-mcp-invalid",
+                    "/paths/~1a/delete/x-mcp/annotations/destructiveHint"
+                ),
+                (
+                    "openapi-x-mcp-invalid",
+                    "/paths/~1a/delete/x-mcp/annotations/readOnlyHint"
+                ),
+                (
+                    "openapi-x-mcp-invalid",
+                    "/paths/~1a/delete/x-mcp/annotations/title"
+                ),
+            ]
+        );
+
+        let mut b = method_annotations(Method::Get);
+        let mut diags = Diags::default();
+        override_annotations(&mut b, &json!("yes"), 0, "/p", &mut diags);
+        assert_eq!(b, method_annotations(Method::Get));
+        assert_eq!(diags.items.len(), 1);
     }
 }

@@ -7,6 +7,7 @@
 
 use crate::diag::Diags;
 use crate::op::OpSite;
+use mcpdesc_validate::{StringFormat, format_holds};
 use serde_json::{Map, Value, json};
 
 /// Info from the spec's `info`: a slug of the title as `name` (`openapi-server` when
@@ -109,37 +110,19 @@ pub(crate) fn info(root: &Value, diags: &mut Diags) -> Value {
     Value::Object(out)
 }
 
-/// An absolute http(s) URL that is also an RFC 3986 URI (the output's `format: uri`;
-/// quotes or brackets in a URL made imports non-conforming: fuzzer finding).
+/// An absolute http(s) URL that the output's `format: uri` accepts (quotes or brackets
+/// in a URL made imports non-conforming: fuzzer finding).
 fn is_abs_url(u: &str) -> bool {
     (u.starts_with("https://") || u.starts_with("http://"))
-        && !u.contains(char::is_whitespace)
         && u.len() > 8
-        && fluent_uri::Uri::parse(u).is_ok()
+        && format_holds(StringFormat::Uri, u)
 }
 
-/// A plain `local@domain.tld` address (dot-atom local part, LDH domain labels): a
-/// conservative subset of what the output's `format: email` accepts, so an address the
-/// validator would reject (e.g. quotes in the domain: fuzzer finding) is dropped rather
-/// than copied.
+/// An address the output's `format: email` accepts, checked by the validator itself
+/// (a hand-written dot-atom check let a 100-character domain label through: fuzzer
+/// finding), so an address the validator would reject is dropped rather than copied.
 fn looks_like_email(e: &str) -> bool {
-    let Some((local, domain)) = e.split_once('@') else {
-        return false;
-    };
-    let atext = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+/=?^_`{|}~-".contains(c);
-    let local_ok = !local.is_empty()
-        && local
-            .split('.')
-            .all(|p| !p.is_empty() && p.chars().all(atext));
-    let labels: Vec<&str> = domain.split('.').collect();
-    let domain_ok = labels.len() >= 2
-        && labels.iter().all(|l| {
-            !l.is_empty()
-                && !l.starts_with('-')
-                && !l.ends_with('-')
-                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-        });
-    local_ok && domain_ok
+    format_holds(StringFormat::Email, e)
 }
 
 /// Root tag catalogue: the spec's declared tags (first declaration wins), then tags
@@ -190,7 +173,13 @@ mod tests {
     #[test]
     fn emails_and_urls() {
         assert!(looks_like_email("a@b.io"));
-        assert!(!looks_like_email("a@b"));
+        assert!(!looks_like_email("a.b.io"));
+        assert!(!looks_like_email("pets@examp\"swagger\"le.com"));
+        // a DNS label is at most 63 octets (RFC 1035 2.3.4): fuzzer finding
+        let long = format!("pets@exa{}mple.com", "T".repeat(100));
+        assert!(!looks_like_email(&long));
+        assert!(looks_like_email(&format!("pets@{}.com", "a".repeat(63))));
+        assert!(!looks_like_email(&format!("pets@{}.com", "a".repeat(64))));
         assert!(is_abs_url("https://x.io"));
         assert!(!is_abs_url("www.x.io"));
     }

@@ -132,7 +132,7 @@ fn get_str<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
 /// warning instead of making the whole import non-conforming.
 fn abs_url(u: &str, base: Option<&str>) -> Result<String, String> {
     let url = resolve_url(u, base)?;
-    if fluent_uri::Uri::parse(url.as_str()).is_err() {
+    if !mcpdesc_validate::format_holds(mcpdesc_validate::StringFormat::Uri, &url) {
         return Err(format!("URL `{url}` is not a valid URI (RFC 3986)"));
     }
     Ok(url)

@@ -51,7 +51,7 @@ pub use rules::identifiers::{
     CatalogueEntry, EXTENSION_CATALOGUE, EXTENSION_CATALOGUE_DATE, EXTENSION_CATALOGUE_SOURCE,
     Maturity,
 };
-pub use structural::StructuralSchema;
+pub use structural::{StringFormat, StructuralSchema, format_holds};
 pub use validated::{Validated, runs_on_this_thread};
 
 use mcpdesc_core::model::Document;

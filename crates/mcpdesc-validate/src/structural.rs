@@ -81,6 +81,40 @@ impl StructuralSchema {
     }
 }
 
+/// A string `format` the official schema asserts (it uses exactly these two).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StringFormat {
+    /// `format: email` (Contact `email`).
+    Email,
+    /// `format: uri` (URLs in info, security flows, icons, ...).
+    Uri,
+}
+
+/// Whether `value` satisfies `format` exactly as [`StructuralSchema`] checks it: the same
+/// validator crate, draft and options, so a producer that copies a string from its input
+/// (an importer copying `info.contact.email`) can keep it only when the output will
+/// conform. A hand-written approximation drifted from the validator twice (fuzzer
+/// findings: a 100-character domain label, quotes in a domain).
+pub fn format_holds(format: StringFormat, value: &str) -> bool {
+    static EMAIL: OnceLock<jsonschema::Validator> = OnceLock::new();
+    static URI: OnceLock<jsonschema::Validator> = OnceLock::new();
+    let (cell, name) = match format {
+        StringFormat::Email => (&EMAIL, "email"),
+        StringFormat::Uri => (&URI, "uri"),
+    };
+    cell.get_or_init(|| {
+        // A two-keyword constant schema: failure is a packaging bug, not an input problem.
+        #[allow(clippy::expect_used)]
+        jsonschema::options()
+            .with_draft(Draft::Draft202012)
+            .should_validate_formats(true)
+            .offline()
+            .build(&serde_json::json!({"type": "string", "format": name}))
+            .expect("a format schema compiles")
+    })
+    .is_valid(&Value::String(value.to_string()))
+}
+
 fn instance_pointer(err: &ValidationError<'_>) -> String {
     err.instance_path().as_str().to_string()
 }
@@ -347,6 +381,55 @@ mod tests {
     #[test]
     fn schema_compiles_and_accepts_minimal_document() {
         assert!(StructuralSchema::get().is_valid(&base()));
+    }
+
+    /// `format_holds` agrees with the whole-schema check at the two places the schema
+    /// asserts a format, on strings either side of each rule (hand-picked: RFC 5321/1035
+    /// label lengths, quotes, spaces, relative references).
+    #[test]
+    fn format_holds_agrees_with_the_official_schema() {
+        let long_label = format!("a@{}.com", "x".repeat(64));
+        let max_label = format!("a@{}.com", "x".repeat(63));
+        let emails = [
+            "a@b.io",
+            "first.last@example.com",
+            "a.b.io",
+            "pets@examp\"swagger\"le.com",
+            long_label.as_str(),
+            max_label.as_str(),
+            "a b@c.io",
+            "",
+        ];
+        for e in emails {
+            let mut doc = base();
+            doc["info"]["contact"] = json!({"email": e});
+            assert_eq!(
+                format_holds(StringFormat::Email, e),
+                StructuralSchema::get().is_valid(&doc),
+                "email {e:?}"
+            );
+        }
+        assert!(format_holds(StringFormat::Email, "a@b.io"));
+        assert!(!format_holds(StringFormat::Email, &long_label));
+        let uris = [
+            "https://x.io/a?b=c#d",
+            "https://x.io/o\"boolean\"orize",
+            "https://x.io/a b",
+            "/relative/only",
+            "urn:isbn:0451450523",
+            "https://[::1",
+        ];
+        for u in uris {
+            let mut doc = base();
+            doc["info"]["websiteUrl"] = json!(u);
+            assert_eq!(
+                format_holds(StringFormat::Uri, u),
+                StructuralSchema::get().is_valid(&doc),
+                "uri {u:?}"
+            );
+        }
+        assert!(format_holds(StringFormat::Uri, "https://x.io/a?b=c#d"));
+        assert!(!format_holds(StringFormat::Uri, "/relative/only"));
     }
 
     #[test]
