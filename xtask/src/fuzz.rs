@@ -217,3 +217,52 @@ fn artifact_names(dir: &std::path::Path) -> std::collections::BTreeSet<std::ffi:
         .map(|d| d.flatten().map(|e| e.file_name()).collect())
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::failure_report;
+
+    /// The shape of a libFuzzer log after a panicking oracle (shortened from CI's log of
+    /// stop 26): the report keeps the message, drops the backtrace, keeps the tail.
+    #[test]
+    fn the_report_keeps_the_panic_message_and_drops_the_backtrace() {
+        let mut log = vec![
+            "INFO: Running with entropic power schedule (0xFF, 100).",
+            "#1024\tpulse  cov: 100 ft: 200",
+            "thread '<unnamed>' (25909) panicked at fuzz_targets/import_openapi.rs:22:9:",
+            "importer accepted the input but produced a non-conforming description: [",
+            "    Diagnostic {",
+            "        code: \"schema-type\",",
+            "    },",
+            "]",
+            "stack backtrace:",
+        ];
+        let frames = vec!["   0: __rustc::rust_begin_unwind"; 40];
+        log.extend(frames);
+        log.extend([
+            "SUMMARY: libFuzzer: deadly signal",
+            "artifact_prefix='/t/'; Test unit written to /t/crash-0a2c",
+            "stat::number_of_executed_units: 14487",
+        ]);
+        let report = failure_report(&log.join("\n"));
+        assert!(report.contains("panicked at fuzz_targets/import_openapi.rs:22:9:"));
+        assert!(
+            report.contains("        code: \"schema-type\","),
+            "{report}"
+        );
+        assert!(report.contains("Test unit written to /t/crash-0a2c"));
+        assert!(report.contains("stat::number_of_executed_units: 14487"));
+        assert!(!report.contains("stack backtrace:"), "{report}");
+        assert!(!report.contains("pulse"), "{report}");
+        assert!(report.lines().count() < 25, "{report}");
+    }
+
+    /// A run that died without a panic (a timeout, an out-of-memory) still shows its tail.
+    #[test]
+    fn without_a_panic_the_report_is_the_tail() {
+        let log: Vec<String> = (0..30).map(|i| format!("line {i}")).collect();
+        let report = failure_report(&log.join("\n"));
+        assert_eq!(report.lines().next(), Some("line 18"));
+        assert_eq!(report.lines().last(), Some("line 29"));
+    }
+}

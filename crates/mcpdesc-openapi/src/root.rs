@@ -113,8 +113,11 @@ pub(crate) fn info(root: &Value, diags: &mut Diags) -> Value {
 /// An absolute http(s) URL that the output's `format: uri` accepts (quotes or brackets
 /// in a URL made imports non-conforming: fuzzer finding).
 fn is_abs_url(u: &str) -> bool {
-    (u.starts_with("https://") || u.starts_with("http://"))
-        && u.len() > 8
+    let after_scheme = u
+        .strip_prefix("https://")
+        .or_else(|| u.strip_prefix("http://"));
+    // a host follows the scheme
+    after_scheme.is_some_and(|r| !r.is_empty() && !r.starts_with(['/', '?', '#']))
         && format_holds(StringFormat::Uri, u)
 }
 
@@ -181,6 +184,16 @@ mod tests {
         assert!(looks_like_email(&format!("pets@{}.com", "a".repeat(63))));
         assert!(!looks_like_email(&format!("pets@{}.com", "a".repeat(64))));
         assert!(is_abs_url("https://x.io"));
+        assert!(is_abs_url("http://x"));
         assert!(!is_abs_url("www.x.io"));
+        // URIs, but not web addresses: a contact or license URL is one
+        assert!(!is_abs_url("ftp://example.com/x"));
+        assert!(!is_abs_url("urn:isbn:0451450523"));
+        // no host
+        assert!(!is_abs_url("https://"));
+        assert!(!is_abs_url("https:///path"));
+        // web addresses, but not URIs
+        assert!(!is_abs_url("https://x.io/a b"));
+        assert!(!is_abs_url("https://x.io/o\"boolean\"orize"));
     }
 }
