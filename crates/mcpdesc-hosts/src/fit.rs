@@ -37,7 +37,7 @@ pub struct Fitted {
 }
 
 /// Bound on the nodes an inlined schema may grow to.
-const MAX_INLINED_NODES: usize = 200_000;
+pub(crate) const MAX_INLINED_NODES: usize = 200_000;
 
 /// Rewrites a tools/list result (as `mcpdesc_scope::export_tools_list` returns it for
 /// `rev`) so `opts.host` accepts it and every tool fits `opts.budget`:
@@ -203,7 +203,7 @@ type InlineError = (&'static str, String);
 
 /// `node` with every `$ref` replaced by its target (recursively). `stack` holds the
 /// references being expanded: meeting one again is a cycle, which inlining cannot end.
-fn inline(
+pub(crate) fn inline(
     root: &Value,
     node: &Value,
     stack: &mut Vec<String>,

@@ -705,3 +705,24 @@ fn a_pruned_tool_exactly_at_the_budget_fits() {
         said(&f)
     );
 }
+
+/// Inlining stops past `MAX_INLINED_NODES` subschemas, not at it: a schema of exactly
+/// that many nodes (the root and an `allOf` of one fewer empty schemas) inlines, one more
+/// is refused as growing without end.
+#[test]
+fn inlining_allows_exactly_the_node_bound() {
+    use crate::fit::{MAX_INLINED_NODES, inline};
+    let schema = |subschemas: usize| json!({ "allOf": vec![json!({}); subschemas] });
+    let at_bound = schema(MAX_INLINED_NODES - 1);
+    let mut nodes = 0;
+    let out = inline(&at_bound, &at_bound, &mut Vec::new(), &mut nodes);
+    assert_eq!(nodes, MAX_INLINED_NODES);
+    assert_eq!(out.expect("a schema at the bound inlines"), at_bound);
+
+    let past = schema(MAX_INLINED_NODES);
+    let mut nodes = 0;
+    let err =
+        inline(&past, &past, &mut Vec::new(), &mut nodes).expect_err("one node past the bound");
+    assert_eq!(err.0, "fit-ref-cycle");
+    assert!(err.1.contains("grows past 200000 subschemas"), "{}", err.1);
+}
