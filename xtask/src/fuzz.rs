@@ -29,6 +29,7 @@ pub const TARGETS: &[&str] = &[
     "import_openapi",
     "import_dump",
     "lower_schema",
+    "gateway_request",
 ];
 
 /// Seconds per target of the smoke run in `cargo xtask test`.

@@ -62,6 +62,14 @@ impl Schemes {
             let s = |k: &str| def.get(k).and_then(Value::as_str).map(String::from);
             let scheme = match s("type").as_deref() {
                 Some("apiKey") => match (s("name"), s("in").as_deref()) {
+                    (Some(n), Some("header"))
+                        if !mcpdesc_core::http::is_token(&n)
+                            || crate::request::is_hop_by_hop(&n) =>
+                    {
+                        Scheme::Unsupported(format!(
+                            "apiKey in header `{n}`, which is not a header a credential can be sent in (not an RFC 9110 token, or one the gateway sets itself: connection, framing, `Host`)"
+                        ))
+                    }
                     (Some(n), Some("header")) => Scheme::ApiKey {
                         name: n,
                         location: KeyLocation::Header,
@@ -70,6 +78,11 @@ impl Schemes {
                         name: n,
                         location: KeyLocation::Query,
                     },
+                    (Some(n), Some("cookie")) if !mcpdesc_core::http::is_token(&n) => {
+                        Scheme::Unsupported(format!(
+                            "apiKey in cookie `{n}`, which is not a cookie name (an RFC 9110 token, RFC 6265 §4.1.1)"
+                        ))
+                    }
                     (Some(n), Some("cookie")) => Scheme::ApiKey {
                         name: n,
                         location: KeyLocation::Cookie,
@@ -617,6 +630,53 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), Secret::new(*v)))
             .collect()
+    }
+
+    /// An API key may not go in a header the gateway sets itself or in a name that is
+    /// no header name: the description cannot make the operator's credential pick the
+    /// virtual host or the framing of the request.
+    #[test]
+    fn api_keys_in_headers_the_gateway_sets_are_unsupported() {
+        for name in [
+            "Host",
+            "content-length",
+            "Transfer-Encoding",
+            "X Key",
+            "X-Key\r\nX: y",
+        ] {
+            let s = Schemes::read(&json!({"securitySchemes": {
+                "k": {"type": "apiKey", "in": "header", "name": name}
+            }}));
+            let alts = s.alternatives(&json!([{"k": []}]));
+            let err = apply(Some(&alts), &creds(&[("k", "secret")]), &[]).expect_err("refused");
+            assert!(
+                err.contains(&format!(
+                    "scheme `k` (apiKey in header `{name}`, which is not a header a credential can be sent in"
+                )),
+                "{name}: {err}"
+            );
+        }
+        // A cookie name that is no token could add cookies of its own (`a=b; admin`).
+        for name in [" k", "a=b; admin", "k;x", ""] {
+            let s = Schemes::read(&json!({"securitySchemes": {
+                "c": {"type": "apiKey", "in": "cookie", "name": name}
+            }}));
+            let alts = s.alternatives(&json!([{"c": []}]));
+            let err = apply(Some(&alts), &creds(&[("c", "secret")]), &[]).expect_err("refused");
+            assert!(
+                err.contains(&format!(
+                    "scheme `c` (apiKey in cookie `{name}`, which is not a cookie name"
+                )),
+                "{name:?}: {err}"
+            );
+        }
+        // An ordinary header name is used as is.
+        let s = Schemes::read(&json!({"securitySchemes": {
+            "k": {"type": "apiKey", "in": "header", "name": "X-Host"}
+        }}));
+        let alts = s.alternatives(&json!([{"k": []}]));
+        let a = apply(Some(&alts), &creds(&[("k", "secret")]), &[]).expect("met");
+        assert_eq!(a.headers, [("X-Host".to_string(), "secret".to_string())]);
     }
 
     #[test]

@@ -38,7 +38,10 @@
 //! - Path: a value can never add a segment, a query or a fragment (`/`, `?`, `#` are
 //!   encoded), and a value that would make a whole segment `.` or `..` is a tool error
 //!   (a dot-segment changes the addressed resource, and `%2E%2E` is no way out: WHATWG
-//!   URL parsing, which reqwest's `url` implements, reads it as `..` as well).
+//!   URL parsing, which reqwest's `url` implements, reads it as `..` as well, also when
+//!   the template's own text puts the `%2E` beside the value). A template whose literal
+//!   text is a dot-segment (`/a/../admin`, `/%2e%2e/x`) makes the tool unusable: it
+//!   would climb out of the path it names, above the server's base path too.
 //! - Query with `allowReserved: true`: RFC 3986 reserved characters pass unencoded,
 //!   except `[`, `]`, `#` (not allowed in a query) and `&`, `=`, `+` (form meaning), as
 //!   3.1.1 directs; `%XX` triples are kept. `allowReserved` applies to query only.
@@ -54,6 +57,13 @@
 //!   query, sent as is in headers and cookies (cookie values must then be cookie-octets).
 //! - Header parameters named `Accept`, `Content-Type` or `Authorization` are ignored,
 //!   as OpenAPI says: media types come from the operation, auth from its security.
+//!   Header parameters (and `apiKey` schemes in a header) named `Host`,
+//!   `Content-Length`, `Transfer-Encoding` or another connection field make the tool
+//!   unusable: an argument must not pick the virtual host or the framing of the
+//!   request. An `apiKey` cookie name must be a token, or it could add cookies.
+//! - Media types the description gives and the gateway writes into header fields (the
+//!   body's and each multipart part's `Content-Type`, `Accept`) must be valid field
+//!   values (RFC 9110 §5.5), or the tool is unusable: CR/LF would add header lines.
 //! - Swagger 2.0 `collectionFormat` is honoured as recorded: `csv` `,`, `ssv` `%20`,
 //!   `tsv` `%09`, `pipes` `%7C`, `multi` repeated, which is the wire form of the 3.x
 //!   equivalent.

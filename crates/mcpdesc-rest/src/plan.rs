@@ -393,8 +393,37 @@ impl ToolPlan {
             }
             None => None,
         };
+        // Media types the gateway writes into header fields: the body's `Content-Type`,
+        // each multipart part's `Content-Type`, `Accept`.
+        let body_types = body.iter().flat_map(|b| {
+            std::iter::once(("the request body's media type".to_string(), &b.content_type)).chain(
+                b.encoding.iter().filter_map(|(member, e)| {
+                    let what = format!("the media type of body member `{member}`");
+                    e.content_type.as_ref().map(|ct| (what, ct))
+                }),
+            )
+        });
+        let response_type = prov
+            .response
+            .as_ref()
+            .and_then(|r| r.content_type.as_ref())
+            .map(|ct| ("the response's media type".to_string(), ct));
+        if let Some(why) = body_types
+            .chain(response_type)
+            .find_map(|(what, ct)| media_type_problem(&what, ct))
+        {
+            unusable.get_or_insert(why);
+        }
         let segments = match parse_path(&prov.path, &params) {
-            Ok(s) => s,
+            Ok(s) => {
+                if let Some(dots) = s.iter().find_map(|seg| literal_dot_segment(seg)) {
+                    unusable.get_or_insert(format!(
+                        "path `{}` has the dot-segment `{dots}`: URL parsers remove it (RFC 3986 §5.2.4), so the request would address another resource than the path says, possibly outside the server's base path",
+                        prov.path
+                    ));
+                }
+                s
+            }
             Err(why) => {
                 unusable.get_or_insert(why);
                 Vec::new()
@@ -454,6 +483,12 @@ fn check_arg(a: &ArgPlan) -> Option<String> {
             a.name, a.location
         ));
     }
+    if a.location == Location::Header && super::request::is_hop_by_hop(&a.name) {
+        return Some(format!(
+            "header `{}` is one the gateway sets itself (connection, framing or `Host`, RFC 9110 §7.6.1); an argument cannot set it",
+            a.name
+        ));
+    }
     if let Some(cf) = &a.collection_format {
         if !["csv", "ssv", "tsv", "pipes", "multi"].contains(&cf.as_str()) {
             return Some(format!("unknown collectionFormat `{cf}`"));
@@ -463,6 +498,34 @@ fn check_arg(a: &ArgPlan) -> Option<String> {
 }
 
 pub use mcpdesc_core::http::is_token;
+
+/// What keeps a media type from being sent as a header field value (RFC 9110 §5.5): a
+/// CR or LF in it would add header lines to the request or to a multipart part.
+fn media_type_problem(what: &str, media_type: &str) -> Option<String> {
+    if media_type.trim().is_empty() {
+        return Some(format!("{what} is empty"));
+    }
+    mcpdesc_core::http::check_field_value(media_type)
+        .err()
+        .map(|e| {
+            format!(
+                "{what} `{}` cannot be sent: it {e}",
+                media_type.escape_debug()
+            )
+        })
+}
+
+/// The segment's text when it is literal text only and a dot-segment.
+fn literal_dot_segment(segment: &[Piece]) -> Option<String> {
+    let mut text = String::new();
+    for piece in segment {
+        match piece {
+            Piece::Literal(l) => text.push_str(l),
+            Piece::Var { .. } => return None,
+        }
+    }
+    super::serialize::is_dot_segment(&text).then_some(text)
+}
 
 /// Cuts a Paths Object key into segments of literal and `{var}` pieces. Literal text is
 /// percent-encoded where it is not already a valid path character (`pchar` / `/`).

@@ -261,10 +261,12 @@ pub fn build(
                 }
             }
         }
-        if has_var && matches!(&url[start..], "." | "..") {
+        if has_var && serialize::is_dot_segment(&url[start..]) {
             // A dot-segment would move the request elsewhere, and `%2E` is no escape:
             // URL parsers (WHATWG, as reqwest's `url` implements it) read `%2E%2E` as
-            // `..` too. So such a value is refused.
+            // `..` too, including a `%2E` the template's own text puts beside the value
+            // (`/{name}%2E` with `.`). So such a value is refused. (A template whose
+            // literal text alone is a dot-segment is refused when the gateway starts.)
             return Err(format!(
                 "the path segment would be `{}`, a dot-segment that changes which resource is addressed; path values cannot be `.` or `..`",
                 &url[start..]

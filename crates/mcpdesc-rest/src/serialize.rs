@@ -125,6 +125,16 @@ pub enum Encoding {
     Raw,
 }
 
+/// Whether a path segment is a dot-segment as a URL parser reads it: `.` or `..` with
+/// any dot written as `%2E` or `%2e` (the WHATWG URL Standard's single- and double-dot
+/// segments, which reqwest's `url` implements; RFC 3986 §5.2.4 removes them). Such a
+/// segment is removed or climbs one level, so the request would address another
+/// resource than the path says.
+pub fn is_dot_segment(segment: &str) -> bool {
+    let dots = segment.to_ascii_lowercase().replace("%2e", ".");
+    dots == "." || dots == ".."
+}
+
 /// RFC 3986 §2.3 unreserved.
 pub fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')

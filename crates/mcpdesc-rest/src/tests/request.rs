@@ -418,11 +418,46 @@ fn path_templates_and_their_errors() {
             .url,
         format!("{BASE}/a/a./b..")
     );
-    // A literal segment `..` in the template is the API's own path.
-    let d = doc(get("/a/../b", json!({})), json!({}));
+    // A `%2E` the template's own text puts beside a value is a dot as well: WHATWG
+    // URL parsing reads `.%2E`, `%2e.` and `%2E%2E` as `..`.
+    let d = doc(
+        get("/a/{x}%2E/b", json!({"x": {"in": "path", "name": "x"}})),
+        json!({"x": {}}),
+    );
+    for (x, segment) in [(".", ".%2E"), ("", "%2E")] {
+        assert_eq!(
+            request(&d, json!({ "x": x })).expect_err("dot-segment"),
+            format!(
+                "the path segment would be `{segment}`, a dot-segment that changes which resource is addressed; path values cannot be `.` or `..`"
+            )
+        );
+    }
+    assert_eq!(
+        request(&d, json!({"x": "v"})).expect("sent").url,
+        format!("{BASE}/a/v%2E/b")
+    );
+    // A template whose own text is a dot-segment would leave the path it names (here
+    // above the server's base path): the tool is refused, however the dots are written.
+    for (path, dots) in [
+        ("/a/../../admin", ".."),
+        ("/a/./b", "."),
+        ("/a/%2e%2E/b", "%2e%2E"),
+        ("/.%2e/x", ".%2e"),
+        ("/a/%2E", "%2E"),
+    ] {
+        let d = doc(get(path, json!({})), json!({}));
+        assert_eq!(
+            request(&d, json!({})).expect_err("unusable"),
+            format!(
+                "the tool cannot be called through the gateway: path `{path}` has the dot-segment `{dots}`: URL parsers remove it (RFC 3986 §5.2.4), so the request would address another resource than the path says, possibly outside the server's base path"
+            )
+        );
+    }
+    // Dots that are not a whole segment are ordinary path text.
+    let d = doc(get("/a/.../b./.c/%2e%2e%2e", json!({})), json!({}));
     assert_eq!(
         request(&d, json!({})).expect("sent").url,
-        format!("{BASE}/a/../b")
+        format!("{BASE}/a/.../b./.c/%2e%2e%2e")
     );
     // `/` alone, and `%XX` already in the template kept while a stray `%` is encoded.
     let d = doc(get("/", json!({})), json!({}));
@@ -493,6 +528,26 @@ fn tools_that_cannot_be_called_say_why() {
         ),
         "the tool cannot be called through the gateway: argument `a`: `X Bad` is not a valid header name (RFC 9110 token)"
     );
+    // Headers the gateway sets itself: an argument could otherwise pick the virtual
+    // host (`Host`) or the framing (`Content-Length`, `Transfer-Encoding`) of the request.
+    for name in [
+        "Host",
+        "content-length",
+        "Transfer-Encoding",
+        "Connection",
+        "TE",
+        "Upgrade",
+    ] {
+        assert_eq!(
+            unusable(
+                get("/x", json!({"a": {"in": "header", "name": name}})),
+                json!({"a": {}})
+            ),
+            format!(
+                "the tool cannot be called through the gateway: argument `a`: header `{name}` is one the gateway sets itself (connection, framing or `Host`, RFC 9110 §7.6.1); an argument cannot set it"
+            )
+        );
+    }
     assert_eq!(
         unusable(
             get("/x", json!({"a": {"in": "cookie", "name": "a=b"}})),
@@ -516,6 +571,58 @@ fn tools_that_cannot_be_called_say_why() {
         ),
         "the tool cannot be called through the gateway: `requestBody.as: body` with more than one `in: body` argument"
     );
+    // Media types the gateway writes into header fields come from the description: a
+    // CR or LF would add header lines (fuzzer finding: outer whitespace got through).
+    let post = |content_type: &str, encoding: Value, response: Value| {
+        json!({"method": "POST", "path": "/x",
+               "requestBody": {"contentType": content_type, "as": "properties", "encoding": encoding},
+               "response": response,
+               "arguments": {"a": {"in": "body"}}})
+    };
+    let ok_response = json!({"status": "200", "contentType": "application/json"});
+    for (prov, why) in [
+        (
+            post(
+                "application/json\r\nX-Injected: 1",
+                json!({}),
+                ok_response.clone(),
+            ),
+            "the request body's media type `application/json\\r\\nX-Injected: 1` cannot be sent: it contains the control character 0x0D, which an HTTP field value cannot hold",
+        ),
+        (
+            post(
+                " application/x-www-form-urlencoded",
+                json!({}),
+                ok_response.clone(),
+            ),
+            "the request body's media type ` application/x-www-form-urlencoded` cannot be sent: it starts or ends with whitespace, which HTTP strips from a field value",
+        ),
+        (
+            post("", json!({}), ok_response.clone()),
+            "the request body's media type is empty",
+        ),
+        (
+            post(
+                "multipart/form-data",
+                json!({"a": {"contentType": "text/plain\r\n\r\nforged"}}),
+                ok_response.clone(),
+            ),
+            "the media type of body member `a` `text/plain\\r\\n\\r\\nforged` cannot be sent: it contains the control character 0x0D, which an HTTP field value cannot hold",
+        ),
+        (
+            post(
+                "multipart/form-data",
+                json!({}),
+                json!({"status": "200", "contentType": "application/json\nX: y"}),
+            ),
+            "the response's media type `application/json\\nX: y` cannot be sent: it contains the control character 0x0A, which an HTTP field value cannot hold",
+        ),
+    ] {
+        assert_eq!(
+            unusable(prov, json!({"a": {}})),
+            format!("the tool cannot be called through the gateway: {why}")
+        );
+    }
     assert_eq!(
         unusable(get("x", json!({})), json!({})),
         "the tool cannot be called through the gateway: path `x` does not start with `/`"
