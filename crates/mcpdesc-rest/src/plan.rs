@@ -415,15 +415,7 @@ impl ToolPlan {
             unusable.get_or_insert(why);
         }
         let segments = match parse_path(&prov.path, &params) {
-            Ok(s) => {
-                if let Some(dots) = s.iter().find_map(|seg| literal_dot_segment(seg)) {
-                    unusable.get_or_insert(format!(
-                        "path `{}` has the dot-segment `{dots}`: URL parsers remove it (RFC 3986 §5.2.4), so the request would address another resource than the path says, possibly outside the server's base path",
-                        prov.path
-                    ));
-                }
-                s
-            }
+            Ok(s) => s,
             Err(why) => {
                 unusable.get_or_insert(why);
                 Vec::new()
@@ -565,6 +557,11 @@ pub fn parse_path(path: &str, params: &[ArgPlan]) -> Result<Vec<Vec<Piece>>, Str
                     rest = "";
                 }
             }
+        }
+        if let Some(dots) = literal_dot_segment(&pieces) {
+            return Err(format!(
+                "path `{path}` has the dot-segment `{dots}`: URL parsers remove it (RFC 3986 §5.2.4), so the request would address another resource than the path says, possibly outside the server's base path"
+            ));
         }
         segments.push(pieces);
     }
@@ -724,6 +721,12 @@ mod tests {
         assert!(parse_path("/a/{b", &params).is_err());
         assert!(parse_path("a", &params).is_err());
         assert!(parse_path("/a}", &params).is_err());
+        // A segment whose literal text is a dot-segment, however the dots are written;
+        // beside a variable the value decides (checked per call).
+        for dots in ["/a/..", "/./a", "/a/%2e%2E/b", "/.%2E"] {
+            assert!(parse_path(dots, &params).is_err(), "{dots}");
+        }
+        assert!(parse_path("/a/.../{id}./b..", &params).is_ok());
         // Non-ASCII template text is percent-encoded as UTF-8 (no slicing inside a char).
         assert_eq!(
             parse_path("/café/ü", &params).expect("ok"),

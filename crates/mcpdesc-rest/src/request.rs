@@ -240,12 +240,10 @@ pub fn build(
     for seg in &plan.segments {
         url.push('/');
         let start = url.len();
-        let mut has_var = false;
         for piece in seg {
             match piece {
                 Piece::Literal(l) => url.push_str(l),
                 Piece::Var { name, arg } => {
-                    has_var = true;
                     let Some(a) = arg.and_then(|i| plan.params.get(i)) else {
                         return Err(format!(
                             "the path template has `{{{name}}}` but no argument is declared for it"
@@ -261,12 +259,12 @@ pub fn build(
                 }
             }
         }
-        if has_var && serialize::is_dot_segment(&url[start..]) {
+        if serialize::is_dot_segment(&url[start..]) {
             // A dot-segment would move the request elsewhere, and `%2E` is no escape:
             // URL parsers (WHATWG, as reqwest's `url` implements it) read `%2E%2E` as
             // `..` too, including a `%2E` the template's own text puts beside the value
-            // (`/{name}%2E` with `.`). So such a value is refused. (A template whose
-            // literal text alone is a dot-segment is refused when the gateway starts.)
+            // (`/{name}%2E` with `.`). So such a value is refused. (`parse_path` refuses
+            // a template whose literal text alone is a dot-segment, so a value made it.)
             return Err(format!(
                 "the path segment would be `{}`, a dot-segment that changes which resource is addressed; path values cannot be `.` or `..`",
                 &url[start..]
