@@ -15,6 +15,10 @@ pub fn install(root: &Path) -> Result<(), String> {
     let deps = root.join(".deps");
     // The docs browser tests read the browser's path from here (one lookup, this one).
     let chromium = ensure_chromium()?;
+    // The gateway's production tests run a real reverse proxy and a real Redis.
+    for (package, binary) in SERVICE_PACKAGES {
+        ensure_apt_binary(package, binary)?;
+    }
     std::fs::create_dir_all(&deps).map_err(|e| format!("{}: {e}", deps.display()))?;
     std::fs::write(
         deps.join("chromium-path"),
@@ -81,6 +85,51 @@ pub fn venv_install(venv: &Path, what: &[&std::ffi::OsStr]) -> Result<PathBuf, S
     Ok(python)
 }
 
+/// Debian packages whose programs the gateway tests start (`serve` behind nginx, the
+/// shared rate limit in Redis), with the binary each installs.
+pub const SERVICE_PACKAGES: [(&str, &str); 2] = [
+    ("nginx-light", "/usr/sbin/nginx"),
+    ("redis-server", "/usr/bin/redis-server"),
+];
+
+/// Installs the Debian `package` with apt-get when `binary` is missing (as root only,
+/// `apt-get update` just when the first attempt fails); otherwise fails naming it.
+fn ensure_apt_binary(package: &str, binary: &str) -> Result<(), String> {
+    if Path::new(binary).exists() {
+        return Ok(());
+    }
+    if !is_root() {
+        return Err(format!(
+            "{binary} not found: install the Debian package `{package}` (apt-get install {package}) \
+             or run `cargo xtask deps` as root"
+        ));
+    }
+    apt_install(package)?;
+    if Path::new(binary).exists() {
+        Ok(())
+    } else {
+        Err(format!("apt-get installed `{package}` but {binary} is missing"))
+    }
+}
+
+/// `apt-get install -y --no-install-recommends package`, with one `apt-get update` and a
+/// retry when the first attempt fails (a stale or missing package list).
+fn apt_install(package: &str) -> Result<(), String> {
+    let apt = |args: &[&str]| {
+        crate::run(
+            Command::new("apt-get")
+                .args(args)
+                .env("DEBIAN_FRONTEND", "noninteractive"),
+        )
+    };
+    let install = ["install", "-y", "--no-install-recommends", package];
+    if apt(&install).is_err() {
+        apt(&["update"])?;
+        apt(&install)?;
+    }
+    Ok(())
+}
+
 /// Debian packages that provide a headless Chromium, preferred first.
 const CHROMIUM_PACKAGES: [&str; 2] = ["chromium-headless-shell", "chromium"];
 
@@ -117,18 +166,7 @@ fn ensure_chromium() -> Result<PathBuf, String> {
              (apt-get install {package}) or run `cargo xtask deps` as root"
         ));
     }
-    let apt = |args: &[&str]| {
-        crate::run(
-            Command::new("apt-get")
-                .args(args)
-                .env("DEBIAN_FRONTEND", "noninteractive"),
-        )
-    };
-    let install = ["install", "-y", "--no-install-recommends", package];
-    if apt(&install).is_err() {
-        apt(&["update"])?;
-        apt(&install)?;
-    }
+    apt_install(package)?;
     find_chromium()
         .inspect(|p| eprintln!("xtask: headless Chromium: {}", p.display()))
         .ok_or_else(|| format!("apt-get installed `{package}` but no Chromium binary was found"))
