@@ -108,7 +108,9 @@ fn ensure_apt_binary(package: &str, binary: &str) -> Result<(), String> {
     if Path::new(binary).exists() {
         Ok(())
     } else {
-        Err(format!("apt-get installed `{package}` but {binary} is missing"))
+        Err(format!(
+            "apt-get installed `{package}` but {binary} is missing"
+        ))
     }
 }
 
