@@ -480,3 +480,62 @@ fn a_recorded_explode_alone_makes_a_member_style_serialized() {
         Ok(Some("t=a/b".to_string()))
     );
 }
+
+/// Swagger 2.0 `collectionFormat` of a `formData` array sent as `multipart/form-data`:
+/// the Parameter Object's table (csv `,`, ssv space, tsv tab, pipes `|`) joins the items
+/// into one part's raw text (RFC 7578 parts are not percent-encoded), and `multi` sends
+/// one part per item ("corresponds to multiple parameter instances").
+#[test]
+fn multipart_collection_formats_follow_the_swagger_table() {
+    for (cf, style, explode, want) in [
+        ("csv", "form", false, vec!["a,b c"]),
+        ("ssv", "spaceDelimited", false, vec!["a b c"]),
+        ("tsv", "form", false, vec!["a\tb c"]),
+        ("pipes", "pipeDelimited", false, vec!["a|b c"]),
+        ("multi", "form", true, vec!["a", "b c"]),
+    ] {
+        let d = post(
+            json!({"contentType": "multipart/form-data", "as": "properties"}),
+            json!({"t": {"in": "body", "name": "t", "collectionFormat": cf, "style": style, "explode": explode}}),
+            json!({"t": {}}),
+        );
+        let (_, body) = multipart(&d, json!({"t": ["a", "b c"]}));
+        let parts: String = want
+            .iter()
+            .map(|v| format!("--B\r\nContent-Disposition: form-data; name=\"t\"\r\n\r\n{v}\r\n"))
+            .collect();
+        assert_eq!(body, parts + "--B--\r\n", "{cf}");
+    }
+}
+
+/// OpenAPI 3.1.1 §4.8.15's Encoding Object `contentType` defaults are by the *schema*:
+/// a primitive type is `text/plain` (which RFC 7578 lets a part leave unsaid), an object
+/// `application/json`, and only an untyped schema falls back to the value's own shape.
+#[test]
+fn a_primitive_schema_makes_a_text_part_whatever_the_value() {
+    let d = post(
+        json!({"contentType": "multipart/form-data", "as": "properties"}),
+        json!({
+            "s": {"in": "body", "name": "s"},
+            "n": {"in": "body", "name": "n"},
+            "o": {"in": "body", "name": "o"},
+            "u": {"in": "body", "name": "u"}
+        }),
+        json!({
+            "s": {"type": "string"},
+            "n": {"type": "integer"},
+            "o": {"type": "object"},
+            "u": {}
+        }),
+    );
+    let (_, body) = multipart(
+        &d,
+        json!({"s": {"k": 1}, "n": {"k": 2}, "o": {"k": 1}, "u": {"k": 1}}),
+    );
+    let want = "--B\r\nContent-Disposition: form-data; name=\"s\"\r\n\r\n{\"k\":1}\r\n\
+                --B\r\nContent-Disposition: form-data; name=\"n\"\r\n\r\n{\"k\":2}\r\n\
+                --B\r\nContent-Disposition: form-data; name=\"o\"\r\nContent-Type: application/json\r\n\r\n{\"k\":1}\r\n\
+                --B\r\nContent-Disposition: form-data; name=\"u\"\r\nContent-Type: application/json\r\n\r\n{\"k\":1}\r\n\
+                --B--\r\n";
+    assert_eq!(body, want);
+}

@@ -444,3 +444,41 @@ fn percent_encoding_per_location() {
     let e = built(&q, &json!([["x"]])).expect_err("nested");
     assert!(e.contains("argument `color`"), "{e}");
 }
+
+/// Lists the Style Examples table does not print, expanded by RFC 6570 §3.2.7's `;`
+/// algorithm (and §3.2.6's `.` and §3.2.2's simple one): a list is `;name=` followed by its
+/// items joined, so a one-item list and a list whose first item is empty still get `=`.
+/// Only a list that is undefined (`[]`) is the bare `;name`. Path values are never
+/// expanded with reserved characters (`allowReserved` is defined for query parameters
+/// only, OpenAPI 3.1.1 §4.8.12.1): `/`, `?`, `,` and `;` inside an item are encoded.
+#[test]
+fn path_lists_outside_the_table_follow_rfc_6570() {
+    let cases: [(Style, bool, Value, &str); 9] = [
+        (Style::Matrix, false, json!(["blue"]), ";color=blue"),
+        (Style::Matrix, false, json!(["", "x"]), ";color=,x"),
+        (Style::Matrix, false, json!([]), ";color"),
+        (Style::Matrix, true, json!(["blue"]), ";color=blue"),
+        (Style::Matrix, true, json!(["", "x"]), ";color;color=x"),
+        (Style::Label, false, json!(["blue"]), ".blue"),
+        (Style::Simple, false, json!(["", "x"]), ",x"),
+        (
+            Style::Simple,
+            false,
+            json!(["a/b?c", "d;e,f"]),
+            "a%2Fb%3Fc,d%3Be%2Cf",
+        ),
+        (
+            Style::Matrix,
+            false,
+            json!(["a/b", "c;d"]),
+            ";color=a%2Fb,c%3Bd",
+        ),
+    ];
+    for (style, explode, value, want) in cases {
+        assert_eq!(
+            path_expansion("color", style, explode, &value).as_deref(),
+            Ok(want),
+            "{style:?} explode={explode} {value}"
+        );
+    }
+}
