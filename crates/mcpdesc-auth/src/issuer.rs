@@ -1,0 +1,585 @@
+//! The authorization server as the gateway talks to it: metadata discovery (RFC 8414,
+//! then OpenID Connect Discovery), the JWKS (cached; refetched on an unknown `kid`, at
+//! most once per [`JWKS_REFETCH_INTERVAL`], concurrent refetches coalesced), RFC 7662
+//! introspection and RFC 8693 token exchange with the gateway's own client credential.
+
+use crate::jwt::{self, Checks, Claims, KeySet, Reject};
+use serde_json::Value;
+use sha2::{Digest as _, Sha256};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The shortest time between two JWKS fetches caused by unknown `kid`s.
+pub const JWKS_REFETCH_INTERVAL: Duration = Duration::from_secs(10);
+/// Introspection answers are cached until the token's `exp`, at most this long.
+pub const INTROSPECTION_TTL: Duration = Duration::from_secs(60);
+/// The most bytes read of an issuer's answer.
+const MAX_BODY: usize = 1 << 20;
+/// Entries a cache holds before it is emptied (bounds memory under a token flood).
+const MAX_CACHE: usize = 10_000;
+/// How long one issuer exchange may take.
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why the issuer could not be used.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum IssuerError {
+    #[error("{0}")]
+    Url(String),
+    #[error("{url}: {why}")]
+    Fetch { url: String, why: String },
+    #[error("{0}")]
+    Metadata(String),
+}
+
+/// The gateway's own `client_id:client_secret` at the issuer.
+#[derive(Clone)]
+pub struct ClientCredential {
+    pub id: String,
+    pub secret: String,
+}
+
+impl std::fmt::Debug for ClientCredential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientCredential")
+            .field("id", &self.id)
+            .field("secret", &"REDACTED")
+            .finish()
+    }
+}
+
+impl ClientCredential {
+    /// `client_id:client_secret` (the secret may contain `:`).
+    pub fn parse(s: &str) -> Option<ClientCredential> {
+        let (id, secret) = s.split_once(':')?;
+        (!id.is_empty() && !secret.is_empty()).then(|| ClientCredential {
+            id: id.into(),
+            secret: secret.into(),
+        })
+    }
+}
+
+/// What the server's metadata says (the members used).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Metadata {
+    pub issuer: String,
+    pub jwks_uri: String,
+    pub token_endpoint: Option<String>,
+    pub introspection_endpoint: Option<String>,
+    /// `introspection_endpoint_auth_methods_supported` rules out `client_secret_basic`
+    /// but allows `client_secret_post`.
+    pub introspection_post: bool,
+    pub token_post: bool,
+}
+
+/// An issuer URL must be https, or http on a loopback host (tests, a local issuer).
+pub fn check_url(u: &str) -> Result<url::Url, IssuerError> {
+    let url = url::Url::parse(u).map_err(|e| IssuerError::Url(format!("`{u}`: {e}")))?;
+    let loopback = match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    match url.scheme() {
+        "https" => {}
+        "http" if loopback => {}
+        _ => {
+            return Err(IssuerError::Url(format!(
+                "`{u}` must be an https URL (http only on a loopback host)"
+            )));
+        }
+    }
+    if url.fragment().is_some() || url.query().is_some() || !url.username().is_empty() {
+        return Err(IssuerError::Url(format!(
+            "`{u}`: an issuer URL has no query, fragment or user info"
+        )));
+    }
+    Ok(url)
+}
+
+/// The metadata URLs to try, in order: RFC 8414 §3.1 (the well-known segment inserted
+/// between host and path), then OpenID Connect Discovery (appended to the issuer).
+pub fn discovery_urls(issuer: &str) -> Result<Vec<String>, IssuerError> {
+    let url = check_url(issuer)?;
+    let origin = url.origin().ascii_serialization();
+    let path = url.path().trim_end_matches('/');
+    Ok(vec![
+        format!("{origin}/.well-known/oauth-authorization-server{path}"),
+        format!("{origin}{path}/.well-known/openid-configuration"),
+    ])
+}
+
+/// Reads the members used from a metadata document, which must name `issuer`.
+pub fn parse_metadata(doc: &Value, issuer: &str) -> Result<Metadata, IssuerError> {
+    let s = |k: &str| doc.get(k).and_then(Value::as_str).map(String::from);
+    match s("issuer") {
+        Some(i) if i == issuer => {}
+        Some(i) => {
+            return Err(IssuerError::Metadata(format!(
+                "the metadata names issuer `{i}`, not `{issuer}` (RFC 8414 §3.3: they must be identical)"
+            )));
+        }
+        None => return Err(IssuerError::Metadata("the metadata has no `issuer`".into())),
+    }
+    let Some(jwks_uri) = s("jwks_uri") else {
+        return Err(IssuerError::Metadata(
+            "the metadata has no `jwks_uri`".into(),
+        ));
+    };
+    check_url(&jwks_uri)?;
+    let endpoint = |k: &str| -> Result<Option<String>, IssuerError> {
+        match s(k) {
+            Some(u) => {
+                check_url(&u)?;
+                Ok(Some(u))
+            }
+            None => Ok(None),
+        }
+    };
+    let post_only = |k: &str| {
+        doc.get(k).and_then(Value::as_array).is_some_and(|a| {
+            let has = |m: &str| a.iter().any(|x| x.as_str() == Some(m));
+            !has("client_secret_basic") && has("client_secret_post")
+        })
+    };
+    Ok(Metadata {
+        issuer: issuer.into(),
+        jwks_uri,
+        token_endpoint: endpoint("token_endpoint")?,
+        introspection_endpoint: endpoint("introspection_endpoint")?,
+        introspection_post: post_only("introspection_endpoint_auth_methods_supported"),
+        token_post: post_only("token_endpoint_auth_methods_supported"),
+    })
+}
+
+/// The HTTP client for issuer calls (reqwest over rustls with ring, platform roots; no
+/// redirects, no proxy).
+fn client() -> Result<reqwest::Client, IssuerError> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .and_then(|b| {
+            use rustls_platform_verifier::BuilderVerifierExt as _;
+            b.with_platform_verifier()
+        })
+        .map(|b| b.with_no_client_auth())
+        .map_err(|e| IssuerError::Url(format!("TLS setup failed: {e}")))?;
+    reqwest::Client::builder()
+        .tls_backend_preconfigured(tls)
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(TIMEOUT)
+        .no_proxy()
+        .build()
+        .map_err(|e| IssuerError::Url(format!("HTTP client setup failed: {e}")))
+}
+
+async fn read_json(resp: reqwest::Response, url: &str) -> Result<(u16, Value), IssuerError> {
+    let status = resp.status().as_u16();
+    let fail = |why: String| IssuerError::Fetch {
+        url: url.into(),
+        why,
+    };
+    let mut resp = resp;
+    let mut body = Vec::new();
+    while let Some(chunk) = resp.chunk().await.map_err(|e| fail(e.to_string()))? {
+        body.extend_from_slice(&chunk);
+        if body.len() > MAX_BODY {
+            return Err(fail(format!("the answer is larger than {MAX_BODY} bytes")));
+        }
+    }
+    let v =
+        serde_json::from_slice(&body).map_err(|e| fail(format!("HTTP {status}, not JSON: {e}")))?;
+    Ok((status, v))
+}
+
+async fn get_json(http: &reqwest::Client, url: &str) -> Result<Value, IssuerError> {
+    let resp = http
+        .get(url)
+        .header("accept", "application/json")
+        .send()
+        .await
+        .map_err(|e| IssuerError::Fetch {
+            url: url.into(),
+            why: e.to_string(),
+        })?;
+    match read_json(resp, url).await? {
+        (200, v) => Ok(v),
+        (s, _) => Err(IssuerError::Fetch {
+            url: url.into(),
+            why: format!("HTTP {s}"),
+        }),
+    }
+}
+
+fn form(pairs: &[(&str, &str)]) -> String {
+    let mut s = url::form_urlencoded::Serializer::new(String::new());
+    for (k, v) in pairs {
+        s.append_pair(k, v);
+    }
+    s.finish()
+}
+
+/// POSTs a form authenticated with the client credential (`client_secret_basic`,
+/// or `client_secret_post` when `post`).
+async fn post_form(
+    http: &reqwest::Client,
+    url: &str,
+    cred: &ClientCredential,
+    post: bool,
+    pairs: &[(&str, &str)],
+) -> Result<(u16, Value), IssuerError> {
+    let mut all: Vec<(&str, &str)> = pairs.to_vec();
+    let mut req = http
+        .post(url)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("accept", "application/json");
+    if post {
+        all.push(("client_id", &cred.id));
+        all.push(("client_secret", &cred.secret));
+    } else {
+        // RFC 6749 §2.3.1: each part form-urlencoded, then Basic.
+        let enc = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+        use base64::Engine as _;
+        let basic = base64::engine::general_purpose::STANDARD.encode(format!(
+            "{}:{}",
+            enc(&cred.id),
+            enc(&cred.secret)
+        ));
+        req = req.header("authorization", format!("Basic {basic}"));
+    }
+    let resp = req
+        .body(form(&all))
+        .send()
+        .await
+        .map_err(|e| IssuerError::Fetch {
+            url: url.into(),
+            why: e.to_string(),
+        })?;
+    read_json(resp, url).await
+}
+
+fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// A token's cache key: its SHA-256 (the token itself is never kept as a key).
+pub fn token_hash(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// (caller-token hash, scheme).
+type ExchangeKey = ([u8; 32], String);
+
+/// The settings of [`Issuer::discover`].
+#[derive(Debug, Clone)]
+pub struct IssuerOptions {
+    pub issuer: String,
+    pub audience: String,
+    pub client_credential: Option<ClientCredential>,
+}
+
+/// A discovered issuer: validates access tokens, introspects and exchanges.
+#[derive(Debug)]
+pub struct Issuer {
+    http: reqwest::Client,
+    pub metadata: Metadata,
+    checks: Checks,
+    cred: Option<ClientCredential>,
+    keys: RwLock<Arc<KeySet>>,
+    /// When the JWKS was last fetched; held across a refetch (coalescing).
+    refetch: tokio::sync::Mutex<Instant>,
+    introspected: Mutex<HashMap<[u8; 32], (Instant, Claims)>>,
+    exchanged: Mutex<HashMap<ExchangeKey, (Instant, String)>>,
+}
+
+impl Issuer {
+    /// Discovers the metadata and fetches the JWKS.
+    pub async fn discover(opts: IssuerOptions) -> Result<Issuer, IssuerError> {
+        let http = client()?;
+        let mut tried = Vec::new();
+        let mut metadata = None;
+        for url in discovery_urls(&opts.issuer)? {
+            match get_json(&http, &url).await {
+                Ok(doc) => {
+                    metadata = Some(parse_metadata(&doc, &opts.issuer)?);
+                    break;
+                }
+                Err(e) => tried.push(e.to_string()),
+            }
+        }
+        let Some(metadata) = metadata else {
+            return Err(IssuerError::Metadata(format!(
+                "no authorization server metadata: {}",
+                tried.join("; ")
+            )));
+        };
+        let keys = KeySet::parse(&get_json(&http, &metadata.jwks_uri).await?)
+            .map_err(IssuerError::Metadata)?;
+        Ok(Issuer {
+            http,
+            checks: Checks {
+                issuer: opts.issuer.clone(),
+                audience: opts.audience.clone(),
+            },
+            cred: opts.client_credential,
+            keys: RwLock::new(Arc::new(keys)),
+            refetch: tokio::sync::Mutex::new(Instant::now()),
+            introspected: Mutex::new(HashMap::new()),
+            exchanged: Mutex::new(HashMap::new()),
+            metadata,
+        })
+    }
+
+    pub fn issuer(&self) -> &str {
+        &self.checks.issuer
+    }
+
+    fn keys(&self) -> Arc<KeySet> {
+        self.keys.read().map(|k| Arc::clone(&k)).unwrap_or_default()
+    }
+
+    /// Validates an access token: a JWT against the JWKS (refetched once, rate-limited,
+    /// for an unknown `kid`), anything else by introspection when the gateway has a
+    /// client credential.
+    pub async fn verify(&self, token: &str) -> Result<Claims, Reject> {
+        if !jwt::looks_like_jwt(token) {
+            return self.introspect(token).await;
+        }
+        match jwt::validate(token, &self.keys(), &self.checks) {
+            Err(Reject::UnknownKey(kid)) => {
+                self.refetch_for(&kid).await;
+                jwt::validate(token, &self.keys(), &self.checks)
+            }
+            other => other,
+        }
+    }
+
+    /// Refetches the JWKS unless it was fetched within [`JWKS_REFETCH_INTERVAL`]
+    /// (waiters on a refetch in progress see its result).
+    async fn refetch_for(&self, kid: &str) {
+        let mut last = self.refetch.lock().await;
+        if self.keys().has_kid(kid) || last.elapsed() < JWKS_REFETCH_INTERVAL {
+            return;
+        }
+        *last = Instant::now();
+        if let Ok(doc) = get_json(&self.http, &self.metadata.jwks_uri).await
+            && let Ok(keys) = KeySet::parse(&doc)
+            && let Ok(mut k) = self.keys.write()
+        {
+            *k = Arc::new(keys);
+        }
+    }
+
+    /// RFC 7662 introspection (cached until `exp`, at most [`INTROSPECTION_TTL`]).
+    async fn introspect(&self, token: &str) -> Result<Claims, Reject> {
+        let (Some(cred), Some(endpoint)) = (&self.cred, &self.metadata.introspection_endpoint)
+        else {
+            return Err(Reject::Malformed(
+                "not a JWT (opaque tokens need --auth-client-credential and an introspection endpoint)".into(),
+            ));
+        };
+        let key = token_hash(token);
+        if let Some((until, c)) = self
+            .introspected
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned())
+            && Instant::now() < until
+        {
+            return Ok(c);
+        }
+        let pairs = [("token", token), ("token_type_hint", "access_token")];
+        let (status, v) = post_form(
+            &self.http,
+            endpoint,
+            cred,
+            self.metadata.introspection_post,
+            &pairs,
+        )
+        .await
+        .map_err(|e| Reject::Invalid(format!("introspection failed: {e}")))?;
+        if status != 200 {
+            return Err(Reject::Invalid(format!(
+                "introspection failed: HTTP {status}"
+            )));
+        }
+        let claims = self.check_introspection(&v)?;
+        let now = now_secs();
+        let ttl = claims
+            .exp
+            .map_or(INTROSPECTION_TTL, |e| {
+                Duration::from_secs(e.saturating_sub(now))
+            })
+            .min(INTROSPECTION_TTL);
+        if let Ok(mut m) = self.introspected.lock() {
+            if m.len() >= MAX_CACHE {
+                m.clear();
+            }
+            m.insert(key, (Instant::now() + ttl, claims.clone()));
+        }
+        Ok(claims)
+    }
+
+    /// An introspection answer's checks: active, this issuer and audience when it
+    /// names them, not expired.
+    pub fn check_introspection(&self, v: &Value) -> Result<Claims, Reject> {
+        if v.get("active") != Some(&Value::Bool(true)) {
+            return Err(Reject::Invalid("the token is not active".into()));
+        }
+        if let Some(iss) = v.get("iss").and_then(Value::as_str)
+            && iss != self.checks.issuer
+        {
+            return Err(Reject::Invalid("the token is from another issuer".into()));
+        }
+        let aud_ok = match v.get("aud") {
+            None => true,
+            Some(Value::String(a)) => *a == self.checks.audience,
+            Some(Value::Array(a)) => a
+                .iter()
+                .any(|x| x.as_str() == Some(self.checks.audience.as_str())),
+            Some(_) => false,
+        };
+        if !aud_ok {
+            return Err(Reject::Invalid("the token is for another audience".into()));
+        }
+        if let Some(t) = v.get("token_type").and_then(Value::as_str)
+            && !t.eq_ignore_ascii_case("bearer")
+            && !t.eq_ignore_ascii_case("access_token")
+        {
+            return Err(Reject::Invalid(
+                "the token is not a bearer access token".into(),
+            ));
+        }
+        let c = Claims::from_value(v);
+        if c.exp.is_some_and(|e| e + jwt::LEEWAY_SECS < now_secs()) {
+            return Err(Reject::Invalid("the token has expired".into()));
+        }
+        Ok(c)
+    }
+
+    /// RFC 8693: exchanges the caller's `token` for one whose audience is `resource`
+    /// (cached per (token, scheme) until it expires). The caller's token goes to the
+    /// issuer only.
+    pub async fn exchange(
+        &self,
+        token: &str,
+        scheme: &str,
+        resource: &str,
+    ) -> Result<String, IssuerError> {
+        let (Some(cred), Some(endpoint)) = (&self.cred, &self.metadata.token_endpoint) else {
+            return Err(IssuerError::Metadata(
+                "token exchange needs --auth-client-credential and a token endpoint".into(),
+            ));
+        };
+        let key = (token_hash(token), scheme.to_string());
+        if let Some((until, t)) = self
+            .exchanged
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&key).cloned())
+            && Instant::now() < until
+        {
+            return Ok(t);
+        }
+        let pairs = [
+            (
+                "grant_type",
+                "urn:ietf:params:oauth:grant-type:token-exchange",
+            ),
+            ("subject_token", token),
+            (
+                "subject_token_type",
+                "urn:ietf:params:oauth:token-type:access_token",
+            ),
+            ("resource", resource),
+        ];
+        let (status, v) =
+            post_form(&self.http, endpoint, cred, self.metadata.token_post, &pairs).await?;
+        let fail = |why: String| IssuerError::Fetch {
+            url: endpoint.clone(),
+            why,
+        };
+        if status != 200 {
+            let err = v.get("error").and_then(Value::as_str).unwrap_or("?");
+            return Err(fail(format!("token exchange refused: HTTP {status} {err}")));
+        }
+        let Some(t) = v.get("access_token").and_then(Value::as_str) else {
+            return Err(fail("token exchange answered no access_token".into()));
+        };
+        let ttl = v
+            .get("expires_in")
+            .and_then(Value::as_u64)
+            .map_or(Duration::from_secs(60), Duration::from_secs)
+            .saturating_sub(Duration::from_secs(5));
+        if let Ok(mut m) = self.exchanged.lock() {
+            if m.len() >= MAX_CACHE {
+                m.clear();
+            }
+            m.insert(key, (Instant::now() + ttl, t.to_string()));
+        }
+        Ok(t.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn discovery_urls_follow_rfc8414_then_oidc() {
+        assert_eq!(
+            discovery_urls("https://as.example").expect("urls"),
+            [
+                "https://as.example/.well-known/oauth-authorization-server",
+                "https://as.example/.well-known/openid-configuration"
+            ]
+        );
+        assert_eq!(
+            discovery_urls("https://kc.example/realms/team/").expect("urls"),
+            [
+                "https://kc.example/.well-known/oauth-authorization-server/realms/team",
+                "https://kc.example/realms/team/.well-known/openid-configuration"
+            ]
+        );
+        assert!(discovery_urls("http://127.0.0.1:9000").is_ok());
+        assert!(discovery_urls("http://localhost:9000/x").is_ok());
+        assert!(discovery_urls("http://as.example").is_err());
+        assert!(discovery_urls("https://as.example/?x=1").is_err());
+        assert!(discovery_urls("not a url").is_err());
+    }
+
+    #[test]
+    fn metadata_must_name_the_issuer() {
+        let doc = json!({"issuer": "https://as.example", "jwks_uri": "https://as.example/jwks",
+            "introspection_endpoint": "https://as.example/introspect",
+            "introspection_endpoint_auth_methods_supported": ["client_secret_post", "private_key_jwt"]});
+        let m = parse_metadata(&doc, "https://as.example").expect("metadata");
+        assert!(m.introspection_post && !m.token_post);
+        assert!(parse_metadata(&doc, "https://as.example/").is_err());
+        let mut d = doc.clone();
+        d["jwks_uri"] = json!("http://as.example/jwks");
+        assert!(parse_metadata(&d, "https://as.example").is_err());
+        let mut d = doc;
+        d["introspection_endpoint_auth_methods_supported"] =
+            json!(["client_secret_basic", "client_secret_post"]);
+        assert!(
+            !parse_metadata(&d, "https://as.example")
+                .expect("m")
+                .introspection_post
+        );
+    }
+
+    #[test]
+    fn client_credential_parse_and_redaction() {
+        let c = ClientCredential::parse("gw:s:e:Zq9").expect("cred");
+        assert_eq!((c.id.as_str(), c.secret.as_str()), ("gw", "s:e:Zq9"));
+        assert!(!format!("{c:?}").contains("Zq9"));
+        assert!(ClientCredential::parse("nocolon").is_none());
+        assert!(ClientCredential::parse(":x").is_none());
+    }
+}
