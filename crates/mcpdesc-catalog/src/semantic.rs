@@ -1,7 +1,7 @@
 //! The semantic half of the hybrid search: the compiled-in static embedding model
 //! ([`mcpdesc_embed`], distilled from all-MiniLM-L6-v2) embeds each tool's text once at
 //! index time and the query at search time; tools rank by cosine similarity. Fused with
-//! BM25F by reciprocal rank fusion in [`crate::search::Index::search`].
+//! BM25F by a calibrated convex combination in [`crate::search::Index::search`].
 
 use crate::search::{Semantic, ToolText};
 use mcpdesc_embed::StaticModel;
@@ -56,23 +56,17 @@ impl Semantic for Embeddings {
         }
     }
 
-    fn rank(&self, query: &str, depth: usize) -> Vec<usize> {
+    fn similarities(&self, query: &str) -> Vec<f32> {
         // The tokenizer is linear; bound the query it sees (a request is a sentence or two).
         let query: String = query.chars().take(4096).collect();
         let q = self.model.embed(&query);
         if q.iter().all(|x| *x == 0.0) {
             return Vec::new();
         }
-        let mut scored: Vec<(f32, usize)> = self
-            .rows
+        self.rows
             .chunks_exact(self.dim)
-            .enumerate()
-            .map(|(i, row)| (row.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>(), i))
-            .collect();
-        // Best first; ties by index (the index order is deterministic).
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.truncate(depth);
-        scored.into_iter().map(|(_, i)| i).collect()
+            .map(|row| row.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>())
+            .collect()
     }
 }
 
