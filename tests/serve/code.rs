@@ -14,6 +14,11 @@ use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The `mcpdesc` binary's hidden worker: this test binary is not one.
+fn worker() -> mcpdesc_serve::CodeWorker {
+    mcpdesc_serve::CodeWorker::new(mcpdesc_tests::mcpdesc_bin()).arg("__sandbox-worker")
+}
+
 fn petstore() -> Value {
     load(&fixture("../generated/petstore-3.0.mcpdesc.yaml"))
 }
@@ -23,6 +28,7 @@ fn code_opts(limits: Limits) -> ServeOptions {
         discovery: Discovery::Code(CodeOptions {
             limits,
             lexical: true,
+            worker: worker(),
         }),
         ..ServeOptions::default()
     }

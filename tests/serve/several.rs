@@ -443,6 +443,9 @@ fn code_mode_scripts_call_tools_of_every_description() {
             log,
             discovery: mcpdesc_serve::Discovery::Code(mcpdesc_serve::CodeOptions {
                 lexical: true,
+                // The `mcpdesc` binary's hidden worker (this test binary is not one).
+                worker: mcpdesc_serve::CodeWorker::new(mcpdesc_tests::mcpdesc_bin())
+                    .arg("__sandbox-worker"),
                 ..mcpdesc_serve::CodeOptions::default()
             }),
             ..ServeOptions::default()

@@ -46,6 +46,7 @@ fn code() -> Discovery {
     Discovery::Code(CodeOptions {
         limits: Limits::default(),
         lexical: true,
+        worker: mcpdesc_serve::CodeWorker::new(env!("CARGO_BIN_EXE_sandbox_worker")),
     })
 }
 

@@ -1,12 +1,13 @@
-//! Criterion benches: a fresh sandbox running a trivial script (target <= 5 ms), and the
-//! per-`api`-call overhead: (20 calls through a script − the trivial script − 20 direct
+//! Criterion benches: a fresh sandbox running a trivial script (target <= 5 ms p50, a warm pool:
+//! each script gets a worker process started ahead), and the per-`api`-call overhead, now a round
+//! trip between processes: (20 calls through a script − the trivial script − 20 direct
 //! `Host::call`s) / 20.
 #![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mcpdesc_sandbox::{BoxFuture, Host, Limits, execute};
+use mcpdesc_sandbox::{BoxFuture, Host, Limits, Pool, WorkerCommand};
 use serde_json::Value;
 
 struct Instant;
@@ -26,9 +27,14 @@ fn benches(c: &mut Criterion) {
     let host: Arc<dyn Host> = Arc::new(Instant);
     let tools = vec!["echo".to_owned()];
     let limits = Limits::default();
+    let pool = Pool::new(
+        WorkerCommand::new(env!("CARGO_BIN_EXE_mcpdesc-sandbox-worker")),
+        4,
+    );
+    let execute = |code: &'static str| pool.execute(code, &tools, host.clone(), &limits);
     c.bench_function("fresh sandbox + trivial script", |b| {
         b.iter(|| {
-            let out = rt.block_on(execute("return 1 + 1;", &tools, host.clone(), &limits));
+            let out = rt.block_on(execute("return 1 + 1;"));
             assert!(out.error.is_none());
         })
     });
@@ -51,9 +57,6 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let out = rt.block_on(execute(
                 "let s = 0; for (let i = 0; i < 20; i++) s += (await api.echo({i})).i; return s;",
-                &tools,
-                host.clone(),
-                &limits,
             ));
             assert!(out.error.is_none());
         })

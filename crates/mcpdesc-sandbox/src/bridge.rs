@@ -23,6 +23,18 @@ pub(crate) struct CallResponse {
     pub(crate) result: Result<Json, String>,
 }
 
+/// How the engine reaches its host: `api` requests out, their responses in, log lines out. In
+/// a worker process it is the pipe to the gateway ([`crate::worker`]).
+pub(crate) trait Link {
+    /// Sends one `api` request; `false` when the host is gone.
+    fn call(&mut self, req: CallRequest) -> bool;
+    /// Waits for the next response; `None` when the host is gone (the worker is about to be
+    /// killed at its hard stop).
+    fn recv(&mut self) -> Option<CallResponse>;
+    /// One console line, sent as it is logged (so that it survives a killed worker).
+    fn log(&mut self, line: String);
+}
+
 /// One promise waiting for the host: its resolve and reject functions, and the Error to reject
 /// it with (created at the call site, so that its stack names the script's line of the call).
 pub(crate) struct Waiting {
@@ -121,14 +133,11 @@ pub(crate) fn api_function<'js>(
             let id = s.next_id;
             s.next_id += 1;
             s.calls_made += 1;
-            if s.req_tx
-                .send(CallRequest {
-                    id,
-                    tool: name.clone(),
-                    args: args_json,
-                })
-                .is_err()
-            {
+            if !s.link.call(CallRequest {
+                id,
+                tool: name.clone(),
+                args: args_json,
+            }) {
                 return Err(Exception::throw_internal(&ctx, "the sandbox host is gone"));
             }
             s.pending.insert(

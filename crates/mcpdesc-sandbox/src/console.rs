@@ -33,22 +33,19 @@ pub(crate) fn push_log(s: &mut Shared, line: String) {
     }
     let budget = s.limits.max_output_bytes;
     let cost = line.len() + 1;
-    let mut logs = s.logs.lock().unwrap_or_else(|e| e.into_inner());
     if s.log_bytes + cost <= budget {
-        logs.push(line);
-        drop(logs);
+        s.link.log(line);
         s.log_bytes += cost;
         return;
     }
     let room = budget.saturating_sub(s.log_bytes);
     let cut = floor_char_boundary(&line, room);
     if cut > 0 {
-        logs.push(line[..cut].to_owned());
+        s.link.log(line[..cut].to_owned());
     }
-    logs.push(format!(
+    s.link.log(format!(
         "[logs cut: over the {budget}-byte log limit; later lines dropped]"
     ));
-    drop(logs);
     s.logs_cut = true;
 }
 
@@ -69,26 +66,37 @@ mod tests {
     use std::sync::atomic::AtomicBool;
     use std::sync::{Arc, Mutex};
 
-    use tokio::sync::mpsc;
-
     use super::*;
     use crate::Limits;
-    use crate::thread::take_logs;
+    use crate::bridge::{CallRequest, CallResponse, Link};
+
+    struct Lines(Arc<Mutex<Vec<String>>>);
+
+    impl Link for Lines {
+        fn call(&mut self, _req: CallRequest) -> bool {
+            false
+        }
+        fn recv(&mut self) -> Option<CallResponse> {
+            None
+        }
+        fn log(&mut self, line: String) {
+            self.0.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+        }
+    }
 
     #[test]
     fn logs_are_cut_on_a_char_boundary_with_one_note() {
-        let (tx, _rx) = mpsc::unbounded_channel();
+        let lines = Arc::new(Mutex::new(Vec::new()));
         let mut s = Shared {
             limits: Limits {
                 max_output_bytes: 10,
                 ..Limits::default()
             },
-            req_tx: tx,
+            link: Box::new(Lines(lines.clone())),
             stop: Arc::new(AtomicBool::new(false)),
             next_id: 0,
             calls_made: 0,
             pending: HashMap::new(),
-            logs: Arc::new(Mutex::new(Vec::new())),
             log_bytes: 0,
             logs_cut: false,
             fatal: None,
@@ -96,7 +104,7 @@ mod tests {
         push_log(&mut s, "abc".into()); // 4 bytes
         push_log(&mut s, "ééé".into()); // 7 bytes: over by one; the line itself fits in the 6 left
         push_log(&mut s, "never".into());
-        let logs = take_logs(&s.logs);
+        let logs = lines.lock().unwrap_or_else(|e| e.into_inner()).clone();
         assert_eq!(logs[0], "abc");
         assert_eq!(logs[1], "ééé");
         assert!(logs[2].starts_with("[logs cut"), "{logs:?}");

@@ -17,8 +17,10 @@ mod bridge;
 mod console;
 mod error;
 mod limits;
+mod pool;
+mod protocol;
 mod runtime;
-mod thread;
+pub mod worker;
 
 use std::fmt;
 use std::future::Future;
@@ -27,8 +29,8 @@ use std::pin::Pin;
 use serde_json::Value as Json;
 
 pub use limits::Limits;
+pub use pool::{GRACE, Pool, Turn, WorkerCommand};
 pub use runtime::{SANDBOX_GLOBALS, ecmascript_globals};
-pub use thread::{MAX_STUCK_ENGINES, execute, stuck_engines};
 
 /// A boxed, sendable future (the shape [`Host::call`] returns).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -62,8 +64,10 @@ pub enum ErrorKind {
     OutputLimit,
     /// The script's promise can never settle: nothing is queued and no call is in flight.
     Unsettled,
-    /// The sandbox itself failed (engine or thread could not start).
+    /// The sandbox itself failed (engine or worker could not start).
     Internal,
+    /// The worker process died before answering (a crash of the engine: abort, segfault).
+    Crashed,
 }
 
 /// Stable, machine-readable ids (`structured_content`'s `error.kind`).
@@ -78,7 +82,27 @@ impl fmt::Display for ErrorKind {
             ErrorKind::OutputLimit => "output_limit",
             ErrorKind::Unsettled => "unsettled",
             ErrorKind::Internal => "internal",
+            ErrorKind::Crashed => "crashed",
         })
+    }
+}
+
+impl ErrorKind {
+    const ALL: [ErrorKind; 9] = [
+        ErrorKind::Exception,
+        ErrorKind::Timeout,
+        ErrorKind::Memory,
+        ErrorKind::Stack,
+        ErrorKind::CallLimit,
+        ErrorKind::OutputLimit,
+        ErrorKind::Unsettled,
+        ErrorKind::Internal,
+        ErrorKind::Crashed,
+    ];
+
+    /// The kind whose id (its `Display`) is `id`.
+    pub fn from_id(id: &str) -> Option<ErrorKind> {
+        ErrorKind::ALL.into_iter().find(|k| k.to_string() == id)
     }
 }
 
@@ -121,6 +145,9 @@ pub struct Outcome {
     pub logs: Vec<String>,
     pub calls: Vec<CallRecord>,
     pub error: Option<ScriptError>,
+    /// The pid of the worker process that ran the script (each worker runs one script; after
+    /// a timeout or a crash it has been killed and reaped when the outcome is returned).
+    pub worker: Option<u32>,
 }
 
 impl Outcome {

@@ -7,20 +7,17 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc as std_mpsc;
 use std::time::Instant;
 
 use rquickjs::context::EvalOptions;
 use rquickjs::promise::PromiseState;
 use rquickjs::{Context, Ctx, Function, Object, Promise, Runtime, Value};
 use serde_json::Value as Json;
-use tokio::sync::mpsc;
 
-use crate::bridge::{CallRequest, CallResponse, Waiting, api_function, settle};
+use crate::bridge::{Link, Waiting, api_function, settle};
 use crate::console::{display, floor_char_boundary, push_log};
 use crate::error::{exception, setup_exception};
 use crate::limits::{check_stop, timeout};
-use crate::thread::{EngineOutcome, Logs};
 use crate::{ErrorKind, Limits, ScriptError};
 
 /// The file name the script's frames carry in stack traces.
@@ -31,14 +28,13 @@ pub(crate) const WRAPPER_LINES: u32 = 1;
 /// State the `api` and `console` functions share with the engine loop.
 pub(crate) struct Shared {
     pub(crate) limits: Limits,
-    pub(crate) req_tx: mpsc::UnboundedSender<CallRequest>,
+    pub(crate) link: Box<dyn Link>,
     pub(crate) stop: Arc<AtomicBool>,
     pub(crate) next_id: u64,
     pub(crate) calls_made: usize,
     /// Promises waiting for the host: resolve, reject (an Error created at the call site, so its
     /// stack points at the script's line).
     pub(crate) pending: HashMap<u64, Waiting>,
-    pub(crate) logs: Logs,
     pub(crate) log_bytes: usize,
     pub(crate) logs_cut: bool,
     /// A limit hit inside an `api` call: ends the execution even if the script catches it.
@@ -155,11 +151,7 @@ pub(crate) fn run_engine(
     limits: &Limits,
     deadline: Instant,
     stop: &Arc<AtomicBool>,
-    logs: &Logs,
-    (req_tx, resp_rx): (
-        mpsc::UnboundedSender<CallRequest>,
-        std_mpsc::Receiver<CallResponse>,
-    ),
+    link: Box<dyn Link>,
 ) -> EngineOutcome {
     let internal = |what: &str, e: rquickjs::Error| EngineOutcome {
         result: None,
@@ -201,18 +193,17 @@ pub(crate) fn run_engine(
     };
     let shared = Rc::new(RefCell::new(Shared {
         limits: limits.clone(),
-        req_tx,
+        link,
         stop: stop.clone(),
         next_id: 0,
         calls_made: 0,
         pending: HashMap::new(),
-        logs: logs.clone(),
         log_bytes: 0,
         logs_cut: false,
         fatal: None,
     }));
     let out = context.with(|ctx| {
-        let (result, error) = match run_in_context(&ctx, code, tools, &shared, deadline, &resp_rx) {
+        let (result, error) = match run_in_context(&ctx, code, tools, &shared, deadline) {
             Ok(v) => (v, None),
             Err(e) => (e.partial, Some(e.error)),
         };
@@ -230,6 +221,13 @@ pub(crate) fn run_engine(
         result: out.0,
         error,
     }
+}
+
+/// What the engine reports: the returned value (or the cut text of one over the output limit)
+/// and the error that ended the execution.
+pub(crate) struct EngineOutcome {
+    pub(crate) result: Option<Json>,
+    pub(crate) error: Option<ScriptError>,
 }
 
 pub(crate) struct Failure {
@@ -252,11 +250,10 @@ pub(crate) fn run_in_context<'js>(
     tools: &[String],
     shared: &Rc<RefCell<Shared>>,
     deadline: Instant,
-    resp_rx: &std_mpsc::Receiver<CallResponse>,
 ) -> Result<Option<Json>, Failure> {
     install_globals(ctx, tools, shared)?;
     let promise = start_script(ctx, code, shared)?;
-    drive(ctx, &promise, shared, deadline, resp_rx)
+    drive(ctx, &promise, shared, deadline)
 }
 
 /// Setup (trusted code; runs before the model's): prunes the global object and defines `api`
@@ -334,7 +331,6 @@ fn drive<'js>(
     promise: &Promise<'js>,
     shared: &Rc<RefCell<Shared>>,
     deadline: Instant,
-    resp_rx: &std_mpsc::Receiver<CallResponse>,
 ) -> Result<Option<Json>, Failure> {
     loop {
         while ctx.execute_pending_job() {
@@ -373,14 +369,12 @@ fn drive<'js>(
             )
             .into());
         }
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match resp_rx.recv_timeout(wait) {
-            Ok(resp) => settle(ctx, shared, resp),
-            Err(std_mpsc::RecvTimeoutError::Timeout) => {
-                return Err(timeout(&shared.borrow().limits).into());
-            }
-            Err(std_mpsc::RecvTimeoutError::Disconnected) => {
-                // The async side gave up (hard stop).
+        // No script code runs while the engine waits, so the borrow is not contended.
+        let resp = shared.borrow_mut().link.recv();
+        match resp {
+            Some(resp) => settle(ctx, shared, resp),
+            None => {
+                // The gateway is gone or gave up (it kills this worker at its hard stop).
                 return Err(check_stop(shared, deadline)
                     .unwrap_or_else(|| timeout(&shared.borrow().limits))
                     .into());

@@ -1,13 +1,13 @@
-//! A cancelled request drops `execute`'s future: the engine thread must stop at its next
-//! interrupt poll, not spin to its wall time. Oracle: the process's threads named
-//! `mcpdesc-sandbox` (Linux `/proc/self/task/*/comm`). In its own test binary so no other
-//! test's engine threads are counted.
+//! A cancelled request drops the execution's future: its worker process must be killed then,
+//! not spin to its wall time. Oracle: the kernel's process table (`/proc/<pid>`): the worker
+//! that is running the script is a child of this process in state `R`, and is gone once the
+//! future is dropped. In its own test binary so no other test's workers are counted.
 #![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use mcpdesc_sandbox::{BoxFuture, Host, Limits, execute};
+use mcpdesc_sandbox::{BoxFuture, Host, Limits, Pool, WorkerCommand};
 use serde_json::Value;
 
 struct Echo;
@@ -18,52 +18,66 @@ impl Host for Echo {
     }
 }
 
-fn engine_threads() -> Option<usize> {
-    let mut n = 0;
-    for task in std::fs::read_dir("/proc/self/task").ok()? {
-        let comm = std::fs::read_to_string(task.ok()?.path().join("comm")).ok()?;
-        if comm.trim_end() == "mcpdesc-sandbox" {
-            n += 1;
+/// The pids and states (`R`, `S`, `Z`…) of this process's children.
+fn children() -> Option<Vec<(u32, char)>> {
+    let me = std::process::id();
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").ok()? {
+        let Ok(e) = e else { continue };
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid …: comm may hold spaces, so read after the last ')'.
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let mut it = rest.split_whitespace();
+        let state = it.next()?.chars().next()?;
+        let ppid: u32 = it.next()?.parse().ok()?;
+        if ppid == me {
+            out.push((pid, state));
         }
     }
-    Some(n)
+    Some(out)
 }
 
-#[tokio::test]
-async fn dropping_the_execution_stops_the_engine() {
-    let Some(0) = engine_threads() else {
-        eprintln!("no /proc/self/task (or engine threads already running): skipped");
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_the_execution_kills_its_worker() {
+    let Some(before) = children() else {
+        eprintln!("no /proc: skipped");
         return;
     };
+    assert!(before.is_empty(), "{before:?}");
+    let pool = Pool::new(
+        WorkerCommand::new(env!("CARGO_BIN_EXE_mcpdesc-sandbox-worker")),
+        1,
+    );
     let host: Arc<dyn Host> = Arc::new(Echo);
     let limits = Limits {
         wall: Duration::from_secs(10),
         ..Limits::default()
     };
     let names = vec!["echo".to_owned()];
-    let fut = execute("await api.echo({}); for (;;) {}", &names, host, &limits);
+    let fut = pool.execute("await api.echo({}); for (;;) {}", &names, host, &limits);
     assert!(
         tokio::time::timeout(Duration::from_millis(300), fut)
             .await
             .is_err()
     );
-    assert_eq!(
-        engine_threads(),
-        Some(1),
-        "the engine should still be spinning here"
-    );
-    // Dropped above; the interrupt handler sees the stop flag within milliseconds.
-    let mut left = Some(1);
-    for _ in 0..50 {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-        left = engine_threads();
-        if left == Some(0) {
+    // Dropped above: kill_on_drop sent SIGKILL; tokio reaps it. What remains is the idle
+    // worker the pool started ahead, waiting in `read` (state S).
+    let t0 = Instant::now();
+    loop {
+        let now = children().unwrap();
+        if now.iter().all(|(_, s)| *s == 'S') && now.len() <= 1 {
             break;
         }
+        assert!(
+            t0.elapsed() < Duration::from_secs(2),
+            "a worker kept running after its execution was dropped: {now:?}"
+        );
+        tokio::task::yield_now().await;
+        tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    assert_eq!(
-        left,
-        Some(0),
-        "the engine kept running after its execution was dropped"
-    );
 }

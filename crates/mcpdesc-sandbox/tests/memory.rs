@@ -1,13 +1,14 @@
-//! Memory returns after every limit: the runtime is dropped with the execution. Oracle: the
-//! process's resident set (Linux `/proc/self/statm`) after ten executions that each fill the
-//! 64 MiB heap limit grows by less than one execution's limit — were any heap kept, it would
-//! grow by ~640 MiB. In its own test binary so no other test's allocations are counted.
+//! Memory returns after every limit: each script runs in its own worker process, which exits
+//! with it. Oracle: the gateway process's resident set (Linux `/proc/self/statm`) after ten
+//! executions that each fill the 64 MiB heap limit grows by less than one execution's limit —
+//! were any heap kept on this side (a result, a log), it would grow by ~640 MiB. In its own test
+//! binary so no other test's allocations are counted.
 #![allow(clippy::unwrap_used)]
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcpdesc_sandbox::{BoxFuture, ErrorKind, Host, Limits, execute};
+use mcpdesc_sandbox::{BoxFuture, ErrorKind, Host, Limits, Pool, WorkerCommand};
 use serde_json::Value;
 
 struct Echo;
@@ -31,19 +32,24 @@ async fn memory_returns_after_the_memory_limit() {
         ..Limits::default()
     };
     let host: Arc<dyn Host> = Arc::new(Echo);
+    let pool = Pool::new(
+        WorkerCommand::new(env!("CARGO_BIN_EXE_mcpdesc-sandbox-worker")),
+        2,
+    );
+    let execute = |code: &'static str| pool.execute(code, &[], host.clone(), &limits);
     let hog = "const a = []; for (;;) a.push(new Array(1e6));";
     // Warm-up: the allocator's first arena and the engine's code pages.
-    let out = execute(hog, &[], host.clone(), &limits).await;
+    let out = execute(hog).await;
     assert_eq!(out.error.map(|e| e.kind), Some(ErrorKind::Memory));
     let Some(before) = rss_bytes() else {
         eprintln!("no /proc/self/statm: skipped");
         return;
     };
     for _ in 0..10 {
-        let out = execute(hog, &[], host.clone(), &limits).await;
+        let out = execute(hog).await;
         assert_eq!(out.error.map(|e| e.kind), Some(ErrorKind::Memory));
     }
-    let out = execute("return 40 + 2;", &[], host.clone(), &limits).await;
+    let out = execute("return 40 + 2;").await;
     assert_eq!(out.result, Some(serde_json::json!(42)));
     let after = rss_bytes().unwrap();
     let growth = after.saturating_sub(before);

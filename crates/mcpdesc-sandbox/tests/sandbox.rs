@@ -7,7 +7,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mcpdesc_sandbox::{BoxFuture, ErrorKind, Host, Limits, Outcome, execute};
+use mcpdesc_sandbox::{BoxFuture, ErrorKind, Host, Limits, Outcome, Pool, WorkerCommand};
+
+/// One script in a worker of a one-slot pool of this crate's worker program (a pool per call:
+/// each `#[tokio::test]` has its own runtime, and a worker's pipes belong to one).
+async fn execute(code: &str, tools: &[String], host: Arc<dyn Host>, limits: &Limits) -> Outcome {
+    let pool = Pool::new(
+        WorkerCommand::new(env!("CARGO_BIN_EXE_mcpdesc-sandbox-worker")),
+        1,
+    );
+    pool.execute(code, tools, host, limits).await
+}
 use serde_json::{Value, json};
 
 /// Records every call exactly as the host received it. `echo` answers `{tool, args}`, `add`

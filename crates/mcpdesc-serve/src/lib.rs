@@ -26,6 +26,7 @@ mod server;
 
 pub use backend::{Backend, DeclRead, ReadAnswer};
 pub use mcpdesc_sandbox::Limits as CodeLimits;
+pub use mcpdesc_sandbox::WorkerCommand as CodeWorker;
 pub use mock::{MockBackend, MockError, MockOptions, SELECT_META_KEY};
 pub use server::http::{ExposureError, HttpOptions, serve as serve_http};
 pub use server::log::Log;

@@ -145,6 +145,9 @@ pub enum Discovery {
 pub struct CodeOptions {
     /// The limits of one `execute` (`--code-*`).
     pub limits: mcpdesc_sandbox::Limits,
+    /// How to start a sandbox worker process (default: this executable with the hidden
+    /// `__sandbox-worker` argument, which the `mcpdesc` binary honours).
+    pub worker: mcpdesc_sandbox::WorkerCommand,
     /// `--search lexical`: BM25F alone, without the embedding model.
     pub lexical: bool,
 }

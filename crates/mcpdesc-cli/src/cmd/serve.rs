@@ -602,6 +602,8 @@ fn discovery(args: &Args) -> Discovery {
                 max_output_bytes: args.code_max_output.0,
             },
             lexical,
+            // This binary, re-executed as its hidden `__sandbox-worker`.
+            ..CodeOptions::default()
         }),
     }
 }

@@ -5,15 +5,19 @@
 //!   page of them, rendered by [`mcpdesc_codegen::declarations`] from the IR that
 //!   `generate typescript` lowers (lowered once per revision, on the first `search_api` at
 //!   that revision), under the names the tools are served by.
-//! - `execute` runs the script in [`mcpdesc_sandbox`] with one `api.<name>` per tool the
+//! - `execute` runs the script in a [`mcpdesc_sandbox`] worker process (from this mode's pool,
+//!   started with [`super::CodeOptions::worker`]) with one `api.<name>` per tool the
 //!   negotiated revision serves. Each `api` call is run by `Server::tool_result`, the code a direct `tools/call` runs: the same argument
 //!   validation and messages (nothing is sent when they fail), backend, credentials,
 //!   forwarded headers, output validation and log line (marked `via execute`). It resolves
 //!   to the result's `structuredContent` (else its text, parsed as JSON when it is JSON)
 //!   and throws on `isError`.
+//!   The worker sends each call to this process as a message; the worker holds no
+//!   credential and opens no socket (SECURITY.md).
 //! - At most [`MAX_EXECUTIONS`] scripts run at once in the whole process (each may hold
 //!   its heap limit resident); another `execute` waits for a turn up to its wall time,
-//!   then is a tool error saying so.
+//!   then is a tool error saying so. A script past its wall time is killed with its
+//!   worker, so no script holds a turn (or a core) beyond its wall time plus 50 ms.
 
 use super::args::{ArgsValidator, describe};
 use super::catalog::{Catalog, View};
@@ -26,7 +30,7 @@ use mcpdesc_codegen::ir::Ir;
 use mcpdesc_core::{Feature, ProtocolRevision};
 use mcpdesc_rest::call::{complete, error_result, text_block};
 pub use mcpdesc_sandbox::Limits;
-use mcpdesc_sandbox::{BoxFuture, Host};
+use mcpdesc_sandbox::{BoxFuture, Host, Pool};
 use mcpdesc_validate::Validated;
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, OnceLock};
@@ -49,6 +53,8 @@ pub struct CodeMode {
     /// Per served revision (oldest first), the IR its declarations come from.
     irs: Vec<(ProtocolRevision, OnceLock<Result<Ir, String>>)>,
     limits: Limits,
+    /// The worker processes scripts run in (idle ones started ahead on first use).
+    pool: Pool,
 }
 
 /// What a code-mode `tools/call` turned into.
@@ -108,6 +114,7 @@ impl CodeMode {
                 .map(|r| (r, OnceLock::new()))
                 .collect(),
             limits: opts.limits.clone(),
+            pool: Pool::new(opts.worker.clone(), MAX_EXECUTIONS),
         })
     }
 
@@ -238,8 +245,14 @@ pub(crate) async fn execute(
         return as_map(error_result(rev, "execute: code mode is not enabled"));
     };
     // Wait for a turn at most one wall time (the client asked for a script that long).
+    let waited = Instant::now();
     let turn = tokio::time::timeout(code.limits.wall, EXECUTIONS.acquire()).await;
-    let Ok(Ok(_permit)) = turn else {
+    let left = code.limits.wall.saturating_sub(waited.elapsed());
+    let slot = match turn {
+        Ok(Ok(permit)) => code.pool.turn(left).await.map(|t| (permit, t)),
+        _ => None,
+    };
+    let Some((_permit, slot)) = slot else {
         let msg = format!(
             "execute: {MAX_EXECUTIONS} scripts were running on this server for the whole {} s wall time; try again later",
             code.limits.wall.as_secs_f64()
@@ -257,7 +270,7 @@ pub(crate) async fn execute(
         revision: rev,
         forwarded_headers: job.forwarded_headers.clone(),
     });
-    let outcome = mcpdesc_sandbox::execute(script, &names, host, &code.limits).await;
+    let outcome = slot.execute(script, &names, host, &code.limits).await;
     let content = outcome.structured_content();
     let mut text = String::new();
     if let Some(e) = &outcome.error {
