@@ -278,7 +278,6 @@ type ExchangeKey = ([u8; 32], String);
 #[derive(Debug, Clone)]
 pub struct IssuerOptions {
     pub issuer: String,
-    pub audience: String,
     pub client_credential: Option<ClientCredential>,
 }
 
@@ -287,12 +286,13 @@ pub struct IssuerOptions {
 pub struct Issuer {
     http: reqwest::Client,
     pub metadata: Metadata,
-    checks: Checks,
+    issuer: String,
     cred: Option<ClientCredential>,
     keys: RwLock<Arc<KeySet>>,
-    /// When the JWKS was last fetched; held across a refetch (coalescing).
-    refetch: tokio::sync::Mutex<Instant>,
-    introspected: Mutex<HashMap<[u8; 32], (Instant, Claims)>>,
+    /// When an unknown `kid` last refetched the JWKS; held across a refetch
+    /// (coalescing). The first refetch after start is not delayed.
+    refetch: tokio::sync::Mutex<Option<Instant>>,
+    introspected: Mutex<HashMap<ExchangeKey, (Instant, Claims)>>,
     exchanged: Mutex<HashMap<ExchangeKey, (Instant, String)>>,
 }
 
@@ -321,13 +321,10 @@ impl Issuer {
             .map_err(IssuerError::Metadata)?;
         Ok(Issuer {
             http,
-            checks: Checks {
-                issuer: opts.issuer.clone(),
-                audience: opts.audience.clone(),
-            },
+            issuer: opts.issuer.clone(),
             cred: opts.client_credential,
             keys: RwLock::new(Arc::new(keys)),
-            refetch: tokio::sync::Mutex::new(Instant::now()),
+            refetch: tokio::sync::Mutex::new(None),
             introspected: Mutex::new(HashMap::new()),
             exchanged: Mutex::new(HashMap::new()),
             metadata,
@@ -335,7 +332,7 @@ impl Issuer {
     }
 
     pub fn issuer(&self) -> &str {
-        &self.checks.issuer
+        &self.issuer
     }
 
     fn keys(&self) -> Arc<KeySet> {
@@ -345,14 +342,18 @@ impl Issuer {
     /// Validates an access token: a JWT against the JWKS (refetched once, rate-limited,
     /// for an unknown `kid`), anything else by introspection when the gateway has a
     /// client credential.
-    pub async fn verify(&self, token: &str) -> Result<Claims, Reject> {
+    pub async fn verify(&self, token: &str, audience: &str) -> Result<Claims, Reject> {
+        let checks = Checks {
+            issuer: self.issuer.clone(),
+            audience: audience.to_string(),
+        };
         if !jwt::looks_like_jwt(token) {
-            return self.introspect(token).await;
+            return self.introspect(token, &checks).await;
         }
-        match jwt::validate(token, &self.keys(), &self.checks) {
+        match jwt::validate(token, &self.keys(), &checks) {
             Err(Reject::UnknownKey(kid)) => {
                 self.refetch_for(&kid).await;
-                jwt::validate(token, &self.keys(), &self.checks)
+                jwt::validate(token, &self.keys(), &checks)
             }
             other => other,
         }
@@ -362,10 +363,10 @@ impl Issuer {
     /// (waiters on a refetch in progress see its result).
     async fn refetch_for(&self, kid: &str) {
         let mut last = self.refetch.lock().await;
-        if self.keys().has_kid(kid) || last.elapsed() < JWKS_REFETCH_INTERVAL {
+        if self.keys().has_kid(kid) || last.is_some_and(|t| t.elapsed() < JWKS_REFETCH_INTERVAL) {
             return;
         }
-        *last = Instant::now();
+        *last = Some(Instant::now());
         if let Ok(doc) = get_json(&self.http, &self.metadata.jwks_uri).await
             && let Ok(keys) = KeySet::parse(&doc)
             && let Ok(mut k) = self.keys.write()
@@ -375,14 +376,14 @@ impl Issuer {
     }
 
     /// RFC 7662 introspection (cached until `exp`, at most [`INTROSPECTION_TTL`]).
-    async fn introspect(&self, token: &str) -> Result<Claims, Reject> {
+    async fn introspect(&self, token: &str, checks: &Checks) -> Result<Claims, Reject> {
         let (Some(cred), Some(endpoint)) = (&self.cred, &self.metadata.introspection_endpoint)
         else {
             return Err(Reject::Malformed(
                 "not a JWT (opaque tokens need --auth-client-credential and an introspection endpoint)".into(),
             ));
         };
-        let key = token_hash(token);
+        let key = (token_hash(token), checks.audience.clone());
         if let Some((until, c)) = self
             .introspected
             .lock()
@@ -407,7 +408,7 @@ impl Issuer {
                 "introspection failed: HTTP {status}"
             )));
         }
-        let claims = self.check_introspection(&v)?;
+        let claims = Self::check_introspection(&v, checks)?;
         let now = now_secs();
         let ttl = claims
             .exp
@@ -426,21 +427,21 @@ impl Issuer {
 
     /// An introspection answer's checks: active, this issuer and audience when it
     /// names them, not expired.
-    pub fn check_introspection(&self, v: &Value) -> Result<Claims, Reject> {
+    pub fn check_introspection(v: &Value, checks: &Checks) -> Result<Claims, Reject> {
         if v.get("active") != Some(&Value::Bool(true)) {
             return Err(Reject::Invalid("the token is not active".into()));
         }
         if let Some(iss) = v.get("iss").and_then(Value::as_str)
-            && iss != self.checks.issuer
+            && iss != checks.issuer
         {
             return Err(Reject::Invalid("the token is from another issuer".into()));
         }
         let aud_ok = match v.get("aud") {
             None => true,
-            Some(Value::String(a)) => *a == self.checks.audience,
+            Some(Value::String(a)) => *a == checks.audience,
             Some(Value::Array(a)) => a
                 .iter()
-                .any(|x| x.as_str() == Some(self.checks.audience.as_str())),
+                .any(|x| x.as_str() == Some(checks.audience.as_str())),
             Some(_) => false,
         };
         if !aud_ok {
@@ -572,6 +573,26 @@ mod tests {
                 .expect("m")
                 .introspection_post
         );
+    }
+
+    #[test]
+    fn introspection_answers() {
+        let checks = Checks {
+            issuer: "https://as.example".into(),
+            audience: "https://mcp.example/mcp".into(),
+        };
+        let ok = |v: Value| Issuer::check_introspection(&v, &checks);
+        let c = ok(json!({"active": true, "sub": "bob", "scope": "a b", "client_id": "c"}))
+            .expect("active");
+        assert_eq!(c.sub.as_deref(), Some("bob"));
+        assert_eq!(c.scopes.len(), 2);
+        assert!(ok(json!({"active": false, "sub": "bob"})).is_err());
+        assert!(ok(json!({"active": "true"})).is_err());
+        assert!(ok(json!({"active": true, "iss": "https://evil.example"})).is_err());
+        assert!(ok(json!({"active": true, "aud": "https://other.example/mcp"})).is_err());
+        assert!(ok(json!({"active": true, "aud": ["x", "https://mcp.example/mcp"]})).is_ok());
+        assert!(ok(json!({"active": true, "exp": 1000})).is_err());
+        assert!(ok(json!({"active": true, "token_type": "refresh_token"})).is_err());
     }
 
     #[test]

@@ -1,0 +1,506 @@
+//! `--auth-issuer`: the HTTP transport as an OAuth 2.1 resource server (MCP
+//! authorization; RFC 9728, RFC 6750, RFC 8707, RFC 9068). Token validation itself is
+//! [`mcpdesc_auth`].
+//!
+//! - Protected Resource Metadata at `/.well-known/oauth-protected-resource<path>` for
+//!   every served path, and at `/.well-known/oauth-protected-resource` for `/mcp`.
+//! - A request without a valid token: 401 with `WWW-Authenticate: Bearer
+//!   resource_metadata="…"` (and `error="invalid_token"` when one was sent); nothing
+//!   of MCP runs. A token lacking `--auth-scopes`: 403 `insufficient_scope`.
+//! - Scopes per tool: the oauth2/openIdConnect scopes of the tool's effective security
+//!   requirement (tool-level, else root; alternatives: any one satisfied is enough),
+//!   or a `tool-scopes` glob. A `tools/call` (also through `call_tool`) lacking them is
+//!   403 `insufficient_scope` with the step-up `scope`, and nothing is sent upstream;
+//!   `tools/list` (`--auth-list permitted`) answers only the tools the caller's scopes
+//!   permit.
+//! - The caller's token is never logged, echoed or forwarded: [`Caller`] holds what the
+//!   gateway learnt from it (subject, client, scopes), not the token.
+
+use super::Server;
+use super::catalog::ToolEntry;
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
+use hyper::{Response, StatusCode};
+use mcpdesc_auth::{ClientCredential, Issuer, IssuerOptions};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// The well-known prefix of RFC 9728 metadata.
+pub const METADATA_PREFIX: &str = "/.well-known/oauth-protected-resource";
+
+/// Whether `tools/list` follows the caller's scopes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ListMode {
+    /// Only the tools the caller may call (the default).
+    #[default]
+    Permitted,
+    /// Every tool; calls are still checked (403).
+    All,
+}
+
+/// The `--auth-*` settings.
+#[derive(Debug, Clone, Default)]
+pub struct AuthOptions {
+    /// `--auth-issuer`.
+    pub issuer: String,
+    /// `--auth-audience` (default: each path's resource identifier).
+    pub audience: Option<String>,
+    /// `--auth-scopes`: needed by every request.
+    pub scopes: Vec<String>,
+    /// `--auth-list`.
+    pub list: ListMode,
+    /// `--auth-client-credential`'s value (`client_id:client_secret`).
+    pub client_credential: Option<ClientCredential>,
+    /// `--upstream-token-exchange` schemes.
+    pub token_exchange: Vec<String>,
+    /// `tool-scopes`: (glob, scopes), the first matching glob wins.
+    pub tool_scopes: Vec<(String, Vec<String>)>,
+}
+
+/// Who sent a request, as its verified access token says (never the token itself).
+/// On [`Inbound::caller`](super::Inbound) for every authenticated HTTP request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    /// The token's `sub`.
+    pub sub: Option<String>,
+    /// The token's `client_id` (else `azp`/`appid`).
+    pub client_id: Option<String>,
+    /// The granted scopes.
+    pub scopes: BTreeSet<String>,
+}
+
+impl Caller {
+    /// A stable key for per-caller budgets and log lines: `sub`, else `client:<id>`.
+    pub fn key(&self) -> String {
+        match (&self.sub, &self.client_id) {
+            (Some(s), _) => s.clone(),
+            (None, Some(c)) => format!("client:{c}"),
+            (None, None) => "(anonymous)".into(),
+        }
+    }
+}
+
+type Resp = Response<Full<Bytes>>;
+
+/// The running resource server.
+#[derive(Debug)]
+pub(crate) struct Gate {
+    issuer: Issuer,
+    /// The public URL without a trailing slash.
+    base: String,
+    opts: AuthOptions,
+    tool_scopes: Vec<(globset::GlobMatcher, BTreeSet<String>)>,
+}
+
+impl Gate {
+    /// Discovers the issuer (its metadata and JWKS); the public URL defaults to
+    /// `http://<bound address>`.
+    pub async fn start(
+        opts: &AuthOptions,
+        public_url: Option<&str>,
+        local: SocketAddr,
+    ) -> std::io::Result<Gate> {
+        let err = |m: String| std::io::Error::other(m);
+        let mut tool_scopes = Vec::new();
+        for (glob, scopes) in &opts.tool_scopes {
+            let m = globset::Glob::new(glob)
+                .map_err(|e| err(format!("tool-scopes `{glob}`: {e}")))?
+                .compile_matcher();
+            tool_scopes.push((m, scopes.iter().cloned().collect()));
+        }
+        let issuer = Issuer::discover(IssuerOptions {
+            issuer: opts.issuer.clone(),
+            client_credential: opts.client_credential.clone(),
+        })
+        .await
+        .map_err(|e| err(format!("--auth-issuer {}: {e}", opts.issuer)))?;
+        let base = public_url
+            .map(|u| u.trim_end_matches('/').to_string())
+            .unwrap_or_else(|| format!("http://{local}"));
+        Ok(Gate {
+            issuer,
+            base,
+            opts: opts.clone(),
+            tool_scopes,
+        })
+    }
+
+    /// `<public-url><path>`.
+    pub fn resource(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    fn metadata_url(&self, path: &str) -> String {
+        format!("{}{METADATA_PREFIX}{path}", self.base)
+    }
+
+    fn audience(&self, path: &str) -> String {
+        self.opts
+            .audience
+            .clone()
+            .unwrap_or_else(|| self.resource(path))
+    }
+
+    /// The MCP path a metadata request is for (`None`: not a metadata request).
+    pub fn metadata_path(path: &str) -> Option<&str> {
+        match path.strip_prefix(METADATA_PREFIX)? {
+            "" => Some(super::http::PATH),
+            p if p.starts_with('/') => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The RFC 9728 document of `path`, served by `server`.
+    pub fn metadata(&self, path: &str, server: &Server) -> Resp {
+        let mut scopes: BTreeSet<String> = self.opts.scopes.iter().cloned().collect();
+        for view in server.catalog().views() {
+            for t in view.tools() {
+                for alt in self.needed(server, t) {
+                    scopes.extend(alt);
+                }
+            }
+        }
+        let doc = json!({
+            "resource": self.resource(path),
+            "authorization_servers": [self.issuer.issuer()],
+            "scopes_supported": scopes,
+            "bearer_methods_supported": ["header"],
+            "resource_name": server.catalog().server_info.get("name"),
+        });
+        let mut r = json_resp(StatusCode::OK, &doc);
+        r.headers_mut()
+            .insert(CACHE_CONTROL, HeaderValue::from_static("max-age=300"));
+        r
+    }
+
+    /// Validates the request's bearer token for `path`.
+    pub async fn authenticate(
+        &self,
+        path: &str,
+        headers: &[(String, String)],
+        server: &Server,
+    ) -> Result<Arc<Caller>, Resp> {
+        let mut auths = headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case("authorization"));
+        let (first, second) = (auths.next(), auths.next());
+        let Some((_, value)) = first else {
+            return Err(self.unauthorized(path, None));
+        };
+        if second.is_some() {
+            return Err(self.unauthorized(path, Some("more than one Authorization header")));
+        }
+        let token = match value.split_once(' ') {
+            Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim_start(),
+            _ => return Err(self.unauthorized(path, Some("not a Bearer token"))),
+        };
+        if !is_b64token(token) {
+            return Err(self.unauthorized(path, Some("not an RFC 6750 token")));
+        }
+        match self.issuer.verify(token, &self.audience(path)).await {
+            Ok(c) => {
+                let caller = Caller {
+                    sub: c.sub,
+                    client_id: c.client_id,
+                    scopes: c.scopes,
+                };
+                let missing: Vec<&String> = self
+                    .opts
+                    .scopes
+                    .iter()
+                    .filter(|s| !caller.scopes.contains(*s))
+                    .collect();
+                if !missing.is_empty() {
+                    let need: BTreeSet<String> = self.opts.scopes.iter().cloned().collect();
+                    return Err(self.insufficient(path, &need));
+                }
+                Ok(Arc::new(caller))
+            }
+            Err(why) => {
+                server
+                    .log()
+                    .line(&format!("auth: refused a token for {path}: {why}"));
+                Err(self.unauthorized(path, Some(&why.to_string())))
+            }
+        }
+    }
+
+    /// The scope alternatives `tool` needs (empty: nothing needed).
+    pub fn needed(&self, server: &Server, tool: &ToolEntry) -> Vec<BTreeSet<String>> {
+        if let Some((_, s)) = self
+            .tool_scopes
+            .iter()
+            .find(|(m, _)| m.is_match(&tool.name))
+        {
+            return if s.is_empty() {
+                Vec::new()
+            } else {
+                vec![s.clone()]
+            };
+        }
+        needed_scopes(&server.doc, tool.decl())
+    }
+
+    /// Whether `caller` may call `tool`; `Err` carries the alternative to ask for.
+    pub fn permits(
+        &self,
+        server: &Server,
+        tool: &ToolEntry,
+        caller: &Caller,
+    ) -> Result<(), BTreeSet<String>> {
+        let alts = self.needed(server, tool);
+        if alts.is_empty() || alts.iter().any(|a| a.is_subset(&caller.scopes)) {
+            return Ok(());
+        }
+        let best = alts
+            .into_iter()
+            .min_by_key(|a| a.difference(&caller.scopes).count())
+            .unwrap_or_default();
+        Err(best)
+    }
+
+    /// The 403 step-up answer for a `tools/call` (directly, or through the search
+    /// facade's `call_tool`) of a tool `caller` may not call; `None` lets it through.
+    pub fn check_calls(
+        &self,
+        server: &Server,
+        path: &str,
+        message: &Value,
+        caller: &Caller,
+    ) -> Option<Resp> {
+        let items: Vec<&Value> = match message {
+            Value::Array(a) => a.iter().collect(),
+            v => vec![v],
+        };
+        for item in items {
+            if item.get("method").and_then(Value::as_str) != Some("tools/call") {
+                continue;
+            }
+            let params = item.get("params");
+            let Some(mut name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
+                continue;
+            };
+            if server.facade().is_some() && name == mcpdesc_catalog::facade::CALL_TOOL {
+                match params
+                    .and_then(|p| p.pointer("/arguments/name"))
+                    .and_then(Value::as_str)
+                {
+                    Some(n) => name = n,
+                    None => continue,
+                }
+            }
+            let tool = server
+                .catalog()
+                .views()
+                .iter()
+                .find_map(|v| v.tool(name).cloned());
+            let Some(tool) = tool else { continue };
+            if let Err(need) = self.permits(server, &tool, caller) {
+                server.log().line(&format!(
+                    "auth: {} lacks scope for tools/call {name}: needs {}",
+                    caller.key(),
+                    join(&need)
+                ));
+                let mut all: BTreeSet<String> = self.opts.scopes.iter().cloned().collect();
+                all.extend(need);
+                return Some(self.insufficient(path, &all));
+            }
+        }
+        None
+    }
+
+    /// `tools/list` as `caller` may see it (`--auth-list permitted`): the tools it may
+    /// not call are left out, in the same order.
+    pub fn filter_list(&self, server: &Server, result: &mut Value, caller: &Caller) {
+        if self.opts.list == ListMode::All {
+            return;
+        }
+        let Some(tools) = result.get_mut("tools").and_then(Value::as_array_mut) else {
+            return;
+        };
+        tools.retain(|t| {
+            let Some(name) = t.get("name").and_then(Value::as_str) else {
+                return false;
+            };
+            let tool = server
+                .catalog()
+                .views()
+                .iter()
+                .find_map(|v| v.tool(name).cloned());
+            // Not a served tool (the facade's or code mode's own): always listed.
+            tool.is_none_or(|tool| self.permits(server, &tool, caller).is_ok())
+        });
+    }
+
+    fn unauthorized(&self, path: &str, error: Option<&str>) -> Resp {
+        let meta = self.metadata_url(path);
+        let challenge = match error {
+            None => format!("Bearer resource_metadata=\"{meta}\""),
+            Some(why) => format!(
+                "Bearer error=\"invalid_token\", error_description=\"{}\", resource_metadata=\"{meta}\"",
+                quoted_safe(why)
+            ),
+        };
+        challenge_resp(
+            StatusCode::UNAUTHORIZED,
+            &challenge,
+            "Unauthorized: send Authorization: Bearer <access token> from the issuer named in the resource metadata",
+        )
+    }
+
+    fn insufficient(&self, path: &str, scopes: &BTreeSet<String>) -> Resp {
+        let meta = self.metadata_url(path);
+        let challenge = format!(
+            "Bearer error=\"insufficient_scope\", scope=\"{}\", resource_metadata=\"{meta}\"",
+            quoted_safe(&join(scopes))
+        );
+        challenge_resp(
+            StatusCode::FORBIDDEN,
+            &challenge,
+            &format!(
+                "Forbidden: this needs the scope(s) {}",
+                quoted_safe(&join(scopes))
+            ),
+        )
+    }
+}
+
+/// The scope alternatives of a declaration's effective security requirement
+/// (tool-level `security`, else root): each alternative's oauth2/openIdConnect scopes.
+/// Empty when nothing is declared, `security: []`, or an alternative needs no scope.
+pub fn needed_scopes(doc: &Value, decl: &Value) -> Vec<BTreeSet<String>> {
+    let Some(security) = decl
+        .get("security")
+        .or_else(|| doc.get("security"))
+        .and_then(Value::as_array)
+    else {
+        return Vec::new();
+    };
+    let scheme_type = |name: &str| {
+        doc.pointer(&format!(
+            "/securitySchemes/{}/type",
+            mcpdesc_core::pointer::escape(name)
+        ))
+        .and_then(Value::as_str)
+    };
+    let mut alts = Vec::new();
+    for req in security.iter().filter_map(Value::as_object) {
+        let mut set = BTreeSet::new();
+        for (scheme, scopes) in req {
+            if matches!(scheme_type(scheme), Some("oauth2" | "openIdConnect")) {
+                set.extend(
+                    scopes
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .map(String::from),
+                );
+            }
+        }
+        if set.is_empty() {
+            return Vec::new();
+        }
+        alts.push(set);
+    }
+    alts
+}
+
+/// RFC 6750 §2.1 `b64token`.
+fn is_b64token(t: &str) -> bool {
+    let body = t.trim_end_matches('=');
+    !body.is_empty()
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+}
+
+fn join(s: &BTreeSet<String>) -> String {
+    s.iter().map(String::as_str).collect::<Vec<_>>().join(" ")
+}
+
+/// Text safe inside a quoted-string (RFC 9110): printable ASCII without `"` and `\`.
+fn quoted_safe(s: &str) -> String {
+    s.chars()
+        .filter(|c| (' '..='~').contains(c) && *c != '"' && *c != '\\')
+        .take(200)
+        .collect()
+}
+
+fn challenge_resp(status: StatusCode, challenge: &str, msg: &str) -> Resp {
+    let mut r = Response::new(Full::new(Bytes::from(format!("{msg}\n"))));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    if let Ok(v) = HeaderValue::from_str(challenge) {
+        r.headers_mut().insert(WWW_AUTHENTICATE, v);
+    }
+    r
+}
+
+fn json_resp(status: StatusCode, v: &Value) -> Resp {
+    let body = serde_json::to_vec(v).unwrap_or_default();
+    let mut r = Response::new(Full::new(Bytes::from(body)));
+    *r.status_mut() = status;
+    r.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_from_security_requirements() {
+        let doc = json!({
+            "securitySchemes": {
+                "oauth": {"type": "oauth2"}, "oidc": {"type": "openIdConnect"},
+                "key": {"type": "apiKey"}
+            },
+            "security": [{"oauth": ["read"]}]
+        });
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(needed_scopes(&doc, &json!({})), vec![s(&["read"])]);
+        assert_eq!(
+            needed_scopes(
+                &doc,
+                &json!({"security": [{"oauth": ["w"], "oidc": ["x"]}, {"oidc": ["admin"]}]})
+            ),
+            vec![s(&["w", "x"]), s(&["admin"])]
+        );
+        // An alternative without oauth scopes (apiKey only, or `{}`) needs none.
+        assert!(needed_scopes(&doc, &json!({"security": [{"oauth": ["w"]}, {}]})).is_empty());
+        assert!(needed_scopes(&doc, &json!({"security": [{"key": []}]})).is_empty());
+        assert!(needed_scopes(&doc, &json!({"security": []})).is_empty());
+        assert!(needed_scopes(&json!({}), &json!({})).is_empty());
+    }
+
+    #[test]
+    fn metadata_paths_and_tokens() {
+        assert_eq!(Gate::metadata_path(METADATA_PREFIX), Some("/mcp"));
+        assert_eq!(
+            Gate::metadata_path("/.well-known/oauth-protected-resource/mcp/x/a"),
+            Some("/mcp/x/a")
+        );
+        assert_eq!(
+            Gate::metadata_path("/.well-known/oauth-protected-resourcex"),
+            None
+        );
+        assert_eq!(Gate::metadata_path("/mcp"), None);
+        assert!(is_b64token("eyJ.abc-_~+/=="));
+        assert!(!is_b64token("a b") && !is_b64token("\"x") && !is_b64token("=="));
+        assert_eq!(quoted_safe("a\"b\\c\nd"), "abcd");
+        let c = Caller {
+            sub: None,
+            client_id: Some("app".into()),
+            scopes: BTreeSet::new(),
+        };
+        assert_eq!(c.key(), "client:app");
+    }
+}

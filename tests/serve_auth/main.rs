@@ -1,0 +1,618 @@
+//! `mcpdesc serve --http --auth-issuer` against a real authorization server (issue 28):
+//! node-oidc-provider (a certified OpenID provider, `tests/fixtures/auth/issuer.mjs`)
+//! issues client-credentials tokens, RFC 8707/9068 JWTs for a resource and opaque
+//! tokens for introspection; a recording upstream (std only) shows what reaches the API.
+//!
+//! Oracles the gateway did not produce: the provider's tokens and metadata, tokens
+//! minted here by hand (the provider signs with the test key rsa1 of
+//! crates/mcpdesc-auth/testdata, so a hostile token can carry a valid signature under
+//! the real kid), RFC 9728/6750 texts written out below, and the recorder's wire bytes.
+
+#[path = "../serve_rest/recorder.rs"]
+#[allow(dead_code)]
+mod recorder;
+
+use base64::Engine as _;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use mcpdesc_tests::{mcpdesc_bin, workspace_root};
+use recorder::{Recorder, Reply};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The provider on a loopback port; killed when dropped.
+struct Issuer {
+    child: Child,
+    url: String,
+}
+
+impl Issuer {
+    fn start() -> Issuer {
+        let root = workspace_root();
+        let mut child = Command::new("node")
+            .arg(root.join("tests/fixtures/auth/issuer.mjs"))
+            .arg(root.join("crates/mcpdesc-auth/testdata"))
+            .arg(root.join(".deps/node/node_modules"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("node");
+        let out = child.stdout.take().expect("stdout");
+        let rx = lines(out);
+        let port = loop {
+            let l = rx
+                .recv_timeout(TIMEOUT)
+                .expect("the issuer printed no port");
+            if let Some(p) = l.strip_prefix("PORT ") {
+                break p.trim().to_string();
+            }
+        };
+        Issuer {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        }
+    }
+
+    /// A client-credentials token (`resource`: an RFC 8707 JWT for it; else opaque).
+    fn token(&self, client: &str, scope: &str, resource: Option<&str>) -> String {
+        let mut form = format!("grant_type=client_credentials&scope={}", enc(scope));
+        if let Some(r) = resource {
+            form.push_str(&format!("&resource={}", enc(r)));
+        }
+        let basic =
+            base64::engine::general_purpose::STANDARD.encode(format!("{client}:{client}-secret"));
+        let r = http(
+            &self.url,
+            "POST",
+            "/token",
+            &[
+                ("Authorization", &format!("Basic {basic}")),
+                ("Content-Type", "application/x-www-form-urlencoded"),
+            ],
+            form.as_bytes(),
+        );
+        assert_eq!(r.status, 200, "token: {}", r.text());
+        r.json()["access_token"]
+            .as_str()
+            .expect("access_token")
+            .to_string()
+    }
+}
+
+impl Drop for Issuer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn lines(r: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(r).lines().map_while(Result::ok) {
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// `mcpdesc serve --http 127.0.0.1:0` with these flags; its whole log is kept.
+struct Serve {
+    child: Child,
+    base: String,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Serve {
+    fn start(desc: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Serve {
+        let mut child = Command::new(mcpdesc_bin())
+            .arg("serve")
+            .arg(desc)
+            .args(["--http", "127.0.0.1:0"])
+            .args(args)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn serve");
+        let rx = lines(child.stderr.take().expect("stderr"));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let until = Instant::now() + TIMEOUT;
+        let base = loop {
+            let Ok(l) = rx.recv_timeout(until.saturating_duration_since(Instant::now())) else {
+                let _ = child.kill();
+                panic!(
+                    "serve did not start:\n{}",
+                    log.lock().map(|v| v.join("\n")).unwrap_or_default()
+                );
+            };
+            if let Ok(mut v) = log.lock() {
+                v.push(l.clone());
+            }
+            if let Some(u) = l
+                .split_whitespace()
+                .find(|u| u.starts_with("http://") && u.ends_with("/mcp"))
+            {
+                break u.trim_end_matches("/mcp").to_string();
+            }
+        };
+        let keep = Arc::clone(&log);
+        std::thread::spawn(move || {
+            while let Ok(l) = rx.recv() {
+                if let Ok(mut v) = keep.lock() {
+                    v.push(l);
+                }
+            }
+        });
+        Serve { child, base, log }
+    }
+
+    fn log(&self) -> String {
+        self.log.lock().map(|v| v.join("\n")).unwrap_or_default()
+    }
+
+    /// One 2026-07-28 request at `path` with `token`.
+    fn rpc(&self, path: &str, token: Option<&str>, method: &str, params: Value) -> Resp {
+        let mut params = params;
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        });
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let mut h = vec![
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", method),
+        ];
+        let name;
+        if method == "tools/call" {
+            name = params["name"].as_str().unwrap_or("").to_string();
+            h.push(("Mcp-Name", &name));
+        }
+        if let Some(a) = &auth {
+            h.push(("Authorization", a));
+        }
+        http(&self.base, "POST", path, &h, body.to_string().as_bytes())
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Debug)]
+struct Resp {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Resp {
+    fn header(&self, n: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(n))
+            .map(|(_, v)| v.as_str())
+    }
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// HTTP/1.1 with `Connection: close` over std (the bytes as sent and received).
+fn http(base: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Resp {
+    let authority = base.trim_start_matches("http://");
+    let mut s = TcpStream::connect(authority).expect("connect");
+    s.set_read_timeout(Some(TIMEOUT)).expect("timeout");
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    s.write_all(req.as_bytes()).expect("write");
+    s.write_all(body).expect("write");
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).expect("read");
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("header end");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut rest = raw[split + 4..].to_vec();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|c| c.parse().ok())
+        .expect("status");
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    let chunked = headers.iter().any(|(k, v)| {
+        k.eq_ignore_ascii_case("transfer-encoding") && v.eq_ignore_ascii_case("chunked")
+    });
+    if chunked {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while let Some(end) = rest[at..].windows(2).position(|w| w == b"\r\n") {
+            let size =
+                usize::from_str_radix(String::from_utf8_lossy(&rest[at..at + end]).trim(), 16)
+                    .unwrap_or(0);
+            if size == 0 {
+                break;
+            }
+            let start = at + end + 2;
+            out.extend_from_slice(&rest[start..start + size]);
+            at = start + size + 2;
+        }
+        rest = out;
+    }
+    Resp {
+        status,
+        headers,
+        body: rest,
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+fn b64(b: &[u8]) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b)
+}
+
+fn sign(key: &[u8], kid: &str, claims: &Value) -> String {
+    let mut h = Header::new(Algorithm::RS256);
+    h.kid = Some(kid.into());
+    h.typ = Some("at+jwt".into());
+    jsonwebtoken::encode(&h, claims, &EncodingKey::from_rsa_der(key)).expect("sign")
+}
+
+const RSA1: &[u8] = include_bytes!("../../crates/mcpdesc-auth/testdata/rsa1.der");
+const RSA2: &[u8] = include_bytes!("../../crates/mcpdesc-auth/testdata/rsa2.der");
+
+/// The description imported from tests/fixtures/auth/notes.openapi.yaml (root
+/// security `oauth: [notes:read]`; `create_note` needs `notes:write`).
+fn notes(dir: &std::path::Path) -> std::path::PathBuf {
+    let desc = dir.join("notes.mcpdesc.json");
+    let o = Command::new(mcpdesc_bin())
+        .args(["import", "openapi"])
+        .arg(workspace_root().join("tests/fixtures/auth/notes.openapi.yaml"))
+        .arg("-o")
+        .arg(&desc)
+        .output()
+        .expect("import");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    desc
+}
+
+fn tool_names(r: &Resp) -> Vec<String> {
+    r.json()["result"]["tools"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|t| t["name"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+const UPSTREAM_CREDENTIAL: &str = "gateway-own-upstream-credential";
+
+#[test]
+#[cfg_attr(
+    mcpdesc_missing_node,
+    ignore = ".deps/node is missing (cargo xtask deps)"
+)]
+fn resource_server_against_a_real_issuer() {
+    let issuer = Issuer::start();
+    let dir = tempfile::tempdir().expect("tmp");
+    let desc = notes(dir.path());
+    let up = Recorder::always(Reply::json(200, "{\"notes\": []}"));
+    let serve = Serve::start(
+        &desc,
+        &[
+            "--base-url",
+            &up.base(),
+            "--auth-issuer",
+            &issuer.url,
+            "--auth-client-credential",
+            "GW_CRED",
+        ],
+        &[
+            ("GW_CRED", "gateway:gateway-secret"),
+            (
+                "MCPDESC_CREDENTIAL_OAUTH",
+                &format!("token:{UPSTREAM_CREDENTIAL}"),
+            ),
+        ],
+    );
+    let resource = format!("{}/mcp", serve.base);
+    let toolset = format!("{}/mcp/x/notes", serve.base);
+    let meta_url = format!("{}/.well-known/oauth-protected-resource/mcp", serve.base);
+
+    // RFC 9728 metadata, at the path-suffixed URL and (for /mcp) the root one.
+    for path in [
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-protected-resource",
+    ] {
+        let r = http(&serve.base, "GET", path, &[], b"");
+        assert_eq!(r.status, 200, "{path}");
+        assert_eq!(
+            r.json(),
+            json!({
+                "resource": resource,
+                "authorization_servers": [issuer.url],
+                "scopes_supported": ["notes:read", "notes:write"],
+                "bearer_methods_supported": ["header"],
+                "resource_name": r.json()["resource_name"],
+            })
+        );
+    }
+    let r = http(
+        &serve.base,
+        "GET",
+        "/.well-known/oauth-protected-resource/mcp/x/notes",
+        &[],
+        b"",
+    );
+    assert_eq!(r.json()["resource"], json!(toolset));
+    let r = http(
+        &serve.base,
+        "GET",
+        "/.well-known/oauth-protected-resource/mcp/x/nope",
+        &[],
+        b"",
+    );
+    assert_eq!(r.status, 404);
+
+    // No token: 401 pointing at the metadata, no error code.
+    let r = serve.rpc("/mcp", None, "tools/list", json!({}));
+    assert_eq!(r.status, 401);
+    assert_eq!(
+        r.header("www-authenticate"),
+        Some(format!("Bearer resource_metadata=\"{meta_url}\"").as_str())
+    );
+
+    // Hostile tokens: each 401 invalid_token.
+    let good = json!({"iss": issuer.url, "aud": resource, "sub": "mallory", "client_id": "writer",
+        "scope": "notes:read notes:write", "exp": now() + 300, "iat": now()});
+    let with = |k: &str, v: Value| {
+        let mut c = good.clone();
+        c[k] = v;
+        c
+    };
+    let payload = b64(good.to_string().as_bytes());
+    let hs256 = {
+        let mut h = Header::new(Algorithm::HS256);
+        h.kid = Some("rsa1".into());
+        h.typ = Some("at+jwt".into());
+        let pem = std::fs::read(workspace_root().join("crates/mcpdesc-auth/testdata/rsa1.pub.pem"))
+            .expect("pem");
+        jsonwebtoken::encode(&h, &good, &EncodingKey::from_secret(&pem)).expect("hs")
+    };
+    let other_resource = issuer.token(
+        "writer",
+        "notes:read notes:write",
+        Some("http://127.0.0.1:9/other-api"),
+    );
+    let hostile: Vec<(&str, String)> = vec![
+        (
+            "forged signature under a known kid",
+            sign(RSA2, "rsa1", &good),
+        ),
+        (
+            "alg none",
+            format!(
+                "{}.{payload}.",
+                b64(br#"{"alg":"none","typ":"at+jwt","kid":"rsa1"}"#)
+            ),
+        ),
+        ("HS256 with the public key as secret", hs256),
+        (
+            "another audience",
+            sign(RSA1, "rsa1", &with("aud", json!("http://127.0.0.1:9/mcp"))),
+        ),
+        (
+            "another issuer",
+            sign(RSA1, "rsa1", &with("iss", json!("http://127.0.0.1:9"))),
+        ),
+        (
+            "expired",
+            sign(RSA1, "rsa1", &with("exp", json!(now() - 120))),
+        ),
+        (
+            "not yet valid",
+            sign(RSA1, "rsa1", &with("nbf", json!(now() + 600))),
+        ),
+        ("malformed", "eyJhbGciOiJSUzI1NiJ9.!!!.xyz".into()),
+        (
+            "garbage opaque token",
+            "d2hhdGV2ZXI-not-a-token-of-this-issuer".into(),
+        ),
+        (
+            "a token for another resource of the same issuer",
+            other_resource,
+        ),
+    ];
+    for (what, token) in &hostile {
+        let r = serve.rpc("/mcp", Some(token), "tools/list", json!({}));
+        assert_eq!(r.status, 401, "{what}: {}", r.text());
+        let ch = r.header("www-authenticate").unwrap_or("");
+        assert!(
+            ch.starts_with("Bearer error=\"invalid_token\"")
+                && ch.contains(&format!("resource_metadata=\"{meta_url}\"")),
+            "{what}: {ch}"
+        );
+        assert!(!ch.contains(token.as_str()) && !r.text().contains(token.as_str()));
+    }
+
+    // Per-tool scopes: the reader lacks create_note in its list, and calling it is a
+    // 403 step-up challenge with nothing sent upstream.
+    let reader = issuer.token("reader", "notes:read", Some(&resource));
+    let r = serve.rpc("/mcp", Some(&reader), "tools/list", json!({}));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(tool_names(&r), ["list_notes"]);
+    assert_eq!(r.json()["result"]["cacheScope"], "private");
+    let r = serve.rpc(
+        "/mcp",
+        Some(&reader),
+        "tools/call",
+        json!({"name": "create_note", "arguments": {"text": "hi"}}),
+    );
+    assert_eq!(r.status, 403, "{}", r.text());
+    assert_eq!(
+        r.header("www-authenticate"),
+        Some(
+            format!(
+                "Bearer error=\"insufficient_scope\", scope=\"notes:write\", resource_metadata=\"{meta_url}\""
+            )
+            .as_str()
+        )
+    );
+    assert!(
+        up.requests().is_empty(),
+        "the upstream got {:?}",
+        up.requests()
+    );
+    let r = serve.rpc(
+        "/mcp",
+        Some(&reader),
+        "tools/call",
+        json!({"name": "list_notes", "arguments": {}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.json()["result"]["structuredContent"],
+        json!({"notes": []}),
+        "{}",
+        r.text()
+    );
+    assert_eq!(up.requests().len(), 1);
+
+    // The writer lists and calls the write tool.
+    let writer = issuer.token("writer", "notes:read notes:write", Some(&resource));
+    let r = serve.rpc("/mcp", Some(&writer), "tools/list", json!({}));
+    assert_eq!(tool_names(&r), ["list_notes", "create_note"]);
+    let r = serve.rpc(
+        "/mcp",
+        Some(&writer),
+        "tools/call",
+        json!({"name": "create_note", "arguments": {"text": "hi"}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    let reqs = up.requests();
+    assert_eq!(reqs.len(), 2);
+    assert_eq!(reqs[1].method, "POST");
+
+    // A toolset path is its own resource: the /mcp token is not for it.
+    let r = serve.rpc("/mcp/x/notes", Some(&writer), "tools/list", json!({}));
+    assert_eq!(r.status, 401);
+    let for_toolset = issuer.token("writer", "notes:read notes:write", Some(&toolset));
+    let r = serve.rpc("/mcp/x/notes", Some(&for_toolset), "tools/list", json!({}));
+    assert_eq!(tool_names(&r), ["list_notes", "create_note"]);
+
+    // Opaque tokens are introspected with the gateway's own credential.
+    let opaque = issuer.token("reader", "notes:read", None);
+    assert_eq!(opaque.matches('.').count(), 0, "opaque: {opaque}");
+    let r = serve.rpc("/mcp", Some(&opaque), "tools/list", json!({}));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(tool_names(&r), ["list_notes"]);
+
+    // Key rotation: a key published after start signs an accepted token.
+    let rotated = sign(RSA2, "rsa2", &good);
+    let r = http(&issuer.url, "POST", "/test/rotate", &[], b"");
+    assert_eq!(r.status, 204);
+    let r = serve.rpc("/mcp", Some(&rotated), "tools/list", json!({}));
+    assert_eq!(r.status, 200, "{}", r.text());
+
+    // No passthrough: the upstream saw the gateway's own credential only, and no
+    // inbound token is in its requests or in the server's log.
+    let mut inbound: Vec<&str> = vec![&reader, &writer, &for_toolset, &opaque, &rotated];
+    inbound.extend(hostile.iter().map(|(_, t)| t.as_str()));
+    let log = serve.log();
+    for req in up.requests() {
+        assert_eq!(
+            req.header("authorization"),
+            Some(format!("Bearer {UPSTREAM_CREDENTIAL}").as_str())
+        );
+        let wire = format!("{} {:?} {}", req.target, req.headers, req.body_text());
+        for t in &inbound {
+            assert!(!wire.contains(t), "an inbound token reached the upstream");
+        }
+    }
+    for t in &inbound {
+        assert!(!log.contains(t), "an inbound token is in the log");
+    }
+    assert!(log.contains("auth: refused a token"), "{log}");
+}
+
+#[test]
+fn auth_issuer_refuses_another_use_of_the_authorization_header() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let desc = notes(dir.path());
+    for (extra, why) in [
+        (
+            vec!["--inbound-token-env", "TOK"],
+            "--auth-issuer and --inbound-token-env",
+        ),
+        (
+            vec!["--forward-header", "Authorization"],
+            "token passthrough",
+        ),
+    ] {
+        let o = Command::new(mcpdesc_bin())
+            .arg("serve")
+            .arg(&desc)
+            .args([
+                "--http",
+                "127.0.0.1:0",
+                "--auth-issuer",
+                "https://as.example",
+            ])
+            .args(&extra)
+            .env("TOK", "x")
+            .output()
+            .expect("serve");
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(why), "{extra:?}: {err}");
+    }
+}
