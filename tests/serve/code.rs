@@ -272,6 +272,61 @@ fn invalid_api_arguments_throw_the_direct_message_and_send_nothing() {
     assert!(up.request_heads().is_empty(), "{:?}", up.request_heads());
 }
 
+/// Issue 34's report through serve: builtins that never poll the interrupt, run more often
+/// than there are pool slots, each answer `isError` with kind `timeout` within the wall time
+/// plus 100 ms (measured around the request, no allowance for load), and `return 1 + 1` is
+/// answered at once after each: nothing pauses code mode.
+#[test]
+fn stuck_builtins_time_out_at_the_limit_and_never_pause_code_mode() {
+    let doc = petstore();
+    let rt = Arc::new(rt());
+    let wall = Duration::from_millis(500);
+    let limits = Limits {
+        wall,
+        ..Limits::default()
+    };
+    let (code, _) = code_server(
+        &doc,
+        mcpdesc_serve::BackendOptions::Mock(Default::default()),
+        limits,
+    );
+    let mut c = Conn::open(&rt, &code);
+    let env = c.open_at(V2025_11_25);
+    // Warm the pool (its idle workers start on the first execute).
+    let r = execute(&mut c, &env, "return 0;");
+    assert_eq!(r["result"]["structuredContent"]["result"], 0, "{r}");
+    for builtin in [
+        "indexOf",
+        "lastIndexOf",
+        "includes",
+        "indexOf",
+        "includes",
+        "lastIndexOf",
+    ] {
+        let script = format!("return Array.prototype.{builtin}.call({{length: 2 ** 40}}, 1);");
+        let t0 = Instant::now();
+        let r = execute(&mut c, &env, &script);
+        let took = t0.elapsed();
+        let res = &r["result"];
+        assert_eq!(res["isError"], true, "{script}: {r:.500}");
+        assert_eq!(
+            res["structuredContent"]["error"]["kind"], "timeout",
+            "{r:.500}"
+        );
+        assert!(
+            took <= wall + Duration::from_millis(100),
+            "{script}: {took:?}"
+        );
+        let t0 = Instant::now();
+        let r = execute(&mut c, &env, "return 1 + 1;");
+        assert_eq!(
+            r["result"]["structuredContent"]["result"], 2,
+            "after {script}: {r}"
+        );
+        assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+    }
+}
+
 /// The issue's hostile scripts through serve: each ends in a clean `isError` within its
 /// limit, the server answers the next request, and the upstream receives only the calls
 /// the script was allowed to make.
