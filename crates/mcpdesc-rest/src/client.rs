@@ -157,11 +157,24 @@ impl ReqwestClient {
                 .header("Content-Type", body.content_type.as_str())
                 .body(body.bytes.clone());
         }
-        let resp = b.send().await.map_err(|e| self.describe(&e, &origin))?;
-        read(resp, limits)
-            .await
-            .map_err(|e| self.describe(&e, &origin))?
-            .map_err(SendError)
+        let span = trace::client_span(req);
+        if let Some(cx) = &span {
+            for (n, v) in trace::inject(cx, req) {
+                b = b.header(n, v);
+            }
+        }
+        let out = async {
+            let resp = b.send().await.map_err(|e| self.describe(&e, &origin))?;
+            read(resp, limits)
+                .await
+                .map_err(|e| self.describe(&e, &origin))?
+                .map_err(SendError)
+        }
+        .await;
+        if let Some(cx) = span {
+            trace::end(&cx, out.as_ref().map(|r| r.status));
+        }
+        out
     }
 
     /// Words a transport failure (no URL: it may carry a query secret).
@@ -215,6 +228,94 @@ impl HttpClient for ReqwestClient {
         limits: ReadLimits,
     ) -> BoxFuture<'a, Result<HttpResponse, SendError>> {
         Box::pin(self.exchange(req, bearer, limits))
+    }
+}
+
+/// The CLIENT span of one upstream request (OpenTelemetry HTTP client conventions),
+/// opened only under a recording span of the current context (the MCP request's SERVER
+/// span, when `mcpdesc serve` exports traces), and the `traceparent` naming it, injected
+/// by the global propagator (W3C Trace Context, installed with the exporter).
+mod trace {
+    use crate::request::HttpRequest;
+    use opentelemetry::trace::{SpanKind, Status, TraceContextExt as _, Tracer as _};
+    use opentelemetry::{Context, KeyValue, global};
+
+    pub(super) fn client_span(req: &HttpRequest) -> Option<Context> {
+        let parent = Context::current();
+        if !parent.span().is_recording() {
+            return None;
+        }
+        let url = url::Url::parse(&req.url).ok();
+        let mut attrs = vec![
+            KeyValue::new("http.request.method", req.method.as_str().to_string()),
+            KeyValue::new("url.full", redacted(&req.log_url)),
+        ];
+        if let Some(u) = &url {
+            if let Some(h) = u.host_str() {
+                attrs.push(KeyValue::new("server.address", h.to_string()));
+            }
+            if let Some(p) = u.port_or_known_default() {
+                attrs.push(KeyValue::new("server.port", i64::from(p)));
+            }
+        }
+        let tracer = global::tracer("mcpdesc-rest");
+        let span = tracer
+            .span_builder(req.method.as_str().to_string())
+            .with_kind(SpanKind::Client)
+            .with_attributes(attrs)
+            .start_with_context(&tracer, &parent);
+        Some(parent.with_span(span))
+    }
+
+    /// The header fields the propagator writes (`traceparent`, `tracestate`), unless the
+    /// request already carries one (a `--forward-header traceparent`).
+    pub(super) fn inject(cx: &Context, req: &HttpRequest) -> Vec<(String, String)> {
+        struct Fields(Vec<(String, String)>);
+        impl opentelemetry::propagation::Injector for Fields {
+            fn set(&mut self, key: &str, value: String) {
+                self.0.push((key.to_string(), value));
+            }
+        }
+        if req
+            .headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("traceparent"))
+        {
+            return Vec::new();
+        }
+        let mut f = Fields(Vec::new());
+        global::get_text_map_propagator(|p| p.inject_context(cx, &mut f));
+        f.0
+    }
+
+    pub(super) fn end(cx: &Context, status: Result<u16, &super::SendError>) {
+        let span = cx.span();
+        match status {
+            Ok(s) => {
+                span.set_attribute(KeyValue::new("http.response.status_code", i64::from(s)));
+                if s >= 400 {
+                    span.set_attribute(KeyValue::new("error.type", s.to_string()));
+                    span.set_status(Status::error(""));
+                }
+            }
+            Err(_) => {
+                span.set_attribute(KeyValue::new("error.type", "no_response"));
+                span.set_status(Status::error("no response"));
+            }
+        }
+        span.end();
+    }
+
+    /// The log URL (query secrets already `REDACTED`) without user information.
+    fn redacted(log_url: &str) -> String {
+        match url::Url::parse(log_url) {
+            Ok(mut u) if !u.username().is_empty() || u.password().is_some() => {
+                let _ = u.set_username("REDACTED");
+                let _ = u.set_password(Some("REDACTED"));
+                u.to_string()
+            }
+            _ => log_url.to_string(),
+        }
     }
 }
 

@@ -32,6 +32,7 @@ pub use server::http::{ExposureError, HttpOptions, serve as serve_http};
 pub use server::log::Log;
 pub use server::report::{RevisionReport, ToolsetRow, toolset_table};
 pub use server::stdio::serve as serve_stdio;
+pub use server::telemetry::{Telemetry, TelemetryError, TelemetryOptions};
 pub use server::{
     BackendOptions, BuildError, CodeOptions, DEFAULT_PAGE_SIZE, Discovery, Fit, MAX_MESSAGE_BYTES,
     Member, Options, Prepared, SearchOptions, Selection, SelectionError, ServeOptions, Server,

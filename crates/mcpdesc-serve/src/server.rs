@@ -56,6 +56,7 @@ pub(crate) mod log;
 pub(crate) mod report;
 pub(crate) mod start;
 pub(crate) mod stdio;
+pub mod telemetry;
 
 use crate::backend::{Backend, DeclRead, ReadAnswer};
 use catalog::{Catalog, ToolEntry, View};
@@ -124,6 +125,8 @@ pub struct ServeOptions {
     pub selection: Selection,
     /// `--discovery`: how the served tools reach the client.
     pub discovery: Discovery,
+    /// `--metrics` / `--otlp-endpoint`: metrics and traces (off by default).
+    pub telemetry: telemetry::Telemetry,
 }
 
 /// How the served tools reach a client.
@@ -178,6 +181,7 @@ impl Default for ServeOptions {
             fit: None,
             selection: Selection::default(),
             discovery: Discovery::default(),
+            telemetry: telemetry::Telemetry::default(),
         }
     }
 }
@@ -367,10 +371,33 @@ impl Server {
                 Handled::Nothing
             }
             Message::Request { id, method, params } => {
-                match self.request(session, &id, &method, params, inbound) {
-                    Ok(Done::Result(v)) => Handled::Reply(jsonrpc::response(&id, v)),
-                    Ok(Done::Call(job)) => Handled::Call(job),
-                    Err(e) => Handled::Reply(jsonrpc::error_response(Some(&id), &e)),
+                let mut obs = self.opts.telemetry.request(
+                    &method,
+                    &id,
+                    params.as_ref(),
+                    inbound.trace.as_ref(),
+                );
+                let answer = self.request(session, &id, &method, params, inbound);
+                let era = match session.era() {
+                    Era::Legacy(r) => Some(r),
+                    _ => None,
+                };
+                obs.set_revision(era, |r| self.catalog.revisions.contains(r));
+                match answer {
+                    Ok(Done::Result(v)) => {
+                        let failed = v.get("isError") == Some(&Value::Bool(true));
+                        obs.finish(failed.then_some("tool_error".into()));
+                        Handled::Reply(jsonrpc::response(&id, v))
+                    }
+                    Ok(Done::Call(mut job)) => {
+                        job.obs = obs;
+                        Handled::Call(job)
+                    }
+                    Err(e) => {
+                        obs.no_tool();
+                        obs.finish(Some(e.code.to_string().into()));
+                        Handled::Reply(jsonrpc::error_response(Some(&id), &e))
+                    }
                 }
             }
         }
@@ -638,6 +665,7 @@ impl Server {
                                 meta: None,
                                 forwarded_headers: inbound.forwarded_headers.clone(),
                                 via: None,
+                                obs: telemetry::RequestObs::default(),
                             }));
                         }
                         code::CodeCall::NotCode => {
@@ -698,6 +726,7 @@ impl Server {
                     meta,
                     forwarded_headers: inbound.forwarded_headers.clone(),
                     via,
+                    obs: telemetry::RequestObs::default(),
                 }))
             }
             "resources/read" | "prompts/get" => self.read(view, method, &params),
@@ -833,8 +862,16 @@ impl Server {
 
     /// Runs one `tools/call` (a tool's, or code mode's `execute`) and returns the
     /// JSON-RPC response.
-    pub(crate) async fn run_call(self: &Arc<Self>, job: CallJob) -> Value {
-        let result = match &job.work {
+    pub(crate) async fn run_call(self: &Arc<Self>, mut job: CallJob) -> Value {
+        let obs = std::mem::take(&mut job.obs);
+        let result = obs.in_context(self.call_result(&job)).await;
+        let failed = result.get("isError") == Some(&Value::Bool(true));
+        obs.finish(failed.then_some("tool_error".into()));
+        jsonrpc::response(&job.id, Value::Object(result))
+    }
+
+    async fn call_result(self: &Arc<Self>, job: &CallJob) -> Map<String, Value> {
+        match &job.work {
             Work::Tool { tool, arguments } => {
                 self.tool_result(ToolJob {
                     revision: job.revision,
@@ -846,9 +883,8 @@ impl Server {
                 })
                 .await
             }
-            Work::Execute(script) => code::execute(self, &job, script).await,
-        };
-        jsonrpc::response(&job.id, Value::Object(result))
+            Work::Execute(script) => code::execute(self, job, script).await,
+        }
     }
 
     /// Runs one tool call: validates the arguments, calls the backend, logs one line,
@@ -903,8 +939,32 @@ impl Server {
         if let Some(n) = note {
             line.push_str(&format!("; {n}"));
         }
-        line.push_str(&format!("; {}", ms(started.elapsed())));
-        self.log.line(&line);
+        let elapsed = started.elapsed();
+        line.push_str(&format!("; {}", ms(elapsed)));
+        if let Some(up) = &outcome.log.upstream {
+            self.opts.telemetry.upstream(&tool.name, up);
+        }
+        if self.log.is_json() {
+            let failed = result.get("isError") == Some(&Value::Bool(true));
+            let level = if failed {
+                log::Level::Warn
+            } else {
+                log::Level::Info
+            };
+            self.log.request(&log::RequestLine {
+                level,
+                message: &line,
+                method: "tools/call",
+                tool: Some(&tool.name),
+                status: if failed { "tool_error" } else { "ok" },
+                upstream_status: outcome.log.upstream.as_ref().and_then(|u| u.status),
+                duration_ms: Some(elapsed.as_secs_f64() * 1000.0),
+                trace_id: telemetry::current_trace_id(),
+                caller: None,
+            });
+        } else {
+            self.log.line(&line);
+        }
         result
     }
 }
@@ -962,6 +1022,8 @@ pub(crate) struct CallJob {
     /// The facade tool the call came through (`call_tool`, code mode's `execute`), for
     /// the log.
     pub via: Option<&'static str>,
+    /// The request's metrics and span, finished when the call is.
+    pub obs: telemetry::RequestObs,
 }
 
 /// One tool call, as [`Server::tool_result`] runs it (for a `tools/call`, or for an `api`
@@ -994,6 +1056,8 @@ pub(crate) enum Work {
 pub(crate) struct Inbound {
     /// `--forward-header` headers of the HTTP request (empty over stdio).
     pub forwarded_headers: Vec<(String, String)>,
+    /// The HTTP request's W3C `traceparent` (and `tracestate`), when it has one.
+    pub trace: Option<telemetry::TraceHeaders>,
 }
 
 /// Which transport a session runs on (negotiation depends on it).

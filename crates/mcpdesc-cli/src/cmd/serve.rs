@@ -206,6 +206,104 @@ pub struct Args {
     /// is cut with a note.
     #[arg(long = "code-max-output", value_name = "SIZE", default_value_t = ByteSize(Limits::default().max_output_bytes))]
     pub code_max_output: ByteSize,
+    /// Serve Prometheus/OpenMetrics metrics at http://ADDR/metrics, on a listener of its
+    /// own (keep it off the public network). The README lists every metric.
+    #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
+    pub metrics: Option<SocketAddr>,
+    /// Export traces over OTLP/HTTP (protobuf) to URL/v1/traces: a SERVER span per MCP
+    /// request, a CLIENT span per upstream request (which carries `traceparent`).
+    /// Without it, OTEL_EXPORTER_OTLP_ENDPOINT (or …_TRACES_ENDPOINT) turns traces on;
+    /// OTEL_SERVICE_NAME names the service (default mcpdesc-serve).
+    #[arg(long = "otlp-endpoint", value_name = "URL", value_parser = parse_otlp_endpoint)]
+    pub otlp_endpoint: Option<String>,
+    /// The log on standard error: `text` lines, or `json`: one object per line with
+    /// timestamp, level and message (request lines add method, tool, status,
+    /// duration_ms, trace_id).
+    #[arg(long = "log-format", value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// `--log-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+fn parse_otlp_endpoint(s: &str) -> Result<String, String> {
+    match s.split_once("://") {
+        Some((scheme, rest))
+            if (scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https"))
+                && !rest.is_empty()
+                && !rest.contains(['?', '#']) =>
+        {
+            Ok(s.trim_end_matches('/').to_string())
+        }
+        _ => Err(format!(
+            "`{s}` is not an http(s) URL of an OTLP/HTTP receiver (e.g. http://127.0.0.1:4318)"
+        )),
+    }
+}
+
+/// The process's telemetry, started once (a reload keeps it: the counters go on).
+static TELEMETRY: std::sync::OnceLock<mcpdesc_serve::Telemetry> = std::sync::OnceLock::new();
+/// `--log-format json`, once the server starts.
+static JSON_LOG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Starts `--metrics` (its listener bound here: a taken port is a usage error) and
+/// `--otlp-endpoint`, and sets the log format; later calls (reloads) keep the first.
+fn start_telemetry(args: &Args) -> Result<(), UsageError> {
+    JSON_LOG.store(
+        args.log_format == LogFormat::Json,
+        std::sync::atomic::Ordering::Relaxed,
+    );
+    if TELEMETRY.get().is_some() {
+        return Ok(());
+    }
+    let t = mcpdesc_serve::Telemetry::start(&mcpdesc_serve::TelemetryOptions {
+        metrics: args.metrics.is_some(),
+        otlp_endpoint: args.otlp_endpoint.clone(),
+    })
+    .map_err(|e| UsageError(format!("--otlp-endpoint: {e}")))?;
+    if let Some(addr) = args.metrics {
+        let listener = std::net::TcpListener::bind(addr)
+            .map_err(|e| UsageError(format!("--metrics {addr}: {e}")))?;
+        let local = listener.local_addr().unwrap_or(addr);
+        log().line(&format!("metrics at http://{local}/metrics"));
+        t.serve_metrics(listener)
+            .map_err(|e| UsageError(format!("--metrics {addr}: {e}")))?;
+    }
+    let _ = TELEMETRY.set(t);
+    Ok(())
+}
+
+/// Exports the spans not yet sent (after the drain).
+fn stop_telemetry() {
+    if let Some(t) = TELEMETRY.get() {
+        t.shutdown();
+    }
+}
+
+/// The server's log: text, or JSON lines with `--log-format json`.
+fn log() -> mcpdesc_serve::Log {
+    if JSON_LOG.load(std::sync::atomic::Ordering::Relaxed) {
+        mcpdesc_serve::Log::Json
+    } else {
+        mcpdesc_serve::Log::Stderr
+    }
+}
+
+/// [`util::print_diagnostics`], or one JSON log line per diagnostic with
+/// `--log-format json`.
+fn print_diagnostics(file: &str, diags: &[Diagnostic]) {
+    if JSON_LOG.load(std::sync::atomic::Ordering::Relaxed) {
+        let l = log();
+        for d in diags {
+            l.warn(&d.render(file));
+        }
+    } else {
+        util::print_diagnostics(file, diags);
+    }
 }
 
 fn parse_addr(s: &str) -> Result<SocketAddr, String> {
@@ -323,6 +421,7 @@ pub fn run(args: Args) -> CmdResult {
         BackendOptions::Rest(rest_options(&args, credentials(&doc, &args.credentials)?)?)
     };
     let transport = transport(&args)?;
+    start_telemetry(&args)?;
     let opts = Options {
         serve: serve_options(&args, selection),
         backend,
@@ -336,17 +435,19 @@ pub fn run(args: Args) -> CmdResult {
         Ok(p) => p,
         Err(e) => match refusal(e) {
             Ok(diags) => {
-                util::print_diagnostics(&name, &located(diags));
+                print_diagnostics(&name, &located(diags));
                 return Ok(Outcome::Rejected);
             }
             Err(e) => return Err(e),
         },
     };
-    util::print_diagnostics(&name, &located(prepared.warnings.clone()));
+    print_diagnostics(&name, &located(prepared.warnings.clone()));
     // From here on only the server holds the document.
     drop(positions);
     drop(doc);
-    prepared.serve().map(|()| Outcome::Success).map_err(usage)
+    let served = prepared.serve();
+    stop_telemetry();
+    served.map(|()| Outcome::Success).map_err(usage)
 }
 
 /// Several descriptions as one server (`mcpdesc_serve::prepare_many`).
@@ -393,6 +494,7 @@ struct ServeApi {
 /// Several descriptions as one server (`mcpdesc_serve::prepare_many`): `global` holds
 /// the server-wide settings, each API its own.
 fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
+    start_telemetry(args)?;
     let mut docs = Vec::new();
     for api in &apis {
         let Some((decoded, name)) = util::read_description(&api.description)? else {
@@ -449,7 +551,7 @@ fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
         Ok(p) => p,
         Err(StartError::Member { member, error }) => match refusal(*error) {
             Ok(diags) => {
-                util::print_diagnostics(&docs[member].2, &located(member, diags));
+                print_diagnostics(&docs[member].2, &located(member, diags));
                 return Ok(Outcome::Rejected);
             }
             Err(e) => return Err(UsageError(format!("{}: {}", docs[member].2, e.0))),
@@ -466,17 +568,19 @@ fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
         }
         Err(e) => match refusal(e) {
             Ok(diags) => {
-                util::print_diagnostics("(the descriptions together)", &diags);
+                print_diagnostics("(the descriptions together)", &diags);
                 return Ok(Outcome::Rejected);
             }
             Err(e) => return Err(e),
         },
     };
     for (m, w) in prepared.member_warnings.iter().enumerate() {
-        util::print_diagnostics(&docs[m].2, &located(m, w.clone()));
+        print_diagnostics(&docs[m].2, &located(m, w.clone()));
     }
     drop(docs);
-    prepared.serve().map(|()| Outcome::Success).map_err(usage)
+    let served = prepared.serve();
+    stop_telemetry();
+    served.map(|()| Outcome::Success).map_err(usage)
 }
 
 /// `--list-toolsets`: one line per toolset on stdout (name, tools, bytes, ~tokens,
@@ -484,7 +588,7 @@ fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
 fn list_toolsets(doc: &serde_json::Value, name: &str) -> CmdResult {
     let diags = mcpdesc_validate::validate_value(doc);
     if mcpdesc_core::has_errors(&diags) {
-        util::print_diagnostics(name, &diags);
+        print_diagnostics(name, &diags);
         return Ok(Outcome::Rejected);
     }
     let rows = mcpdesc_serve::toolset_table(doc);
@@ -660,6 +764,8 @@ fn serve_options(args: &Args, selection: mcpdesc_serve::Selection) -> ServeOptio
         }),
         selection,
         discovery: discovery(args),
+        log: log(),
+        telemetry: TELEMETRY.get().cloned().unwrap_or_default(),
         ..ServeOptions::default()
     }
 }

@@ -389,6 +389,7 @@ impl State {
             || (session_id.is_none() && header_version.is_none() && enveloped(&value));
         let inbound = Inbound {
             forwarded_headers: self.forwarded(&h),
+            trace: super::telemetry::TraceHeaders::of(&h),
         };
         if modern {
             self.modern(server, value, &h, inbound).await

@@ -1,0 +1,672 @@
+//! Telemetry of `mcpdesc serve` (issue 29): Prometheus/OpenMetrics metrics
+//! (`--metrics ADDR`, on a listener of its own) and OpenTelemetry traces exported over
+//! OTLP/HTTP (`--otlp-endpoint URL`), both under the OpenTelemetry MCP semantic
+//! conventions.
+//!
+//! [`Telemetry`] is a cheap handle (an `Arc`, or nothing when both are off) the server
+//! and the transports share. Per MCP request the server asks it for a [`RequestObs`]
+//! when the request arrives and finishes it with the outcome: one observation of
+//! `mcp_server_operation_duration_seconds` and one SERVER span named
+//! `{mcp.method.name} {target}`. The span is the current OpenTelemetry context while
+//! the call runs, so the REST gateway's client (`mcpdesc_rest::client`) opens its
+//! CLIENT span under it and sends a `traceparent` naming that span.
+//!
+//! Label values are bounded: a method name is one of the MCP methods (else `_OTHER`),
+//! a tool name is recorded only for a request that reached a tool (never for one
+//! refused as unknown), a revision only when it is served, an auth failure reason is a
+//! `&'static str`. Nothing from a request beyond those reaches a label or an attribute,
+//! and URLs are the gateway's redacted ones.
+
+use super::jsonrpc::RequestId;
+use mcpdesc_core::ProtocolRevision;
+use mcpdesc_core::meta::PROTOCOL_VERSION;
+use opentelemetry::trace::{FutureExt as _, SpanKind, Status, TraceContextExt as _, Tracer as _};
+use opentelemetry::{Context, KeyValue, global};
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::{Registry, Unit};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Histogram buckets (seconds): the MCP semantic conventions' advice
+/// (0.01 … 300 s) with finer buckets below 10 ms, where a local gateway's calls land.
+pub const DURATION_BUCKETS: [f64; 18] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0,
+    120.0, 300.0,
+];
+
+/// The MCP methods a label or span name may carry; any other is `_OTHER`.
+const METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+];
+
+/// The service name when `OTEL_SERVICE_NAME` is not set.
+pub const DEFAULT_SERVICE_NAME: &str = "mcpdesc-serve";
+
+/// The instrumentation scope of every span.
+const SCOPE: &str = "mcpdesc-serve";
+
+/// What telemetry to run.
+#[derive(Debug, Clone, Default)]
+pub struct TelemetryOptions {
+    /// Keep metrics (`--metrics`; the listener is [`Telemetry::serve_metrics`]'s).
+    pub metrics: bool,
+    /// `--otlp-endpoint URL`: export traces to `URL/v1/traces`. `None`: the
+    /// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` / `OTEL_EXPORTER_OTLP_ENDPOINT` environment
+    /// variables when set (the exporter's own rules), else no traces.
+    pub otlp_endpoint: Option<String>,
+}
+
+/// Why telemetry could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum TelemetryError {
+    #[error("the OTLP exporter could not be built: {0}")]
+    Exporter(String),
+    #[error("the metrics listener could not start: {0}")]
+    Listener(std::io::Error),
+}
+
+type Labels = Vec<(&'static str, String)>;
+type Histograms = Family<Labels, Histogram, fn() -> Histogram>;
+
+fn histogram() -> Histogram {
+    Histogram::new(DURATION_BUCKETS)
+}
+
+struct Metrics {
+    registry: Registry,
+    operation: Histograms,
+    upstream: Histograms,
+    in_flight: Gauge,
+    rate_limited: Counter,
+    auth_failures: Family<Labels, Counter>,
+}
+
+impl Metrics {
+    fn new() -> Metrics {
+        let mut registry = Registry::default();
+        let operation = Histograms::new_with_constructor(histogram as fn() -> Histogram);
+        let upstream = Histograms::new_with_constructor(histogram as fn() -> Histogram);
+        let in_flight = Gauge::default();
+        let rate_limited = Counter::default();
+        let auth_failures = Family::<Labels, Counter>::default();
+        registry.register_with_unit(
+            "mcp_server_operation_duration",
+            "Duration of MCP requests as the server saw them (OpenTelemetry mcp.server.operation.duration)",
+            Unit::Seconds,
+            operation.clone(),
+        );
+        registry.register_with_unit(
+            "http_client_request_duration",
+            "Duration of the gateway's upstream HTTP requests, by tool (OpenTelemetry http.client.request.duration)",
+            Unit::Seconds,
+            upstream.clone(),
+        );
+        registry.register(
+            "mcp_server_requests_in_flight",
+            "MCP requests being answered",
+            in_flight.clone(),
+        );
+        registry.register(
+            "mcpdesc_rate_limited_requests",
+            "MCP requests refused by the rate limit (HTTP 429)",
+            rate_limited.clone(),
+        );
+        registry.register(
+            "mcpdesc_auth_failures",
+            "Requests refused by inbound authentication, by reason",
+            auth_failures.clone(),
+        );
+        Metrics {
+            registry,
+            operation,
+            upstream,
+            in_flight,
+            rate_limited,
+            auth_failures,
+        }
+    }
+}
+
+struct Inner {
+    metrics: Option<Metrics>,
+    tracer: Option<opentelemetry_sdk::trace::SdkTracer>,
+    provider: Option<opentelemetry_sdk::trace::SdkTracerProvider>,
+}
+
+/// The server's telemetry: metrics and traces, each on or off. Clones share it; the
+/// default is off (nothing is recorded, and nothing costs more than a branch).
+#[derive(Clone, Default)]
+pub struct Telemetry(Option<Arc<Inner>>);
+
+impl fmt::Debug for Telemetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Telemetry")
+            .field(
+                "metrics",
+                &self.0.as_ref().is_some_and(|i| i.metrics.is_some()),
+            )
+            .field(
+                "traces",
+                &self.0.as_ref().is_some_and(|i| i.tracer.is_some()),
+            )
+            .finish()
+    }
+}
+
+impl Telemetry {
+    /// Starts what `opts` asks for. With traces this builds the OTLP/HTTP exporter
+    /// behind a batch span processor (its own thread), installs it as the global tracer
+    /// provider and W3C Trace Context as the global propagator (the REST gateway's
+    /// client injects `traceparent` through it). Call it outside an async runtime.
+    pub fn start(opts: &TelemetryOptions) -> Result<Telemetry, TelemetryError> {
+        let env_endpoint = [
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+        ]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
+        let traces = opts.otlp_endpoint.is_some() || env_endpoint;
+        if !opts.metrics && !traces {
+            return Ok(Telemetry::default());
+        }
+        let (tracer, provider) = if traces {
+            let (t, p) = tracing_pipeline(opts.otlp_endpoint.as_deref())?;
+            (Some(t), Some(p))
+        } else {
+            (None, None)
+        };
+        Ok(Telemetry(Some(Arc::new(Inner {
+            metrics: opts.metrics.then(Metrics::new),
+            tracer,
+            provider,
+        }))))
+    }
+
+    /// Metrics only (tests and benches).
+    pub fn metrics_only() -> Telemetry {
+        Telemetry(Some(Arc::new(Inner {
+            metrics: Some(Metrics::new()),
+            tracer: None,
+            provider: None,
+        })))
+    }
+
+    fn metrics(&self) -> Option<&Metrics> {
+        self.0.as_ref().and_then(|i| i.metrics.as_ref())
+    }
+
+    /// The metrics in the OpenMetrics text format (`None` without metrics).
+    pub fn encode_metrics(&self) -> Option<String> {
+        let m = self.metrics()?;
+        let mut out = String::new();
+        encode(&mut out, &m.registry).ok()?;
+        Some(out)
+    }
+
+    /// Serves `GET /metrics` on `listener` from a thread of its own (with its own
+    /// single-threaded runtime), so scrapes never wait on MCP traffic and the
+    /// listener lives as long as the process.
+    pub fn serve_metrics(&self, listener: std::net::TcpListener) -> Result<(), TelemetryError> {
+        listener
+            .set_nonblocking(true)
+            .map_err(TelemetryError::Listener)?;
+        let me = self.clone();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(TelemetryError::Listener)?;
+        std::thread::Builder::new()
+            .name("mcpdesc-metrics".into())
+            .spawn(move || rt.block_on(metrics_listener(me, listener)))
+            .map_err(TelemetryError::Listener)?;
+        Ok(())
+    }
+
+    /// Counts one request refused by the rate limit.
+    pub fn record_rate_limited(&self) {
+        if let Some(m) = self.metrics() {
+            m.rate_limited.inc();
+        }
+    }
+
+    /// Counts one request refused by inbound authentication. `reason` is a fixed word
+    /// (e.g. `missing_token`, `invalid_token`, `expired`, `insufficient_scope`), never
+    /// anything from the request.
+    pub fn record_auth_failure(&self, reason: &'static str) {
+        if let Some(m) = self.metrics() {
+            m.auth_failures
+                .get_or_create(&vec![("reason", reason.to_string())])
+                .inc();
+        }
+    }
+
+    /// Exports the spans ended so far (blocks until the exporter has sent them).
+    pub fn flush(&self) {
+        if let Some(p) = self.0.as_ref().and_then(|i| i.provider.as_ref()) {
+            let _ = p.force_flush();
+        }
+    }
+
+    /// Flushes and stops the span exporter (drain calls it once the last request is
+    /// answered; later spans are dropped). Call it outside an async runtime, or from a
+    /// blocking thread.
+    pub fn shutdown(&self) {
+        if let Some(p) = self.0.as_ref().and_then(|i| i.provider.as_ref()) {
+            let _ = p.shutdown_with_timeout(Duration::from_secs(5));
+        }
+    }
+
+    /// Starts observing one MCP request: `method`, its `id`, its `params` (the tool
+    /// name, the 2026-07-28 envelope's revision, `_meta.traceparent`) and the HTTP
+    /// request's `traceparent`/`tracestate` header values (`header_trace`).
+    pub(crate) fn request(
+        &self,
+        method: &str,
+        id: &RequestId,
+        params: Option<&Map<String, Value>>,
+        header_trace: Option<&TraceHeaders>,
+    ) -> RequestObs {
+        let Some(inner) = &self.0 else {
+            return RequestObs::default();
+        };
+        let method = METHODS
+            .iter()
+            .find(|m| **m == method)
+            .copied()
+            .unwrap_or("_OTHER");
+        let meta = params
+            .and_then(|p| p.get("_meta"))
+            .and_then(Value::as_object);
+        let target = match method {
+            "tools/call" | "prompts/get" => params
+                .and_then(|p| p.get("name"))
+                .and_then(Value::as_str)
+                .map(|s| truncate(s, 128).to_string()),
+            _ => None,
+        };
+        let revision = meta
+            .and_then(|m| m.get(PROTOCOL_VERSION))
+            .and_then(Value::as_str)
+            .and_then(ProtocolRevision::parse);
+        if let Some(m) = &inner.metrics {
+            m.in_flight.inc();
+        }
+        let span = inner.tracer.as_ref().map(|tracer| {
+            let parent = parent_context(meta, header_trace);
+            let name = match &target {
+                Some(t) => format!("{method} {t}"),
+                None => method.to_string(),
+            };
+            let mut attrs = vec![
+                KeyValue::new("mcp.method.name", method),
+                KeyValue::new(
+                    "jsonrpc.request.id",
+                    match id {
+                        RequestId::Number(s) | RequestId::Text(s) => truncate(s, 128).to_string(),
+                    },
+                ),
+            ];
+            if method == "tools/call" {
+                attrs.push(KeyValue::new("gen_ai.operation.name", "execute_tool"));
+                if let Some(t) = &target {
+                    attrs.push(KeyValue::new("gen_ai.tool.name", t.clone()));
+                }
+            } else if method == "prompts/get"
+                && let Some(t) = &target
+            {
+                attrs.push(KeyValue::new("gen_ai.prompt.name", t.clone()));
+            }
+            let span = tracer
+                .span_builder(name)
+                .with_kind(SpanKind::Server)
+                .with_attributes(attrs)
+                .start_with_context(tracer, &parent);
+            parent.with_span(span)
+        });
+        RequestObs(Some(Box::new(Obs {
+            inner: Arc::clone(inner),
+            started: Instant::now(),
+            method,
+            tool: target.filter(|_| method == "tools/call"),
+            revision,
+            cx: span,
+        })))
+    }
+
+    /// Records one upstream HTTP request of `tool` (the gateway's log of it).
+    pub(crate) fn upstream(&self, tool: &str, up: &mcpdesc_rest::call::UpstreamLog) {
+        let Some(m) = self.metrics() else { return };
+        let mut labels: Labels = vec![
+            ("gen_ai_tool_name", tool.to_string()),
+            ("http_request_method", up.method.clone()),
+        ];
+        match up.status {
+            Some(s) => {
+                labels.push(("http_response_status_code", s.to_string()));
+                if s >= 400 {
+                    labels.push(("error_type", s.to_string()));
+                }
+            }
+            None => labels.push(("error_type", "no_response".to_string())),
+        }
+        m.upstream
+            .get_or_create(&labels)
+            .observe(up.latency.as_secs_f64());
+    }
+}
+
+/// The W3C Trace Context header values of an HTTP request.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TraceHeaders {
+    pub traceparent: String,
+    pub tracestate: Option<String>,
+}
+
+impl TraceHeaders {
+    /// The `traceparent` (and `tracestate`) of an HTTP request's header fields.
+    pub fn of(headers: &[(String, String)]) -> Option<TraceHeaders> {
+        let find = |name: &str| {
+            headers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
+        };
+        Some(TraceHeaders {
+            traceparent: find("traceparent")?,
+            tracestate: find("tracestate"),
+        })
+    }
+}
+
+/// The caller's context: `params._meta.traceparent` (as the 2026-07-28 SDKs send it)
+/// when present, else the HTTP request's header; an invalid one is ignored (a new
+/// trace starts).
+fn parent_context(meta: Option<&Map<String, Value>>, header: Option<&TraceHeaders>) -> Context {
+    let mut carrier: HashMap<String, String> = HashMap::new();
+    if let Some(tp) = meta
+        .and_then(|m| m.get("traceparent"))
+        .and_then(Value::as_str)
+    {
+        carrier.insert("traceparent".into(), tp.to_string());
+        if let Some(ts) = meta
+            .and_then(|m| m.get("tracestate"))
+            .and_then(Value::as_str)
+        {
+            carrier.insert("tracestate".into(), ts.to_string());
+        }
+    } else if let Some(h) = header {
+        carrier.insert("traceparent".into(), h.traceparent.clone());
+        if let Some(ts) = &h.tracestate {
+            carrier.insert("tracestate".into(), ts.clone());
+        }
+    }
+    if carrier.is_empty() {
+        return Context::new();
+    }
+    use opentelemetry::propagation::TextMapPropagator as _;
+    opentelemetry_sdk::propagation::TraceContextPropagator::new()
+        .extract_with_context(&Context::new(), &carrier)
+}
+
+/// One MCP request being observed (a box, or nothing when telemetry is off: a
+/// [`super::CallJob`] carries it). Dropped without [`RequestObs::finish`] (the call was
+/// cancelled or its client went away), it records `error_type="cancelled"`.
+#[derive(Default)]
+pub(crate) struct RequestObs(Option<Box<Obs>>);
+
+struct Obs {
+    inner: Arc<Inner>,
+    started: Instant,
+    method: &'static str,
+    tool: Option<String>,
+    revision: Option<ProtocolRevision>,
+    /// The context holding the SERVER span (with traces).
+    cx: Option<Context>,
+}
+
+impl fmt::Debug for RequestObs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let o = self.0.as_deref();
+        f.debug_struct("RequestObs")
+            .field("method", &o.map(|o| o.method))
+            .field("tool", &o.and_then(|o| o.tool.as_deref()))
+            .finish_non_exhaustive()
+    }
+}
+
+impl RequestObs {
+    /// The revision, once the request is answered: the envelope's when `served`, else
+    /// the session's (the handshake revisions).
+    pub fn set_revision(
+        &mut self,
+        session: Option<ProtocolRevision>,
+        served: impl Fn(ProtocolRevision) -> bool,
+    ) {
+        if let Some(o) = &mut self.0 {
+            o.revision = o.revision.filter(|r| served(*r)).or(session);
+        }
+    }
+
+    /// Forgets the tool name: the request did not reach a tool (an unknown name must
+    /// not become a label).
+    pub fn no_tool(&mut self) {
+        if let Some(o) = &mut self.0 {
+            o.tool = None;
+        }
+    }
+
+    /// Runs `fut` with this request's span as the current context (with traces).
+    pub async fn in_context<F: std::future::Future>(&self, fut: F) -> F::Output {
+        match self.0.as_ref().and_then(|o| o.cx.clone()) {
+            Some(cx) => fut.with_context(cx).await,
+            None => fut.await,
+        }
+    }
+
+    /// Records the outcome: `error_type` is `None` on success, the JSON-RPC error code
+    /// for an error response, `tool_error` for a result with `isError: true`.
+    pub fn finish(mut self, error_type: Option<Cow<'static, str>>) {
+        self.record(error_type);
+    }
+
+    fn record(&mut self, error_type: Option<Cow<'static, str>>) {
+        let Some(o) = self.0.take() else { return };
+        if let Some(m) = &o.inner.metrics {
+            m.in_flight.dec();
+            let mut labels: Labels = vec![("mcp_method_name", o.method.to_string())];
+            if let Some(t) = &o.tool {
+                labels.push(("gen_ai_tool_name", t.clone()));
+            }
+            if let Some(r) = o.revision {
+                labels.push(("mcp_protocol_version", r.as_str().to_string()));
+            }
+            if let Some(e) = &error_type {
+                labels.push(("error_type", e.to_string()));
+            }
+            m.operation
+                .get_or_create(&labels)
+                .observe(o.started.elapsed().as_secs_f64());
+        }
+        if let Some(cx) = &o.cx {
+            let span = cx.span();
+            if let Some(r) = o.revision {
+                span.set_attribute(KeyValue::new("mcp.protocol.version", r.as_str()));
+            }
+            if let Some(e) = error_type {
+                span.set_attribute(KeyValue::new("error.type", e.to_string()));
+                span.set_status(Status::error(e));
+            }
+            span.end();
+        }
+    }
+}
+
+impl Drop for RequestObs {
+    fn drop(&mut self) {
+        self.record(Some(Cow::Borrowed("cancelled")));
+    }
+}
+
+/// The trace id of the current context's span, when it has a valid one (for log lines).
+pub(crate) fn current_trace_id() -> Option<String> {
+    let cx = Context::current();
+    let sc = cx.span().span_context().clone();
+    sc.is_valid().then(|| sc.trace_id().to_string())
+}
+
+fn truncate(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// The tracer and its provider: OTLP/HTTP protobuf to `endpoint` + `/v1/traces` (or
+/// the exporter's environment variables), batched.
+fn tracing_pipeline(
+    endpoint: Option<&str>,
+) -> Result<
+    (
+        opentelemetry_sdk::trace::SdkTracer,
+        opentelemetry_sdk::trace::SdkTracerProvider,
+    ),
+    TelemetryError,
+> {
+    use opentelemetry::trace::TracerProvider as _;
+    use opentelemetry_otlp::WithExportConfig as _;
+    // reqwest is built with rustls and no crypto provider of its own: the gateway's is
+    // ring; make it the process default so the exporter's client can be built.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut builder = opentelemetry_otlp::SpanExporter::builder()
+        .with_http()
+        .with_protocol(opentelemetry_otlp::Protocol::HttpBinary);
+    if let Some(url) = endpoint {
+        builder = builder.with_endpoint(format!("{}/v1/traces", url.trim_end_matches('/')));
+    }
+    let exporter = builder
+        .build()
+        .map_err(|e| TelemetryError::Exporter(e.to_string()))?;
+    let mut resource = opentelemetry_sdk::Resource::builder();
+    if std::env::var_os("OTEL_SERVICE_NAME").is_none_or(|v| v.is_empty()) {
+        resource = resource.with_service_name(DEFAULT_SERVICE_NAME);
+    }
+    let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder()
+        .with_batch_exporter(exporter)
+        .with_resource(resource.build())
+        .build();
+    global::set_tracer_provider(provider.clone());
+    global::set_text_map_propagator(opentelemetry_sdk::propagation::TraceContextPropagator::new());
+    let tracer = provider.tracer(SCOPE);
+    Ok((tracer, provider))
+}
+
+/// `GET /metrics` until the process ends.
+async fn metrics_listener(tel: Telemetry, listener: std::net::TcpListener) {
+    use bytes::Bytes;
+    use http_body_util::Full;
+    use hyper::{Method, Response, StatusCode};
+    let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
+        return;
+    };
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        let tel = tel.clone();
+        tokio::spawn(async move {
+            let svc =
+                hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+                    let tel = tel.clone();
+                    async move {
+                        let resp =
+                            if req.uri().path() != "/metrics" {
+                                Response::builder()
+                                    .status(StatusCode::NOT_FOUND)
+                                    .body(Full::new(Bytes::from_static(
+                                        b"Not Found: metrics are at /metrics\n",
+                                    )))
+                            } else if req.method() != Method::GET && req.method() != Method::HEAD {
+                                Response::builder()
+                                    .status(StatusCode::METHOD_NOT_ALLOWED)
+                                    .header("Allow", "GET, HEAD")
+                                    .body(Full::new(Bytes::new()))
+                            } else {
+                                Response::builder()
+                            .header(
+                                "Content-Type",
+                                "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                            )
+                            .body(Full::new(Bytes::from(tel.encode_metrics().unwrap_or_default())))
+                            };
+                        Ok::<_, std::convert::Infallible>(resp.unwrap_or_default())
+                    }
+                });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(Duration::from_secs(10))
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), svc)
+                .await;
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn methods_and_names_are_bounded() {
+        let t = Telemetry::metrics_only();
+        let id = RequestId::Number("1".into());
+        let obs = t.request("x/".repeat(100).as_str(), &id, None, None);
+        assert_eq!(obs.0.as_ref().map(|o| o.method), Some("_OTHER"));
+        obs.finish(Some("-32601".into()));
+        let text = t.encode_metrics().unwrap_or_default();
+        assert!(text.contains("mcp_method_name=\"_OTHER\""), "{text}");
+        assert!(!text.contains("x/x/"), "{text}");
+    }
+
+    #[test]
+    fn dropping_an_unfinished_request_counts_it_cancelled() {
+        let t = Telemetry::metrics_only();
+        let id = RequestId::Number("1".into());
+        drop(t.request("ping", &id, None, None));
+        let text = t.encode_metrics().unwrap_or_default();
+        assert!(text.contains("error_type=\"cancelled\""), "{text}");
+        assert!(text.contains("mcp_server_requests_in_flight 0"), "{text}");
+    }
+
+    #[test]
+    fn off_records_nothing() {
+        let t = Telemetry::default();
+        t.record_rate_limited();
+        t.record_auth_failure("missing_token");
+        assert!(t.encode_metrics().is_none());
+    }
+}

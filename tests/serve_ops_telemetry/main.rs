@@ -1,0 +1,557 @@
+//! `mcpdesc serve` telemetry (issue 29), through the real binary:
+//! - metrics: `--metrics` scraped over HTTP and parsed by the Python `prometheus_client`
+//!   parsers (the Prometheus text one and the strict OpenMetrics one): after N calls of a
+//!   tool its histogram counts exactly N, failures carry `error_type`;
+//! - JSON logs: with `--log-format json` every stderr line is one JSON object, request
+//!   lines carry their fields, and neither the inbound token nor the upstream credential
+//!   appears anywhere;
+//! - traces: received by an OTLP/HTTP receiver written on the official OpenTelemetry
+//!   protos (`otlp_receiver.py`): span names, kinds and attributes, the caller's trace
+//!   continued from the `traceparent` header and from `params._meta.traceparent`, and the
+//!   upstream's received `traceparent` naming the CLIENT span.
+//!
+//! The upstream is the loopback recorder of the REST tests (it records the wire).
+
+#[path = "../serve_rest/recorder.rs"]
+#[allow(dead_code)]
+mod recorder;
+
+use mcpdesc_tests::{mcpdesc_bin, missing, workspace_root};
+use recorder::{Recorder, Reply};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const SECRET: &str = "upstream-secret-4f1e9a";
+const TOKEN: &str = "inbound-token-77c2d0";
+const STARTUP: Duration = Duration::from_secs(120);
+
+fn venv_python() -> PathBuf {
+    workspace_root().join(".deps/venv/bin/python")
+}
+
+fn here(file: &str) -> PathBuf {
+    workspace_root()
+        .join("tests/serve_ops_telemetry")
+        .join(file)
+}
+
+/// One tool, `get_pet`, GET /pets/{id} with an apiKey in the query; 2025-11-25 and
+/// 2026-07-28.
+fn description(dir: &tempfile::TempDir) -> PathBuf {
+    let d = json!({
+        "mcpdesc": "0.8.0",
+        "info": {"name": "telemetry-tests", "version": "1.0.0"},
+        "protocolVersions": ["2025-11-25", "2026-07-28"],
+        "securitySchemes": {"key": {"type": "apiKey", "in": "query", "name": "api_key"}},
+        "tools": [{
+            "name": "get_pet",
+            "description": "One pet by id.",
+            "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+            "security": [{"key": []}],
+            "x-mcpdesc-openapi": {"method": "GET", "path": "/pets/{id}",
+                "arguments": {"id": {"in": "path", "name": "id"}}}
+        }]
+    });
+    let p = dir.path().join("pets.mcpdesc.json");
+    std::fs::write(&p, d.to_string()).unwrap_or_else(|e| panic!("write: {e}"));
+    p
+}
+
+/// The upstream: `/pets/500` answers 500, every other pet 200.
+fn upstream() -> Recorder {
+    Recorder::start(|r, _| {
+        if r.path().ends_with("/500") {
+            Reply::json(500, r#"{"error":"boom"}"#)
+        } else {
+            Reply::json(200, r#"{"name":"Rex"}"#)
+        }
+    })
+}
+
+/// A running `mcpdesc serve --http 127.0.0.1:0` and what it wrote to standard error.
+struct Serve {
+    child: Child,
+    lines: Arc<Mutex<Vec<String>>>,
+    rx: Receiver<String>,
+    mcp: String,
+    metrics: Option<String>,
+}
+
+impl Serve {
+    fn start(desc: &PathBuf, base: &str, extra: &[&str], env: &[(&str, &str)]) -> Serve {
+        let mut cmd = Command::new(mcpdesc_bin());
+        cmd.arg("serve")
+            .arg(desc)
+            .args(["--http", "127.0.0.1:0", "--base-url", base])
+            .args(["--inbound-token-env", "TELEMETRY_TEST_TOKEN"])
+            .args(extra)
+            .env("MCPDESC_CREDENTIAL_KEY", SECRET)
+            .env("TELEMETRY_TEST_TOKEN", TOKEN)
+            .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+            .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+            .env_remove("OTEL_SERVICE_NAME")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().unwrap_or_else(|e| panic!("spawn mcpdesc: {e}"));
+        let stderr = child.stderr.take().unwrap_or_else(|| panic!("no stderr"));
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let (tx, rx) = channel();
+        let keep = Arc::clone(&lines);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Ok(mut v) = keep.lock() {
+                    v.push(line.clone());
+                }
+                let _ = tx.send(line);
+            }
+        });
+        let want_metrics = extra.contains(&"--metrics");
+        let (mut mcp, mut metrics) = (None, None);
+        while mcp.is_none() || (want_metrics && metrics.is_none()) {
+            let line = rx.recv_timeout(STARTUP).unwrap_or_else(|e| {
+                panic!(
+                    "serve did not start ({e}): {:?}",
+                    lines.lock().map(|v| v.clone())
+                )
+            });
+            let text = serde_json::from_str::<Value>(&line)
+                .ok()
+                .and_then(|v| v["message"].as_str().map(String::from))
+                .unwrap_or(line);
+            if let Some(rest) = text.split(" at http://").nth(1) {
+                let addr = rest.split('/').next().unwrap_or("").to_string();
+                if rest.contains("/metrics") {
+                    metrics = Some(addr);
+                } else if rest.contains("/mcp") {
+                    mcp = Some(addr);
+                }
+            }
+        }
+        Serve {
+            child,
+            lines,
+            rx,
+            mcp: mcp.unwrap_or_default(),
+            metrics,
+        }
+    }
+
+    /// POSTs one JSON-RPC message to /mcp with the bearer token and `headers`; the
+    /// response's status and body.
+    fn post(&self, body: &Value, headers: &[(&str, &str)]) -> (u16, Value) {
+        let mut h = vec![
+            ("Authorization".to_string(), format!("Bearer {TOKEN}")),
+            ("Content-Type".into(), "application/json".into()),
+            (
+                "Accept".into(),
+                "application/json, text/event-stream".into(),
+            ),
+        ];
+        h.extend(headers.iter().map(|(n, v)| (n.to_string(), v.to_string())));
+        let (status, text) = http(&self.mcp, "POST", "/mcp", &h, &body.to_string());
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// One 2026-07-28 `tools/call` of get_pet (`meta` merged into the envelope).
+    fn call(&self, id: u64, pet: &str, meta: Value, headers: &[(&str, &str)]) -> Value {
+        let mut m = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}
+        });
+        if let (Some(m), Value::Object(extra)) = (m.as_object_mut(), meta) {
+            m.extend(extra);
+        }
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "get_pet", "arguments": {"id": pet}, "_meta": m}});
+        let mut h = vec![
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "get_pet"),
+        ];
+        h.extend_from_slice(headers);
+        let (status, v) = self.post(&body, &h);
+        assert_eq!(status, 200, "{v}");
+        v
+    }
+
+    /// The metrics text, parsed by `prom_parse.py`.
+    fn scrape(&self) -> Vec<Value> {
+        let addr = self
+            .metrics
+            .as_deref()
+            .unwrap_or_else(|| panic!("no --metrics"));
+        let (status, text) = http(addr, "GET", "/metrics", &[], "");
+        assert_eq!(status, 200, "{text}");
+        let mut py = Command::new(venv_python())
+            .arg(here("prom_parse.py"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("python: {e}"));
+        if let Some(mut i) = py.stdin.take() {
+            let _ = i.write_all(text.as_bytes());
+        }
+        let out = py
+            .wait_with_output()
+            .unwrap_or_else(|e| panic!("python: {e}"));
+        assert!(
+            out.status.success(),
+            "the metrics do not parse:\n{}\n{text}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Vec<Value>>(&out.stdout).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// SIGTERM, then the exit status and every stderr line.
+    fn stop(mut self) -> (bool, Vec<String>) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let status = self.child.wait().unwrap_or_else(|e| panic!("wait: {e}"));
+        // The reader ends with the pipe; drain what it has not handed over yet.
+        while self.rx.recv_timeout(Duration::from_secs(10)).is_ok() {}
+        let lines = self.lines.lock().map(|v| v.clone()).unwrap_or_default();
+        (status.success(), lines)
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A plain HTTP/1.1 exchange (`Connection: close`); the status and body.
+fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(String, String)],
+    body: &str,
+) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap_or_else(|e| panic!("connect {addr}: {e}"));
+    let _ = s.set_read_timeout(Some(Duration::from_secs(60)));
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (n, v) in headers {
+        req.push_str(&format!("{n}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    s.write_all(req.as_bytes())
+        .unwrap_or_else(|e| panic!("write: {e}"));
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, rest.to_string())
+}
+
+/// The value of the sample `name` whose labels are exactly `labels`.
+fn sample(samples: &[Value], name: &str, labels: Value) -> Option<f64> {
+    samples
+        .iter()
+        .find(|s| s["name"] == name && s["labels"] == labels)
+        .and_then(|s| s["value"].as_f64())
+}
+
+#[test]
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
+fn metrics_count_every_call_by_tool_and_outcome() {
+    if !venv_python().is_file() {
+        return missing("the Python venv with prometheus-client (.deps/venv)");
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let desc = description(&dir);
+    let up = upstream();
+    let serve = Serve::start(&desc, &up.base(), &["--metrics", "127.0.0.1:0"], &[]);
+    const N: u64 = 7;
+    for i in 0..N {
+        let v = serve.call(i, &format!("{i}"), json!({}), &[]);
+        assert_eq!(v["result"]["isError"], Value::Null, "{v}");
+    }
+    for i in 0..2 {
+        let v = serve.call(100 + i, "500", json!({}), &[]);
+        assert_eq!(v["result"]["isError"], true, "{v}");
+    }
+    // An unknown tool: -32602, and its name is no label.
+    let body = json!({"jsonrpc": "2.0", "id": 200, "method": "tools/call",
+        "params": {"name": "no_such_tool", "arguments": {}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let (_, v) = serve.post(
+        &body,
+        &[
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "no_such_tool"),
+        ],
+    );
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+
+    let samples = serve.scrape();
+    let op = "mcp_server_operation_duration_seconds_count";
+    let ok = json!({"mcp_method_name": "tools/call", "gen_ai_tool_name": "get_pet",
+        "mcp_protocol_version": "2026-07-28"});
+    assert_eq!(sample(&samples, op, ok), Some(N as f64), "{samples:#?}");
+    let failed = json!({"mcp_method_name": "tools/call", "gen_ai_tool_name": "get_pet",
+        "mcp_protocol_version": "2026-07-28", "error_type": "tool_error"});
+    assert_eq!(sample(&samples, op, failed), Some(2.0), "{samples:#?}");
+    let unknown = json!({"mcp_method_name": "tools/call", "mcp_protocol_version": "2026-07-28",
+        "error_type": "-32602"});
+    assert_eq!(sample(&samples, op, unknown), Some(1.0), "{samples:#?}");
+    assert!(
+        !samples
+            .iter()
+            .any(|s| s.to_string().contains("no_such_tool")),
+        "an unknown tool name became a label"
+    );
+    // The +Inf bucket holds every observation.
+    let inf = json!({"mcp_method_name": "tools/call", "gen_ai_tool_name": "get_pet",
+        "mcp_protocol_version": "2026-07-28", "le": "+Inf"});
+    assert_eq!(
+        sample(
+            &samples,
+            "mcp_server_operation_duration_seconds_bucket",
+            inf
+        ),
+        Some(N as f64)
+    );
+    let upc = "http_client_request_duration_seconds_count";
+    let up200 = json!({"gen_ai_tool_name": "get_pet", "http_request_method": "GET",
+        "http_response_status_code": "200"});
+    assert_eq!(sample(&samples, upc, up200), Some(N as f64), "{samples:#?}");
+    let up500 = json!({"gen_ai_tool_name": "get_pet", "http_request_method": "GET",
+        "http_response_status_code": "500", "error_type": "500"});
+    assert_eq!(sample(&samples, upc, up500), Some(2.0), "{samples:#?}");
+    assert_eq!(
+        sample(&samples, "mcp_server_requests_in_flight", json!({})),
+        Some(0.0)
+    );
+    assert_eq!(
+        sample(&samples, "mcpdesc_rate_limited_requests_total", json!({})),
+        Some(0.0)
+    );
+    assert_eq!(up.requests().len() as u64, N + 2);
+    let (ok, _) = serve.stop();
+    assert!(ok, "serve did not exit 0 on SIGTERM");
+}
+
+#[test]
+fn json_logs_are_one_object_per_line_without_secrets() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let desc = description(&dir);
+    let up = upstream();
+    let serve = Serve::start(&desc, &up.base(), &["--log-format", "json"], &[]);
+    serve.call(1, "1", json!({}), &[]);
+    serve.call(2, "500", json!({}), &[]);
+    // A refused token is not echoed either.
+    let (status, _) = {
+        let h = vec![
+            (
+                "Authorization".to_string(),
+                "Bearer wrong-token-secret".to_string(),
+            ),
+            ("Content-Type".into(), "application/json".into()),
+        ];
+        http(&serve.mcp, "POST", "/mcp", &h, "{}")
+    };
+    assert_eq!(status, 401);
+    assert!(
+        up.requests().iter().all(|r| r.target.contains(SECRET)),
+        "the credential was sent"
+    );
+    let (_, lines) = serve.stop();
+    assert!(!lines.is_empty());
+    let mut requests = Vec::new();
+    for line in &lines {
+        let v: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("not one JSON object ({e}): {line}"));
+        assert!(v.is_object(), "{line}");
+        for k in ["timestamp", "level", "message"] {
+            assert!(v[k].is_string(), "no {k}: {line}");
+        }
+        let ts = v["timestamp"].as_str().unwrap_or("");
+        assert!(
+            ts.len() == 24 && ts.ends_with('Z') && ts.as_bytes()[10] == b'T',
+            "{ts}"
+        );
+        for secret in [SECRET, TOKEN, "wrong-token-secret"] {
+            assert!(!line.contains(secret), "a secret in the log: {line}");
+        }
+        if v["method"] == "tools/call" {
+            requests.push(v);
+        }
+    }
+    assert_eq!(requests.len(), 2, "{lines:#?}");
+    assert_eq!(requests[0]["tool"], "get_pet");
+    assert_eq!(requests[0]["status"], "ok");
+    assert_eq!(requests[0]["upstream_status"], 200);
+    assert!(
+        requests[0]["duration_ms"]
+            .as_f64()
+            .is_some_and(|d| d >= 0.0)
+    );
+    assert_eq!(requests[1]["status"], "tool_error");
+    assert_eq!(requests[1]["level"], "warn");
+    assert_eq!(requests[1]["upstream_status"], 500);
+    assert!(
+        requests[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("api_key=REDACTED")),
+        "{}",
+        requests[0]
+    );
+}
+
+/// The OTLP receiver and the spans it printed.
+struct Collector {
+    child: Child,
+    port: u16,
+    spans: Receiver<Value>,
+}
+
+impl Collector {
+    fn start() -> Collector {
+        let mut child = Command::new(venv_python())
+            .arg(here("otlp_receiver.py"))
+            .stdout(Stdio::piped())
+            .stdin(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("python: {e}"));
+        let out = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+        let mut lines = BufReader::new(out).lines();
+        let first = lines.next().and_then(Result::ok).unwrap_or_default();
+        let port = first
+            .strip_prefix("PORT ")
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("the receiver said {first:?}"));
+        let (tx, spans) = channel();
+        std::thread::spawn(move || {
+            for l in lines.map_while(Result::ok) {
+                if let Ok(v) = serde_json::from_str(&l) {
+                    let _ = tx.send(v);
+                }
+            }
+        });
+        Collector { child, port, spans }
+    }
+}
+
+impl Drop for Collector {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
+fn traces_continue_the_callers_trace_down_to_the_upstream() {
+    if !venv_python().is_file() {
+        return missing("the Python venv with opentelemetry-proto (.deps/venv)");
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let desc = description(&dir);
+    let up = upstream();
+    let rx = Collector::start();
+    let endpoint = format!("http://127.0.0.1:{}", rx.port);
+    let serve = Serve::start(
+        &desc,
+        &up.base(),
+        &["--otlp-endpoint", &endpoint],
+        &[("OTEL_SERVICE_NAME", "pets-gateway")],
+    );
+    // From the HTTP header.
+    let t1 = "4bf92f3577b34da6a3ce929d0e0e4736";
+    let tp1 = format!("00-{t1}-00f067aa0ba902b7-01");
+    serve.call(1, "1", json!({}), &[("traceparent", &tp1)]);
+    // From params._meta (a header naming another trace loses to it).
+    let t2 = "0af7651916cd43dd8448eb211c80319c";
+    let tp2 = format!("00-{t2}-b7ad6b7169203331-01");
+    let other = "00-11111111111111111111111111111111-2222222222222222-01";
+    serve.call(
+        2,
+        "2",
+        json!({"traceparent": tp2}),
+        &[("traceparent", other)],
+    );
+    let (ok, _) = serve.stop();
+    assert!(ok, "serve did not exit 0 on SIGTERM");
+
+    let mut spans = Vec::new();
+    while spans.len() < 4 {
+        match rx.spans.recv_timeout(Duration::from_secs(30)) {
+            Ok(s) => spans.push(s),
+            Err(e) => panic!("{e}: only {} spans arrived: {spans:#?}", spans.len()),
+        }
+    }
+    let recorded = up.requests();
+    assert_eq!(recorded.len(), 2);
+    for (trace, caller_span, req) in [
+        (t1, "00f067aa0ba902b7", &recorded[0]),
+        (t2, "b7ad6b7169203331", &recorded[1]),
+    ] {
+        let server = spans
+            .iter()
+            .find(|s| s["trace_id"] == trace && s["kind"] == "SPAN_KIND_SERVER")
+            .unwrap_or_else(|| panic!("no SERVER span in trace {trace}: {spans:#?}"));
+        assert_eq!(server["name"], "tools/call get_pet");
+        assert_eq!(server["parent_span_id"], caller_span);
+        assert_eq!(server["service"], "pets-gateway");
+        assert_eq!(server["content_type"], "application/x-protobuf");
+        let a = &server["attributes"];
+        assert_eq!(a["mcp.method.name"], "tools/call");
+        assert_eq!(a["gen_ai.tool.name"], "get_pet");
+        assert_eq!(a["gen_ai.operation.name"], "execute_tool");
+        assert_eq!(a["mcp.protocol.version"], "2026-07-28");
+        assert!(a["jsonrpc.request.id"].is_string(), "{server}");
+        let client = spans
+            .iter()
+            .find(|s| s["trace_id"] == trace && s["kind"] == "SPAN_KIND_CLIENT")
+            .unwrap_or_else(|| panic!("no CLIENT span in trace {trace}: {spans:#?}"));
+        assert_eq!(client["parent_span_id"], server["span_id"]);
+        let c = &client["attributes"];
+        assert_eq!(c["http.request.method"], "GET");
+        assert_eq!(c["server.address"], "127.0.0.1");
+        assert_eq!(c["http.response.status_code"], 200);
+        let url = c["url.full"].as_str().unwrap_or("");
+        assert!(
+            url.contains("api_key=REDACTED") && !url.contains(SECRET),
+            "{url}"
+        );
+        // The upstream got a traceparent naming the CLIENT span, in the caller's trace.
+        let tp = req
+            .header("traceparent")
+            .unwrap_or_else(|| panic!("no traceparent: {req:?}"));
+        let parts: Vec<&str> = tp.split('-').collect();
+        assert_eq!(parts.len(), 4, "{tp}");
+        assert_eq!(parts[1], trace, "{tp}");
+        assert_eq!(parts[2], client["span_id"].as_str().unwrap_or("?"), "{tp}");
+    }
+    assert!(
+        !spans
+            .iter()
+            .any(|s| s["trace_id"] == "11111111111111111111111111111111"),
+        "the header's trace won over params._meta"
+    );
+}
