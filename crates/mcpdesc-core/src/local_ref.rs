@@ -1,31 +1,37 @@
 //! Local JSON Schema `$ref` resolution inside one embedded schema (a Tool's
-//! `inputSchema` or `outputSchema`, §9.2): the one policy every crate follows.
+//! `inputSchema` or `outputSchema`, §9.2): the one referencing policy every crate
+//! follows (validation, codegen, host fitting, diff, docs, search, the gateway).
 //!
-//! - **Local only.** A reference resolves when it is a URI fragment (`#…`); anything
-//!   else is [`LocalRefError::External`] (nothing is fetched, §17.7).
-//! - **Fragments are RFC 6901 §6 pointers**, percent-decoded first
-//!   (`#/$defs/a%20b` names `a b`); `#` is the schema root. A plain-name fragment
-//!   (`#foo`, an `$anchor`) is [`LocalRefError::Anchor`].
-//! - **A missing target** is [`LocalRefError::Missing`], never a panic or a guess.
-//! - **Chains** (a target that is itself a `$ref`) are followed by [`follow`] up to
-//!   [`MAX_REF_CHAIN`] hops (the same bound as `$componentRef` chains, §17.7); a chain
-//!   that comes back to a pointer it passed is [`LocalRefError::Cycle`].
+//! - **Local only.** A reference resolves when it names a place inside the schema: a
+//!   URI fragment (`#…`) of the resource it sits in, or the `$id` of a resource embedded
+//!   in the schema (resolved against the base URI, RFC 3986 §5). Anything else is
+//!   [`LocalRefError::External`] (nothing is fetched, §17.7).
+//! - **Fragments** are percent-decoded first (`#/$defs/a%20b` names `a b`, `%25` is
+//!   `%`); then an empty fragment is the resource, `/…` is an RFC 6901 pointer into it
+//!   (`~1` is `/`, `~0` is `~`), and any other fragment is a plain name: an `$anchor`
+//!   (or a draft-07 `"$id": "#name"`) of that resource.
+//! - **A missing target** is [`LocalRefError::Missing`], never a panic or a guess; its
+//!   code ([`LocalRefError::code`]) and message are the same in every crate.
+//! - **Chains** (a target that is itself a `$ref`) are followed by [`Resolver::follow`]
+//!   up to [`MAX_REF_CHAIN`] hops, the one bound on reference chains (`$componentRef`
+//!   chains, §17.7, and the OpenAPI importer's `$ref` chains use it too); a chain that
+//!   comes back to a pointer it passed is [`LocalRefError::Cycle`].
+//!
+//! Build one [`Resolver`] per schema root and ask it many times; [`target`] and
+//! [`follow`] are one-shot forms that index the root on every call.
 
 use crate::pointer;
-use crate::refs::MAX_REF_CHAIN;
-use serde_json::Value;
-use std::collections::HashSet;
+pub use crate::refs::MAX_REF_CHAIN;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
 
 /// Why a local `$ref` does not resolve.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LocalRefError {
-    /// Not a fragment: another document, which is never fetched.
+    /// Not in the schema: another document, which is never fetched.
     #[error("`$ref` {0:?} is not local to its schema (external references are not fetched)")]
     External(String),
-    /// A plain-name fragment (`#anchor`), not a JSON pointer.
-    #[error("`$ref` {0:?} names an anchor, not a JSON pointer")]
-    Anchor(String),
-    /// The pointer names nothing in the schema.
+    /// The pointer or anchor names nothing in the schema.
     #[error("`$ref` {0:?} does not resolve inside its schema")]
     Missing(String),
     /// Following the chain came back to a pointer already passed.
@@ -36,34 +42,306 @@ pub enum LocalRefError {
     TooDeep,
 }
 
+impl LocalRefError {
+    /// The diagnostic code every crate reports this under.
+    ///
+    /// ```
+    /// use mcpdesc_core::local_ref::LocalRefError;
+    /// assert_eq!(LocalRefError::Missing("#x".into()).code(), "tool-schema-ref-unresolved");
+    /// ```
+    pub fn code(&self) -> &'static str {
+        match self {
+            LocalRefError::External(_) => "tool-schema-ref-external",
+            LocalRefError::Missing(_) => "tool-schema-ref-unresolved",
+            LocalRefError::Cycle(_) => "tool-schema-ref-cycle",
+            LocalRefError::TooDeep => "tool-schema-ref-too-deep",
+        }
+    }
+}
+
 /// The `$ref` string of a schema object, if it has one.
 pub fn ref_of(schema: &Value) -> Option<&str> {
     schema.get("$ref")?.as_str()
 }
 
-/// The JSON pointer (relative to the schema root) that local reference `r` names.
+/// The JSON pointer (relative to the schema root) that a fragment-only pointer
+/// reference `r` names, by syntax alone: `None` for an anchor (`#name`) or a reference
+/// that is not a fragment. [`Resolver`] resolves every form; this is for rewriting
+/// references, not for following them.
 ///
 /// ```
-/// use mcpdesc_core::local_ref::{pointer_of, LocalRefError};
-/// assert_eq!(pointer_of("#/$defs/a%20b").as_deref(), Ok("/$defs/a b"));
-/// assert_eq!(pointer_of("#").as_deref(), Ok(""));
-/// assert!(matches!(pointer_of("#node"), Err(LocalRefError::Anchor(_))));
-/// assert!(matches!(pointer_of("other.json#/a"), Err(LocalRefError::External(_))));
+/// use mcpdesc_core::local_ref::pointer_of;
+/// assert_eq!(pointer_of("#/$defs/a%20b").as_deref(), Some("/$defs/a b"));
+/// assert_eq!(pointer_of("#").as_deref(), Some(""));
+/// assert_eq!(pointer_of("#node"), None);
+/// assert_eq!(pointer_of("other.json#/a"), None);
 /// ```
-pub fn pointer_of(r: &str) -> Result<String, LocalRefError> {
+pub fn pointer_of(r: &str) -> Option<String> {
     if !r.starts_with('#') {
-        return Err(LocalRefError::External(r.to_string()));
+        return None;
     }
-    pointer::decode_fragment(r).ok_or_else(|| LocalRefError::Anchor(r.to_string()))
+    pointer::decode_fragment(r)
 }
 
-/// The target of local reference `r` in `root` (one hop), with its pointer.
-pub fn target<'a>(root: &'a Value, r: &str) -> Result<(&'a Value, String), LocalRefError> {
-    let p = pointer_of(r)?;
-    match root.pointer(&p) {
-        Some(t) => Ok((t, p)),
-        None => Err(LocalRefError::Missing(r.to_string())),
+/// Keywords whose value is one subschema (JSON Schema 2020-12 and draft-07).
+pub const SUBSCHEMA_ONE: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "items",
+    "additionalItems",
+    "additionalProperties",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contains",
+    "propertyNames",
+    "contentSchema",
+];
+/// Keywords whose value is an array of subschemas.
+pub const SUBSCHEMA_ARRAYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+/// Keywords whose value maps names to subschemas.
+pub const SUBSCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
+
+/// One schema resource: the root, or a subschema with its own absolute `$id`.
+#[derive(Debug, Clone)]
+struct Resource {
+    /// Its base URI (absolute, without fragment), when it has one.
+    base: Option<String>,
+    /// Its pointer inside the root.
+    pointer: String,
+}
+
+/// The resources, `$id`s and anchors of one schema root, to resolve its references.
+#[derive(Debug, Clone)]
+pub struct Resolver<'a> {
+    root: &'a Value,
+    /// `resources[0]` is the root.
+    resources: Vec<Resource>,
+    /// Absolute `$id` without fragment → index into `resources`.
+    ids: HashMap<String, usize>,
+    /// (resource index, anchor name) → pointer.
+    anchors: HashMap<(usize, String), String>,
+    /// Schema objects inside an embedded resource: address → resource index (every
+    /// other schema object is in the root resource).
+    sites: HashMap<usize, usize>,
+    /// Pointers of the schema objects in `sites`, for [`Resolver::target_at`].
+    site_pointers: HashMap<String, usize>,
+}
+
+/// A schema object's identity while the root is borrowed: the address of its map.
+fn addr(m: &Map<String, Value>) -> usize {
+    std::ptr::from_ref(m) as usize
+}
+
+fn strip_fragment(u: &str) -> &str {
+    u.split_once('#').map_or(u, |(d, _)| d)
+}
+
+/// Resolves a URI reference against an optional base; `None` when it is relative and
+/// there is no base (or it does not parse).
+fn resolve_uri(r: &str, base: Option<&str>) -> Option<String> {
+    let rref = fluent_uri::UriRef::parse(r).ok()?;
+    if rref.has_scheme() {
+        return Some(rref.as_str().to_string());
     }
+    let base = fluent_uri::Uri::parse(strip_fragment(base?)).ok()?;
+    rref.resolve_against(&base)
+        .ok()
+        .map(|u| u.as_str().to_string())
+}
+
+impl<'a> Resolver<'a> {
+    /// Indexes `root`: its embedded resources (`$id`) and anchors (`$anchor`, draft-07
+    /// `"$id": "#name"`), found through subschema keywords only (a `$id` inside a
+    /// `const` or `examples` value is data, not a resource).
+    pub fn new(root: &'a Value) -> Self {
+        let root_base = root
+            .get("$id")
+            .and_then(Value::as_str)
+            .filter(|id| !id.starts_with('#'))
+            .and_then(|id| resolve_uri(id, None))
+            .map(|u| strip_fragment(&u).to_string());
+        let mut r = Resolver {
+            root,
+            resources: vec![Resource {
+                base: root_base.clone(),
+                pointer: String::new(),
+            }],
+            ids: HashMap::new(),
+            anchors: HashMap::new(),
+            sites: HashMap::new(),
+            site_pointers: HashMap::new(),
+        };
+        if let Some(b) = root_base {
+            r.ids.insert(b, 0);
+        }
+        // (node, its pointer, the resource it sits in)
+        let mut stack: Vec<(&'a Value, String, usize)> = vec![(root, String::new(), 0)];
+        while let Some((node, ptr, mut res)) = stack.pop() {
+            let Some(obj) = node.as_object() else {
+                continue;
+            };
+            if let Some(id) = obj.get("$id").and_then(Value::as_str) {
+                if let Some(name) = id.strip_prefix('#') {
+                    r.anchors
+                        .insert((res, pointer::percent_decode(name)), ptr.clone());
+                } else if !ptr.is_empty()
+                    && let Some(abs) = resolve_uri(id, r.resources[res].base.as_deref())
+                {
+                    let key = strip_fragment(&abs).to_string();
+                    r.resources.push(Resource {
+                        base: Some(key.clone()),
+                        pointer: ptr.clone(),
+                    });
+                    res = r.resources.len() - 1;
+                    r.ids.insert(key, res);
+                }
+            }
+            if let Some(a) = obj.get("$anchor").and_then(Value::as_str) {
+                r.anchors.insert((res, a.to_string()), ptr.clone());
+            }
+            if res != 0 {
+                r.sites.insert(addr(obj), res);
+                r.site_pointers.insert(ptr.clone(), res);
+            }
+            for (k, v) in obj {
+                let k = k.as_str();
+                if SUBSCHEMA_MAPS.contains(&k) {
+                    for (name, sub) in v.as_object().into_iter().flatten() {
+                        stack.push((sub, pointer::push(&pointer::push(&ptr, k), name), res));
+                    }
+                } else if SUBSCHEMA_ARRAYS.contains(&k) && v.is_array() {
+                    for (i, sub) in v.as_array().into_iter().flatten().enumerate() {
+                        stack.push((
+                            sub,
+                            pointer::push(&pointer::push(&ptr, k), i.to_string()),
+                            res,
+                        ));
+                    }
+                } else if SUBSCHEMA_ONE.contains(&k) {
+                    stack.push((v, pointer::push(&ptr, k), res));
+                }
+            }
+        }
+        r
+    }
+
+    /// The schema root.
+    pub fn root(&self) -> &'a Value {
+        self.root
+    }
+
+    /// Whether `abs` (an absolute URI without fragment) is the `$id` of a resource in
+    /// the schema.
+    pub fn has_id(&self, abs: &str) -> bool {
+        self.ids.contains_key(abs)
+    }
+
+    /// The target of `r` written in the root resource (one hop), with its pointer.
+    pub fn target(&self, r: &str) -> Result<(&'a Value, String), LocalRefError> {
+        self.resolve_in(0, r)
+    }
+
+    /// The target of `r` written in the schema object at pointer `site` (one hop).
+    pub fn target_at(&self, site: &str, r: &str) -> Result<(&'a Value, String), LocalRefError> {
+        self.resolve_in(self.site_pointers.get(site).copied().unwrap_or(0), r)
+    }
+
+    /// The target of `r` written in schema `site`, a value inside the root (one hop).
+    /// A value outside the root resolves as if written in the root resource.
+    pub fn target_from(&self, site: &Value, r: &str) -> Result<(&'a Value, String), LocalRefError> {
+        match site.as_object() {
+            Some(m) => self.target_in(m, r),
+            None => self.resolve_in(0, r),
+        }
+    }
+
+    /// [`Resolver::target_from`] for a schema object's map.
+    pub fn target_in(
+        &self,
+        site: &Map<String, Value>,
+        r: &str,
+    ) -> Result<(&'a Value, String), LocalRefError> {
+        self.resolve_in(self.sites.get(&addr(site)).copied().unwrap_or(0), r)
+    }
+
+    /// The pointer `r` (written in the root resource) names, if it resolves.
+    pub fn pointer(&self, r: &str) -> Option<String> {
+        self.target(r).ok().map(|(_, p)| p)
+    }
+
+    fn resolve_in(&self, res: usize, r: &str) -> Result<(&'a Value, String), LocalRefError> {
+        let missing = || LocalRefError::Missing(r.to_string());
+        let (res, frag) = if let Some(frag) = r.strip_prefix('#') {
+            (res, frag)
+        } else {
+            let base = self.resources.get(res).and_then(|x| x.base.as_deref());
+            let abs = resolve_uri(r, base).ok_or_else(|| LocalRefError::External(r.to_string()))?;
+            let Some(&to) = self.ids.get(strip_fragment(&abs)) else {
+                return Err(LocalRefError::External(r.to_string()));
+            };
+            let frag = r.split_once('#').map_or("", |(_, f)| f);
+            (to, frag)
+        };
+        let resource = &self.resources.get(res).ok_or_else(missing)?.pointer;
+        let frag = pointer::percent_decode(frag);
+        let p = if frag.is_empty() {
+            resource.clone()
+        } else if frag.starts_with('/') {
+            format!("{resource}{frag}")
+        } else {
+            self.anchors
+                .get(&(res, frag))
+                .cloned()
+                .ok_or_else(missing)?
+        };
+        self.root.pointer(&p).map(|t| (t, p)).ok_or_else(missing)
+    }
+
+    /// Follows `schema`'s `$ref` chain (siblings of `$ref` are not read); `schema` is a
+    /// value inside the root, or any value whose references are written in the root
+    /// resource.
+    pub fn follow(&self, schema: &'a Value) -> Followed<'a> {
+        let mut cur = schema;
+        let mut at: Option<String> = None;
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut hops = 0;
+        while let Some(r) = ref_of(cur) {
+            if hops == MAX_REF_CHAIN {
+                return stop(cur, at, LocalRefError::TooDeep);
+            }
+            hops += 1;
+            match self.target_from(cur, r) {
+                Ok((t, p)) => {
+                    if !seen.insert(p.clone()) {
+                        return stop(cur, at, LocalRefError::Cycle(r.to_string()));
+                    }
+                    cur = t;
+                    at = Some(p);
+                }
+                Err(e) => return stop(cur, at, e),
+            }
+        }
+        Followed {
+            schema: cur,
+            pointer: at,
+            stopped: None,
+        }
+    }
+}
+
+/// The target of local reference `r` in `root` (one hop), with its pointer: a one-shot
+/// [`Resolver::target`].
+pub fn target<'a>(root: &'a Value, r: &str) -> Result<(&'a Value, String), LocalRefError> {
+    Resolver::new(root).target(r)
 }
 
 /// Where following a schema's `$ref` chain ended.
@@ -78,44 +356,20 @@ pub struct Followed<'a> {
     pub stopped: Option<LocalRefError>,
 }
 
-/// Follows `schema`'s `$ref` chain through `root` (siblings of `$ref` are not read).
+/// Follows `schema`'s `$ref` chain through `root`: a one-shot [`Resolver::follow`].
 ///
 /// ```
 /// use mcpdesc_core::local_ref::follow;
 /// use serde_json::json;
-/// let root = json!({"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": "string"}}});
+/// let root = json!({"$defs": {"A": {"$ref": "#b"}, "B": {"$anchor": "b", "type": "string"}}});
 /// let schema = json!({"$ref": "#/$defs/A"});
 /// let f = follow(&root, &schema);
-/// assert_eq!(f.schema, &json!({"type": "string"}));
+/// assert_eq!(f.schema, &json!({"$anchor": "b", "type": "string"}));
 /// assert_eq!(f.pointer.as_deref(), Some("/$defs/B"));
 /// assert_eq!(f.stopped, None);
 /// ```
 pub fn follow<'a>(root: &'a Value, schema: &'a Value) -> Followed<'a> {
-    let mut cur = schema;
-    let mut at: Option<String> = None;
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut hops = 0;
-    while let Some(r) = ref_of(cur) {
-        if hops == MAX_REF_CHAIN {
-            return stop(cur, at, LocalRefError::TooDeep);
-        }
-        hops += 1;
-        match target(root, r) {
-            Ok((t, p)) => {
-                if !seen.insert(p.clone()) {
-                    return stop(cur, at, LocalRefError::Cycle(r.to_string()));
-                }
-                cur = t;
-                at = Some(p);
-            }
-            Err(e) => return stop(cur, at, e),
-        }
-    }
-    Followed {
-        schema: cur,
-        pointer: at,
-        stopped: None,
-    }
+    Resolver::new(root).follow(schema)
 }
 
 /// A local reference written against a schema root that has moved to `under` (a JSON
@@ -131,7 +385,7 @@ pub fn follow<'a>(root: &'a Value, schema: &'a Value) -> Followed<'a> {
 /// assert_eq!(rebase("#/$defs/A", "/properties/result"), None);
 /// ```
 pub fn rebase(r: &str, under: &str) -> Option<String> {
-    let p = pointer_of(r).ok()?;
+    let p = pointer_of(r)?;
     let into_defs = pointer::tokens(&p)
         .first()
         .is_some_and(|t| t == "$defs" || t == "definitions");
@@ -188,13 +442,117 @@ mod tests {
         );
         assert_eq!(
             target(&r, "#anchor"),
-            Err(LocalRefError::Anchor("#anchor".into()))
+            Err(LocalRefError::Missing("#anchor".into()))
         );
         assert_eq!(
             target(&r, "defs.json#/a"),
             Err(LocalRefError::External("defs.json#/a".into()))
         );
         assert_eq!(target(&r, ""), Err(LocalRefError::External(String::new())));
+    }
+
+    /// Anchors, embedded resources and escaped pointers, against expectations written
+    /// from JSON Schema 2020-12 §8.2 and RFC 6901 / RFC 3986 by hand.
+    #[test]
+    fn anchors_ids_and_escapes() {
+        let s = json!({
+            "$id": "https://x.example/root.json",
+            "type": "object",
+            "properties": {
+                "p": {"$ref": "#point"},
+                "q": {"$ref": "#/$defs/a~1b"},
+                "r": {"$ref": "#/$defs/%25"},
+                "s": {"$ref": "common.json#/$defs/id"},
+                "t": {"$ref": "https://x.example/common.json#name"},
+                "u": {"$ref": "#old"},
+                "v": {"$ref": "https://x.example/root.json#point"}
+            },
+            "$defs": {
+                "pt": {"$anchor": "point", "type": "object", "required": ["x"]},
+                "a/b": {"type": "integer"},
+                "%": {"type": "boolean"},
+                "old": {"$id": "#old", "type": "null"},
+                "c": {
+                    "$id": "common.json",
+                    "$defs": {"id": {"type": "string"}, "n": {"$anchor": "name", "const": 1}},
+                    "properties": {"inner": {"$ref": "#/$defs/id"}, "back": {"$ref": "root.json#point"}}
+                }
+            },
+            "const": {"$anchor": "data", "$id": "https://x.example/data.json"}
+        });
+        let res = Resolver::new(&s);
+        let ptr = |site: &str, r: &str| res.target_at(site, r).map(|(_, p)| p);
+        assert_eq!(
+            res.target("#point").map(|(_, p)| p).as_deref(),
+            Ok("/$defs/pt")
+        );
+        assert_eq!(ptr("", "#/$defs/a~1b").as_deref(), Ok("/$defs/a~1b"));
+        assert_eq!(
+            res.target("#/$defs/a~1b").map(|(v, _)| v),
+            Ok(&json!({"type": "integer"}))
+        );
+        assert_eq!(
+            res.target("#/$defs/%25").map(|(v, _)| v),
+            Ok(&json!({"type": "boolean"}))
+        );
+        assert_eq!(
+            ptr("", "common.json#/$defs/id").as_deref(),
+            Ok("/$defs/c/$defs/id")
+        );
+        assert_eq!(
+            ptr("", "https://x.example/common.json#name").as_deref(),
+            Ok("/$defs/c/$defs/n")
+        );
+        assert_eq!(ptr("", "#old").as_deref(), Ok("/$defs/old"));
+        assert_eq!(
+            ptr("", "https://x.example/root.json#point").as_deref(),
+            Ok("/$defs/pt")
+        );
+        // Inside the embedded resource, fragments are its own.
+        assert_eq!(
+            ptr("/$defs/c/properties/inner", "#/$defs/id").as_deref(),
+            Ok("/$defs/c/$defs/id")
+        );
+        let inner = &s["$defs"]["c"]["properties"]["inner"];
+        assert_eq!(
+            res.target_from(inner, "#/$defs/id")
+                .map(|(_, p)| p)
+                .as_deref(),
+            Ok("/$defs/c/$defs/id")
+        );
+        assert_eq!(
+            res.target_from(inner, "root.json#point")
+                .map(|(_, p)| p)
+                .as_deref(),
+            Ok("/$defs/pt")
+        );
+        assert_eq!(ptr("/$defs/c", "#name").as_deref(), Ok("/$defs/c/$defs/n"));
+        // An anchor of another resource is not one of the root's; data is not a schema.
+        assert_eq!(
+            ptr("", "#name"),
+            Err(LocalRefError::Missing("#name".into()))
+        );
+        assert_eq!(
+            ptr("", "#data"),
+            Err(LocalRefError::Missing("#data".into()))
+        );
+        assert_eq!(
+            ptr("", "data.json"),
+            Err(LocalRefError::External("data.json".into()))
+        );
+        assert_eq!(
+            ptr("", "other.json#/a"),
+            Err(LocalRefError::External("other.json#/a".into()))
+        );
+        // Chains go through anchors and resources alike.
+        let f = res.follow(&s["properties"]["p"]);
+        assert_eq!((f.pointer.as_deref(), f.stopped), (Some("/$defs/pt"), None));
+        let f = res.follow(&s["properties"]["s"]);
+        assert_eq!(f.schema, &json!({"type": "string"}));
+        assert_eq!(
+            LocalRefError::Missing("#x".into()).to_string(),
+            "`$ref` \"#x\" does not resolve inside its schema"
+        );
     }
 
     #[test]

@@ -47,6 +47,7 @@
 use crate::report::Message;
 use crate::rules::RuleId::{self, *};
 use crate::{Mask, Raw};
+use mcpdesc_core::local_ref::Resolver;
 use mcpdesc_core::pointer;
 use mcpdesc_core::same_json::{canonical_text as canon, json_eq};
 use mcpdesc_core::schema as json_schema;
@@ -74,8 +75,8 @@ pub(crate) struct Resource<'a> {
 const MAX_DEPTH: usize = 64;
 /// Schema pairs compared per schema pair before giving up (undecided).
 const MAX_STEPS: usize = 200_000;
-/// `$ref` hops followed in one chain.
-const MAX_REF_HOPS: usize = 32;
+/// `$ref` hops followed in one chain: the one bound of the referencing module.
+const MAX_REF_HOPS: usize = mcpdesc_core::local_ref::MAX_REF_CHAIN;
 
 /// `true` as a schema: what an absent subschema means.
 static ANY: Value = Value::Bool(true);
@@ -87,6 +88,8 @@ pub(crate) fn compare(dir: Dir, old: Resource<'_>, new: Resource<'_>) -> Vec<Raw
         old,
         new,
         roots_equal: old.root == new.root,
+        old_refs: Resolver::new(old.root),
+        new_refs: Resolver::new(new.root),
         seen: HashSet::new(),
         has_ref: HashMap::new(),
         steps: 0,
@@ -172,6 +175,9 @@ struct Cx<'a> {
     old: Resource<'a>,
     new: Resource<'a>,
     roots_equal: bool,
+    /// The referencing module's index of each side's resource.
+    old_refs: Resolver<'a>,
+    new_refs: Resolver<'a>,
     /// Pairs (by pointer) already compared or being compared.
     seen: HashSet<(String, bool, String, bool)>,
     /// Memo: does the value (by address) contain a `$ref`?
@@ -466,7 +472,11 @@ impl<'a> Cx<'a> {
 
     /// Follows `$ref`s that stand alone (only annotations beside them) to their target.
     fn deref(&self, old_side: bool, mut n: Node<'a>) -> Node<'a> {
-        let res = if old_side { self.old } else { self.new };
+        let (res, refs) = if old_side {
+            (self.old, &self.old_refs)
+        } else {
+            (self.new, &self.new_refs)
+        };
         for _ in 0..MAX_REF_HOPS {
             let Some(m) = n.map() else { return n };
             let Some(r) = m.get("$ref").and_then(Value::as_str) else {
@@ -475,7 +485,7 @@ impl<'a> Cx<'a> {
             if !m.keys().all(|k| k == "$ref" || transparent(k)) {
                 return n;
             }
-            let Some(target) = local_target(res, r) else {
+            let Some(target) = local_target(refs, res, n.v, r) else {
                 return n;
             };
             n = Node {
@@ -1251,7 +1261,10 @@ impl<'a> Cx<'a> {
                 let msg = Self::msg(n).text("`$ref` beside other keywords removed");
                 self.emit(rule, masked, o.at("$ref"), n.ptr.clone(), msg);
             }
-            (Some(x), Some(y)) => match (local_target(self.old, x), local_target(self.new, y)) {
+            (Some(x), Some(y)) => match (
+                local_target(&self.old_refs, self.old, o.v, x),
+                local_target(&self.new_refs, self.new, n.v, y),
+            ) {
                 (Some((tv, tp)), Some((uv, up))) => {
                     let ot = Node {
                         v: tv,
@@ -1458,9 +1471,20 @@ fn array_shape<'a>(n: &Node<'a>) -> (Vec<Node<'a>>, Node<'a>) {
     (Vec::new(), n.child(n.get("items"), &["items"], rest_path))
 }
 
-/// The target of a local `$ref` (`#`, `#/$defs/X`) in `res`, with its pointer.
-fn local_target<'a>(res: Resource<'a>, r: &str) -> Option<(&'a Value, String)> {
-    let (v, p) = mcpdesc_core::local_ref::target(res.root, r).ok()?;
+/// The target of a local `$ref` (`#`, `#/$defs/X`, an anchor) written in schema `site`
+/// of `res`, with its pointer in the document.
+fn local_target<'a>(
+    refs: &Resolver<'a>,
+    res: Resource<'a>,
+    site: &Value,
+    r: &str,
+) -> Option<(&'a Value, String)> {
+    // Fragments only (pointers and anchors): a URI reference, even one an embedded
+    // `$id` claims, stays unfollowed and is judged by `remote_only`.
+    if !r.starts_with('#') {
+        return None;
+    }
+    let (v, p) = refs.target_from(site, r).ok()?;
     Some((v, format!("{}{p}", res.ptr)))
 }
 

@@ -9,6 +9,7 @@
 //! schema; past either, a table says it was cut.
 
 use crate::text::{inert, inert_max, json_cell};
+use mcpdesc_core::local_ref::Resolver;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -74,12 +75,13 @@ pub struct Row {
 
 /// Builds the tables of `schema` (a resolved Tool schema or component schema).
 pub fn document(schema: &Value) -> SchemaDoc {
+    let res = Resolver::new(schema);
     let defs = definitions(schema);
     let graph: BTreeMap<&str, BTreeSet<String>> = defs
         .iter()
         .map(|(n, v)| {
             let mut out = BTreeSet::new();
-            local_refs(v, &mut out, 0);
+            local_refs(&res, v, &mut out, 0);
             (*n, out)
         })
         .collect();
@@ -87,6 +89,7 @@ pub fn document(schema: &Value) -> SchemaDoc {
     let reach: BTreeMap<&str, BTreeSet<String>> =
         graph.keys().map(|n| (*n, reachable(&graph, n))).collect();
     let mut w = Walker {
+        res: &res,
         defs: defs.iter().map(|(n, _)| n.to_string()).collect(),
         reach: &reach,
         rows: 0,
@@ -98,7 +101,7 @@ pub fn document(schema: &Value) -> SchemaDoc {
     w.children(schema, 0, None, &mut root_rows);
     tables.push(Table {
         name: String::new(),
-        summary: summary(schema),
+        summary: summary(&res, schema),
         recursive: false,
         rows: root_rows,
     });
@@ -107,7 +110,7 @@ pub fn document(schema: &Value) -> SchemaDoc {
         w.children(def, 0, Some(name), &mut rows);
         tables.push(Table {
             name: inert(name),
-            summary: summary(def),
+            summary: summary(&res, def),
             recursive: reach.get(name).is_some_and(|r| r.contains(*name)),
             rows,
         });
@@ -139,9 +142,10 @@ fn definitions(schema: &Value) -> Vec<(&str, &Value)> {
         .collect()
 }
 
-/// The definition name of a local reference (`#/$defs/A`, `#/definitions/A`), decoded.
-fn def_name(r: &str) -> Option<String> {
-    let p = mcpdesc_core::local_ref::pointer_of(r).ok()?;
+/// The definition name a local reference resolves to (`#/$defs/A`, `#/definitions/A`,
+/// an anchor on one of them), decoded.
+fn def_name(res: &Resolver<'_>, r: &str) -> Option<String> {
+    let p = res.pointer(r)?;
     match <[String; 2]>::try_from(mcpdesc_core::pointer::tokens(&p)) {
         Ok([defs, name]) if defs == "$defs" || defs == "definitions" => Some(name),
         _ => None,
@@ -149,22 +153,26 @@ fn def_name(r: &str) -> Option<String> {
 }
 
 /// Every local definition referenced anywhere inside `v` (bounded depth).
-fn local_refs(v: &Value, out: &mut BTreeSet<String>, depth: usize) {
+fn local_refs(res: &Resolver<'_>, v: &Value, out: &mut BTreeSet<String>, depth: usize) {
     if depth > 64 {
         return;
     }
     match v {
         Value::Object(m) => {
-            if let Some(n) = m.get("$ref").and_then(Value::as_str).and_then(def_name) {
+            if let Some(n) = m
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| def_name(res, r))
+            {
                 out.insert(n);
             }
             for (k, c) in m {
                 if k != "$defs" && k != "definitions" && k != "examples" && k != "default" {
-                    local_refs(c, out, depth + 1);
+                    local_refs(res, c, out, depth + 1);
                 }
             }
         }
-        Value::Array(a) => a.iter().for_each(|c| local_refs(c, out, depth + 1)),
+        Value::Array(a) => a.iter().for_each(|c| local_refs(res, c, out, depth + 1)),
         _ => {}
     }
 }
@@ -184,6 +192,7 @@ fn reachable(graph: &BTreeMap<&str, BTreeSet<String>>, from: &str) -> BTreeSet<S
 }
 
 struct Walker<'a> {
+    res: &'a Resolver<'a>,
     defs: BTreeSet<String>,
     reach: &'a BTreeMap<&'a str, BTreeSet<String>>,
     rows: usize,
@@ -327,7 +336,7 @@ impl Walker<'_> {
         let mut link = None;
         let mut cycle = false;
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-            match def_name(r) {
+            match def_name(self.res, r) {
                 Some(n) if self.defs.contains(&n) => {
                     cycle = match table {
                         Some(t) => {
@@ -347,7 +356,7 @@ impl Walker<'_> {
             depth,
             name: inert_max(name, 300),
             prop,
-            ty: type_text(s),
+            ty: type_text(self.res, s),
             required,
             constraints: constraints(s),
             default: s.get("default").map(json_cell),
@@ -371,7 +380,7 @@ impl Walker<'_> {
 
 /// The type column: `type` (list joined by `|`) with `format`, `const`, a `$ref`
 /// target, or what composition implies.
-fn type_text(s: &Value) -> String {
+fn type_text(res: &Resolver<'_>, s: &Value) -> String {
     let Some(m) = s.as_object() else {
         return match s {
             Value::Bool(true) => "any".into(),
@@ -390,7 +399,7 @@ fn type_text(s: &Value) -> String {
         _ => String::new(),
     };
     if let Some(r) = m.get("$ref").and_then(Value::as_str) {
-        let target = def_name(r).unwrap_or_else(|| r.to_string());
+        let target = def_name(res, r).unwrap_or_else(|| r.to_string());
         let arrow = format!("→ {}", inert_max(&target, 200));
         t = if t.is_empty() {
             arrow
@@ -500,8 +509,8 @@ fn constraints(s: &Value) -> Vec<String> {
 }
 
 /// One line about a table's root: its type and whether it is closed.
-fn summary(s: &Value) -> String {
-    let mut t = type_text(s);
+fn summary(res: &Resolver<'_>, s: &Value) -> String {
+    let mut t = type_text(res, s);
     if s.get("additionalProperties") == Some(&Value::Bool(false)) {
         t.push_str(", no other properties");
     }

@@ -5,6 +5,7 @@ use crate::estimate::Size;
 use crate::schema::{children, get_mut, has_html, html_to_text, walk};
 use crate::table::{AnnotationRequirement, HostProfile, HostRule, StrictLimits};
 use indexmap::IndexMap;
+use mcpdesc_core::local_ref::Resolver;
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet, skeleton};
 use mcpdesc_names::{NameAllocator, NameOptions};
 use rayon::prelude::*;
@@ -175,7 +176,8 @@ fn inline_refs(tool: &mut Value, key: &str, name: &str, ptr: &str, diags: &mut V
     }
     let mut nodes = 0usize;
     let mut stack = Vec::new();
-    match inline(schema, schema, &mut stack, &mut nodes) {
+    let res = Resolver::new(schema);
+    match inline(&res, schema, &mut stack, &mut nodes) {
         Ok(mut out) => {
             if let Some(m) = out.as_object_mut() {
                 m.shift_remove("$defs");
@@ -202,11 +204,12 @@ fn inline_refs(tool: &mut Value, key: &str, name: &str, ptr: &str, diags: &mut V
 type InlineError = (&'static str, String);
 
 /// `node` with every `$ref` replaced by its target (recursively). `stack` holds the
-/// references being expanded: meeting one again is a cycle, which inlining cannot end.
+/// references being expanded, each with its target's pointer: reaching a target again
+/// is a cycle, which inlining cannot end.
 pub(crate) fn inline(
-    root: &Value,
+    root: &Resolver<'_>,
     node: &Value,
-    stack: &mut Vec<String>,
+    stack: &mut Vec<(String, String)>,
     nodes: &mut usize,
 ) -> Result<Value, InlineError> {
     *nodes += 1;
@@ -220,22 +223,21 @@ pub(crate) fn inline(
         return Ok(node.clone());
     };
     if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
-        if stack.iter().any(|s| s == r) {
+        // The one resolver's code and message (the same as validation's).
+        let (target, p) = root
+            .target_from(node, r)
+            .map_err(|e| (e.code(), e.to_string()))?;
+        if stack.iter().any(|(_, s)| *s == p) {
+            let chain: Vec<&str> = stack.iter().map(|(r, _)| r.as_str()).collect();
             return Err((
                 "fit-ref-cycle",
                 format!(
                     "`$ref` {r} is recursive ({} → {r}); it cannot be inlined",
-                    stack.join(" → ")
+                    chain.join(" → ")
                 ),
             ));
         }
-        let (target, _) = mcpdesc_core::local_ref::target(root, r).map_err(|_| {
-            (
-                "fit-ref-unresolved",
-                format!("`$ref` {r} is not a local reference that resolves"),
-            )
-        })?;
-        stack.push(r.to_string());
+        stack.push((r.to_string(), p));
         let expanded = inline(root, target, stack, nodes)?;
         stack.pop();
         let mut siblings = Map::new();
@@ -274,10 +276,10 @@ pub(crate) fn inline(
 
 /// Inlines inside the subschemas a keyword holds (other keyword values are copied).
 fn inline_children(
-    root: &Value,
+    root: &Resolver<'_>,
     key: &str,
     v: &Value,
-    stack: &mut Vec<String>,
+    stack: &mut Vec<(String, String)>,
     nodes: &mut usize,
 ) -> Result<Value, InlineError> {
     let probe = json!({ key: v });
@@ -601,6 +603,7 @@ fn drop_unreachable_defs(schema: &mut Value) -> Vec<String> {
     let Some(obj) = schema.as_object() else {
         return dropped;
     };
+    let res = Resolver::new(schema);
     let refs_of = |v: &Value| -> Vec<String> {
         walk(v, "")
             .into_iter()
@@ -613,7 +616,7 @@ fn drop_unreachable_defs(schema: &mut Value) -> Vec<String> {
     let mut reached: BTreeSet<String> = BTreeSet::new();
     let mut todo = refs_of(&Value::Object(rest));
     while let Some(r) = todo.pop() {
-        let Ok(p) = mcpdesc_core::local_ref::pointer_of(&r) else {
+        let Some(p) = res.pointer(&r) else {
             continue;
         };
         let toks = mcpdesc_core::pointer::tokens(&p);

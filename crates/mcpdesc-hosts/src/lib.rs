@@ -17,7 +17,8 @@
 //!   --host/--budget` and `serve --host/--budget` call.
 //!
 //! Diagnostic codes of [`fit_tools_list`]: `fit-renamed`, `fit-ref-inlined`,
-//! `fit-ref-cycle`, `fit-ref-unresolved`, `fit-union-lifted`, `fit-union-not-liftable`,
+//! `fit-ref-cycle`, `tool-schema-ref-unresolved`/`tool-schema-ref-external` (the one
+//! referencing module's codes, [`mcpdesc_core::local_ref`]), `fit-union-lifted`, `fit-union-not-liftable`,
 //! `fit-html-rendered`, `fit-title-missing`, `fit-annotations-missing`,
 //! `fit-strict-not-liftable`, `fit-pruned-output`, `fit-pruned-input-defs`,
 //! `fit-over-budget`, `fit-invalid` (a validator finding on the result, with the

@@ -129,7 +129,8 @@ impl std::fmt::Display for RefTarget {
 
 /// Bounds for loading referenced files.
 const MAX_REF_FILES: usize = 256;
-const MAX_REF_CHAIN: usize = 32;
+/// The one bound on reference chains (core's referencing module).
+const MAX_REF_CHAIN: usize = mcpdesc_core::local_ref::MAX_REF_CHAIN;
 
 /// Decodes OpenAPI text leniently.
 ///
@@ -593,7 +594,12 @@ impl Spec {
         v: &'a Value,
     ) -> Result<(usize, String, &'a Value), RefTarget> {
         let mut cur = (doc, ptr.to_string(), v);
+        // The one cycle policy: a chain that comes back to a place it passed stops.
+        let mut seen: std::collections::HashSet<(usize, String)> = Default::default();
         for _ in 0..MAX_REF_CHAIN {
+            if !seen.insert((cur.0, cur.1.clone())) {
+                break;
+            }
             let Some(r) = cur
                 .2
                 .as_object()

@@ -6,7 +6,7 @@
 //! already reported wrong types, so a rule that meets an unexpected shape skips it
 //! instead of reporting it a second time.
 
-use crate::payload::schema;
+use crate::schema_facts;
 use mcpdesc_core::{DeclKind, Diagnostic, RevisionSet, pointer, refs};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -61,7 +61,7 @@ pub(crate) struct Ctx<'a> {
     limit_reported: bool,
     ref_limit_reported: bool,
     /// Meta-validation, scan and compile caches for embedded schemas.
-    pub schemas: schema::Cache<'a>,
+    pub schemas: schema_facts::Cache<'a>,
 }
 
 impl std::fmt::Debug for Ctx<'_> {
@@ -89,7 +89,7 @@ impl<'a> Ctx<'a> {
             validations: 0,
             limit_reported: false,
             ref_limit_reported: false,
-            schemas: schema::Cache::default(),
+            schemas: schema_facts::Cache::default(),
         }
     }
 

@@ -40,6 +40,7 @@ pub mod meta;
 pub mod parts;
 pub mod payload;
 mod rules;
+mod schema_facts;
 pub mod structural;
 #[cfg(test)]
 mod tests_support;

@@ -42,7 +42,7 @@ impl<'a> Lowerer<'a> {
 
     /// Resolves a local `$ref` alternative to (schema, absolute pointer, ctx-relative ptr).
     fn peel(&self, ctx: &Ctx<'a>, s: &'a Value, ptr: &str) -> (&'a Value, String) {
-        let f = mcpdesc_core::local_ref::follow(ctx.root, s);
+        let f = ctx.refs.follow(s);
         let at = match f.pointer {
             Some(p) => format!("{}{}", ctx.base, p),
             None => ptr.to_string(),

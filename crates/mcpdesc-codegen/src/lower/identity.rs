@@ -5,7 +5,7 @@ use super::shape::is_ignorable;
 use super::{Ctx, Lowerer, Shape, schema_doc};
 use crate::ir::*;
 use crate::names;
-use mcpdesc_core::local_ref::{self, LocalRefError};
+use mcpdesc_core::local_ref::{LocalRefError, Resolver};
 use mcpdesc_core::{SameJson, pointer};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -125,13 +125,16 @@ impl<'a> Definitions<'a> {
     /// The name of the first indexed definition (in document order) that is the same
     /// type as the schema resource `root`: equal JSON, and equal definitions reached
     /// through local `$ref`s, by pointer.
-    fn name_of(&self, root: &'a Value) -> Option<&'a str> {
-        let Value::Object(m) = root else { return None };
+    fn name_of(&self, refs: &Resolver<'a>) -> Option<&'a str> {
+        let Value::Object(m) = refs.root() else {
+            return None;
+        };
         let content = Content::Root(m);
         let candidates = self.by_content.get(&content)?;
-        let reached = Lowerer::reached(root, content);
+        let reached = Lowerer::reached(refs, content);
         candidates.iter().find_map(|&(name, def, def_root)| {
-            (Lowerer::reached(def_root, Content::Whole(def)) == reached).then_some(name)
+            let def_refs = Resolver::new(def_root);
+            (Lowerer::reached(&def_refs, Content::Whole(def)) == reached).then_some(name)
         })
     }
 }
@@ -165,7 +168,7 @@ impl<'a> Lowerer<'a> {
         let name = match (component, hint) {
             (Some(c), _) => pointer::tokens(c).last().cloned(),
             (None, Some(h)) => Some(h.to_string()),
-            (None, None) => self.definitions.name_of(ctx.root).map(str::to_string),
+            (None, None) => self.definitions.name_of(&ctx.refs).map(str::to_string),
         }?;
         let base = names::pascal(&name, "Def");
         Some(self.named_as(ctx, ctx.root, Content::Root(m), &ctx.base, base, 0))
@@ -184,7 +187,7 @@ impl<'a> Lowerer<'a> {
             return id;
         }
         let identity = Identity {
-            reached: Self::reached(ctx.root, content),
+            reached: Self::reached(&ctx.refs, content),
             base,
             target: content,
         };
@@ -205,7 +208,7 @@ impl<'a> Lowerer<'a> {
     /// lower to equal types because every reference inside them resolves, by the same
     /// pointer, to the same JSON; so sharing one type is exact (no silent merging of
     /// different same-named types). This is the last part: the reached definitions.
-    fn reached(root: &'a Value, content: Content<'a>) -> Vec<(String, SameJson<'a>)> {
+    fn reached(refs: &Resolver<'a>, content: Content<'a>) -> Vec<(String, SameJson<'a>)> {
         let mut reached: std::collections::BTreeMap<String, &'a Value> = Default::default();
         let mut todo = content.values();
         while let Some(v) = todo.pop() {
@@ -214,9 +217,8 @@ impl<'a> Lowerer<'a> {
                 match n {
                     Value::Object(m) => {
                         if let Some(r) = m.get("$ref").and_then(Value::as_str)
-                            && let Ok(p) = local_ref::pointer_of(r)
+                            && let Ok((t, p)) = refs.target_from(n, r)
                             && !reached.contains_key(&p)
-                            && let Some(t) = root.pointer(&p)
                         {
                             reached.insert(p, t);
                             todo.push(t);
@@ -257,7 +259,7 @@ impl<'a> Lowerer<'a> {
                 &at,
             );
         }
-        let (target, p) = match local_ref::target(ctx.root, r) {
+        let (target, p) = match ctx.refs.target_in(obj, r) {
             Ok(found) => found,
             Err(LocalRefError::External(_)) => {
                 return self.any(
@@ -266,21 +268,9 @@ impl<'a> Lowerer<'a> {
                     &at,
                 );
             }
-            Err(LocalRefError::Anchor(_)) => {
-                return self.any(
-                    "codegen-ref-anchor",
-                    format!("anchor `$ref` {r:?} is not supported; typed as any JSON value"),
-                    &at,
-                );
-            }
-            Err(_) => {
-                return self.any(
-                    "codegen-ref-unresolved",
-                    format!(
-                        "`$ref` {r:?} does not resolve inside its schema; typed as any JSON value"
-                    ),
-                    &at,
-                );
+            // The one resolver's code and message, as validation reports them.
+            Err(e) => {
+                return self.any(e.code(), format!("{e}; typed as any JSON value"), &at);
             }
         };
         // Follow pure `$ref` chains here so alias loops are caught before naming.

@@ -54,6 +54,8 @@ pub struct Lowered {
 /// absolute pointer in the description.
 struct Ctx<'a> {
     root: &'a Value,
+    /// Resolves `$ref`s inside `root` (the one referencing module).
+    refs: mcpdesc_core::local_ref::Resolver<'a>,
     base: String,
 }
 

@@ -215,6 +215,7 @@ impl<'a> Lowerer<'a> {
                 self.types[id].origin = base.clone();
                 let ctx = Ctx {
                     root: schema,
+                    refs: mcpdesc_core::local_ref::Resolver::new(schema),
                     base: base.clone(),
                 };
                 if let Some(shared) = self.component_root(&ctx, comp.as_deref(), hint) {

@@ -153,12 +153,12 @@ fn refs_are_inlined_where_the_host_does_not_resolve_them() {
     assert_eq!(
         f.diagnostics
             .iter()
-            .filter(|d| d.code == "fit-ref-unresolved")
+            .filter(|d| d.code == "tool-schema-ref-unresolved")
             .map(|d| (d.pointer.as_str(), d.message.as_str()))
             .collect::<Vec<_>>(),
         [(
             "/tools/0/inputSchema",
-            "tool `get`: inputSchema: `$ref` #/$defs/Gone is not a local reference that resolves"
+            "tool `get`: inputSchema: `$ref` \"#/$defs/Gone\" does not resolve inside its schema"
         )]
     );
 }
@@ -715,14 +715,20 @@ fn inlining_allows_exactly_the_node_bound() {
     let schema = |subschemas: usize| json!({ "allOf": vec![json!({}); subschemas] });
     let at_bound = schema(MAX_INLINED_NODES - 1);
     let mut nodes = 0;
-    let out = inline(&at_bound, &at_bound, &mut Vec::new(), &mut nodes);
+    let res = mcpdesc_core::local_ref::Resolver::new(&at_bound);
+    let out = inline(&res, &at_bound, &mut Vec::new(), &mut nodes);
     assert_eq!(nodes, MAX_INLINED_NODES);
     assert_eq!(out.expect("a schema at the bound inlines"), at_bound);
 
     let past = schema(MAX_INLINED_NODES);
     let mut nodes = 0;
-    let err =
-        inline(&past, &past, &mut Vec::new(), &mut nodes).expect_err("one node past the bound");
+    let err = inline(
+        &mcpdesc_core::local_ref::Resolver::new(&past),
+        &past,
+        &mut Vec::new(),
+        &mut nodes,
+    )
+    .expect_err("one node past the bound");
     assert_eq!(err.0, "fit-ref-cycle");
     assert!(err.1.contains("grows past 200000 subschemas"), "{}", err.1);
 }

@@ -6,465 +6,15 @@
 
 use super::at;
 use crate::ctx::Ctx;
-use mcpdesc_core::revision::{DEFAULT_TOOL_SCHEMA_DIALECT, SUPPORTED_TOOL_SCHEMA_DIALECTS};
-use mcpdesc_core::{Feature, RevisionSet, pointer};
-use serde_json::Value;
-use std::collections::HashMap;
-use std::hash::Hash;
-use std::rc::Rc;
-
-/// Deepest schema nesting walked (§17.7: bounded recursion on untrusted input).
-pub(crate) const MAX_SCHEMA_DEPTH: usize = 128;
-/// Most schema nodes walked per schema.
-pub(crate) const MAX_SCHEMA_NODES: usize = 100_000;
+pub(crate) use crate::schema_facts::{
+    Dialect, HeaderUse, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, RefScan, scan,
+};
+use mcpdesc_core::local_ref::LocalRefError;
 /// Most instance errors reported per validated instance.
 const MAX_INSTANCE_ERRORS: usize = 10;
-/// Most meta-schema errors reported per schema.
-const MAX_META_ERRORS: usize = 10;
-
-/// A JSON Schema dialect a tool schema can be evaluated under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Dialect {
-    Draft7,
-    Draft201909,
-    Draft202012,
-}
-
-impl Dialect {
-    /// The dialect a supported `$schema` URI names; `None` for an unsupported one.
-    pub(crate) fn from_uri(uri: &str) -> Option<Self> {
-        if !SUPPORTED_TOOL_SCHEMA_DIALECTS.contains(&uri) {
-            return None;
-        }
-        Self::identify(uri)
-    }
-    fn identify(uri: &str) -> Option<Self> {
-        if uri.contains("draft-07") {
-            Some(Dialect::Draft7)
-        } else if uri.contains("2019-09") {
-            Some(Dialect::Draft201909)
-        } else if uri.contains("2020-12") {
-            Some(Dialect::Draft202012)
-        } else {
-            None
-        }
-    }
-    /// The default dialect where tool schemas have one ([`Feature::ToolSchemaDialect`]).
-    pub(crate) fn default_dialect() -> Self {
-        Self::identify(DEFAULT_TOOL_SCHEMA_DIALECT).unwrap_or(Dialect::Draft202012)
-    }
-    fn draft(self) -> jsonschema::Draft {
-        match self {
-            Dialect::Draft7 => jsonschema::Draft::Draft7,
-            Dialect::Draft201909 => jsonschema::Draft::Draft201909,
-            Dialect::Draft202012 => jsonschema::Draft::Draft202012,
-        }
-    }
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Dialect::Draft7 => "JSON Schema draft-07",
-            Dialect::Draft201909 => "JSON Schema 2019-09",
-            Dialect::Draft202012 => "JSON Schema 2020-12",
-        }
-    }
-    /// Meta-schema violations as `(pointer inside the schema, message)`.
-    pub(crate) fn meta_errors(self, schema: &Value) -> Vec<(String, String)> {
-        let v = match self {
-            Dialect::Draft7 => jsonschema::draft7::meta::validator(),
-            Dialect::Draft201909 => jsonschema::draft201909::meta::validator(),
-            Dialect::Draft202012 => jsonschema::draft202012::meta::validator(),
-        };
-        // `is_valid` short-circuits and builds no error paths: several times cheaper
-        // than `iter_errors` on the (usual) valid schema, same verdict.
-        if v.is_valid(schema) {
-            return Vec::new();
-        }
-        v.iter_errors(schema)
-            .take(MAX_META_ERRORS)
-            .map(|e| (e.instance_path().as_str().to_string(), e.to_string()))
-            .collect()
-    }
-}
-
-/// What a tool schema's `$ref`s look like.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct RefScan {
-    /// `(pointer of the $ref member inside the schema, ref)` for unresolved local refs.
-    pub unresolved_local: Vec<(String, String)>,
-    /// `(pointer of the $ref member inside the schema, ref)` for external refs.
-    pub external: Vec<(String, String)>,
-    /// Keywords where removing a constraint can make an instance fail (`not`, `if`, `oneOf`).
-    pub non_monotone: bool,
-    /// The walk stopped at [`MAX_SCHEMA_DEPTH`] / [`MAX_SCHEMA_NODES`].
-    pub truncated: bool,
-    /// `x-mcp-header` occurrences.
-    pub headers: Vec<HeaderUse>,
-    /// A loop of `$ref`s (and in-place applicators) that returns to a schema without
-    /// consuming any part of the instance: `(pointer of a $ref member on it, the loop
-    /// for messages)`. See [`find_ref_cycle`].
-    pub ref_cycle: Option<(String, String)>,
-}
-
-/// One `x-mcp-header` annotation.
-#[derive(Debug, Clone)]
-pub(crate) struct HeaderUse {
-    /// Pointer of the annotated schema, inside the tool schema.
-    pub node: String,
-    pub value: Value,
-    /// Reached from the root through `properties` only.
-    pub on_chain: bool,
-    /// The annotated schema's `type`, when a single string.
-    pub ty: Option<String>,
-}
-
-/// Keywords whose value is one subschema.
-const SINGLE: &[&str] = &[
-    "not",
-    "if",
-    "then",
-    "else",
-    "items",
-    "additionalItems",
-    "additionalProperties",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contains",
-    "propertyNames",
-    "contentSchema",
-];
-/// Keywords whose value is an array of subschemas.
-const ARRAYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-/// Keywords whose value maps names to subschemas.
-const MAPS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "dependencies",
-];
-
-struct Walker<'s> {
-    root: &'s Value,
-    nodes: usize,
-    /// Embedded resources: absolute `$id` without fragment → pointer.
-    ids: HashMap<String, String>,
-    /// `$anchor` (and draft-07 `"$id": "#name"`) → pointer.
-    anchors: HashMap<String, String>,
-    /// `(pointer of the $ref member, ref, base URI, pointer of the enclosing resource)`.
-    refs: Vec<(String, String, Option<String>, String)>,
-    scan: RefScan,
-}
-
-/// Scans a tool schema: refs, embedded resources, `x-mcp-header`s.
-pub(crate) fn scan(schema: &Value) -> RefScan {
-    let mut w = Walker {
-        root: schema,
-        nodes: 0,
-        ids: HashMap::new(),
-        anchors: HashMap::new(),
-        refs: Vec::new(),
-        scan: RefScan::default(),
-    };
-    w.walk(schema, "", 0, None, "", true);
-    let refs = std::mem::take(&mut w.refs);
-    // Schema pointer -> pointer of its local `$ref` target.
-    let mut targets = HashMap::new();
-    for (ptr, r, base, resource) in refs {
-        if let Some(t) = w.classify(&ptr, r, base.as_deref(), &resource) {
-            if let Some(node) = ptr.strip_suffix("/$ref") {
-                targets.insert(node.to_string(), t);
-            }
-        }
-    }
-    if !targets.is_empty() {
-        w.scan.ref_cycle = find_ref_cycle(schema, &targets);
-    }
-    w.scan
-}
-
-/// Keywords that apply their subschemas to the *same* instance location (JSON Schema
-/// 2020-12 §10.2: in-place applicators; draft-07 `dependencies` with a schema value).
-const IN_PLACE_ONE: &[&str] = &["not", "if", "then", "else"];
-const IN_PLACE_MANY: &[&str] = &["allOf", "anyOf", "oneOf"];
-const IN_PLACE_MAP: &[&str] = &["dependentSchemas", "dependencies"];
-
-/// One step of evaluation that stays at the same instance location.
-#[derive(Debug, Clone)]
-struct Step {
-    /// Pointer of the next schema inside the tool schema.
-    to: String,
-    /// Taken through `$ref` (else through an in-place applicator).
-    via_ref: bool,
-}
-
-/// Schemas evaluated at the same instance location right after the one at `node`: its
-/// local `$ref` target and its in-place applicator subschemas.
-fn in_place_steps(schema: &Value, node: &str, targets: &HashMap<String, String>) -> Vec<Step> {
-    let mut next = Vec::new();
-    if let Some(t) = targets.get(node) {
-        next.push(Step {
-            to: t.clone(),
-            via_ref: true,
-        });
-    }
-    let Some(obj) = schema.pointer(node).and_then(Value::as_object) else {
-        return next;
-    };
-    let mut sub = |to: String| next.push(Step { to, via_ref: false });
-    for (k, v) in obj {
-        let k = k.as_str();
-        if IN_PLACE_ONE.contains(&k) && v.is_object() {
-            sub(at(node, k));
-        } else if IN_PLACE_MANY.contains(&k) {
-            for (i, s) in v.as_array().into_iter().flatten().enumerate() {
-                if s.is_object() {
-                    sub(at(&at(node, k), &i.to_string()));
-                }
-            }
-        } else if IN_PLACE_MAP.contains(&k) {
-            for (name, s) in v.as_object().into_iter().flatten() {
-                if s.is_object() {
-                    sub(at(&at(node, k), name));
-                }
-            }
-        }
-    }
-    next
-}
-
-/// A schema on the depth-first search path, with the steps out of it still to try.
-struct Frame {
-    node: String,
-    steps: Vec<Step>,
-    /// Steps taken so far; the last one taken leads to the next frame.
-    taken: usize,
-}
-
-/// Finds a `$ref` loop with no instance step: following `$ref`s and in-place applicators
-/// from some schema leads back to it while the instance location stays the same (`A → A`,
-/// `A → B → A`, or through `allOf`). Evaluating such a schema does not terminate; JSON
-/// Schema 2020-12 §9.4.1 leaves the behaviour undefined, and validators differ (some
-/// recurse without end, the `jsonschema` crate here answers "valid"). A recursive schema
-/// that steps into the instance on the way (`properties`, `items`, …) is fine and not
-/// reported. Returns `(pointer of a $ref member on the loop, the loop for messages)`.
-///
-/// Iterative depth-first search over the schemas reachable from a `$ref`; every schema
-/// is finished once, so the work is linear in the schema.
-pub(crate) fn find_ref_cycle(
-    schema: &Value,
-    targets: &HashMap<String, String>,
-) -> Option<(String, String)> {
-    // `false` while a schema is on the search path, `true` once finished.
-    let mut done: HashMap<String, bool> = HashMap::new();
-    let mut starts: Vec<&String> = targets.keys().collect();
-    starts.sort(); // deterministic: the same loop is reported on every run
-    for start in starts {
-        if done.contains_key(start.as_str()) {
-            continue;
-        }
-        done.insert(start.clone(), false);
-        let mut path = vec![Frame {
-            node: start.clone(),
-            steps: in_place_steps(schema, start, targets),
-            taken: 0,
-        }];
-        while let Some(top) = path.last_mut() {
-            let Some(step) = top.steps.get(top.taken).cloned() else {
-                done.insert(top.node.clone(), true);
-                path.pop();
-                continue;
-            };
-            top.taken += 1;
-            match done.get(step.to.as_str()) {
-                Some(true) => {}
-                Some(false) => {
-                    // `step.to` is on the path: the loop runs from it to the top.
-                    let from = path.iter().position(|f| f.node == step.to).unwrap_or(0);
-                    let looped = &path[from..];
-                    // Applicators alone only go down the tree: a `$ref` is on the loop.
-                    let via_ref = looped
-                        .iter()
-                        .find(|f| f.taken > 0 && f.steps[f.taken - 1].via_ref)
-                        .map_or_else(|| at(&step.to, "$ref"), |f| at(&f.node, "$ref"));
-                    let shown: Vec<String> = looped
-                        .iter()
-                        .map(|f| f.node.as_str())
-                        .chain(std::iter::once(step.to.as_str()))
-                        .map(|n| format!("#{n}"))
-                        .collect();
-                    return Some((via_ref, shown.join(" → ")));
-                }
-                None => {
-                    done.insert(step.to.clone(), false);
-                    let steps = in_place_steps(schema, &step.to, targets);
-                    path.push(Frame {
-                        node: step.to,
-                        steps,
-                        taken: 0,
-                    });
-                }
-            }
-        }
-    }
-    None
-}
-
-impl Walker<'_> {
-    fn walk(
-        &mut self,
-        node: &Value,
-        ptr: &str,
-        depth: usize,
-        base: Option<&str>,
-        resource: &str,
-        on_chain: bool,
-    ) {
-        let Some(obj) = node.as_object() else { return };
-        self.nodes += 1;
-        if depth > MAX_SCHEMA_DEPTH || self.nodes > MAX_SCHEMA_NODES {
-            self.scan.truncated = true;
-            return;
-        }
-        // A `$id` opens a new resource: fragments and relative refs resolve against it.
-        let mut base_owned: Option<String> = base.map(str::to_string);
-        let mut resource_owned = resource.to_string();
-        if let Some(id) = obj.get("$id").and_then(Value::as_str) {
-            if let Some(name) = id.strip_prefix('#') {
-                self.anchors.insert(name.to_string(), ptr.to_string());
-            } else if let Some(abs) = resolve_uri(id, base) {
-                let key = strip_fragment(&abs).to_string();
-                self.ids.insert(key.clone(), ptr.to_string());
-                base_owned = Some(key);
-                resource_owned = ptr.to_string();
-            }
-        }
-        if let Some(a) = obj.get("$anchor").and_then(Value::as_str) {
-            self.anchors.insert(a.to_string(), ptr.to_string());
-        }
-        if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
-            self.refs.push((
-                at(ptr, "$ref"),
-                r.to_string(),
-                base_owned.clone(),
-                resource_owned.clone(),
-            ));
-        }
-        if obj.contains_key("not") || obj.contains_key("if") || obj.contains_key("oneOf") {
-            self.scan.non_monotone = true;
-        }
-        if let Some(h) = obj.get("x-mcp-header") {
-            self.scan.headers.push(HeaderUse {
-                node: ptr.to_string(),
-                value: h.clone(),
-                on_chain: on_chain && !ptr.is_empty(),
-                ty: obj.get("type").and_then(Value::as_str).map(str::to_string),
-            });
-        }
-        let base = base_owned.as_deref();
-        let resource = resource_owned.as_str();
-        for (k, v) in obj {
-            // Only subschema keywords get a pointer (most members are leaves).
-            if MAPS.contains(&k.as_str()) {
-                let kp = at(ptr, k);
-                if let Some(m) = v.as_object() {
-                    for (name, sub) in m {
-                        // A property reached from the root through `properties` alone.
-                        let chain = on_chain && k == "properties";
-                        self.walk(sub, &at(&kp, name), depth + 1, base, resource, chain);
-                    }
-                }
-            } else if ARRAYS.contains(&k.as_str()) && v.is_array() {
-                let kp = at(ptr, k);
-                if let Some(a) = v.as_array() {
-                    for (i, sub) in a.iter().enumerate() {
-                        self.walk(
-                            sub,
-                            &at(&kp, &i.to_string()),
-                            depth + 1,
-                            base,
-                            resource,
-                            false,
-                        );
-                    }
-                }
-            } else if SINGLE.contains(&k.as_str()) {
-                self.walk(v, &at(ptr, k), depth + 1, base, resource, false);
-            }
-        }
-    }
-
-    /// Sorts one `$ref` into unresolved-local or external; returns the pointer of its
-    /// target inside the schema when it resolves locally.
-    fn classify(
-        &mut self,
-        ptr: &str,
-        r: String,
-        base: Option<&str>,
-        resource: &str,
-    ) -> Option<String> {
-        if let Some(frag) = r.strip_prefix('#') {
-            let target = self.local_target(frag, resource);
-            if target.is_none() {
-                self.scan.unresolved_local.push((ptr.to_string(), r));
-            }
-            return target;
-        }
-        let Some(abs) = resolve_uri(&r, base) else {
-            // A relative reference with no base URI: a relative file, never read.
-            self.scan.external.push((ptr.to_string(), r));
-            return None;
-        };
-        let doc = strip_fragment(&abs);
-        let frag = abs.split_once('#').map(|(_, f)| f).unwrap_or("");
-        if let Some(res_ptr) = self.ids.get(doc).cloned() {
-            let target = self.local_target(frag, &res_ptr);
-            if target.is_none() {
-                self.scan.unresolved_local.push((ptr.to_string(), r));
-            }
-            return target;
-        }
-        let known_meta = SUPPORTED_TOOL_SCHEMA_DIALECTS
-            .iter()
-            .any(|d| strip_fragment(d) == doc);
-        if !known_meta {
-            self.scan.external.push((ptr.to_string(), r));
-        }
-        None
-    }
-
-    /// The pointer (inside the whole schema) a fragment names in the resource at
-    /// `resource`: empty = the resource, `/…` = a JSON pointer into it, else an anchor.
-    fn local_target(&self, frag: &str, resource: &str) -> Option<String> {
-        self.root.pointer(resource)?;
-        let frag = mcpdesc_core::pointer::percent_decode(frag);
-        if frag.is_empty() {
-            return Some(resource.to_string());
-        }
-        if frag.starts_with('/') {
-            let target = format!("{resource}{frag}");
-            return self.root.pointer(&target).map(|_| target);
-        }
-        self.anchors.get(&frag).cloned()
-    }
-}
-
-fn strip_fragment(u: &str) -> &str {
-    u.split_once('#').map_or(u, |(d, _)| d)
-}
-
-/// Resolves a URI reference against an optional base; `None` when it is relative and
-/// there is no base (or it does not parse).
-fn resolve_uri(r: &str, base: Option<&str>) -> Option<String> {
-    let rref = fluent_uri::UriRef::parse(r).ok()?;
-    if rref.has_scheme() {
-        return Some(rref.as_str().to_string());
-    }
-    let base = fluent_uri::Uri::parse(strip_fragment(base?)).ok()?;
-    rref.resolve_against(&base)
-        .ok()
-        .map(|u| u.as_str().to_string())
-}
+use mcpdesc_core::revision::SUPPORTED_TOOL_SCHEMA_DIALECTS;
+use mcpdesc_core::{Feature, RevisionSet};
+use serde_json::Value;
 
 /// Whether a tool schema is the Tool's input or output schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -505,99 +55,6 @@ pub(crate) enum Verdict {
     Incomplete,
 }
 
-/// Per-document caches of everything derived from a schema's content alone, so that a
-/// schema repeated across tools (common in imported and generated descriptions) is
-/// meta-validated, scanned and compiled once. Keys compare content exactly, member order
-/// included, so a cached result is the one a fresh computation would give.
-#[derive(Default)]
-pub(crate) struct Cache<'a> {
-    /// Compiled validators by canonical JSON text of the schema (a content key that does
-    /// not borrow: instances can come from schemas outside the document tree).
-    compiled: HashMap<(String, Dialect), Option<Rc<jsonschema::Validator>>>,
-    /// Meta-schema errors per dialect.
-    meta: HashMap<(ByContent<'a>, Dialect), Vec<(String, String)>>,
-    /// `$ref` / `x-mcp-header` scans.
-    scans: HashMap<ByContent<'a>, RefScan>,
-}
-
-impl std::fmt::Debug for Cache<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Cache")
-            .field("compiled", &self.compiled.len())
-            .field("meta", &self.meta.len())
-            .field("scans", &self.scans.len())
-            .finish()
-    }
-}
-
-impl<'a> Cache<'a> {
-    /// [`Dialect::meta_errors`], once per distinct schema content.
-    pub(crate) fn meta_errors(&mut self, d: Dialect, schema: &'a Value) -> Vec<(String, String)> {
-        self.meta
-            .entry((ByContent(schema), d))
-            .or_insert_with(|| d.meta_errors(schema))
-            .clone()
-    }
-
-    /// [`scan`], once per distinct schema content.
-    pub(crate) fn scan(&mut self, schema: &'a Value) -> RefScan {
-        self.scans
-            .entry(ByContent(schema))
-            .or_insert_with(|| scan(schema))
-            .clone()
-    }
-}
-
-/// Cache keys: schemas by exact content (the shared identity in `mcpdesc-core`).
-pub(crate) use mcpdesc_core::SameJson as ByContent;
-
-/// Compiles `schema` (with external `$ref`s removed) under `dialect`, once per distinct
-/// `(schema content, dialect)`. `None` when it does not compile.
-pub(crate) fn compiled(
-    cx: &mut Ctx<'_>,
-    schema: &Value,
-    external: &[(String, String)],
-    dialect: Dialect,
-) -> Option<Rc<jsonschema::Validator>> {
-    // serde_json writes members in stored order: equal text is equal content.
-    let k = (schema.to_string(), dialect);
-    if let Some(v) = cx.schemas.compiled.get(&k) {
-        return v.clone();
-    }
-    let v = build(schema, external, dialect).map(Rc::new);
-    cx.schemas.compiled.insert(k, v.clone());
-    v
-}
-
-fn build(
-    schema: &Value,
-    external: &[(String, String)],
-    dialect: Dialect,
-) -> Option<jsonschema::Validator> {
-    let prepared;
-    let target = if external.is_empty() {
-        schema
-    } else {
-        let mut copy = schema.clone();
-        for (ref_ptr, _) in external {
-            let toks = pointer::tokens(ref_ptr);
-            let parent: String = toks[..toks.len().saturating_sub(1)]
-                .iter()
-                .map(|t| format!("/{}", pointer::escape(t)))
-                .collect();
-            if let Some(o) = copy.pointer_mut(&parent).and_then(Value::as_object_mut) {
-                o.remove("$ref");
-            }
-        }
-        prepared = copy;
-        &prepared
-    };
-    jsonschema::options()
-        .with_draft(dialect.draft())
-        .build(target)
-        .ok()
-}
-
 /// Validates `instance` against `schema` under `dialect`.
 pub(crate) fn validate(
     cx: &mut Ctx<'_>,
@@ -620,7 +77,7 @@ pub(crate) fn validate_value(
     if !scan.unresolved_local.is_empty() || scan.truncated || scan.ref_cycle.is_some() {
         return Verdict::Incomplete;
     }
-    let Some(v) = compiled(cx, schema, &scan.external, dialect) else {
+    let Some(v) = cx.schemas.compiled(schema, &scan.external, dialect) else {
         return Verdict::Incomplete;
     };
     let errors: Vec<(String, String)> = if v.is_valid(instance) {
@@ -765,20 +222,22 @@ pub(crate) fn check_tool_schema<'a>(
     let scan = cx.schemas.scan(value);
     for (p, r) in &scan.unresolved_local {
         let at = format!("{ptr}{p}");
+        // The referencing module's code and message, then what it means here.
+        let missing = LocalRefError::Missing(r.clone());
         if dialect_revs.is_empty() {
             // §9.2: before a dialect is defined only the shape is enforced, and other
             // keywords (`$ref` among them) MUST NOT be rejected by an inferred
             // meta-schema. Like `tool-schema-uninterpretable`, a warning.
             cx.warn(
-                "tool-schema-ref-unresolved",
+                missing.code(),
                 at,
-                format!("local `$ref` `{r}` does not resolve inside the schema; MCP {pre_revs} define no dialect for tool schemas, so it is preserved, but the schema cannot be evaluated and validation is incomplete (§9.2)"),
+                format!("{missing}; MCP {pre_revs} define no dialect for tool schemas, so it is preserved, but the schema cannot be evaluated and validation is incomplete (§9.2)"),
             );
         } else {
             cx.error(
-                "tool-schema-ref-unresolved",
+                missing.code(),
                 at,
-                format!("local `$ref` `{r}` does not resolve inside the schema (required to be valid for MCP {dialect_revs}) (§9.2)"),
+                format!("{missing} (required to be valid for MCP {dialect_revs}) (§9.2)"),
             );
         }
     }
@@ -1284,8 +743,10 @@ mod tests {
 #[cfg(test)]
 mod cache_tests {
     use super::*;
+    use crate::schema_facts::{ByContent, Cache};
     use serde_json::json;
     use std::collections::hash_map::DefaultHasher;
+    use std::hash::Hash as _;
     use std::hash::Hasher as _;
 
     fn h(v: &Value) -> u64 {
