@@ -309,8 +309,17 @@ fn main() -> ExitCode {
             .iter()
             .filter(|t| wanted.contains(&t.api.as_str()))
             .map(|t| {
+                // Each field cut at 1,000 characters (keeps the slice small; the slice
+                // is a frozen input, not the catalog itself).
+                let fields: Vec<String> = t
+                    .entry
+                    .text
+                    .fields
+                    .iter()
+                    .map(|f| f.chars().take(1000).collect())
+                    .collect();
                 serde_json::json!({"api": t.api, "op": t.op, "name": t.entry.text.name,
-                    "fields": t.entry.text.fields, "toolsets": t.entry.toolsets,
+                    "fields": fields, "toolsets": t.entry.toolsets,
                     "readOnly": t.entry.read_only})
             })
             .collect();

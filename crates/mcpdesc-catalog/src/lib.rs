@@ -9,6 +9,8 @@
 
 pub mod code;
 pub mod facade;
+#[cfg(test)]
+mod recall;
 pub mod search;
 pub mod select;
 pub mod semantic;
