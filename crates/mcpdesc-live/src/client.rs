@@ -6,8 +6,8 @@
 //! stdin, waits a short grace period, then kills and reaps it — on success, error,
 //! timeout and panic alike.
 
-use crate::capture::Secret;
 use crate::dump::{META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION};
+use mcpdesc_core::Secret;
 use mcpdesc_core::http::mcp as mcp_header;
 use mcpdesc_core::{Feature, ProtocolRevision};
 use serde_json::{Value, json};
@@ -513,7 +513,7 @@ impl Transport for HttpTransport {
                 return Ok(());
             }
             let hint = if matches!(status.as_u16(), 401 | 403) {
-                " (the server wants credentials: send them with `--header`)"
+                " (the server wants credentials: send them in a request header)"
             } else {
                 ""
             };

@@ -38,8 +38,8 @@
 //! overwritten.
 
 use crate::diag::Diags;
-use crate::op::{OpSite, Shared, object_form, op_list};
 use crate::schema::{SchemaCx, push_token};
+use crate::site::{OpSite, Shared, object_form, op_list};
 use crate::spec::{Spec, SpecVersion};
 use indexmap::IndexMap;
 use mcpdesc_core::media::{self, BodyKind};

@@ -157,6 +157,7 @@ mod schema;
 mod security;
 mod servers;
 pub mod sink;
+mod site;
 mod spec;
 mod variants;
 

@@ -1,7 +1,7 @@
 //! Tool names and fallback titles from the operations alone (nothing is converted yet),
 //! so the document's skeleton is known before the first tool is built.
 
-use crate::op::OpSite;
+use crate::site::OpSite;
 
 /// Host-safe, unique tool names for the kept operations, in their order: from
 /// `x-mcp.name`, the operationId or method + path (see [`OpSite::raw_name`]), through

@@ -2,7 +2,7 @@
 //! operation filters.
 
 use crate::ImportError;
-use crate::op::OpSite;
+use crate::site::OpSite;
 use mcpdesc_core::{Limits, RevisionSet};
 use serde_json::{Map, Value};
 use std::time::Duration;
@@ -155,19 +155,19 @@ impl Filters {
         }
         let tags = s.tags();
         if !self.include_tags.is_empty() && !tags.iter().any(|t| self.include_tags.contains(t)) {
-            return Some("no tag matches --include-tag".into());
+            return Some("no tag matches the included tags".into());
         }
         if let Some(t) = tags.iter().find(|t| self.exclude_tags.contains(t)) {
-            return Some(format!("tag `{t}` matches --exclude-tag"));
+            return Some(format!("tag `{t}` is excluded"));
         }
         if let Some(g) = &self.include_paths {
             if !g.is_match(s.path) {
-                return Some("the path matches no --include-path".into());
+                return Some("the path matches none of the included paths".into());
             }
         }
         if let Some(g) = &self.exclude_paths {
             if g.is_match(s.path) {
-                return Some("the path matches --exclude-path".into());
+                return Some("the path matches an excluded path".into());
             }
         }
         // Compared as written, case-insensitively: a `--method` that names no HTTP
@@ -178,14 +178,14 @@ impl Filters {
                 .iter()
                 .any(|m| m.eq_ignore_ascii_case(s.method.as_str()))
         {
-            return Some("the method matches no --method".into());
+            return Some("the method is not one of the selected methods".into());
         }
         if !self.operation_ids.is_empty()
             && !s
                 .operation_id()
                 .is_some_and(|id| self.operation_ids.iter().any(|x| x == id))
         {
-            return Some("the operationId matches no --operation-id".into());
+            return Some("the operationId is not one of the selected operation ids".into());
         }
         None
     }

@@ -9,8 +9,8 @@
 
 use crate::diag::Diags;
 use crate::input::object_shape;
-use crate::op::{OpSite, Shared, object_form, op_list};
 use crate::schema::{SchemaCx, push_token};
+use crate::site::{OpSite, Shared, object_form, op_list};
 use crate::spec::{Spec, SpecVersion};
 use mcpdesc_core::media::{essence, is_json};
 use mcpdesc_core::provenance::Response;

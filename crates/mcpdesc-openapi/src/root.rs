@@ -6,7 +6,7 @@
 //! `format: email` would reject the rest: fuzzer findings).
 
 use crate::diag::Diags;
-use crate::op::OpSite;
+use crate::site::OpSite;
 use mcpdesc_validate::{StringFormat, format_holds};
 use serde_json::{Map, Value, json};
 

@@ -8,7 +8,7 @@
 //! been. Swagger 2.0 has no variables: `schemes` × `host` + `basePath`.
 
 use crate::diag::Diags;
-use crate::op::OpSite;
+use crate::site::OpSite;
 use crate::spec::{Spec, SpecVersion};
 use indexmap::IndexMap;
 use mcpdesc_core::provenance::{Server, ServerTemplate, ServerVariable};

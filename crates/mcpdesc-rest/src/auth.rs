@@ -63,8 +63,7 @@ impl Schemes {
             let scheme = match s("type").as_deref() {
                 Some("apiKey") => match (s("name"), s("in").as_deref()) {
                     (Some(n), Some("header"))
-                        if !mcpdesc_core::http::is_token(&n)
-                            || crate::request::is_hop_by_hop(&n) =>
+                        if !mcpdesc_core::http::is_token(&n) || crate::wire::is_hop_by_hop(&n) =>
                     {
                         Scheme::Unsupported(format!(
                             "apiKey in header `{n}`, which is not a header a credential can be sent in (not an RFC 9110 token, or one the gateway sets itself: connection, framing, `Host`)"

@@ -3,8 +3,8 @@
 //! base64, text as is. See the [`crate`] docs for the rules.
 
 use super::plan::{ArgPlan, BodyKind, BodyPlan, SchemaFacts, essence, is_json};
-use super::request::Body;
 use super::serialize::{self, Encoding};
+use super::wire::Body;
 use mcpdesc_core::provenance::BodyShape;
 use serde_json::{Map, Value};
 

@@ -159,6 +159,7 @@ mod response;
 pub mod serialize;
 #[cfg(test)]
 mod tests;
+mod wire;
 
 use crate::call::{CallLog, CallOutcome, ToolCall, UpstreamLog};
 use mcpdesc_core::Diagnostic;

@@ -475,7 +475,7 @@ fn check_arg(a: &ArgPlan) -> Option<String> {
             a.name, a.location
         ));
     }
-    if a.location == Location::Header && super::request::is_hop_by_hop(&a.name) {
+    if a.location == Location::Header && super::wire::is_hop_by_hop(&a.name) {
         return Some(format!(
             "header `{}` is one the gateway sets itself (connection, framing or `Host`, RFC 9110 §7.6.1); an argument cannot set it",
             a.name

@@ -5,6 +5,7 @@ use super::auth::{self, OAuthNeed};
 use super::body;
 use super::plan::{ArgPlan, Piece, ToolPlan};
 use super::serialize::{self, Encoding, SerError};
+pub use super::wire::{Body, is_hop_by_hop};
 use mcpdesc_core::http::{FieldValueError, check_field_value};
 use mcpdesc_core::provenance::{Location, Method};
 use serde_json::{Map, Value};
@@ -25,40 +26,12 @@ pub struct HttpRequest {
     pub oauth: Vec<OAuthNeed>,
 }
 
-/// A request body.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Body {
-    /// The `Content-Type` field value.
-    pub content_type: String,
-    pub bytes: Vec<u8>,
-}
-
 /// What the operator configured that goes on every request.
 #[derive(Debug, Clone, Copy)]
 pub struct Context<'a> {
     pub credentials: &'a BTreeMap<String, Secret>,
     pub static_headers: &'a [(String, Secret)],
     pub forwarded: &'a [(String, String)],
-}
-
-/// Headers never forwarded or configured: hop-by-hop (RFC 9110 §7.6.1) and framing.
-pub const HOP_BY_HOP: [&str; 10] = [
-    "connection",
-    "keep-alive",
-    "proxy-authenticate",
-    "proxy-authorization",
-    "proxy-connection",
-    "te",
-    "trailer",
-    "transfer-encoding",
-    "upgrade",
-    "host",
-];
-
-/// Whether a header name must never be forwarded or configured.
-pub fn is_hop_by_hop(name: &str) -> bool {
-    HOP_BY_HOP.iter().any(|h| h.eq_ignore_ascii_case(name))
-        || name.eq_ignore_ascii_case("content-length")
 }
 
 /// Rejects what a header cannot carry (RFC 9110 §5.5, [`check_field_value`]): CR, LF,

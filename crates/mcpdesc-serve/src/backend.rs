@@ -1,5 +1,6 @@
 //! What answers `tools/call`: the [`Backend`] trait, implemented by the REST gateway
-//! ([`mcpdesc_rest::RestBackend`]) and the mock ([`MockBackend`]).
+//! ([`mcpdesc_rest::RestBackend`], here) and the mock ([`crate::mock::MockBackend`],
+//! in its own module, which depends on this one and not the reverse).
 //!
 //! # Where things live, and why
 //! - [`ToolCall`] and [`CallOutcome`] (the call and its answer) live in `mcpdesc-rest`
@@ -21,7 +22,6 @@
 //! one backend per description (each with its own servers, credentials and limits), and
 //! its catalog says which description a tool belongs to.
 
-use crate::mock::MockBackend;
 use mcpdesc_core::{DeclKind, ProtocolRevision};
 use mcpdesc_rest::call::{CallOutcome, ToolCall};
 use mcpdesc_rest::{BoxFuture, RestBackend};
@@ -82,15 +82,5 @@ pub enum ReadAnswer {
 impl Backend for RestBackend {
     fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, CallOutcome> {
         Box::pin(RestBackend::call(self, call))
-    }
-}
-
-impl Backend for MockBackend {
-    fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, CallOutcome> {
-        Box::pin(std::future::ready(self.answer(call)))
-    }
-
-    fn read(&self, read: DeclRead<'_>) -> ReadAnswer {
-        self.answer_read(read)
     }
 }

@@ -37,9 +37,10 @@
 //! [`SELECT_META_KEY`] is a conforming `_meta` key (§3.5: prefix `x-mcpdesc`, one valid
 //! label, not under an MCP-reserved prefix).
 
-use crate::backend::{DeclRead, ReadAnswer};
+use crate::backend::{Backend, DeclRead, ReadAnswer};
 use mcpdesc_core::same_json::json_eq;
 use mcpdesc_core::{DeclKind, Feature, refs};
+use mcpdesc_rest::BoxFuture;
 use mcpdesc_rest::call::{CallLog, CallOutcome, ToolCall, text_block};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -303,7 +304,7 @@ impl MockBackend {
         let examples = self.examples_in(read.decl, ns);
         if examples.is_empty() {
             return ReadAnswer::Invalid(format!(
-                "{what} `{label}` has no named examples in the MCP Description, and `mcpdesc serve --mock` answers only from examples"
+                "{what} `{label}` has no named examples in the MCP Description, and this mock server answers only from examples"
             ));
         }
         let requested = match read.meta.and_then(|m| m.get(SELECT_META_KEY)) {
@@ -358,7 +359,7 @@ impl MockBackend {
                         .filter_map(|(_, ex)| ex.get("uri").and_then(Value::as_str))
                         .collect();
                     format!(
-                        "Resource template `{label}` has no example for `{}`, and `mcpdesc serve --mock` answers only a URI an example records; its examples read: {}",
+                        "Resource template `{label}` has no example for `{}`, and this mock server answers only a URI an example records; its examples read: {}",
                         read.target,
                         uris.join(", ")
                     )
@@ -371,7 +372,7 @@ impl MockBackend {
                         })
                         .collect();
                     format!(
-                        "Prompt `{label}` has no example with these arguments, and `mcpdesc serve --mock` answers only from examples (name one with `_meta[\"{SELECT_META_KEY}\"]`); its examples: {}",
+                        "Prompt `{label}` has no example with these arguments, and this mock server answers only from examples (name one with `_meta[\"{SELECT_META_KEY}\"]`); its examples: {}",
                         shown.join("; ")
                     )
                 }
@@ -437,6 +438,16 @@ fn illustrative(tool: &str, name: &str, how: Selection, result: Option<&Value>) 
         }
     }
     Value::Object(out)
+}
+
+impl Backend for MockBackend {
+    fn call<'a>(&'a self, call: ToolCall<'a>) -> BoxFuture<'a, CallOutcome> {
+        Box::pin(std::future::ready(self.answer(call)))
+    }
+
+    fn read(&self, read: DeclRead<'_>) -> ReadAnswer {
+        self.answer_read(read)
+    }
 }
 
 #[cfg(test)]
