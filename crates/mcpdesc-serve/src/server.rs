@@ -53,6 +53,7 @@ pub(crate) mod headers;
 pub(crate) mod http;
 pub(crate) mod jsonrpc;
 pub(crate) mod log;
+pub(crate) mod ratelimit;
 pub(crate) mod report;
 pub(crate) mod start;
 pub(crate) mod stdio;

@@ -132,6 +132,26 @@ pub struct Args {
     /// must send (`Authorization: Bearer …`).
     #[arg(long, value_name = "VAR", requires = "http")]
     pub inbound_token_env: Option<String>,
+    /// With --http: at most RATE MCP requests per caller, as COUNT/UNIT with UNIT s, min
+    /// or h (20/min, 5/s, 1000/h); more is refused with 429 and Retry-After, unprocessed.
+    /// The caller is the authenticated subject, else the peer IP address (IPv6 by /64).
+    #[arg(long, value_name = "RATE", requires = "http")]
+    pub rate_limit: Option<mcpdesc_ratelimit::Rate>,
+    /// With --rate-limit: requests an idle caller may send at once (default: the rate's
+    /// COUNT).
+    #[arg(long, value_name = "N", requires = "rate_limit",
+          value_parser = mcpdesc_ratelimit::parse_burst)]
+    pub rate_limit_burst: Option<std::num::NonZeroU32>,
+    /// With --rate-limit: keep one budget per caller across replicas in this Redis
+    /// (redis://HOST:PORT); by default each replica keeps its own.
+    #[arg(long, value_name = "URL", requires = "rate_limit")]
+    pub rate_limit_store: Option<mcpdesc_ratelimit::StoreUrl>,
+    /// With --rate-limit-store: what requests get while Redis cannot be asked (within
+    /// 100 ms): `open` (admitted unlimited) or `closed` (refused with 503 and
+    /// Retry-After: 1). Store errors are logged, at most every 30 s.
+    #[arg(long, value_name = "open|closed", requires = "rate_limit_store",
+          default_value_t = mcpdesc_ratelimit::OnStoreError::Open)]
+    pub rate_limit_on_store_error: mcpdesc_ratelimit::OnStoreError,
     /// Entries per page of tools/list and the other lists.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_PAGE_SIZE,
           value_parser = positive)]
@@ -746,9 +766,21 @@ fn transport(args: &Args) -> Result<Transport, UsageError> {
                     None => None,
                 },
                 forward_headers: args.forward_headers.clone(),
+                rate_limit: rate_limit(args),
             },
         },
     })
+}
+
+/// `--rate-limit` with its `--rate-limit-*` settings.
+fn rate_limit(args: &Args) -> Option<Arc<mcpdesc_ratelimit::Limiter>> {
+    let config = mcpdesc_ratelimit::Config {
+        rate: args.rate_limit?,
+        burst: args.rate_limit_burst,
+        store: args.rate_limit_store.clone(),
+        on_store_error: args.rate_limit_on_store_error,
+    };
+    Some(Arc::new(mcpdesc_ratelimit::Limiter::new(config)))
 }
 
 /// The server-wide settings: revisions, paging, host fitting, the selection and

@@ -77,6 +77,9 @@ pub struct HttpOptions {
     pub inbound_token: Option<String>,
     /// `--forward-header` names (compared case-insensitively).
     pub forward_headers: Vec<String>,
+    /// `--rate-limit`: every MCP request (`POST /mcp…`) is counted against its caller's
+    /// budget ([`ratelimit`](super::ratelimit)).
+    pub rate_limit: Option<Arc<mcpdesc_ratelimit::Limiter>>,
 }
 
 impl std::fmt::Debug for HttpOptions {
@@ -87,6 +90,7 @@ impl std::fmt::Debug for HttpOptions {
                 &self.inbound_token.as_ref().map(|_| "REDACTED"),
             )
             .field("forward_headers", &self.forward_headers)
+            .field("rate_limit", &self.rate_limit)
             .finish()
     }
 }
@@ -179,7 +183,7 @@ pub async fn serve(
             () = &mut shutdown => return Ok(()),
             a = listener.accept() => a,
         };
-        let (stream, _peer) = match accepted {
+        let (stream, peer) = match accepted {
             Ok(x) => x,
             Err(e) => {
                 // EMFILE and friends: wait a little instead of spinning.
@@ -191,7 +195,8 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         let st = Arc::clone(&state);
         tokio::spawn(async move {
-            let svc = hyper::service::service_fn(move |req| {
+            let svc = hyper::service::service_fn(move |mut req: Request<Incoming>| {
+                req.extensions_mut().insert(super::ratelimit::Peer(peer));
                 let st = Arc::clone(&st);
                 async move { Ok::<_, Infallible>(st.handle(req).await) }
             });
@@ -236,6 +241,12 @@ impl State {
         }
         if let Some(denied) = self.check_auth(&hdrs) {
             return denied;
+        }
+        if *req.method() == Method::POST
+            && let Some(limiter) = &self.opts.rate_limit
+            && let Some(refused) = super::ratelimit::admit(limiter, &req, &server).await
+        {
+            return refused;
         }
         match *req.method() {
             Method::POST => self.post(&server, req, hdrs).await,
@@ -942,6 +953,7 @@ mod tests {
             } else {
                 vec![]
             },
+            ..HttpOptions::default()
         }
     }
 
