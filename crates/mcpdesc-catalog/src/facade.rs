@@ -212,6 +212,36 @@ mod tests {
     use ProtocolRevision::*;
 
     #[test]
+    fn found_entries_keep_the_documented_order_and_round_scores() {
+        let full = Found {
+            name: "pulls_list".into(),
+            server: "GitHub".into(),
+            title: Some("List pull requests".into()),
+            summary: "Lists pull requests.".into(),
+            method: Some("GET".into()),
+            path: Some("/repos/{owner}/{repo}/pulls".into()),
+            toolset: Some("pulls".into()),
+            score: 0.123_456,
+        };
+        assert_eq!(
+            full.to_value().to_string(),
+            r#"{"name":"pulls_list","server":"GitHub","title":"List pull requests","summary":"Lists pull requests.","method":"GET","path":"/repos/{owner}/{repo}/pulls","toolset":"pulls","score":0.1235}"#
+        );
+        let bare = Found {
+            title: None,
+            method: None,
+            path: None,
+            toolset: None,
+            score: 2.0,
+            ..full
+        };
+        assert_eq!(
+            bare.to_value().to_string(),
+            r#"{"name":"pulls_list","server":"GitHub","summary":"Lists pull requests.","score":2.0}"#
+        );
+    }
+
+    #[test]
     fn first_sentences() {
         assert_eq!(first_sentence("Lists pets. Paginated."), "Lists pets.");
         assert_eq!(

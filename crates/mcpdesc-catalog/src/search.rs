@@ -581,12 +581,12 @@ impl Index {
         }
         let top = by_similarity.iter().map(|p| p.0).fold(f32::MIN, f32::max);
         let floor = by_similarity.iter().map(|p| p.0).fold(f32::MAX, f32::min);
-        let span = top - floor;
+        // All similarities equal (span 0): every tool scales to 0, none to NaN.
+        let span = (top - floor).max(f32::MIN_POSITIVE);
         let semantic = |i: usize| -> f32 {
-            match similarities.get(i) {
-                Some(&c) if span > 0.0 => ((c - floor) / span).max(0.0),
-                _ => 0.0,
-            }
+            similarities
+                .get(i)
+                .map_or(0.0, |&c| ((c - floor) / span).max(0.0))
         };
         let (alpha, beta) = if best_lexical > 0.0 {
             (
@@ -1026,6 +1026,42 @@ mod tests {
         );
     }
 
+    /// Equal similarities carry no preference: the lexical score alone orders, and
+    /// nothing becomes NaN.
+    #[test]
+    fn equal_similarities_scale_to_zero() {
+        let ix = hybrid(vec![0.4; 4]);
+        assert!(ix.is_hybrid());
+        let hits = ix.search("omega", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_two", "t_zero"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[0.7, 0.591113],
+        );
+        assert!(ix.search("nothing", 10, &Filter::default()).is_empty());
+        assert!(!Index::build(oracle_corpus(), None).is_hybrid());
+    }
+
+    /// An empty toolset list filters nothing (as if absent).
+    #[test]
+    fn an_empty_toolset_filter_keeps_every_tool() {
+        let ix = index();
+        let none: [String; 0] = [];
+        let all = ix.search(
+            "list",
+            10,
+            &Filter {
+                toolsets: Some(&none),
+                read_only: None,
+            },
+        );
+        assert_eq!(
+            names(&ix, &all),
+            names(&ix, &ix.search("list", 10, &Filter::default()))
+        );
+        assert_eq!(all.len(), 2);
+    }
+
     /// Equal fused scores are ordered by name.
     #[test]
     fn fused_ties_are_broken_by_name() {
@@ -1129,5 +1165,14 @@ mod tests {
         assert_eq!(t.fields[Field::Parameters as usize], "movie_id The TMDB id");
         assert_eq!(t.fields[Field::Response as usize], "cast character");
         assert_eq!(t.fields[Field::Toolsets as usize], "movies");
+        // Only a whole `{…}` segment is a variable; a segment that merely starts or ends
+        // with a brace is text.
+        let decl = json!({"name": "f",
+            "x-mcpdesc-openapi": {"method": "GET", "path": "/files/{id}.json/{x}y/z{w}/{v}"}});
+        let t = ToolText::of_tool("f", &doc, &decl);
+        assert_eq!(
+            t.fields[Field::Path as usize],
+            "get files {id}.json {x}y z{w}"
+        );
     }
 }
