@@ -368,3 +368,60 @@ fn decl_kinds_cover_the_scoped_collections_of_section_4_10() {
         ]
     );
 }
+
+/// §15's data model has one number: `1` and `1.0` are one value. Merge collapses two
+/// views that differ only in that spelling into one declaration, split and the
+/// equivalence agree, and diff reports no change (expectations written by hand).
+#[test]
+fn one_and_one_point_zero_are_one_value_to_merge_split_and_diff() {
+    let doc = |max: Value, revs: &[&str]| -> Value {
+        serde_json::json!({
+            "mcpdesc": "0.8.0",
+            "info": {"name": "eq", "version": "1.0.0"},
+            "protocolVersions": revs,
+            "tools": [{"name": "t", "description": "d", "inputSchema": {
+                "type": "object",
+                "properties": {"n": {"type": "number", "maximum": max}}
+            }}]
+        })
+    };
+    let (one, one_f) = (serde_json::json!(1), serde_json::json!(1.0));
+    assert_ne!(one, one_f, "serde_json keeps the spellings apart");
+    let both = ["2025-06-18", "2025-11-25"];
+
+    // merge: one declaration for both revisions, none scoped to a revision.
+    let merged = merge(&[
+        MergeInput::new("a", doc(one.clone(), &["2025-06-18"])),
+        MergeInput::new("b", doc(one_f.clone(), &["2025-11-25"])),
+    ])
+    .expect("merges");
+    let tools = merged.value()["tools"].as_array().expect("tools");
+    assert_eq!(tools.len(), 1, "{tools:#?}");
+    assert!(tools[0].get("protocolVersions").is_none(), "{tools:#?}");
+
+    // equivalence (merge's and split's normal form): the two spellings are equivalent.
+    let (a, b) = (doc(one.clone(), &both), doc(one_f.clone(), &both));
+    assert!(mcpdesc_scope::equivalent(&a, &b));
+
+    // split: two per-revision declarations differing only in spelling are the same
+    // description as the one unscoped declaration.
+    let mut scoped = doc(one.clone(), &both);
+    let t0 = scoped["tools"][0].clone();
+    let mut t1 = t0.clone();
+    t1["inputSchema"]["properties"]["n"]["maximum"] = one_f.clone();
+    let mut t0 = t0;
+    t0["protocolVersions"] = serde_json::json!(["2025-06-18"]);
+    t1["protocolVersions"] = serde_json::json!(["2025-11-25"]);
+    scoped["tools"] = serde_json::json!([t0, t1]);
+    let (split_doc, losses) = split(&scoped).expect("splits");
+    assert!(losses.is_empty(), "{losses:#?}");
+    assert!(mcpdesc_scope::equivalent(split_doc.value(), &a));
+
+    // diff: no change at all.
+    let (va, vb) = (
+        Validator::new().check(&a).expect("valid"),
+        Validator::new().check(&b).expect("valid"),
+    );
+    let report = mcpdesc_diff::diff(&va, &vb, &Default::default()).expect("diffs");
+    assert!(report.findings.is_empty(), "{:#?}", report.findings);
+}

@@ -5,6 +5,7 @@
 
 use crate::kinds::{DeclKind, root_scope};
 use crate::project::{ProjectOptions, project_value};
+use mcpdesc_core::same_json::json_eq;
 use serde_json::{Map, Value};
 
 /// Whether `a` and `b` are semantically equivalent descriptions (see module docs).
@@ -25,7 +26,7 @@ pub fn first_difference(a: &Value, b: &Value) -> Option<String> {
             return Some(format!("cannot project at {rev}"));
         };
         let (na, nb) = (normalize_view(&va), normalize_view(&vb));
-        if na != nb {
+        if !json_eq(&na, &nb) {
             let at = diff_pointer(&na, &nb, String::new());
             return Some(format!(
                 "views at {rev} differ (normalized view, at `{at}`)"
@@ -37,11 +38,12 @@ pub fn first_difference(a: &Value, b: &Value) -> Option<String> {
 
 /// Whether two single-revision views are equivalent.
 pub fn views_equivalent(a: &Value, b: &Value) -> bool {
-    normalize_view(a) == normalize_view(b)
+    json_eq(&normalize_view(a), &normalize_view(b))
 }
 
 /// A normal form of a single-revision view: keys sorted, unordered collections sorted,
-/// security arrays normalized. Two views are equivalent iff their normal forms are equal.
+/// security arrays normalized. Two views are equivalent iff their normal forms are
+/// equal as JSON ([`json_eq`], §15's data model: `1` and `1.0` are one number).
 pub fn normalize_view(view: &Value) -> Value {
     let mut v = sorted(view);
     let Some(obj) = v.as_object_mut() else {
@@ -123,9 +125,11 @@ pub(crate) fn sorted(v: &Value) -> Value {
     }
 }
 
-/// Compact JSON with keys sorted: equal strings iff equal values.
+/// A text of `v`, equal for two values exactly when they are equal as JSON
+/// ([`json_eq`]: members in any order, `1` = `1.0`): core's one canonical text, a key
+/// for sorting and grouping, not JSON to show.
 pub fn canonical_string(v: &Value) -> String {
-    sorted(v).to_string()
+    mcpdesc_core::same_json::canonical_text(v)
 }
 
 /// The JSON pointer (in `a`) of the first place where `a` and `b` differ, `""` if the
@@ -137,7 +141,7 @@ pub fn diff_pointer(a: &Value, b: &Value, at: String) -> String {
                 let p = mcpdesc_core::pointer::push(&at, k);
                 match mb.get(k) {
                     None => return p,
-                    Some(vb) if va != vb => return diff_pointer(va, vb, p),
+                    Some(vb) if !json_eq(va, vb) => return diff_pointer(va, vb, p),
                     _ => {}
                 }
             }
@@ -148,7 +152,7 @@ pub fn diff_pointer(a: &Value, b: &Value, at: String) -> String {
         }
         (Value::Array(xa), Value::Array(xb)) => {
             for (i, (va, vb)) in xa.iter().zip(xb).enumerate() {
-                if va != vb {
+                if !json_eq(va, vb) {
                     return diff_pointer(va, vb, mcpdesc_core::pointer::push(&at, i.to_string()));
                 }
             }

@@ -4,6 +4,7 @@
 use crate::equiv::{canonical_string, diff_pointer, normalize_decl, normalize_view};
 use crate::kinds::{DeclKind, clear_scope, decl_scope, root_scope, scope_json, set_scope};
 use crate::project::{ProjectOptions, project_declaration, project_value};
+use mcpdesc_core::same_json::json_eq;
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet, pointer, refs};
 use mcpdesc_validate::Validated;
 use serde_json::{Map, Value};
@@ -295,7 +296,7 @@ fn check_unscoped(inputs: &[MergeInput], errs: &mut Vec<Diagnostic>) {
                     None => seen = Some((&input.source, v)),
                     Some((src, first)) => {
                         let (a, b) = normalized_pair(&key, first, v);
-                        if a != b {
+                        if !json_eq(&a, &b) {
                             let at = diff_pointer(&a, &b, ptr.clone());
                             errs.push(
                                 Diagnostic::error(
@@ -394,7 +395,7 @@ fn merge_components(inputs: &[MergeInput], errs: &mut Vec<Diagnostic>) -> Option
                 };
                 let slot_key = name.unwrap_or(k);
                 match slot.get(slot_key) {
-                    Some(existing) if existing != cv => {
+                    Some(existing) if !json_eq(existing, cv) => {
                         let src = origin
                             .iter()
                             .find(|(p, _)| *p == ptr)
@@ -433,7 +434,7 @@ fn compare_views(a: &MergeInput, b: &MergeInput, rev: ProtocolRevision) -> Optio
     let opts = ProjectOptions::default();
     let va = project_value(&a.document, rev, opts).ok()?;
     let vb = project_value(&b.document, rev, opts).ok()?;
-    if normalize_view(&va) == normalize_view(&vb) {
+    if json_eq(&normalize_view(&va), &normalize_view(&vb)) {
         return None;
     }
     let ra = root_scope(&a.document);
@@ -466,7 +467,7 @@ fn compare_views(a: &MergeInput, b: &MergeInput, rev: ProtocolRevision) -> Optio
                     }
                     Some(y) => {
                         let (nx, ny) = (normalize_decl(kind, &x.1), normalize_decl(kind, &y.1));
-                        if nx != ny {
+                        if !json_eq(&nx, &ny) {
                             let rel = diff_pointer(&nx, &ny, String::new());
                             let pb = format!("/{}/{}{rel}", kind.collection(), y.0);
                             let pa = format!("{pa}{rel}");
