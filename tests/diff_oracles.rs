@@ -261,7 +261,7 @@ fn markdown_past_its_size_cap_counts_the_findings_it_leaves_out() {
     let left = n - listed;
     assert!(
         md.contains(&format!(
-            "_{left} more breaking or possibly-breaking findings are not shown here; `mcpdesc diff --format json` lists them all._"
+            "_{left} more breaking or possibly-breaking findings are not shown here; the JSON report lists them all._"
         )),
         "listed {listed} of {n}; {}",
         &md[md.len().saturating_sub(600)..]

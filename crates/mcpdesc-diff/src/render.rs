@@ -370,7 +370,7 @@ fn markdown_with(report: &Report, names: Names<'_>, compact: bool) -> (String, b
         let left = report.findings.len() - shown - omitted_by_compact;
         let _ = writeln!(
             s,
-            "_{} more breaking or possibly-breaking findings are not shown here; `mcpdesc diff --format json` lists them all._\n",
+            "_{} more breaking or possibly-breaking findings are not shown here; the JSON report lists them all._\n",
             left
         );
     }

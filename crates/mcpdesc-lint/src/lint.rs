@@ -172,7 +172,7 @@ pub fn lint(doc: &Validated<'_>, opts: &LintOptions) -> LintReport {
                 ds.push(diag(
                     rules::TOOL_OVER_BUDGET,
                     format!(
-                        "tool `{name}` is {size} as a host receives it at {rev}, over the budget of {budget} bytes (`export tools-list --host H --budget BYTES` prunes it)"
+                        "tool `{name}` is {size} as a host receives it at {rev}, over the budget of {budget} bytes (fitting the list to the host within the budget prunes it)"
                     ),
                     ptr.clone(),
                 ));
@@ -200,7 +200,7 @@ pub fn lint(doc: &Validated<'_>, opts: &LintOptions) -> LintReport {
                 diag(
                     rules::FACADE_CONTEXT,
                     format!(
-                        "with --discovery search, tools/list at {rev} is {} (search_tools, describe_tools, call_tool for {} tools); directly: {}",
+                        "with search discovery, tools/list at {rev} is {} (search_tools, describe_tools, call_tool for {} tools); directly: {}",
                         facade, tool_count, sizes.list
                     ),
                     String::new(),
@@ -226,7 +226,7 @@ pub fn lint(doc: &Validated<'_>, opts: &LintOptions) -> LintReport {
                 diag(
                     rules::TOO_MANY_TOOLS,
                     format!(
-                        "{} tools at {rev}, more than --max-tools {max}; the list is ~{} tokens of the model's context",
+                        "{} tools at {rev}, more than the maximum of {max}; the list is ~{} tokens of the model's context",
                         tool_count, sizes.list.tokens
                     ),
                     "/tools".into(),

@@ -145,7 +145,7 @@ pub const RULES: &[Rule] = &[
         TOOL_OVER_BUDGET,
         Level::Warning,
         false,
-        "a tool as the host receives it is larger than the budget (`--budget`, default 32768 bytes)",
+        "a tool as the host receives it is larger than the budget (default 32768 bytes)",
     ),
     rule(
         LIST_OVER_BUDGET,
@@ -163,13 +163,13 @@ pub const RULES: &[Rule] = &[
         FACADE_CONTEXT,
         Level::Info,
         false,
-        "with `--discovery search`: the start-up context the search facade gives per revision, against the direct tools/list",
+        "with search discovery: the start-up context the search facade gives per revision, against the direct tools/list",
     ),
     rule(
         TOO_MANY_TOOLS,
         Level::Warning,
         false,
-        "more tools than `--max-tools N`",
+        "more tools than the configured maximum",
     ),
     rule(
         DESCRIPTION_MISSING,
@@ -217,7 +217,7 @@ pub const RULES: &[Rule] = &[
         HTML_IN_DESCRIPTION,
         Level::Warning,
         false,
-        "HTML markup in a description (`export --host` renders it to plain text)",
+        "HTML markup in a description (fitting the list to a host renders it to plain text)",
     ),
 ];
 

@@ -366,11 +366,11 @@ fn budget_sizes_and_counts() {
         &o,
         &[
             &format!(
-                "warning tool-over-budget /tools/0: tool `a` is {} as a host receives it at 2025-06-18, over the budget of {b} bytes (`export tools-list --host H --budget BYTES` prunes it)",
+                "warning tool-over-budget /tools/0: tool `a` is {} as a host receives it at 2025-06-18, over the budget of {b} bytes (fitting the list to the host within the budget prunes it)",
                 size(&tools[0])
             ),
             &format!(
-                "warning tool-over-budget /tools/1: tool `b` is {} as a host receives it at 2025-06-18, over the budget of {b} bytes (`export tools-list --host H --budget BYTES` prunes it)",
+                "warning tool-over-budget /tools/1: tool `b` is {} as a host receives it at 2025-06-18, over the budget of {b} bytes (fitting the list to the host within the budget prunes it)",
                 size(&tools[1])
             ),
         ],
@@ -383,7 +383,7 @@ fn budget_sizes_and_counts() {
         &d,
         &o,
         &[&format!(
-            "warning too-many-tools /tools: 2 tools at 2025-06-18, more than --max-tools 1; the list is ~{} tokens of the model's context",
+            "warning too-many-tools /tools: 2 tools at 2025-06-18, more than the maximum of 1; the list is ~{} tokens of the model's context",
             estimate_tokens(&list)
         )],
     );
@@ -404,7 +404,7 @@ fn facade_context() {
         .unwrap_or_else(|| panic!("{}", got[0]));
     assert_eq!(tail, direct);
     let facade = head
-        .strip_prefix("info facade-context : with --discovery search, tools/list at 2025-06-18 is ")
+        .strip_prefix("info facade-context : with search discovery, tools/list at 2025-06-18 is ")
         .unwrap_or_else(|| panic!("{head}"));
     // Three facade tools with their schemas: more than a few hundred bytes, less than
     // the 6,000 bytes issue 21 allows.
@@ -708,7 +708,7 @@ fn host_counts() {
         &opts(&["claude-code"], None),
         &[
             &format!(
-                "warning tool-over-budget /tools/0: tool `t` is {} bytes, ~{} tokens as a host receives it at 2025-06-18, over the budget of 32768 bytes (`export tools-list --host H --budget BYTES` prunes it)",
+                "warning tool-over-budget /tools/0: tool `t` is {} bytes, ~{} tokens as a host receives it at 2025-06-18, over the budget of 32768 bytes (fitting the list to the host within the budget prunes it)",
                 tools[0].len(),
                 estimate_tokens(&tools[0])
             ),

@@ -116,7 +116,7 @@ pub fn import_dumps(
                             file,
                             origin.apply(Diagnostic::warning(
                                 "protocol-version-flag-ignored",
-                                format!("the dump negotiated {r}; --protocol-version {f} applies only to dumps that do not say"),
+                                format!("the dump negotiated {r}; the given protocol revision {f} applies only to dumps that do not say"),
                             )),
                         ));
                     }
@@ -151,7 +151,7 @@ pub fn import_dumps(
                     file,
                     Diagnostic::error(
                         "protocol-version-required",
-                        "the dump does not say which protocol revision was negotiated (no initialize result); pass --protocol-version",
+                        "the dump does not say which protocol revision was negotiated (no initialize result), and none was given",
                     ),
                 ));
                 continue;
@@ -466,7 +466,7 @@ fn server_info(
     let Some(name) = opts.server_name.clone().filter(|n| !n.is_empty()) else {
         diags.push(FileDiagnostic::global(Diagnostic::error(
             "server-name-required",
-            "no dump carries serverInfo; pass --server-name",
+            "no dump carries serverInfo, and no server name was given",
         )));
         return None;
     };

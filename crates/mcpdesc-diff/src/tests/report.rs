@@ -491,7 +491,7 @@ fn markdown_over_the_cap_counts_what_is_left_out() {
     );
     assert!(
         md.contains(&format!(
-            "_{} more breaking or possibly-breaking findings are not shown here; `mcpdesc diff --format json` lists them all._\n\n**Semver suggestion: major (breaking changes).**\n",
+            "_{} more breaking or possibly-breaking findings are not shown here; the JSON report lists them all._\n\n**Semver suggestion: major (breaking changes).**\n",
             300 - listed
         )),
         "{}",
@@ -747,7 +747,7 @@ fn markdown_fills_its_room_exactly() {
     );
     assert!(
         md.ends_with(&format!(
-            "{}_1 more breaking or possibly-breaking findings are not shown here; `mcpdesc diff --format json` lists them all._\n\n**Semver suggestion: major (breaking changes).**\n",
+            "{}_1 more breaking or possibly-breaking findings are not shown here; the JSON report lists them all._\n\n**Semver suggestion: major (breaking changes).**\n",
             section(n - 2, &first)
         )),
         "{}",
