@@ -30,7 +30,7 @@ use crate::{CallRecord, ErrorKind, Host, Limits, Outcome, ScriptError};
 
 /// After the wall time, how long a worker has to report its own timeout (its interrupt handler
 /// stops the engine within microseconds) before it is killed.
-pub const GRACE: Duration = Duration::from_millis(50);
+pub const GRACE: Duration = Duration::from_millis(25);
 /// How long a new worker may take to say it is ready.
 const START_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -282,6 +282,10 @@ impl Turn<'_> {
         if let Some(h) = hook {
             run["hook"] = json!(h);
         }
+        // The worker's own deadline is the gateway's, not later: what is left of the wall time
+        // once a worker is ready.
+        let left = (start + limits.wall.min(MAX_WALL)).saturating_duration_since(Instant::now());
+        run["budget_ms"] = json!(u64::try_from(left.as_millis()).unwrap_or(u64::MAX));
         Execution::new(tools, host, limits, start)
             .drive(worker, run)
             .await

@@ -1,7 +1,7 @@
 //! The messages between the gateway and a worker: JSON frames, each a 4-byte big-endian length
 //! and that many bytes, over the worker's stdin (gateway → worker) and stdout (worker → gateway).
 //!
-//! Gateway → worker: `{"t":"run","code","tools","limits","hook"?}` once, then one
+//! Gateway → worker: `{"t":"run","code","tools","limits","budget_ms","hook"?}` once, then one
 //! `{"t":"result","id","ok"|"err"}` per `api` call. Worker → gateway: `{"t":"ready","pid","fds"}`
 //! once started, `{"t":"call","id","tool","args"}`, `{"t":"log","line"}`, and last
 //! `{"t":"done","result","error"?}`.

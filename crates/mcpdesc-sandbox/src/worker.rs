@@ -20,7 +20,7 @@ use std::io::{Read as _, Write as _};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value as Json, json};
 
@@ -73,7 +73,7 @@ pub fn main() -> ExitCode {
             return finish(Some(run_hook(hook)), None);
         }
     }
-    let deadline = Instant::now() + job.limits.wall.min(MAX_WALL);
+    let deadline = Instant::now() + job.budget.min(job.limits.wall).min(MAX_WALL);
     let stop = Arc::new(AtomicBool::new(false));
     let out = run_engine(
         &job.code,
@@ -91,6 +91,8 @@ struct Job {
     tools: Vec<String>,
     limits: Limits,
     hook: Option<String>,
+    /// What is left of the wall time when the gateway sent the script.
+    budget: Duration,
 }
 
 impl Job {
@@ -108,6 +110,7 @@ impl Job {
                 .collect::<Option<_>>()?,
             limits: limits_from_json(msg.get("limits")?)?,
             hook: msg.get("hook").and_then(Json::as_str).map(str::to_owned),
+            budget: Duration::from_millis(msg.get("budget_ms")?.as_u64()?),
         })
     }
 }

@@ -17,7 +17,7 @@
 //! - At most [`MAX_EXECUTIONS`] scripts run at once in the whole process (each may hold
 //!   its heap limit resident); another `execute` waits for a turn up to its wall time,
 //!   then is a tool error saying so. A script past its wall time is killed with its
-//!   worker, so no script holds a turn (or a core) beyond its wall time plus 50 ms.
+//!   worker, so no script holds a turn (or a core) beyond its wall time plus 25 ms.
 
 use super::args::{ArgsValidator, describe};
 use super::catalog::{Catalog, View};
