@@ -393,6 +393,9 @@ pub fn outcome_of(diags: &[Diagnostic]) -> Outcome {
 }
 
 #[cfg(test)]
+mod library_words;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
