@@ -2,16 +2,17 @@
 //! in scope) in a fresh QuickJS-ng runtime, with only ECMAScript built-ins, a frozen `api` whose
 //! functions ask a [`Host`] to perform tool calls, and a captured `console`.
 //!
-//! Design (see ARCHITECTURE.md, `crates/mcpdesc-sandbox`):
-//! - the engine runs on its own OS thread, one per execution, with a stack sized from
-//!   [`Limits::stack_bytes`]; the runtime is created there and dropped there, so nothing is shared
-//!   between executions and every byte the script allocated is freed when it ends;
-//! - [`execute`] is `async`: it performs the host calls on the caller's tokio runtime (in a
-//!   `JoinSet`, aborted when the execution ends) and hands results back to the engine thread over
-//!   a channel, so a slow upstream never blocks an executor thread and the engine never needs a
-//!   `Send` runtime;
-//! - every limit ends the execution with a [`ScriptError`]; the interrupt handler stops code that
-//!   never yields (wall time, or a limit hit inside an `api` call that the script caught).
+//! Design (SECURITY.md beside this crate says what runs where and why):
+//! - every script runs in its own worker process ([`worker`]), taken from a [`Pool`] of workers
+//!   started ahead; the worker creates the runtime, runs the script on its main thread and
+//!   exits, so nothing is shared between executions and every byte the script allocated is
+//!   freed when it ends;
+//! - [`Turn::execute`] / [`Pool::execute`] are `async`: they perform the worker's `api`
+//!   requests on the caller's tokio runtime (in a `JoinSet`, aborted when the execution ends)
+//!   and send the results back as messages, so a slow upstream never blocks an executor thread;
+//! - every limit ends the execution with a [`ScriptError`]: the engine's interrupt handler stops
+//!   code that yields to it (wall time, or a limit hit inside an `api` call that the script
+//!   caught), and the pool kills a worker that has not answered [`GRACE`] after the wall time.
 
 mod bridge;
 mod console;

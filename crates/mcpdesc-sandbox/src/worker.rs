@@ -8,7 +8,7 @@
 //! 3. sets `RLIMIT_CPU` and `RLIMIT_AS` from the script's limits, allows no new file
 //!    descriptor (`RLIMIT_NOFILE` 0), and installs the filter: from then on it can read fd 0,
 //!    write fds 1 and 2, map anonymous non-executable memory, and little else (see
-//!    [`os::filter`]); every other system call fails with `EPERM`;
+//!    SECURITY.md); every other system call fails with `EPERM`;
 //! 4. runs the script in a fresh QuickJS runtime with the engine's own limits (heap, stack,
 //!    interrupt at the wall time), sending `api` calls and console lines to the gateway as
 //!    messages, and ends with a `done` message.
