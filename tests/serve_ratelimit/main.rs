@@ -28,10 +28,17 @@ struct Serve {
 
 impl Serve {
     fn start(args: &[&str]) -> Serve {
+        let fixture = fixture("serve/mcp/every-revision.mcpdesc.yaml");
+        let fixture = fixture.to_str().expect("a UTF-8 path");
+        let mut all = vec![fixture, "--mock", "--http", "127.0.0.1:0"];
+        all.extend_from_slice(args);
+        Serve::start_with(&all)
+    }
+
+    /// `mcpdesc serve ARGS…` (which must serve HTTP on a free port).
+    fn start_with(args: &[&str]) -> Serve {
         let mut child = Command::new(mcpdesc_bin())
             .arg("serve")
-            .arg(fixture("serve/mcp/every-revision.mcpdesc.yaml"))
-            .args(["--mock", "--http", "127.0.0.1:0"])
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -329,6 +336,46 @@ fn bad_rate_values_are_usage_errors_naming_the_value() {
         let flag = args[args.len() - 2];
         assert!(err.contains(flag), "{args:?} names {flag}: {err}");
     }
+}
+
+// Each flag is a `--config` key: `rate-limit` and `rate-limit-burst` from the file.
+#[test]
+fn the_limit_is_a_config_key_too() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let config = dir.path().join("gateway.yaml");
+    let description = fixture("serve/mcp/every-revision.mcpdesc.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "http: 127.0.0.1:0\nrate-limit: 10/h\nrate-limit-burst: 1\napis:\n  - description: {}\n    mock: true\n",
+            description.display()
+        ),
+    )
+    .expect("write the config");
+    let s = Serve::start_with(&["--config", config.to_str().expect("a UTF-8 path")]);
+    assert_admitted(&mcp(ALICE, s.addr), "first");
+    // 10/h: T = 360 s, burst 1.
+    assert_limited(&mcp(ALICE, s.addr), 360);
+
+    std::fs::write(
+        &config,
+        format!(
+            "http: 127.0.0.1:0\nrate-limit: 20/day\napis:\n  - description: {}\n    mock: true\n",
+            description.display()
+        ),
+    )
+    .expect("write the config");
+    let out = Command::new(mcpdesc_bin())
+        .args(["serve", "--config", config.to_str().expect("a UTF-8 path")])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run serve");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("gateway.yaml:2:") && err.contains("`20/day`: `day` is not a unit"),
+        "{err}"
+    );
 }
 
 /// Sends `n` requests round robin over `replicas`; the statuses in order.

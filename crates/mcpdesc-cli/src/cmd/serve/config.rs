@@ -294,6 +294,20 @@ fn flag_args(key: &str, value: &Value, ptr: &str) -> Result<Vec<String>, Diagnos
         // Their `requires` are checked with the whole configuration.
         return Ok(words);
     }
+    if key.starts_with("rate-limit") {
+        // Their values through their parsers; their `requires` (http, rate-limit,
+        // rate-limit-store) with the whole configuration.
+        let own = format!("--{key}=");
+        for w in [
+            "--http=127.0.0.1:0",
+            "--rate-limit=1/s",
+            "--rate-limit-store=redis://127.0.0.1:6379",
+        ] {
+            if !w.starts_with(&own) {
+                probe.push(w.to_string());
+            }
+        }
+    }
     parse(&probe).map_err(|e| err(ptr, e))?;
     Ok(words)
 }
