@@ -582,6 +582,61 @@ fn resource_server_against_a_real_issuer() {
         assert!(!log.contains(t), "an inbound token is in the log");
     }
     assert!(log.contains("auth: refused a token"), "{log}");
+
+    // The official TypeScript client v2 finds its way alone, over /mcp and a toolset
+    // path (it asks for the metadata's `scopes_supported`: the writer's).
+    for url in [&resource, &toolset] {
+        let o = Command::new("node")
+            .arg(workspace_root().join("tests/fixtures/auth/ts_client.cjs"))
+            .arg(workspace_root().join(".deps/node/node_modules"))
+            .args([
+                url.as_str(),
+                "writer",
+                "writer-secret",
+                "notes:read notes:write",
+                &issuer.url,
+            ])
+            .arg("list_notes")
+            .output()
+            .expect("node");
+        assert!(
+            o.status.success(),
+            "{url}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let out: Value = serde_json::from_slice(&o.stdout).expect("json");
+        assert_eq!(out["tools"], json!(["list_notes", "create_note"]), "{url}");
+        assert_eq!(
+            out["result"]["structuredContent"],
+            json!({"notes": []}),
+            "{url}"
+        );
+        assert_eq!(out["version"], "2026-07-28", "{url}");
+    }
+    // Python SDK with a bearer token.
+    let py = workspace_root().join(".deps/venv/bin/python");
+    if py.exists() {
+        let o = Command::new(&py)
+            .arg(workspace_root().join("tests/fixtures/auth/py_client.py"))
+            .args([resource.as_str(), writer.as_str()])
+            .output()
+            .expect("python");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out: Value = serde_json::from_slice(&o.stdout).expect("json");
+        assert_eq!(out["tools"], json!(["list_notes", "create_note"]));
+        assert_eq!(out["isError"], json!(false));
+    }
+    let up_now = up.requests();
+    for req in &up_now {
+        assert_eq!(
+            req.header("authorization"),
+            Some(format!("Bearer {UPSTREAM_CREDENTIAL}").as_str())
+        );
+    }
+    let log = serve.log();
+    for t in [&reader, &writer] {
+        assert!(!log.contains(t.as_str()));
+    }
 }
 
 #[test]
@@ -597,6 +652,7 @@ fn auth_issuer_refuses_another_use_of_the_authorization_header() {
             vec!["--forward-header", "Authorization"],
             "token passthrough",
         ),
+        (vec!["--discovery", "code"], "--discovery code"),
     ] {
         let o = Command::new(mcpdesc_bin())
             .arg("serve")

@@ -25,9 +25,11 @@ mod mock;
 mod server;
 
 pub use backend::{Backend, DeclRead, ReadAnswer};
+pub use mcpdesc_auth::ClientCredential;
 pub use mcpdesc_sandbox::Limits as CodeLimits;
 pub use mcpdesc_sandbox::WorkerCommand as CodeWorker;
 pub use mock::{MockBackend, MockError, MockOptions, SELECT_META_KEY};
+pub use server::auth::{AuthOptions, Caller, ListMode};
 pub use server::http::{ExposureError, HttpOptions, serve as serve_http};
 pub use server::log::Log;
 pub use server::report::{RevisionReport, ToolsetRow, toolset_table};

@@ -46,6 +46,7 @@
 //! from 2026-07-28 (SEP-2164).
 
 pub(crate) mod args;
+pub mod auth;
 pub(crate) mod catalog;
 pub(crate) mod code;
 pub(crate) mod facade;
@@ -1059,6 +1060,8 @@ pub(crate) struct Inbound {
     pub forwarded_headers: Vec<(String, String)>,
     /// The HTTP request's W3C `traceparent` (and `tracestate`), when it has one.
     pub trace: Option<telemetry::TraceHeaders>,
+    /// With `--auth-issuer`: who sent the request, as its verified token says.
+    pub caller: Option<Arc<auth::Caller>>,
 }
 
 /// Which transport a session runs on (negotiation depends on it).

@@ -132,6 +132,55 @@ pub struct Args {
     /// must send (`Authorization: Bearer …`).
     #[arg(long, value_name = "VAR", requires = "http")]
     pub inbound_token_env: Option<String>,
+    /// With --http: the URL clients reach this server at (e.g. behind a load balancer);
+    /// each path's OAuth resource identifier is <URL><path>. Default http://ADDR.
+    #[arg(long = "public-url", value_name = "URL", requires = "http", value_parser = parse_public_url)]
+    pub public_url: Option<String>,
+    /// With --http: accept OAuth 2.1 access tokens from this issuer (MCP authorization):
+    /// its metadata (RFC 8414, else OpenID discovery) and JWKS are fetched at start;
+    /// clients find it in /.well-known/oauth-protected-resource/mcp. Tools need the
+    /// OAuth scopes their security requirement lists. Satisfies a non-loopback --http.
+    /// See the README, "Serving a team".
+    #[arg(long = "auth-issuer", value_name = "URL", requires = "http")]
+    pub auth_issuer: Option<String>,
+    /// With --auth-issuer: the audience tokens must carry (default: each path's resource
+    /// identifier, <public-url><path>).
+    #[arg(long = "auth-audience", value_name = "URI", requires = "auth_issuer")]
+    pub auth_audience: Option<String>,
+    /// With --auth-issuer: scopes every request needs.
+    #[arg(
+        long = "auth-scopes",
+        value_name = "S,...",
+        value_delimiter = ',',
+        requires = "auth_issuer"
+    )]
+    pub auth_scopes: Vec<String>,
+    /// With --auth-issuer: `permitted` (tools/list answers only the tools the caller's
+    /// scopes permit) or `all` (every tool; calls lacking scopes get 403).
+    #[arg(long = "auth-list", value_name = "permitted|all", value_enum,
+          default_value_t = AuthListArg::Permitted, requires = "auth_issuer")]
+    pub auth_list: AuthListArg,
+    /// With --auth-issuer: the environment variable holding this gateway's own
+    /// `client_id:client_secret` at the issuer (introspection of opaque tokens).
+    #[arg(
+        long = "auth-client-credential",
+        value_name = "ENV",
+        requires = "auth_issuer"
+    )]
+    pub auth_client_credential: Option<String>,
+    /// With --auth-issuer: the upstream credential of security scheme SCHEME is an RFC
+    /// 8693 exchange of the caller's token (not available yet: refused at start).
+    #[arg(
+        long = "upstream-token-exchange",
+        value_name = "SCHEME",
+        requires = "auth_issuer"
+    )]
+    pub upstream_token_exchange: Vec<String>,
+    /// Configuration files: `tool-scopes: {GLOB: [scope, ...]}` (the scopes a tool
+    /// needs, instead of its security requirement's).
+    #[arg(long = "tool-scopes", value_name = "GLOB=SCOPE ...", hide = true,
+          value_parser = parse_pair, requires = "auth_issuer")]
+    pub tool_scopes: Vec<(String, String)>,
     /// With --http: at most RATE MCP requests per caller, as COUNT/UNIT with UNIT s, min
     /// or h (20/min, 5/s, 1000/h); more is refused with 429 and Retry-After, unprocessed.
     /// The caller is the authenticated subject, else the peer IP address (IPv6 by /64).
@@ -338,6 +387,28 @@ fn parse_addr(s: &str) -> Result<SocketAddr, String> {
     Err(format!(
         "`{s}` is not an address: use IP:PORT (127.0.0.1:8080, [::1]:8080) or localhost:PORT"
     ))
+}
+
+/// `--auth-list`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AuthListArg {
+    Permitted,
+    All,
+}
+
+fn parse_public_url(s: &str) -> Result<String, String> {
+    match s.split_once("://") {
+        Some((scheme, rest))
+            if (scheme == "http" || scheme == "https")
+                && !rest.is_empty()
+                && !rest.contains(['?', '#', ' ', '"']) =>
+        {
+            Ok(s.trim_end_matches('/').to_string())
+        }
+        _ => Err(format!(
+            "`{s}` is not an http(s) URL without query or fragment"
+        )),
+    }
 }
 
 fn positive(s: &str) -> Result<usize, String> {
@@ -697,6 +768,9 @@ fn usage(e: StartError) -> UsageError {
             ExposureError::CredentialsBehindForwardedAuthorization { addr } => format!(
                 "--http {addr} is not a loopback address: with --forward-header Authorization as its only gate the gateway must hold no credentials of its own (--credential, MCPDESC_CREDENTIAL_*, --header), or any caller could use them. Use --inbound-token-env VAR"
             ),
+            ExposureError::AuthAndInboundToken | ExposureError::AuthAndForwardedAuthorization => {
+                format!("--auth-issuer: {x}")
+            }
             ExposureError::Ungated { addr } => format!(
                 "--http {addr} is not a loopback address: pass --inbound-token-env VAR (clients must send that bearer token) or --forward-header Authorization (the upstream authenticates each caller)"
             ),
@@ -767,9 +841,79 @@ fn transport(args: &Args) -> Result<Transport, UsageError> {
                 },
                 forward_headers: args.forward_headers.clone(),
                 rate_limit: rate_limit(args),
+                public_url: args.public_url.clone(),
+                auth: auth_options(args)?.map(Arc::new),
             },
         },
     })
+}
+
+/// `--auth-issuer` with its `--auth-*` settings. Refused with the reason: another use of
+/// the Authorization header beside it (--inbound-token-env, or --forward-header
+/// Authorization, which would pass the caller's token upstream).
+fn auth_options(args: &Args) -> Result<Option<mcpdesc_serve::AuthOptions>, UsageError> {
+    let Some(issuer) = &args.auth_issuer else {
+        return Ok(None);
+    };
+    if args.inbound_token_env.is_some() {
+        return Err(UsageError(
+            "--auth-issuer and --inbound-token-env both use the Authorization header: with OAuth every caller sends its own access token, so drop --inbound-token-env".into(),
+        ));
+    }
+    if args
+        .forward_headers
+        .iter()
+        .any(|h| h.eq_ignore_ascii_case("authorization"))
+    {
+        return Err(UsageError(
+            "--auth-issuer with --forward-header Authorization would send the caller's access token upstream (token passthrough, which MCP forbids: a token issued for this server must not reach another API). Drop --forward-header Authorization".into(),
+        ));
+    }
+    if args.discovery == DiscoveryArg::Code {
+        return Err(UsageError(
+            "--auth-issuer with --discovery code: a script's api calls are not checked against the caller's scopes yet, so a caller could run tools its token does not allow. Use --discovery direct or search".into(),
+        ));
+    }
+    if !args.upstream_token_exchange.is_empty() {
+        return Err(UsageError(
+            "--upstream-token-exchange is not available in this build yet: the upstream gets the gateway's own configured credential".into(),
+        ));
+    }
+    let client_credential = match &args.auth_client_credential {
+        None => None,
+        Some(var) => {
+            let v = env_secret(var, "--auth-client-credential")?;
+            Some(mcpdesc_serve::ClientCredential::parse(&v).ok_or_else(|| {
+                UsageError(format!(
+                    "--auth-client-credential: environment variable `{var}` must hold client_id:client_secret"
+                ))
+            })?)
+        }
+    };
+    Ok(Some(mcpdesc_serve::AuthOptions {
+        issuer: issuer.clone(),
+        audience: args.auth_audience.clone(),
+        scopes: args.auth_scopes.clone(),
+        list: match args.auth_list {
+            AuthListArg::Permitted => mcpdesc_serve::ListMode::Permitted,
+            AuthListArg::All => mcpdesc_serve::ListMode::All,
+        },
+        client_credential,
+        token_exchange: args.upstream_token_exchange.clone(),
+        tool_scopes: args
+            .tool_scopes
+            .iter()
+            .map(|(g, s)| {
+                (
+                    g.clone(),
+                    s.split(' ')
+                        .filter(|x| !x.is_empty())
+                        .map(String::from)
+                        .collect(),
+                )
+            })
+            .collect(),
+    }))
 }
 
 /// `--rate-limit` with its `--rate-limit-*` settings.

@@ -80,6 +80,11 @@ pub struct HttpOptions {
     /// `--rate-limit`: every MCP request (`POST /mcp…`) is counted against its caller's
     /// budget ([`ratelimit`](super::ratelimit)).
     pub rate_limit: Option<Arc<mcpdesc_ratelimit::Limiter>>,
+    /// `--public-url`: the URL clients reach the server at (no trailing `/`); each
+    /// path's resource identifier is `<public-url><path>`. Default `http://<bound address>`.
+    pub public_url: Option<String>,
+    /// `--auth-issuer` and its settings: OAuth 2.1 resource server ([`auth`](super::auth)).
+    pub auth: Option<Arc<super::auth::AuthOptions>>,
 }
 
 impl std::fmt::Debug for HttpOptions {
@@ -91,6 +96,8 @@ impl std::fmt::Debug for HttpOptions {
             )
             .field("forward_headers", &self.forward_headers)
             .field("rate_limit", &self.rate_limit)
+            .field("public_url", &self.public_url)
+            .field("auth", &self.auth)
             .finish()
     }
 }
@@ -123,6 +130,16 @@ pub enum ExposureError {
         "{addr} is not a loopback address: an inbound token or a forwarded Authorization header must gate it"
     )]
     Ungated { addr: SocketAddr },
+    /// OAuth validation and the static inbound token together.
+    #[error(
+        "OAuth token validation and an inbound token both use the Authorization header: use one of them"
+    )]
+    AuthAndInboundToken,
+    /// OAuth validation and a forwarded `Authorization` header together.
+    #[error(
+        "with OAuth token validation a forwarded Authorization header would send the caller's token upstream (MCP forbids token passthrough)"
+    )]
+    AuthAndForwardedAuthorization,
 }
 
 /// The start-up rules of inbound security: a gateway holding credentials is never open
@@ -133,6 +150,15 @@ pub fn check_exposure(
     opts: &HttpOptions,
     holds_credentials: bool,
 ) -> Result<(), ExposureError> {
+    if opts.auth.is_some() {
+        if opts.inbound_token.is_some() {
+            return Err(ExposureError::AuthAndInboundToken);
+        }
+        if opts.forwards_authorization() {
+            return Err(ExposureError::AuthAndForwardedAuthorization);
+        }
+        return Ok(());
+    }
     if opts.inbound_token.is_some() && opts.forwards_authorization() {
         return Err(ExposureError::TokenAndForwardedAuthorization);
     }
@@ -159,7 +185,14 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
     let local = listener.local_addr()?;
+    let auth = match &opts.auth {
+        Some(a) => Some(Arc::new(
+            super::auth::Gate::start(a, opts.public_url.as_deref(), local).await?,
+        )),
+        None => None,
+    };
     let state = Arc::new(State {
+        auth,
         routes: Routes::new(server),
         loopback: local.ip().is_loopback(),
         gate_authorization: !local.ip().is_loopback()
@@ -218,6 +251,8 @@ struct State {
     gate_authorization: bool,
     sessions: Mutex<HashMap<String, Arc<HttpSession>>>,
     pending: Arc<Semaphore>,
+    /// `--auth-issuer`: the resource server ([`auth`](super::auth)).
+    auth: Option<Arc<super::auth::Gate>>,
 }
 
 struct HttpSession {
@@ -230,7 +265,10 @@ struct HttpSession {
 type Resp = Response<Full<Bytes>>;
 
 impl State {
-    async fn handle(&self, req: Request<Incoming>) -> Resp {
+    async fn handle(&self, mut req: Request<Incoming>) -> Resp {
+        if let Some(meta) = self.resource_metadata(&req, &self.routes) {
+            return meta;
+        }
         let server = match self.routes.route(req.uri().path()) {
             Ok(s) => s,
             Err(resp) => return *resp,
@@ -239,7 +277,19 @@ impl State {
         if let Some(denied) = self.check_host_origin(&hdrs) {
             return denied;
         }
-        if let Some(denied) = self.check_auth(&hdrs) {
+        let caller = match &self.auth {
+            Some(gate) => {
+                let at = req.uri().path().to_string();
+                match gate.authenticate(&at, &hdrs, &server).await {
+                    Ok(c) => Some(c),
+                    Err(denied) => return denied,
+                }
+            }
+            None => None,
+        };
+        if let Some(c) = &caller {
+            req.extensions_mut().insert(Arc::clone(c));
+        } else if let Some(denied) = self.check_auth(&hdrs) {
             return denied;
         }
         if *req.method() == Method::POST
@@ -249,7 +299,7 @@ impl State {
             return refused;
         }
         match *req.method() {
-            Method::POST => self.post(&server, req, hdrs).await,
+            Method::POST => self.post(&server, req, hdrs, caller).await,
             Method::DELETE => self.delete(&server, &hdrs),
             _ => {
                 let mut r = text(
@@ -261,6 +311,33 @@ impl State {
                 r
             }
         }
+    }
+
+    /// With `--auth-issuer`: `GET /.well-known/oauth-protected-resource<path>` of a
+    /// served path (RFC 9728), before any other check.
+    fn resource_metadata(&self, req: &Request<Incoming>, routes: &Routes) -> Option<Resp> {
+        let gate = self.auth.as_ref()?;
+        let path = super::auth::Gate::metadata_path(req.uri().path())?;
+        if req.method() != Method::GET && req.method() != Method::HEAD {
+            let mut r = text(StatusCode::METHOD_NOT_ALLOWED, "use GET");
+            r.headers_mut()
+                .insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
+            return Some(r);
+        }
+        Some(match routes.route(path) {
+            Ok(server) => gate.metadata(path, &server),
+            Err(resp) => *resp,
+        })
+    }
+
+    /// A `tools/list` answer as the request's caller may see it (`--auth-list`).
+    fn scoped(&self, server: &Server, inbound: &Inbound, mut v: Value) -> Value {
+        if let (Some(gate), Some(c)) = (&self.auth, &inbound.caller)
+            && let Some(result) = v.get_mut("result")
+        {
+            gate.filter_list(server, result, c);
+        }
+        v
     }
 
     fn check_host_origin(&self, h: &Headers) -> Option<Resp> {
@@ -345,7 +422,9 @@ impl State {
         server: &Arc<Server>,
         req: Request<Incoming>,
         h: Vec<(String, String)>,
+        caller: Option<Arc<super::auth::Caller>>,
     ) -> Resp {
+        let at = req.uri().path().to_string();
         let ctype = headers::one(&h, "content-type")
             .ok()
             .flatten()
@@ -398,9 +477,15 @@ impl State {
             .and_then(ProtocolRevision::parse)
             .is_some_and(|r| r.has(Feature::StatelessLifecycle))
             || (session_id.is_none() && header_version.is_none() && enveloped(&value));
+        if let (Some(gate), Some(c)) = (&self.auth, &caller)
+            && let Some(denied) = gate.check_calls(server, &at, &value, c)
+        {
+            return denied;
+        }
         let inbound = Inbound {
             forwarded_headers: self.forwarded(&h),
             trace: super::telemetry::TraceHeaders::of(&h),
+            caller,
         };
         if modern {
             self.modern(server, value, &h, inbound).await
@@ -482,7 +567,7 @@ impl State {
             params: Some(params),
         };
         match server.handle(&session, msg, &inbound) {
-            Handled::Reply(v) => rpc_status(&v),
+            Handled::Reply(v) => rpc_status(&self.scoped(server, &inbound, v)),
             Handled::Nothing => empty(StatusCode::ACCEPTED),
             Handled::Call(job) => match self.run(server, &session, job).await {
                 Some(v) => rpc_status(&v),
@@ -578,7 +663,9 @@ impl State {
                     Ok(msg) => server.handle(&session, msg, &inbound),
                 };
                 match handled {
-                    Handled::Reply(v) => json_status(StatusCode::OK, &v),
+                    Handled::Reply(v) => {
+                        json_status(StatusCode::OK, &self.scoped(server, &inbound, v))
+                    }
                     Handled::Nothing => empty(StatusCode::ACCEPTED),
                     Handled::Call(job) => match self.run(server, &session, job).await {
                         Some(v) => json_status(StatusCode::OK, &v),
@@ -626,7 +713,7 @@ impl State {
                 Ok(msg) => server.handle(session, msg, inbound),
             };
             match handled {
-                Handled::Reply(v) => replies.push(v),
+                Handled::Reply(v) => replies.push(self.scoped(server, inbound, v)),
                 Handled::Nothing => {}
                 Handled::Call(job) => jobs.push(job),
             }

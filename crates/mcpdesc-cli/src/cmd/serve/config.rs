@@ -260,7 +260,22 @@ fn flag_args(key: &str, value: &Value, ptr: &str) -> Result<Vec<String>, Diagnos
             let items: Vec<String> = match value {
                 Value::Object(m) => m
                     .iter()
-                    .map(|(k, v)| scalar(v).map(|v| format!("{k}={v}")))
+                    .map(|(k, v)| {
+                        // `tool-scopes: {GLOB: [scope, ...]}`: the list as one value.
+                        let list = || {
+                            v.as_array()?
+                                .iter()
+                                .map(|s| s.as_str().filter(|s| !s.is_empty() && !s.contains(' ')))
+                                .collect::<Option<Vec<_>>>()
+                                .map(|l| l.join(" "))
+                        };
+                        let v = if key == "tool-scopes" {
+                            list()
+                        } else {
+                            scalar(v)
+                        };
+                        v.map(|v| format!("{k}={v}"))
+                    })
                     .collect::<Option<_>>()
                     .ok_or_else(|| err(ptr, format!("`{key}` maps names to single values")))?,
                 Value::Array(a) => a
