@@ -60,7 +60,8 @@ pub fn run(args: Args) -> CmdResult {
             util::write_value(&doc, args.output.as_ref(), Format::Json)?;
             Ok(Outcome::Success)
         }
-        Err(diags) => {
+        Err(mut diags) => {
+            phrase(&mut diags);
             util::print_file_diagnostics(&diags);
             if !diags
                 .iter()
@@ -70,5 +71,50 @@ pub fn run(args: Args) -> CmdResult {
             }
             Ok(Outcome::Rejected)
         }
+    }
+}
+
+/// The importer says what is missing; the CLI names the flag that supplies it.
+fn phrase(diags: &mut [mcpdesc_live::FileDiagnostic]) {
+    for d in diags {
+        let flag = match d.diagnostic.code.as_str() {
+            "protocol-version-required" => "--protocol-version",
+            "server-name-required" => "--server-name",
+            _ => continue,
+        };
+        d.diagnostic.message.push_str(&format!(" (pass {flag})"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpdesc_core::Diagnostic;
+    use mcpdesc_live::FileDiagnostic;
+
+    #[test]
+    fn the_cli_names_the_flag_the_importer_does_not() {
+        let d = |code: &str, msg: &str| FileDiagnostic {
+            file: None,
+            diagnostic: Diagnostic::error(code, msg),
+        };
+        let mut diags = vec![
+            d("server-name-required", "no server name was given"),
+            d("protocol-version-required", "no revision was given"),
+            d("other", "unchanged"),
+        ];
+        phrase(&mut diags);
+        let messages: Vec<&str> = diags
+            .iter()
+            .map(|d| d.diagnostic.message.as_str())
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "no server name was given (pass --server-name)",
+                "no revision was given (pass --protocol-version)",
+                "unchanged"
+            ]
+        );
     }
 }
