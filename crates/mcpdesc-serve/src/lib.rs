@@ -30,9 +30,15 @@ pub use mcpdesc_sandbox::Limits as CodeLimits;
 pub use mcpdesc_sandbox::WorkerCommand as CodeWorker;
 pub use mock::{MockBackend, MockError, MockOptions, SELECT_META_KEY};
 pub use server::auth::{AuthOptions, Caller, ListMode};
-pub use server::http::{ExposureError, HttpOptions, serve as serve_http};
+pub use server::http::{
+    ExposureError, HttpOptions, serve as serve_http, serve_with as serve_http_with,
+};
+pub use server::lifecycle::{
+    DEFAULT_DRAIN_TIMEOUT, Gate, Lifecycle, Readiness, ReloadFn, Reloaded,
+};
 pub use server::log::Log;
 pub use server::report::{RevisionReport, ToolsetRow, toolset_table};
+pub use server::session_seal::{KeyError as SessionKeyError, SESSION_MAX_AGE, SessionKey};
 pub use server::stdio::serve as serve_stdio;
 pub use server::telemetry::{Telemetry, TelemetryError, TelemetryOptions};
 pub use server::{

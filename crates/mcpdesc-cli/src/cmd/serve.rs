@@ -290,6 +290,17 @@ pub struct Args {
     /// duration_ms, trace_id).
     #[arg(long = "log-format", value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// With --http: on SIGTERM or SIGINT, /readyz turns 503, the listener closes and the
+    /// requests in flight get this long to finish (then the process exits 0).
+    #[arg(long = "drain-timeout", value_name = "SECS",
+          default_value_t = Seconds(mcpdesc_serve::DEFAULT_DRAIN_TIMEOUT))]
+    pub drain_timeout: Seconds,
+    /// With --http: the environment variable holding the key (32 bytes, base64 or hex;
+    /// several comma-separated: the first seals, all open) that seals session ids, so a
+    /// session of MCP 2025-11-25 and older opened on one replica works on every replica
+    /// sharing the key. Without it sessions live in this process's memory.
+    #[arg(long = "session-key-env", value_name = "VAR", requires = "http")]
+    pub session_key_env: Option<String>,
 }
 
 /// `--log-format`.
@@ -536,9 +547,22 @@ pub fn run(args: Args) -> CmdResult {
     // From here on only the server holds the document.
     drop(positions);
     drop(doc);
-    let served = prepared.serve();
+    let lifecycle = lifecycle(&args)?;
+    let served = prepared.serve_with(lifecycle);
     stop_telemetry();
     served.map(|()| Outcome::Success).map_err(usage)
+}
+
+/// `--drain-timeout` and `--session-key-env` (reload is added by `--config`).
+fn lifecycle(args: &Args) -> Result<mcpdesc_serve::Lifecycle, UsageError> {
+    let mut l = mcpdesc_serve::Lifecycle::with_signals().drain_timeout(args.drain_timeout.0);
+    if let Some(var) = &args.session_key_env {
+        let material = env_secret(var, "--session-key-env")?;
+        let key = mcpdesc_serve::SessionKey::parse(&material)
+            .map_err(|e| UsageError(format!("--session-key-env {var}: {e}")))?;
+        l = l.session_key(key);
+    }
+    Ok(l)
 }
 
 /// Several descriptions as one server (`mcpdesc_serve::prepare_many`).
@@ -570,7 +594,7 @@ fn run_many(args: Args) -> CmdResult {
             args: args.clone(),
         })
         .collect();
-    serve_apis(&args, apis)
+    serve_apis(&args, apis, None)
 }
 
 /// One description served beside others: its file, the prefix of its served names
@@ -583,13 +607,35 @@ struct ServeApi {
 }
 
 /// Several descriptions as one server (`mcpdesc_serve::prepare_many`): `global` holds
-/// the server-wide settings, each API its own.
-fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
+/// the server-wide settings, each API its own. `reload` rebuilds it on SIGHUP.
+fn serve_apis(
+    args: &Args,
+    apis: Vec<ServeApi>,
+    reload: Option<Arc<mcpdesc_serve::ReloadFn>>,
+) -> CmdResult {
+    let prepared = match prepare_apis(args, apis)? {
+        Ok(p) => p,
+        Err(outcome) => return Ok(outcome),
+    };
+    let mut lifecycle = lifecycle(args)?;
+    if let Some(r) = reload {
+        lifecycle = lifecycle.set_reload(r);
+    }
+    let served = prepared.serve_with(lifecycle);
+    stop_telemetry();
+    served.map(|()| Outcome::Success).map_err(usage)
+}
+
+/// [`serve_apis`]'s server, or the outcome that refuses it (its diagnostics printed).
+fn prepare_apis(
+    args: &Args,
+    apis: Vec<ServeApi>,
+) -> Result<Result<mcpdesc_serve::Prepared, Outcome>, UsageError> {
     start_telemetry(args)?;
     let mut docs = Vec::new();
     for api in &apis {
         let Some((decoded, name)) = util::read_description(&api.description)? else {
-            return Ok(Outcome::Rejected);
+            return Ok(Err(Outcome::Rejected));
         };
         docs.push((Arc::new(decoded.value), decoded.source_map, name));
     }
@@ -643,7 +689,7 @@ fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
         Err(StartError::Member { member, error }) => match refusal(*error) {
             Ok(diags) => {
                 print_diagnostics(&docs[member].2, &located(member, diags));
-                return Ok(Outcome::Rejected);
+                return Ok(Err(Outcome::Rejected));
             }
             Err(e) => return Err(UsageError(format!("{}: {}", docs[member].2, e.0))),
         },
@@ -660,7 +706,7 @@ fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
         Err(e) => match refusal(e) {
             Ok(diags) => {
                 print_diagnostics("(the descriptions together)", &diags);
-                return Ok(Outcome::Rejected);
+                return Ok(Err(Outcome::Rejected));
             }
             Err(e) => return Err(e),
         },
@@ -669,9 +715,7 @@ fn serve_apis(args: &Args, apis: Vec<ServeApi>) -> CmdResult {
         print_diagnostics(&docs[m].2, &located(m, w.clone()));
     }
     drop(docs);
-    let served = prepared.serve();
-    stop_telemetry();
-    served.map(|()| Outcome::Success).map_err(usage)
+    Ok(Ok(prepared))
 }
 
 /// `--list-toolsets`: one line per toolset on stdout (name, tools, bytes, ~tokens,

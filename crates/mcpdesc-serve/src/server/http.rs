@@ -38,12 +38,14 @@
 
 use super::headers::{self, Headers, MCP_PROTOCOL_VERSION, MCP_SESSION_ID};
 use super::jsonrpc::{self, Message, RpcError};
+use super::lifecycle::{self, Lifecycle, Reloaded};
+use super::session_seal::{self, SessionState};
 use super::stdio::start_call;
 use super::{Era, Handled, Inbound, MAX_MESSAGE_BYTES, Server, Session, TransportKind};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{ALLOW, CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
+use hyper::header::{ALLOW, CACHE_CONTROL, CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{Method, Request, Response, StatusCode};
 use mcpdesc_core::meta::PROTOCOL_VERSION;
 use mcpdesc_core::{Feature, ProtocolRevision};
@@ -51,7 +53,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, oneshot};
@@ -177,12 +179,33 @@ pub fn check_exposure(
     Err(ExposureError::Ungated { addr })
 }
 
-/// Serves `listener` until `shutdown` completes.
+/// Serves `listener` until `shutdown` completes (then drains as a SIGTERM does; see
+/// [`serve_with`]).
 pub async fn serve(
     server: Arc<Server>,
     listener: TcpListener,
     opts: HttpOptions,
     shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let lifecycle = Arc::new(Lifecycle::default());
+    let served = serve_with(server, listener, opts, Arc::clone(&lifecycle));
+    tokio::pin!(served);
+    tokio::pin!(shutdown);
+    tokio::select! {
+        r = &mut served => return r,
+        () = &mut shutdown => lifecycle.begin_drain(),
+    }
+    served.await
+}
+
+/// Serves `listener` as `lifecycle` says: `/healthz` and `/readyz`, until a drain
+/// (SIGTERM/SIGINT with [`Lifecycle::with_signals`], or [`Lifecycle::begin_drain`]),
+/// reloading on request; see [`lifecycle`](super::lifecycle).
+pub async fn serve_with(
+    server: Arc<Server>,
+    listener: TcpListener,
+    opts: HttpOptions,
+    lifecycle: Arc<Lifecycle>,
 ) -> std::io::Result<()> {
     let local = listener.local_addr()?;
     let auth = match &opts.auth {
@@ -193,58 +216,124 @@ pub async fn serve(
     };
     let state = Arc::new(State {
         auth,
-        routes: Routes::new(server),
+        routes: RwLock::new(Arc::new(Routes::new(server))),
         loopback: local.ip().is_loopback(),
         gate_authorization: !local.ip().is_loopback()
             && opts.inbound_token.is_none()
             && opts.forwards_authorization(),
         opts,
         sessions: Mutex::new(HashMap::new()),
+        revoked: Mutex::new(HashMap::new()),
         pending: Arc::new(Semaphore::new(MAX_PENDING_CALLS)),
+        lifecycle: Arc::clone(&lifecycle),
     });
+    lifecycle.watch_signals()?;
+    // The description is loaded and its indexes are built (the server exists).
+    lifecycle.readiness().gate("serving").open();
+    let reloader = tokio::spawn(reload_loop(Arc::downgrade(&state), local));
     let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    tokio::pin!(shutdown);
+    let drain = lifecycle.drained_requested();
+    tokio::pin!(drain);
     loop {
         let permit = tokio::select! {
-            () = &mut shutdown => return Ok(()),
+            () = &mut drain => break,
             p = Arc::clone(&connections).acquire_owned() => match p {
                 Ok(p) => p,
-                Err(_) => return Ok(()),
+                Err(_) => break,
             },
         };
         let accepted = tokio::select! {
-            () = &mut shutdown => return Ok(()),
+            () = &mut drain => break,
             a = listener.accept() => a,
         };
         let (stream, peer) = match accepted {
             Ok(x) => x,
             Err(e) => {
                 // EMFILE and friends: wait a little instead of spinning.
-                state.routes.main.log().line(&format!("accept failed: {e}"));
+                state.main().log().line(&format!("accept failed: {e}"));
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
         };
         let _ = stream.set_nodelay(true);
         let st = Arc::clone(&state);
+        let mut drain_rx = lifecycle.drain_watch();
         tokio::spawn(async move {
             let svc = hyper::service::service_fn(move |mut req: Request<Incoming>| {
                 req.extensions_mut().insert(super::ratelimit::Peer(peer));
                 let st = Arc::clone(&st);
                 async move { Ok::<_, Infallible>(st.handle(req).await) }
             });
-            let _ = hyper::server::conn::http1::Builder::new()
+            let conn = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(HEADER_READ_TIMEOUT)
-                .serve_connection(hyper_util::rt::TokioIo::new(stream), svc)
-                .await;
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), svc);
+            tokio::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                () = async { let _ = drain_rx.wait_for(|d| *d).await; } => {
+                    // Finish the request in flight (if any), then close.
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.as_mut().await;
+                }
+            }
             drop(permit);
         });
+    }
+    // Draining: stop accepting, let the connections finish (each was told to).
+    drop(listener);
+    reloader.abort();
+    let log = state.main().log().clone();
+    let open = MAX_CONNECTIONS - connections.available_permits();
+    log.line(&format!(
+        "draining: no longer accepting; {open} connections finishing (at most {} s)",
+        lifecycle.timeout().as_secs()
+    ));
+    let all_closed = connections.acquire_many(MAX_CONNECTIONS as u32);
+    match tokio::time::timeout(lifecycle.timeout(), all_closed).await {
+        Ok(_) => log.line("drained: every connection closed"),
+        Err(_) => log.line(&format!(
+            "drain timeout: {} connections cut",
+            MAX_CONNECTIONS - connections.available_permits()
+        )),
+    }
+    lifecycle.flush();
+    Ok(())
+}
+
+/// Reloads on each request of the lifecycle, for as long as the server runs.
+async fn reload_loop(state: std::sync::Weak<State>, local: SocketAddr) {
+    loop {
+        let lifecycle = match state.upgrade() {
+            Some(s) => Arc::clone(&s.lifecycle),
+            None => return,
+        };
+        lifecycle.reload_requested().await;
+        let Some(st) = state.upgrade() else { return };
+        let log = st.main().log().clone();
+        let Some(hook) = lifecycle.reload_hook() else {
+            log.line("reload requested: nothing to reload (serve --config FILE reloads its file)");
+            continue;
+        };
+        log.line("reload requested: reading the configuration");
+        match tokio::task::spawn_blocking(move || hook()).await {
+            Ok(Ok(r)) => st.swap(r, local),
+            Ok(Err(why)) => log.line(&format!(
+                "reload failed, the running configuration keeps serving: {why}"
+            )),
+            Err(_) => log.line(
+                "reload failed, the running configuration keeps serving: the reload panicked",
+            ),
+        }
     }
 }
 
 struct State {
-    routes: Routes,
+    /// Swapped whole by a reload: a request holds the routes it started with.
+    routes: RwLock<Arc<Routes>>,
+    lifecycle: Arc<Lifecycle>,
+    /// Sealed session ids ended here (`DELETE`), until their expiry (unix seconds).
+    revoked: Mutex<HashMap<String, u64>>,
     opts: HttpOptions,
     loopback: bool,
     /// Non-loopback, gated by a forwarded `Authorization`: requests must carry one.
@@ -257,8 +346,9 @@ struct State {
 
 struct HttpSession {
     session: Arc<Session>,
-    /// The path's server the session was opened on (a session answers on that path only).
-    server: Arc<Server>,
+    /// The path the session was opened on (a session answers on that path only; after
+    /// a reload, on that path's new server).
+    path: String,
     last_used: Mutex<Instant>,
 }
 
@@ -266,10 +356,14 @@ type Resp = Response<Full<Bytes>>;
 
 impl State {
     async fn handle(&self, mut req: Request<Incoming>) -> Resp {
-        if let Some(meta) = self.resource_metadata(&req, &self.routes) {
+        if let Some(probe) = self.probe(&req) {
+            return probe;
+        }
+        let routes = self.routes();
+        if let Some(meta) = self.resource_metadata(&req, &routes) {
             return meta;
         }
-        let server = match self.routes.route(req.uri().path()) {
+        let server = match routes.route(req.uri().path()) {
             Ok(s) => s,
             Err(resp) => return *resp,
         };
@@ -300,7 +394,10 @@ impl State {
         }
         match *req.method() {
             Method::POST => self.post(&server, req, hdrs, caller).await,
-            Method::DELETE => self.delete(&server, &hdrs),
+            Method::DELETE => {
+                let path = req.uri().path().to_string();
+                self.delete(&hdrs, &path)
+            }
             _ => {
                 let mut r = text(
                     StatusCode::METHOD_NOT_ALLOWED,
@@ -338,6 +435,81 @@ impl State {
             gate.filter_list(server, result, c);
         }
         v
+    }
+
+    /// The routes of now (a reload swaps them).
+    fn routes(&self) -> Arc<Routes> {
+        match self.routes.read() {
+            Ok(r) => Arc::clone(&r),
+            Err(p) => Arc::clone(&p.into_inner()),
+        }
+    }
+
+    /// The main path's server of now.
+    fn main(&self) -> Arc<Server> {
+        Arc::clone(&self.routes().main)
+    }
+
+    /// `GET /healthz` and `GET /readyz` ([`lifecycle`](super::lifecycle)): before any
+    /// other check, without auth.
+    fn probe(&self, req: &Request<Incoming>) -> Option<Resp> {
+        let path = req.uri().path();
+        if path != "/healthz" && path != "/readyz" {
+            return None;
+        }
+        if req.method() != Method::GET && req.method() != Method::HEAD {
+            let mut r = text(StatusCode::METHOD_NOT_ALLOWED, "use GET");
+            r.headers_mut()
+                .insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
+            return Some(r);
+        }
+        let mut r = if path == "/healthz" {
+            text(StatusCode::OK, "ok")
+        } else {
+            match self.lifecycle.readiness().check() {
+                Ok(()) => text(StatusCode::OK, "ready"),
+                Err(why) => text(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    &format!("not ready: {why}"),
+                ),
+            }
+        };
+        r.headers_mut()
+            .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        Some(r)
+    }
+
+    /// Takes over a reload's server: new requests are served by it; requests already
+    /// running keep the routes they hold.
+    fn swap(&self, r: Reloaded, local: SocketAddr) {
+        let new_routes = Arc::new(Routes::new(r.server));
+        let new_names = lifecycle::tool_names(&new_routes.main);
+        let old = match self.routes.write() {
+            Ok(mut g) => std::mem::replace(&mut *g, new_routes),
+            Err(p) => std::mem::replace(&mut *p.into_inner(), new_routes),
+        };
+        let log = self.main().log().clone();
+        let old_names = lifecycle::tool_names(&old.main);
+        log.line(&format!(
+            "reloaded: {}",
+            lifecycle::describe_change(&old_names, &new_names)
+        ));
+        for n in &r.notes {
+            log.line(&format!("reloaded: {n}"));
+        }
+        if let Some(addr) = r.addr
+            && addr != local
+            && !(addr.port() == 0 && addr.ip() == local.ip())
+        {
+            log.line(&format!(
+                "reload: the listen address {addr} needs a restart; still serving at {local}"
+            ));
+        }
+        for what in &r.restart_needed {
+            log.line(&format!(
+                "reload: {what} needs a restart; the running value stays"
+            ));
+        }
     }
 
     fn check_host_origin(&self, h: &Headers) -> Option<Resp> {
@@ -490,7 +662,7 @@ impl State {
         if modern {
             self.modern(server, value, &h, inbound).await
         } else {
-            self.legacy(server, value, session_id, header_version, inbound)
+            self.legacy(server, &at, value, session_id, header_version, inbound)
                 .await
         }
     }
@@ -606,6 +778,7 @@ impl State {
     async fn legacy(
         &self,
         server: &Arc<Server>,
+        path: &str,
         value: Value,
         session_id: Option<&str>,
         header_version: Option<&str>,
@@ -613,9 +786,9 @@ impl State {
     ) -> Resp {
         let is_initialize = value.get("method").and_then(Value::as_str) == Some("initialize")
             && value.get("id").is_some();
-        let (sid, hs) = match session_id {
-            Some(sid) => match self.lookup(server, sid) {
-                Some(s) => (sid.to_string(), s),
+        let hs = match session_id {
+            Some(sid) => match self.lookup(path, sid) {
+                Some(s) => s,
                 None => {
                     let e = RpcError::new(
                         jsonrpc::INVALID_REQUEST,
@@ -624,7 +797,7 @@ impl State {
                     return json_status(StatusCode::NOT_FOUND, &jsonrpc::error_response(None, &e));
                 }
             },
-            None if is_initialize => match self.new_session(server) {
+            None if is_initialize => match self.new_session(path) {
                 Some(x) => x,
                 None => {
                     return text(
@@ -674,8 +847,16 @@ impl State {
                 }
             }
         };
-        if is_initialize && matches!(session.era(), Era::Legacy(_)) {
-            self.keep(&sid, hs);
+        if is_initialize
+            && session_id.is_none()
+            && let Era::Legacy(rev) = session.era()
+        {
+            let Some(sid) = self.keep(hs, rev) else {
+                return text(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Internal Server Error: no session id could be made",
+                );
+            };
             if let Ok(v) = HeaderValue::from_str(&sid) {
                 resp.headers_mut().insert(MCP_SESSION_ID, v);
             }
@@ -734,41 +915,103 @@ impl State {
         }
     }
 
-    fn delete(&self, server: &Arc<Server>, h: &Headers) -> Resp {
-        match headers::one(h, MCP_SESSION_ID).ok().flatten() {
-            None => text(
+    fn delete(&self, h: &Headers, path: &str) -> Resp {
+        let Some(sid) = headers::one(h, MCP_SESSION_ID).ok().flatten() else {
+            return text(
                 StatusCode::BAD_REQUEST,
                 "Bad Request: no Mcp-Session-Id to end",
-            ),
-            Some(sid) => {
-                let removed = self.sessions.lock().ok().and_then(|mut m| {
-                    let on_this_path = m.get(sid).is_some_and(|s| Arc::ptr_eq(&s.server, server));
-                    if on_this_path { m.remove(sid) } else { None }
-                });
-                match removed {
-                    Some(s) => {
-                        s.session.cancel_all();
-                        empty(StatusCode::OK)
-                    }
-                    None => text(StatusCode::NOT_FOUND, "Session not found"),
-                }
+            );
+        };
+        let removed = self.sessions.lock().ok().and_then(|mut m| {
+            let on_this_path = m.get(sid).is_some_and(|s| s.path == path);
+            if on_this_path { m.remove(sid) } else { None }
+        });
+        // A sealed id is ended here even when this replica never served it.
+        let sealed = self.open_sealed(path, sid);
+        if let Some(state) = &sealed {
+            self.revoke(sid, state.created);
+        }
+        match removed {
+            Some(s) => {
+                s.session.cancel_all();
+                empty(StatusCode::OK)
+            }
+            None if sealed.is_some() => empty(StatusCode::OK),
+            None => text(StatusCode::NOT_FOUND, "Session not found"),
+        }
+    }
+
+    /// The session `sid` on `path`: one this replica holds, else (with a session key)
+    /// the one sealed in the id, taken in.
+    fn lookup(&self, path: &str, sid: &str) -> Option<Arc<HttpSession>> {
+        let held = self.sessions.lock().ok()?.get(sid).cloned();
+        if let Some(s) = held {
+            if s.path != path {
+                return None;
+            }
+            if let Ok(mut t) = s.last_used.lock() {
+                *t = Instant::now();
+            }
+            return Some(s);
+        }
+        let state = self.open_sealed(path, sid)?;
+        let session = Session::new(TransportKind::Http);
+        session.set_era(Era::Legacy(state.revision));
+        let hs = Arc::new(HttpSession {
+            session: Arc::new(session),
+            path: path.to_string(),
+            last_used: Mutex::new(Instant::now()),
+        });
+        // Kept for its in-flight calls (cancellation); when full of busy sessions it
+        // is served without being kept.
+        if let Ok(mut m) = self.sessions.lock() {
+            if m.len() >= MAX_SESSIONS {
+                m.retain(|_, s| s.last_used.lock().is_ok_and(|t| t.elapsed() < SESSION_IDLE));
+            }
+            if m.len() < MAX_SESSIONS {
+                return Some(Arc::clone(m.entry(sid.to_string()).or_insert(hs)));
             }
         }
+        Some(hs)
     }
 
-    fn lookup(&self, server: &Arc<Server>, sid: &str) -> Option<Arc<HttpSession>> {
-        let s = self.sessions.lock().ok()?.get(sid).cloned()?;
-        if !Arc::ptr_eq(&s.server, server) {
+    /// The state sealed in `sid` for `path`, unless it is foreign, expired, for
+    /// another path or ended here.
+    fn open_sealed(&self, path: &str, sid: &str) -> Option<SessionState> {
+        let key = self.lifecycle.sealing()?;
+        let state = key
+            .open(
+                sid,
+                std::time::SystemTime::now(),
+                session_seal::SESSION_MAX_AGE,
+            )
+            .ok()?;
+        if state.path != path {
             return None;
         }
-        if let Ok(mut t) = s.last_used.lock() {
-            *t = Instant::now();
+        if self.revoked.lock().ok()?.contains_key(sid) {
+            return None;
         }
-        Some(s)
+        Some(state)
     }
 
-    /// A new (not yet stored) session, if there is room.
-    fn new_session(&self, server: &Arc<Server>) -> Option<(String, Arc<HttpSession>)> {
+    /// Refuses the sealed `sid` here from now until its expiry.
+    fn revoke(&self, sid: &str, created: u64) {
+        let Ok(mut r) = self.revoked.lock() else {
+            return;
+        };
+        let now = session_seal::unix_now();
+        r.retain(|_, until| *until > now);
+        if r.len() < MAX_SESSIONS * 4 {
+            r.insert(
+                sid.to_string(),
+                created.saturating_add(session_seal::SESSION_MAX_AGE.as_secs()),
+            );
+        }
+    }
+
+    /// A new (not yet stored) session, if there is room; its id is given by [`State::keep`].
+    fn new_session(&self, path: &str) -> Option<Arc<HttpSession>> {
         let mut m = self.sessions.lock().ok()?;
         if m.len() >= MAX_SESSIONS {
             m.retain(|_, s| s.last_used.lock().is_ok_and(|t| t.elapsed() < SESSION_IDLE));
@@ -776,21 +1019,28 @@ impl State {
         if m.len() >= MAX_SESSIONS {
             return None;
         }
-        let sid = session_id()?;
-        Some((
-            sid,
-            Arc::new(HttpSession {
-                session: Arc::new(Session::new(TransportKind::Http)),
-                server: Arc::clone(server),
-                last_used: Mutex::new(Instant::now()),
-            }),
-        ))
+        Some(Arc::new(HttpSession {
+            session: Arc::new(Session::new(TransportKind::Http)),
+            path: path.to_string(),
+            last_used: Mutex::new(Instant::now()),
+        }))
     }
 
-    fn keep(&self, sid: &str, s: Arc<HttpSession>) {
+    /// Stores an initialized session under a new id (sealed with a session key: the
+    /// id carries the session), and returns the id.
+    fn keep(&self, s: Arc<HttpSession>, rev: ProtocolRevision) -> Option<String> {
+        let sid = match self.lifecycle.sealing() {
+            Some(key) => key.seal(&SessionState {
+                revision: rev,
+                path: s.path.clone(),
+                created: session_seal::unix_now(),
+            })?,
+            None => session_id()?,
+        };
         if let Ok(mut m) = self.sessions.lock() {
-            m.insert(sid.to_string(), s);
+            m.insert(sid.clone(), s);
         }
+        Some(sid)
     }
 }
 

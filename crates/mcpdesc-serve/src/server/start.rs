@@ -2,6 +2,7 @@
 //! transport's rules, then serve. What the CLI calls.
 
 use super::http::{self, ExposureError, HttpOptions};
+use super::lifecycle::Lifecycle;
 use super::{BuildError, ServeOptions, Server};
 use crate::backend::Backend;
 use crate::mock::{MockBackend, MockError, MockOptions};
@@ -280,18 +281,36 @@ impl Prepared {
         &self.server
     }
 
+    /// The server and the transport (a reload takes the server over; see
+    /// [`Lifecycle`](super::lifecycle::Lifecycle)).
+    pub fn into_parts(self) -> (Arc<Server>, Transport) {
+        (self.server, self.transport)
+    }
+
     /// Serves until the input ends (stdio) or the process is interrupted (HTTP), on a
     /// multi-threaded runtime of its own.
     pub fn serve(self) -> Result<(), StartError> {
+        self.serve_with(Lifecycle::with_signals())
+    }
+
+    /// [`Prepared::serve`], operated over HTTP as `lifecycle` says (drain timeout,
+    /// reload, sealed sessions, readiness gates).
+    pub fn serve_with(self, lifecycle: Lifecycle) -> Result<(), StartError> {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
             .map_err(StartError::Io)?;
-        rt.block_on(self.serve_async())
+        rt.block_on(self.serve_async_with(Arc::new(lifecycle)))
     }
 
     /// [`Prepared::serve`] on the caller's runtime.
     pub async fn serve_async(self) -> Result<(), StartError> {
+        self.serve_async_with(Arc::new(Lifecycle::with_signals()))
+            .await
+    }
+
+    /// [`Prepared::serve_with`] on the caller's runtime.
+    pub async fn serve_async_with(self, lifecycle: Arc<Lifecycle>) -> Result<(), StartError> {
         let s = &self.server;
         let what = format!(
             "{} ({}): {} tools, MCP {}",
@@ -335,33 +354,10 @@ impl Prepared {
                     "serving {what} at http://{local}{}{note}",
                     http::PATH
                 ));
-                http::serve(Arc::clone(s), listener, opts, shutdown_signal())
+                http::serve_with(Arc::clone(s), listener, opts, lifecycle)
                     .await
                     .map_err(StartError::Io)
             }
         }
-    }
-}
-
-/// Ctrl-C, or SIGTERM on Unix.
-async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        let term = async {
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(mut s) => {
-                    s.recv().await;
-                }
-                Err(_) => std::future::pending::<()>().await,
-            }
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            () = term => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
     }
 }

@@ -26,12 +26,13 @@
 //! `mock-example`) take a mapping; comma-separated lists (`toolsets`, `tools`, …) take
 //! a list. A bad key or value is reported at its line:column, exit 2.
 
-use super::{Args, ServeApi, serve_apis};
+use super::{Args, ServeApi, prepare_apis, serve_apis};
 use crate::util::{self, CmdResult, Outcome};
 use clap::{ArgAction, CommandFactory as _, FromArgMatches as _};
 use mcpdesc_core::Diagnostic;
 use serde_json::{Map, Value};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The settings an API entry may carry (each also a default for every API when given
 /// at the top level). `description` and `prefix` are an entry's own.
@@ -71,7 +72,10 @@ pub(super) fn run(path: &str) -> CmdResult {
     };
     let base = Path::new(path).parent().unwrap_or(Path::new(""));
     match read(&decoded.value, base, command_line_flags()) {
-        Ok((global, apis)) => serve_apis(&global, apis),
+        Ok((global, apis)) => {
+            let reload = reloader(path, &global, &apis);
+            serve_apis(&global, apis, Some(reload))
+        }
         Err(mut diags) => {
             decoded.annotate(&mut diags);
             diags.sort_by_key(|d| (d.line, d.column));
@@ -79,6 +83,77 @@ pub(super) fn run(path: &str) -> CmdResult {
             Ok(Outcome::Usage)
         }
     }
+}
+
+/// SIGHUP's reload of the configuration at `path`: the file and every description it
+/// names are read and validated again, and the server they make is handed over (the
+/// running one keeps serving when anything is wrong; the diagnostics are printed).
+/// Settings of the listener and of the process (`http`, `inbound-token-env`,
+/// `forward-header`, `session-key-env`, `drain-timeout`) are compared with the running
+/// ones and reported when they differ: they need a restart.
+fn reloader(path: &str, running: &Args, apis: &[ServeApi]) -> Arc<mcpdesc_serve::ReloadFn> {
+    let path = path.to_string();
+    let running = running.clone();
+    let served: std::sync::Mutex<Vec<String>> =
+        std::sync::Mutex::new(apis.iter().map(|a| a.description.clone()).collect());
+    Arc::new(move || {
+        let (bytes, name) = util::read_input(&path).map_err(|e| e.0)?;
+        let decoded = match util::decode_input(&path, &bytes) {
+            Ok(d) => d,
+            Err(d) => {
+                util::print_diagnostics(&name, std::slice::from_ref(&d));
+                return Err(format!("{name}: {}", d.message));
+            }
+        };
+        let base = Path::new(&path).parent().unwrap_or(Path::new(""));
+        let (global, apis) = match read(&decoded.value, base, command_line_flags()) {
+            Ok(x) => x,
+            Err(mut diags) => {
+                decoded.annotate(&mut diags);
+                diags.sort_by_key(|d| (d.line, d.column));
+                util::print_diagnostics(&name, &diags);
+                return Err(format!("{name}: {} problems (printed above)", diags.len()));
+            }
+        };
+        let now: Vec<String> = apis.iter().map(|a| a.description.clone()).collect();
+        let before = served.lock().map(|v| v.clone()).unwrap_or_default();
+        let mut notes = Vec::new();
+        for d in now.iter().filter(|d| !before.contains(d)) {
+            notes.push(format!("API added: {d}"));
+        }
+        for d in before.iter().filter(|d| !now.contains(d)) {
+            notes.push(format!("API removed: {d}"));
+        }
+        let mut restart_needed = Vec::new();
+        if global.inbound_token_env != running.inbound_token_env {
+            restart_needed.push("inbound-token-env".to_string());
+        }
+        if global.forward_headers != running.forward_headers {
+            restart_needed.push("forward-header".to_string());
+        }
+        if global.session_key_env != running.session_key_env {
+            restart_needed.push("session-key-env".to_string());
+        }
+        if global.drain_timeout != running.drain_timeout {
+            restart_needed.push("drain-timeout".to_string());
+        }
+        let prepared = match prepare_apis(&global, apis).map_err(|e| e.0)? {
+            Ok(p) => p,
+            Err(_) => {
+                return Err("a description was refused (its diagnostics are printed above)".into());
+            }
+        };
+        let (server, _) = prepared.into_parts();
+        if let Ok(mut v) = served.lock() {
+            *v = now;
+        }
+        Ok(mcpdesc_serve::Reloaded {
+            server,
+            addr: global.http,
+            restart_needed,
+            notes,
+        })
+    })
 }
 
 /// The configuration's server-wide [`Args`] and its APIs, or what is wrong with it
@@ -305,7 +380,10 @@ fn flag_args(key: &str, value: &Value, ptr: &str) -> Result<Vec<String>, Diagnos
     // The setting alone, through its flag's parser.
     let mut probe = vec!["serve".to_string(), "DESCRIPTION".to_string()];
     probe.extend(words.iter().cloned());
-    if matches!(key, "inbound-token-env" | "server-prefix" | "mock-example") {
+    if matches!(
+        key,
+        "inbound-token-env" | "server-prefix" | "mock-example" | "session-key-env"
+    ) {
         // Their `requires` are checked with the whole configuration.
         return Ok(words);
     }
