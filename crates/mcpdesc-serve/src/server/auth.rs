@@ -482,6 +482,35 @@ mod tests {
     }
 
     #[test]
+    fn exposure_with_auth() {
+        use super::super::http::{ExposureError, HttpOptions, check_exposure};
+        let any: SocketAddr = "0.0.0.0:8080".parse().expect("addr");
+        let lo: SocketAddr = "127.0.0.1:8080".parse().expect("addr");
+        let auth = HttpOptions {
+            auth: Some(Arc::new(AuthOptions::default())),
+            ..HttpOptions::default()
+        };
+        // A non-loopback bind is gated by OAuth, even with credentials of its own.
+        assert_eq!(check_exposure(any, &auth, true), Ok(()));
+        let token = HttpOptions {
+            inbound_token: Some("t".into()),
+            ..auth.clone()
+        };
+        assert_eq!(
+            check_exposure(lo, &token, false),
+            Err(ExposureError::AuthAndInboundToken)
+        );
+        let fwd = HttpOptions {
+            forward_headers: vec!["authorization".into()],
+            ..auth
+        };
+        assert_eq!(
+            check_exposure(lo, &fwd, false),
+            Err(ExposureError::AuthAndForwardedAuthorization)
+        );
+    }
+
+    #[test]
     fn metadata_paths_and_tokens() {
         assert_eq!(Gate::metadata_path(METADATA_PREFIX), Some("/mcp"));
         assert_eq!(
