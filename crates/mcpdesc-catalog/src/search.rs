@@ -109,25 +109,6 @@ impl ToolText {
         f.push_str(text);
     }
 
-    /// The whole text in one string (what a semantic ranker embeds): name, title,
-    /// description, toolsets and path.
-    pub fn summary_text(&self) -> String {
-        let mut s = self.name.replace('_', " ");
-        for f in [
-            Field::Title,
-            Field::Description,
-            Field::Toolsets,
-            Field::Path,
-        ] {
-            let t = &self.fields[f as usize];
-            if !t.is_empty() {
-                s.push_str(". ");
-                s.push_str(t);
-            }
-        }
-        s
-    }
-
     /// The searchable text of a tool declaration as served under `name`: `doc` is the
     /// description the declaration is in (its `$componentRef`s resolve there).
     pub fn of_tool(name: &str, doc: &Value, decl: &Value) -> ToolText {
@@ -1157,6 +1138,7 @@ mod tests {
             "tags": ["movies"],
             "x-mcpdesc-openapi": {"method": "GET", "path": "/movie/{movie_id}/credits"}});
         let t = ToolText::of_tool("tmdb_movie_credits", &doc, &decl);
+        assert_eq!(t.name, "tmdb_movie_credits");
         assert_eq!(
             t.fields[Field::Name as usize],
             "tmdb_movie_credits movie_credits"
