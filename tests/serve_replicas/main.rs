@@ -84,6 +84,29 @@ fn probes_answer_without_auth_and_before_mcp() {
 }
 
 #[test]
+fn behind_a_proxy_the_public_host_passes_the_rebinding_check() {
+    let dir = scratch();
+    let mut r = Replica::start(&[
+        "--config".into(),
+        dir.path().join("one.yaml").display().to_string(),
+        "--http".into(),
+        "127.0.0.1:0".into(),
+        "--public-url".into(),
+        "https://mcp.example.com".into(),
+    ]);
+    // The proxy forwards the client's Host: the public host is this server's name.
+    assert_eq!(http_get(r.addr, "/mcp", "mcp.example.com").0, 405);
+    assert_eq!(http_get(r.addr, "/mcp", "MCP.example.com:443").0, 405);
+    // Any other name is still refused on a loopback bind.
+    assert_eq!(http_get(r.addr, "/mcp", "evil.example").0, 403);
+    assert_eq!(
+        http_get(r.addr, "/mcp", "mcp.example.com.evil.example").0,
+        403
+    );
+    assert_eq!(r.terminate(), Some(0), "{}", r.log());
+}
+
+#[test]
 fn reload_adds_an_api_and_a_broken_file_keeps_the_old_one() {
     let dir = scratch();
     let config = dir.path().join("one.yaml");

@@ -514,9 +514,20 @@ impl State {
 
     fn check_host_origin(&self, h: &Headers) -> Option<Resp> {
         let host = headers::one(h, "host").ok().flatten();
+        let public = self
+            .opts
+            .public_url
+            .as_deref()
+            .and_then(lifecycle::public_origin);
+        let is_public = |a: &str| {
+            public
+                .as_ref()
+                .is_some_and(|(_, p)| authority_host(a).eq_ignore_ascii_case(p))
+        };
         if self.loopback
             && let Some(host) = host
             && !is_loopback_host(authority_host(host))
+            && !is_public(host)
         {
             return Some(text(
                 StatusCode::FORBIDDEN,
@@ -536,7 +547,13 @@ impl State {
                     || scheme.eq_ignore_ascii_case("https"))
                     && !authority.contains('/') =>
             {
-                if self.loopback {
+                if public
+                    .as_ref()
+                    .is_some_and(|(s, _)| s.eq_ignore_ascii_case(scheme))
+                    && is_public(authority)
+                {
+                    true
+                } else if self.loopback {
                     is_loopback_host(authority_host(authority))
                 } else {
                     scheme.eq_ignore_ascii_case("http")

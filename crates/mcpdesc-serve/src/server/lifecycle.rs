@@ -313,6 +313,20 @@ impl Lifecycle {
     }
 }
 
+/// `--public-url`'s scheme and host (lower-cased; no port): behind a proxy, the
+/// DNS-rebinding checks accept this host in `Host` and this origin in `Origin` (a proxy
+/// forwards the client's `Host`).
+pub(crate) fn public_origin(url: &str) -> Option<(String, String)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next()?,
+        None => authority.rsplit_once(':').map_or(authority, |(h, _)| h),
+    };
+    (!host.is_empty()).then(|| (scheme.to_ascii_lowercase(), host.to_ascii_lowercase()))
+}
+
 /// The served tool names of `server` at every revision it serves.
 pub(crate) fn tool_names(server: &Server) -> std::collections::BTreeSet<String> {
     let mut out = std::collections::BTreeSet::new();
@@ -393,6 +407,23 @@ mod tests {
         assert!(!flushed.load(Ordering::SeqCst));
         lc.flush();
         assert!(flushed.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn public_origins() {
+        let o = |u: &str| public_origin(u).map(|(s, h)| format!("{s} {h}"));
+        assert_eq!(
+            o("https://MCP.example.com"),
+            Some("https mcp.example.com".into())
+        );
+        assert_eq!(
+            o("https://mcp.example.com:8443/base"),
+            Some("https mcp.example.com".into())
+        );
+        assert_eq!(o("http://[::1]:9/x"), Some("http ::1".into()));
+        assert_eq!(o("https://u@h.example"), Some("https h.example".into()));
+        assert_eq!(o("https://"), None);
+        assert_eq!(o("no-scheme"), None);
     }
 
     #[test]

@@ -382,7 +382,7 @@ fn flag_args(key: &str, value: &Value, ptr: &str) -> Result<Vec<String>, Diagnos
     probe.extend(words.iter().cloned());
     if matches!(
         key,
-        "inbound-token-env" | "server-prefix" | "mock-example" | "session-key-env"
+        "inbound-token-env" | "server-prefix" | "mock-example" | "session-key-env" | "public-url"
     ) {
         // Their `requires` are checked with the whole configuration.
         return Ok(words);
