@@ -986,7 +986,6 @@ fn serve_options(args: &Args, selection: mcpdesc_serve::Selection) -> ServeOptio
         discovery: discovery(args),
         log: log(),
         telemetry: TELEMETRY.get().cloned().unwrap_or_default(),
-        ..ServeOptions::default()
     }
 }
 
