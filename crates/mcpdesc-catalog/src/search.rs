@@ -1080,6 +1080,32 @@ mod tests {
         assert_eq!(ix.closest("issue_create", 1), ["issues_create"]);
     }
 
+    /// Edit distances from the textbook examples (Wagner–Fischer).
+    #[test]
+    fn levenshtein_distances() {
+        let d = |a: &str, b: &str| {
+            let a: Vec<char> = a.chars().collect();
+            let b: Vec<char> = b.chars().collect();
+            levenshtein(&a, &b)
+        };
+        assert_eq!(d("kitten", "sitting"), 3);
+        assert_eq!(d("flaw", "lawn"), 2);
+        assert_eq!(d("abc", ""), 3);
+        assert_eq!(d("", "ab"), 2);
+        assert_eq!(d("abcd", "abd"), 1);
+        assert_eq!(d("abd", "abcd"), 1);
+        assert_eq!(d("same", "same"), 0);
+    }
+
+    #[test]
+    fn index_size() {
+        let ix = Index::build(oracle_corpus(), None);
+        assert_eq!((ix.len(), ix.is_empty()), (4, false));
+        let empty = Index::build(Vec::new(), None);
+        assert_eq!((empty.len(), empty.is_empty()), (0, true));
+        assert!(empty.search("alpha", 5, &Filter::default()).is_empty());
+    }
+
     #[test]
     fn property_walk_stops_at_its_depth() {
         let schema = json!({"type": "object", "properties": {
