@@ -13,7 +13,7 @@
 //! are ignored, with the reason, when `tests/build.rs` found them missing (or
 //! `MCPDESC_SKIP_GENERATED_BUILDS` set); one that runs without them fails.
 
-use mcpdesc_codegen::{Generated, RustOptions, TsOptions};
+use mcpdesc_codegen::{Generated, RustOptions, TsOptions, TsSdk};
 use mcpdesc_codegen_check::{self as check, CheckConfig};
 use mcpdesc_core::ProtocolRevision;
 use mcpdesc_tests::{check_config, code_only, fixture, missing, snapshot_dir, workspace_root};
@@ -127,6 +127,41 @@ fn snapshots_of_ir_diagnostics_and_files() {
     }
 }
 
+/// The generated TypeScript server trees (issue 32): every file of the `revisions`
+/// fixture's stub (two revisions, a reshaped output, an example, a tool at one revision)
+/// and of `everything`'s (many tools, content and structured outputs), the user's seeds
+/// included. Read them when they change.
+#[test]
+fn snapshots_of_typescript_server_trees() {
+    for name in ["revisions", "everything"] {
+        let doc = load(name);
+        let valid = mcpdesc_validate::Validator::new()
+            .check(&doc)
+            .expect("valid");
+        let g = mcpdesc_codegen::generate_typescript_server(&valid, &Default::default())
+            .expect("generates");
+        assert!(
+            !g.generated.files.is_empty(),
+            "{name}: {:#?}",
+            g.generated.diagnostics
+        );
+        let seeds: Vec<&str> = g.seeds.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(seeds, ["src/handlers.ts", "src/main.ts"], "{name}");
+        assert!(
+            g.generated
+                .files
+                .iter()
+                .all(|f| !seeds.contains(&f.path.as_str())),
+            "{name}: a seed is also a generated file"
+        );
+        insta::with_settings!({snapshot_path => snapshot_dir("codegen"), prepend_module_to_snapshot => false}, {
+            for f in g.generated.files.iter().chain(&g.seeds) {
+                insta::assert_snapshot!(format!("{name}-ts-server-{}", f.path.replace('/', "-")), f.contents);
+            }
+        });
+    }
+}
+
 #[test]
 fn names_follow_the_issue() {
     let doc = load("everything");
@@ -152,7 +187,7 @@ fn names_follow_the_issue() {
     let index = file(&ts, "src/index.ts");
     assert!(index.contains("async getStructuredContent(input: GetStructuredContentInput): Promise<GetStructuredContentOutput>"));
     assert!(index.contains(
-        "static async connectStdio(command: string, args: string[] = []): Promise<McpClient>"
+        "static async connectStdio(command: string, args: string[] = [], options: ConnectOptions = {}): Promise<McpClient>"
     ));
     assert!(index.contains("export class ToolError extends Error"));
     assert!(!index.contains("interface ") && !index.contains(": any") && !index.contains("<any>"));
@@ -696,7 +731,7 @@ fn the_crate_packages_its_templates() {
                 .flatten()
         })
         .count();
-    assert_eq!(templates, 6);
+    assert_eq!(templates, 12);
     let packaged = listed
         .lines()
         .filter(|l| l.starts_with("templates/"))
@@ -1219,10 +1254,10 @@ try { await (await Only.connectStdio(py, [script, "stdio"])).close(); only = "co
 console.log(JSON.stringify({ negotiated, pets, isArray: Array.isArray(pets), pet, adopt, old, only }));
 "#;
 
-/// The TypeScript SDK 1.32.2 negotiates at most 2025-11-25, where the pet server wraps
-/// `list_pets`' array: the client generated for 2026-07-28 unwraps it (it used to cast
-/// the object to `Array<Pet>`), and a client whose description has no 2025-11-25 view
-/// refuses the connection naming the revision.
+/// `--sdk v1`: the TypeScript SDK 1.32.2 negotiates at most 2025-11-25, where the pet
+/// server wraps `list_pets`' array: the client generated for 2026-07-28 unwraps it (it
+/// used to cast the object to `Array<Pet>`), and a client whose description has no
+/// 2025-11-25 view refuses the connection naming the revision.
 #[cfg_attr(
     any(mcpdesc_missing_node, mcpdesc_missing_venv),
     ignore = "needs .deps/node and .deps/venv: cargo xtask deps"
@@ -1241,6 +1276,7 @@ fn e2e_generated_typescript_client_decodes_the_negotiated_revision() {
             let opts = TsOptions {
                 protocol_version: revision,
                 package_name: Some(name.into()),
+                sdk: TsSdk::V1,
             };
             (name, generate_typescript(&doc, &opts).expect("generates"))
         })
@@ -1268,6 +1304,217 @@ fn e2e_generated_typescript_client_decodes_the_negotiated_revision() {
         only.starts_with("UnsupportedRevisionError 2025-11-25:") && only.contains("2026-07-28"),
         "{v}"
     );
+}
+
+const TS_V2_REVISIONS_E2E: &str = r#"
+import { McpClient, ToolUnavailableError } from "./pets/dist/index.js";
+import { McpClient as Only } from "./pets-only/dist/index.js";
+const [py, script] = process.argv.slice(2);
+const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+async function session(mode) {
+  const c = await McpClient.connectStdio(py, [script, "stdio"], mode === undefined ? { traceContext: () => ({ traceparent }) } : { versionNegotiation: mode });
+  const out = { negotiated: c.protocolVersion, server: c.serverInfo?.name, pets: await c.listPets({ limit: 2 }), pet: (await c.getPet({ id: 2 })).name };
+  try { out.adopt = (await c.adopt({ id: 1 })).map((b) => b.type === "text" ? b.text : "").join(""); } catch (err) { out.adopt = err instanceof ToolUnavailableError ? `ToolUnavailableError ${err.revision}` : String(err); }
+  await c.close();
+  return out;
+}
+const auto = await session(undefined);
+const legacy = await session("legacy");
+const o = await Only.connectStdio(py, [script, "stdio"]);
+const only = { negotiated: o.protocolVersion, pets: await o.listPets({}) };
+await o.close();
+console.log(JSON.stringify({ auto, legacy, only }));
+"#;
+
+/// The default v2 client (`@modelcontextprotocol/client` 2.4.0) negotiates with `mode:
+/// 'auto'`: against the Python SDK's pet server it reaches 2026-07-28 through
+/// `server/discover` (and `adopt`, which exists only there, is called), a
+/// description that declares 2026-07-28 alone connects (the 1.x client could not),
+/// and `versionNegotiation: "legacy"` gets the session revision 2025-11-25 where
+/// `list_pets`' wrapped array is unwrapped. The server identity comes from the SDK.
+#[cfg_attr(
+    any(mcpdesc_missing_node, mcpdesc_missing_venv),
+    ignore = "needs .deps/node and .deps/venv: cargo xtask deps"
+)]
+#[test]
+fn e2e_generated_typescript_v2_client_negotiates_each_revision() {
+    let cfg = check_config();
+    let (Some(tsc), true, Some((py, script))) = (cfg.tsc(), cfg.has_client_v2(), pets_server())
+    else {
+        return missing(
+            "typescript and @modelcontextprotocol/client (.deps/node) or the Python venv (.deps/venv)",
+        );
+    };
+    let packages: Vec<_> = pets_clients()
+        .into_iter()
+        .filter(|(name, _, _)| *name != "pets-old")
+        .map(|(name, doc, revision)| {
+            let opts = TsOptions {
+                protocol_version: revision,
+                package_name: Some(name.into()),
+                ..Default::default()
+            };
+            (name, generate_typescript(&doc, &opts).expect("generates"))
+        })
+        .collect();
+    let v = run_ts_app(
+        &cfg,
+        &tsc,
+        &cfg.work_dir.join("e2e-revisions-ts-v2"),
+        &packages,
+        TS_V2_REVISIONS_E2E,
+        &[py.as_os_str(), script.as_os_str()],
+    );
+    let pets = serde_json::json!([{"id": 1, "name": "Rex"}, {"id": 2, "name": "Tom"}]);
+    assert_eq!(v["auto"]["negotiated"], "2026-07-28", "{v}");
+    assert_eq!(v["auto"]["pets"], pets, "{v}");
+    assert_eq!(v["auto"]["pet"], "Tom", "{v}");
+    assert_eq!(v["auto"]["adopt"], "adopted 1", "{v}");
+    assert_eq!(v["auto"]["server"], "pets", "{v}");
+    assert_eq!(v["legacy"]["negotiated"], "2025-11-25", "{v}");
+    assert_eq!(v["legacy"]["pets"], pets, "{v}");
+    assert_eq!(
+        v["legacy"]["adopt"], "ToolUnavailableError 2025-11-25",
+        "{v}"
+    );
+    assert_eq!(v["only"]["negotiated"], "2026-07-28", "{v}");
+    assert_eq!(v["only"]["pets"], pets, "{v}");
+}
+
+/// `mcpdesc serve … --http 127.0.0.1:0` as a child; the URL from its start-up line.
+struct ServeHttp {
+    child: std::process::Child,
+    url: String,
+}
+
+impl ServeHttp {
+    fn spawn(args: &[&std::ffi::OsStr]) -> ServeHttp {
+        use std::io::BufRead as _;
+        let mut child = Command::new(mcpdesc_tests::mcpdesc_bin())
+            .arg("serve")
+            .args(args)
+            .args(["--http", "127.0.0.1:0"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn mcpdesc serve --http");
+        let err = child.stderr.take().expect("stderr");
+        let mut lines = std::io::BufReader::new(err).lines();
+        let mut log = Vec::new();
+        let url = loop {
+            match lines.next() {
+                Some(Ok(line)) => {
+                    if let Some(u) = line
+                        .split_whitespace()
+                        .find(|u| u.starts_with("http://") && u.ends_with("/mcp"))
+                    {
+                        break u.to_string();
+                    }
+                    log.push(line);
+                }
+                _ => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    panic!("mcpdesc serve --http did not start:\n{}", log.join("\n"));
+                }
+            }
+        };
+        // Keep draining stderr so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
+        ServeHttp { child, url }
+    }
+}
+
+impl Drop for ServeHttp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const TS_V2_MOCK_E2E: &str = r#"
+import { McpClient } from "./pets/dist/index.js";
+import { McpClient as Only } from "./pets-only/dist/index.js";
+const [sessionUrl, onlyUrl] = process.argv.slice(2);
+const o = await Only.connectHttp(onlyUrl, { headers: { "X-Trace-Test": "1" } });
+const only = { negotiated: o.protocolVersion, pets: await o.listPets({ limit: 1 }) };
+await o.close();
+const c = await McpClient.connectHttp(sessionUrl, { versionNegotiation: "legacy" });
+const session = { negotiated: c.protocolVersion, pets: await c.listPets({ limit: 1 }) };
+await c.close();
+const a = await McpClient.connectHttp(sessionUrl);
+const auto = { negotiated: a.protocolVersion };
+await a.close();
+console.log(JSON.stringify({ only, session, auto }));
+"#;
+
+/// Issue 32's reproduction: a description that declares only 2026-07-28, its generated
+/// (v2) client, and `mcpdesc serve --mock --http` on the same description: the client
+/// reaches it at 2026-07-28 and calls a tool (the mock answers from the tool's named
+/// example, `first`), with extra headers. On a description that also declares session
+/// revisions, `"legacy"` negotiation gets 2025-11-25 (its `{"result": …}` wrapping
+/// unwrapped) and the default `auto` 2026-07-28.
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
+#[test]
+fn e2e_generated_typescript_v2_client_reaches_serve_mock_http() {
+    let cfg = check_config();
+    let (Some(tsc), true) = (cfg.tsc(), cfg.has_client_v2()) else {
+        return missing("typescript and @modelcontextprotocol/client (.deps/node)");
+    };
+    let base = cfg.work_dir.join("e2e-mock-http-ts-v2");
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).expect("mkdir");
+    let only_doc = modern_only();
+    let only_path = base.join("only.mcpdesc.json");
+    std::fs::write(&only_path, serde_json::to_string(&only_doc).expect("json")).expect("writes");
+    // The session revisions' `list_pets` (which wraps the array) gets a named example.
+    let mut session_doc = load("revisions");
+    session_doc["tools"][0]["examples"] = serde_json::json!({"first": {
+        "input": {"limit": 1},
+        "result": {
+            "content": [{"type": "text", "text": "1 pets"}],
+            "structuredContent": {"result": [{"id": 1, "name": "Rex"}]}
+        }
+    }});
+    let session_path = base.join("session.mcpdesc.json");
+    std::fs::write(
+        &session_path,
+        serde_json::to_string(&session_doc).expect("json"),
+    )
+    .expect("writes");
+    let packages: Vec<_> = [("pets", load("revisions")), ("pets-only", only_doc)]
+        .into_iter()
+        .map(|(name, doc)| {
+            let opts = TsOptions {
+                package_name: Some(name.into()),
+                ..Default::default()
+            };
+            (name, generate_typescript(&doc, &opts).expect("generates"))
+        })
+        .collect();
+    let session = ServeHttp::spawn(&[session_path.as_os_str(), "--mock".as_ref()]);
+    let only = ServeHttp::spawn(&[only_path.as_os_str(), "--mock".as_ref()]);
+    let v = run_ts_app(
+        &cfg,
+        &tsc,
+        &base.join("app"),
+        &packages,
+        TS_V2_MOCK_E2E,
+        &[session.url.as_ref(), only.url.as_ref()],
+    );
+    // The mock answers list_pets from its example `first` (tests/fixtures/codegen/revisions.json).
+    let example =
+        &load("revisions")["tools"][1]["examples"]["first"]["result"]["structuredContent"];
+    assert_eq!(v["only"]["negotiated"], "2026-07-28", "{v}");
+    assert_eq!(&v["only"]["pets"], example, "{v}");
+    assert_eq!(v["session"]["negotiated"], "2025-11-25", "{v}");
+    assert_eq!(
+        v["session"]["pets"],
+        serde_json::json!([{"id": 1, "name": "Rex"}]),
+        "{v}"
+    );
+    assert_eq!(v["auto"]["negotiated"], "2026-07-28", "{v}");
 }
 
 // ---- code mode: the declarations `search_api` answers (issue 22) ----
@@ -1497,4 +1744,348 @@ return { id: o.id, city, all };"#;
     let r = check::check_declarations("shop-wrong", &dir, SHOP_DECLARATIONS_DEPTH_1, wrong, &cfg);
     assert!(!r.ok, "a wrongly typed script compiled:\n{}", r.output);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+// ---- generated servers (issue 32) ----
+
+/// `mcpdesc ARGS…`; panics when it cannot run. Returns (success, stderr).
+fn mcpdesc(args: &[&std::ffi::OsStr]) -> (bool, String) {
+    let out = Command::new(mcpdesc_tests::mcpdesc_bin())
+        .args(args)
+        .output()
+        .expect("mcpdesc runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `mcpdesc generate typescript-server DESC -o DIR`, asserting it succeeds.
+fn generate_ts_server(desc: &Path, dir: &Path) -> String {
+    let (ok, err) = mcpdesc(&[
+        "generate".as_ref(),
+        "typescript-server".as_ref(),
+        desc.as_os_str(),
+        "-o".as_ref(),
+        dir.as_os_str(),
+    ]);
+    assert!(ok, "generate typescript-server {}: {err}", desc.display());
+    err
+}
+
+/// What `npm install && npm run build` does offline: `node_modules` from `.deps/node`,
+/// then `tsc -p .`. Returns (success, compiler output).
+fn build_ts_package(cfg: &CheckConfig, tsc: &Path, dir: &Path) -> (bool, String) {
+    link(
+        &cfg.node_dir.join("node_modules"),
+        &dir.join("node_modules"),
+    );
+    let out = Command::new("node")
+        .arg(tsc)
+        .arg("-p")
+        .arg(dir.join("tsconfig.json"))
+        .current_dir(dir)
+        .output()
+        .expect("tsc runs");
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+/// The declared revisions of a description file (through the CLI's decoder).
+fn declared_revisions(doc: &Value) -> Vec<String> {
+    doc["protocolVersions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect()
+}
+
+/// `mcpdesc capture` of the built stub in `dir` (`node dist/main.js`) at every revision
+/// `desc` declares, transcripts saved; then, per declared revision, the `tools/list`
+/// result the stub sent (in its order) and the export of the captured description (in
+/// name order) both equal `mcpdesc export tools-list --protocol-version V` of `desc`.
+fn capture_equals_export(desc: &Path, dir: &Path) {
+    let doc = mcpdesc_tests::load_description(desc);
+    let revisions = declared_revisions(&doc);
+    let captured = dir.join("captured.mcpdesc.json");
+    let transcripts = dir.join("transcripts");
+    let _ = std::fs::remove_dir_all(&transcripts);
+    let main = dir.join("dist/main.js");
+    let (ok, err) = mcpdesc(&[
+        "capture".as_ref(),
+        "--protocol-versions".as_ref(),
+        revisions.join(",").as_ref(),
+        "--save-transcripts".as_ref(),
+        transcripts.as_os_str(),
+        "-o".as_ref(),
+        captured.as_os_str(),
+        "--".as_ref(),
+        "node".as_ref(),
+        main.as_os_str(),
+    ]);
+    assert!(ok, "capture of {}: {err}", dir.display());
+    let captured_doc = mcpdesc_tests::load_description(&captured);
+    let by_name = |v: &Value| {
+        let mut tools = v["tools"].as_array().cloned().unwrap_or_default();
+        tools.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+        tools
+    };
+    for rev in &revisions {
+        let r: ProtocolRevision = rev.parse().expect("known revision");
+        let expected = mcpdesc_tests::export_tools_list(&doc, r).expect("exports");
+        let transcript = std::fs::read_to_string(transcripts.join(format!("session-{rev}.jsonl")))
+            .unwrap_or_else(|e| panic!("{}: transcript {rev}: {e}", dir.display()));
+        let lists: Vec<Value> = transcript
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter_map(|m| {
+                m.get("result")
+                    .filter(|r| r.get("tools").is_some())
+                    .cloned()
+            })
+            .collect();
+        assert_eq!(
+            lists.len(),
+            1,
+            "{}: {rev}: one tools/list page",
+            desc.display()
+        );
+        assert_eq!(
+            lists[0]["tools"],
+            expected["tools"],
+            "{}: the stub's tools/list at {rev} is the export",
+            desc.display()
+        );
+        let again = mcpdesc_tests::export_tools_list(&captured_doc, r).expect("exports");
+        assert_eq!(
+            by_name(&again),
+            by_name(&expected),
+            "{}: the captured description's export at {rev}",
+            desc.display()
+        );
+    }
+}
+
+/// Issue 32: the generated TypeScript server of each spec example (and the codegen
+/// fixtures with examples and revisions) builds under the strict tsconfig, and
+/// `capture` of the built stub at every declared revision gives back the description's
+/// `export tools-list` at that revision, exactly.
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
+#[test]
+fn generated_typescript_servers_serve_their_contract() {
+    let cfg = check_config();
+    let (Some(tsc), true) = (cfg.tsc(), cfg.has_server_v2()) else {
+        return missing("typescript and @modelcontextprotocol/server (.deps/node)");
+    };
+    let mut descs: Vec<PathBuf> = std::fs::read_dir(fixture("spec/examples"))
+        .expect("spec examples")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    descs.sort();
+    descs.extend(
+        ["revisions", "everything", "py-server"].map(|n| fixture(&format!("codegen/{n}.json"))),
+    );
+    for desc in &descs {
+        let stem = desc.file_stem().and_then(|s| s.to_str()).unwrap_or("x");
+        let dir = cfg.work_dir.join(format!("ts-server-{stem}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        generate_ts_server(desc, &dir);
+        let (ok, out) = build_ts_package(&cfg, &tsc, &dir);
+        assert!(ok, "{}: build failed:\n{out}", desc.display());
+        capture_equals_export(desc, &dir);
+    }
+}
+
+const TS_SERVER_CLIENT_E2E: &str = r#"
+import { McpClient, ToolError } from "./pets/dist/index.js";
+const [main] = process.argv.slice(2);
+const out = {};
+for (const mode of ["auto", "legacy"]) {
+  const c = await McpClient.connectStdio("node", [main], { versionNegotiation: mode });
+  const r = { negotiated: c.protocolVersion, pets: await c.listPets({ limit: 1 }), pet: await c.getPet({ id: 7 }) };
+  try { await c.getPet({ id: "seven" }); r.invalid = "accepted"; } catch (err) { r.invalid = err instanceof ToolError ? err.message : String(err); }
+  try { await c.getPet({ id: 0 }); r.wrong = "accepted"; } catch (err) { r.wrong = err instanceof ToolError ? err.message : String(err); }
+  try { r.adopt = await c.adopt({ id: 1 }); } catch (err) { r.adopt = err.name + ": " + err.message; }
+  await c.close();
+  out[mode] = r;
+}
+console.log(JSON.stringify(out));
+"#;
+
+/// The `revisions` description with `get_pet`'s output property `name` renamed `title`.
+fn revisions_renamed() -> Value {
+    let mut doc = load("revisions");
+    let tools = doc["tools"].as_array_mut().expect("tools");
+    for t in tools.iter_mut().filter(|t| t["name"] == "get_pet") {
+        let out = &mut t["outputSchema"];
+        let name = out["properties"]
+            .as_object_mut()
+            .and_then(|p| p.remove("name"))
+            .expect("name");
+        out["properties"]["title"] = name;
+        out["required"] = serde_json::json!(["id", "title"]);
+    }
+    doc
+}
+
+/// Issue 32: a stub's user code survives regeneration and the contract holds it to the
+/// description. A hand-written `getPet` (returning one field wrong at run time)
+/// survives `generate typescript-server` again; the generated v2 client reaches the
+/// stub at 2026-07-28 and at the session revision 2025-11-25: `listPets` answers from the
+/// tool's named example (wrapped as `{"result": …}` at 2025-11-25 and unwrapped by the
+/// client), `getPet` runs the user's code, arguments that are not the inputSchema's are
+/// a tool error before the handler runs, a result that is not the outputSchema's is a
+/// tool error, and `adopt` (no example) is "not implemented". After the description
+/// renames `get_pet`'s output property, the build fails in `src/handlers.ts` and nowhere
+/// else.
+#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
+#[test]
+fn generated_typescript_server_keeps_user_code_and_checks_it() {
+    let cfg = check_config();
+    let (Some(tsc), true, true) = (cfg.tsc(), cfg.has_server_v2(), cfg.has_client_v2()) else {
+        return missing("typescript and the v2 SDK packages (.deps/node)");
+    };
+    let base = cfg.work_dir.join("ts-server-user-code");
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).expect("mkdir");
+    let desc = base.join("pets.mcpdesc.json");
+    std::fs::write(
+        &desc,
+        serde_json::to_string(&load("revisions")).expect("json"),
+    )
+    .expect("writes");
+    let stub = base.join("stub");
+    generate_ts_server(&desc, &stub);
+    let seeded = std::fs::read_to_string(stub.join("src/handlers.ts")).expect("handlers.ts");
+    assert!(
+        seeded.contains("export class ServerHandlers extends DefaultHandlers"),
+        "{seeded}"
+    );
+    let mine = r#"// mine
+import { DefaultHandlers } from "./generated/handlers.js";
+import type { Handlers } from "./generated/handlers.js";
+import type { GetPetInput, GetPetOutput } from "./generated/types.js";
+
+export class ServerHandlers extends DefaultHandlers implements Handlers {
+  override async getPet(input: GetPetInput): Promise<GetPetOutput> {
+    if (input.id === 0) return { id: 0, name: 0 } as unknown as GetPetOutput;
+    return { id: input.id, name: `pet ${input.id}` };
+  }
+}
+"#;
+    std::fs::write(stub.join("src/handlers.ts"), mine).expect("writes");
+    let err = generate_ts_server(&desc, &stub);
+    assert!(err.contains("kept src/handlers.ts"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(stub.join("src/handlers.ts")).expect("reads"),
+        mine,
+        "regeneration overwrote the user's handlers"
+    );
+    let (ok, out) = build_ts_package(&cfg, &tsc, &stub);
+    assert!(ok, "build failed:\n{out}");
+    let client = generate_typescript(
+        &load("revisions"),
+        &TsOptions {
+            package_name: Some("pets".into()),
+            ..Default::default()
+        },
+    )
+    .expect("generates");
+    let main = stub.join("dist/main.js");
+    let v = run_ts_app(
+        &cfg,
+        &tsc,
+        &base.join("client"),
+        &[("pets", client)],
+        TS_SERVER_CLIENT_E2E,
+        &[main.as_os_str()],
+    );
+    let example =
+        &load("revisions")["tools"][1]["examples"]["first"]["result"]["structuredContent"];
+    for (mode, rev) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
+        let r = &v[mode];
+        assert_eq!(r["negotiated"], rev, "{v}");
+        assert_eq!(&r["pets"], example, "{mode}: {v}");
+        assert_eq!(
+            r["pet"],
+            serde_json::json!({"id": 7, "name": "pet 7"}),
+            "{v}"
+        );
+        let invalid = r["invalid"].as_str().unwrap_or_default();
+        assert!(
+            invalid.contains("invalid arguments") && invalid.contains("integer"),
+            "{v}"
+        );
+        let wrong = r["wrong"].as_str().unwrap_or_default();
+        assert!(wrong.contains("does not match its outputSchema"), "{v}");
+    }
+    assert!(
+        v["auto"]["adopt"]
+            .as_str()
+            .is_some_and(|s| s.contains("ToolError") && s.contains("not implemented")),
+        "{v}"
+    );
+    assert!(
+        v["legacy"]["adopt"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("ToolUnavailableError")),
+        "{v}"
+    );
+    // The description changes: get_pet's output property `name` is now `title`.
+    std::fs::write(
+        &desc,
+        serde_json::to_string(&revisions_renamed()).expect("json"),
+    )
+    .expect("writes");
+    generate_ts_server(&desc, &stub);
+    assert_eq!(
+        std::fs::read_to_string(stub.join("src/handlers.ts")).expect("reads"),
+        mine
+    );
+    let (ok, out) = build_ts_package(&cfg, &tsc, &stub);
+    assert!(!ok, "the build should fail at the handler:\n{out}");
+    let errors: Vec<&str> = out.lines().filter(|l| l.contains("error TS")).collect();
+    assert!(!errors.is_empty(), "{out}");
+    assert!(
+        errors.iter().all(|l| l.starts_with("src/handlers.ts(")),
+        "errors outside the handler:\n{out}"
+    );
+}
+
+/// `--sdk v1` keeps the 1.x output: each fixture's v1 package is the one recorded before
+/// the v2 default (`tests/fixtures/codegen/v1/`, written by the generator of commit
+/// 7647703 and not since).
+#[test]
+fn sdk_v1_output_is_unchanged() {
+    for name in FIXTURES {
+        let doc = load(name);
+        let g = generate_typescript(
+            &doc,
+            &TsOptions {
+                sdk: TsSdk::V1,
+                ..Default::default()
+            },
+        )
+        .expect("generates");
+        for f in &g.files {
+            let path = fixture(&format!("codegen/v1/{name}/{}", f.path));
+            let want = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            // insta stored each file with one final newline.
+            assert_eq!(
+                want.trim_end(),
+                f.contents.trim_end(),
+                "{name}: {} differs from the 1.x output",
+                f.path
+            );
+        }
+    }
 }

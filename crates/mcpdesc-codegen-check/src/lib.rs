@@ -59,10 +59,26 @@ impl CheckConfig {
         p.is_file().then_some(p)
     }
 
-    /// Whether the SDK is installed.
+    /// Whether the 1.x SDK (`@modelcontextprotocol/sdk`) is installed.
     pub fn has_sdk(&self) -> bool {
+        self.has_package("@modelcontextprotocol/sdk")
+    }
+
+    /// Whether the v2 client SDK (`@modelcontextprotocol/client`) is installed.
+    pub fn has_client_v2(&self) -> bool {
+        self.has_package("@modelcontextprotocol/client")
+    }
+
+    /// Whether the v2 server SDK (`@modelcontextprotocol/server`) is installed.
+    pub fn has_server_v2(&self) -> bool {
+        self.has_package("@modelcontextprotocol/server")
+    }
+
+    fn has_package(&self, name: &str) -> bool {
         self.node_dir
-            .join("node_modules/@modelcontextprotocol/sdk/package.json")
+            .join("node_modules")
+            .join(name)
+            .join("package.json")
             .is_file()
     }
 }

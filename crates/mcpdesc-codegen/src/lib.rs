@@ -32,6 +32,7 @@ pub mod lower;
 pub mod names;
 pub mod render;
 pub mod rust;
+pub mod ts_server;
 pub mod typescript;
 
 use mcpdesc_core::{Diagnostic, ProtocolRevision};
@@ -39,7 +40,8 @@ use mcpdesc_validate::Validated;
 use std::path::{Component, Path};
 
 pub use rust::RustOptions;
-pub use typescript::TsOptions;
+pub use ts_server::{ServerGenerated, TsServerOptions, write_server};
+pub use typescript::{TsOptions, TsSdk};
 
 /// Library errors (as opposed to diagnostics about the input).
 #[derive(Debug, thiserror::Error)]
@@ -127,6 +129,26 @@ pub fn generate_rust(doc: &Validated<'_>, opts: &RustOptions) -> Result<Generate
     finish(ir, diagnostics, |ir| rust::render(ir, opts))
 }
 
+/// Projects and lowers `doc` at `rev` and renders with `render` unless lowering
+/// reported errors (what every generator does).
+pub(crate) fn generate_with(
+    doc: &Validated<'_>,
+    rev: Option<ProtocolRevision>,
+    render: impl FnOnce(&ir::Ir) -> Rendered,
+) -> Result<Generated, Error> {
+    let (ir, diagnostics) = lowered(doc, rev);
+    finish(ir, diagnostics, render)
+}
+
+/// Generates the TypeScript server package for `doc` on `@modelcontextprotocol/server`
+/// 2.x (see [`ts_server`]); write it with [`write_server`].
+pub fn generate_typescript_server(
+    doc: &Validated<'_>,
+    opts: &TsServerOptions,
+) -> Result<ServerGenerated, Error> {
+    ts_server::generate(doc, opts)
+}
+
 /// Generates the TypeScript client package for `doc` (a description as JSON), like
 /// [`generate_rust`].
 pub fn generate_typescript(doc: &Validated<'_>, opts: &TsOptions) -> Result<Generated, Error> {
@@ -200,6 +222,38 @@ pub fn write_files(dir: &Path, files: &[GeneratedFile]) -> Result<(), Error> {
             source: e.error,
         })?;
     }
+    Ok(())
+}
+
+/// Writes `f` under `dir` only if nothing is at its path: through a temporary file in
+/// its directory, linked into place without replacing anything (a file created there
+/// meanwhile is kept, and the write fails).
+pub(crate) fn write_new_file(dir: &Path, f: &GeneratedFile) -> Result<(), Error> {
+    use std::io::Write as _;
+    if !safe_relative(&f.path) {
+        return Err(Error::UnsafePath(f.path.clone()));
+    }
+    let target = dir.join(&f.path);
+    let parent = target.parent().unwrap_or(dir);
+    let io = |path: &Path| {
+        let path = path.display().to_string();
+        move |source| Error::Io { path, source }
+    };
+    std::fs::create_dir_all(parent).map_err(io(parent))?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".mcpdesc-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(parent).map_err(io(parent))?;
+    tmp.write_all(f.contents.as_bytes()).map_err(io(&target))?;
+    tmp.as_file().sync_all().map_err(io(&target))?;
+    tmp.persist_noclobber(&target).map_err(|e| Error::Io {
+        path: target.display().to_string(),
+        source: e.error,
+    })?;
     Ok(())
 }
 

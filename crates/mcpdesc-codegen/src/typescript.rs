@@ -1,4 +1,5 @@
-//! TypeScript renderer: IR → a package using `@modelcontextprotocol/sdk` v1.
+//! TypeScript renderer: IR → a package using the v2 SDK's `@modelcontextprotocol/client`
+//! (default) or the 1.x `@modelcontextprotocol/sdk` ([`TsSdk`]).
 
 use crate::escape::{self, Untrusted};
 use crate::ir::*;
@@ -14,6 +15,20 @@ pub struct TsOptions {
     pub protocol_version: Option<ProtocolRevision>,
     /// npm package name (default: from the server name).
     pub package_name: Option<String>,
+    /// Which TypeScript SDK the client is written for.
+    pub sdk: TsSdk,
+}
+
+/// The TypeScript MCP SDK a generated client uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TsSdk {
+    /// `@modelcontextprotocol/client` 2.x: negotiates with `versionNegotiation: {mode:
+    /// 'auto'}` (2026-07-28 through `server/discover`, older revisions through
+    /// `initialize`), with connect options for headers, an auth provider and trace context.
+    #[default]
+    V2,
+    /// `@modelcontextprotocol/sdk` 1.x (newest revision 2025-11-25).
+    V1,
 }
 
 struct TDecl {
@@ -39,6 +54,10 @@ struct TTool {
 #[derive(Template)]
 #[template(path = "typescript/index.ts.askama", escape = "none")]
 struct IndexTpl {
+    /// Written for the v2 SDK ([`TsSdk::V2`]).
+    v2: bool,
+    /// The description declares 2026-07-28 (v2 clients negotiate with `mode: 'auto'`).
+    modern: bool,
     doc: Untrusted,
     package: Untrusted,
     protocol_version: Untrusted,
@@ -57,6 +76,7 @@ struct IndexTpl {
 #[derive(Template)]
 #[template(path = "typescript/package.json.askama", escape = "none")]
 struct PackageTpl {
+    v2: bool,
     package: Untrusted,
     description: Untrusted,
 }
@@ -305,7 +325,12 @@ pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diag
         });
     }
     let package = package_name(opts.package_name.as_deref(), &ir.server.name);
+    let v2 = opts.sdk == TsSdk::V2;
     let index = IndexTpl {
+        v2,
+        modern: ir
+            .protocol_versions
+            .contains(&ProtocolRevision::V2026_07_28),
         doc: untrusted(ir.doc.clone()),
         package: untrusted(package.clone()),
         protocol_version: untrusted(ir.protocol_version.as_str()),
@@ -325,6 +350,7 @@ pub fn render(ir: &Ir, opts: &TsOptions) -> Result<(Vec<GeneratedFile>, Vec<Diag
     }
     .render()?;
     let pkg = PackageTpl {
+        v2,
         package: untrusted(package),
         description: untrusted(ir.summary.clone()),
     }

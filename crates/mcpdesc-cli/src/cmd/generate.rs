@@ -1,4 +1,4 @@
-//! `mcpdesc generate rust|typescript`.
+//! `mcpdesc generate rust|typescript|typescript-server`.
 
 use crate::util::{self, CmdResult, Outcome, Refusal, UsageError};
 use mcpdesc_codegen::Generated;
@@ -7,18 +7,21 @@ use std::path::Path;
 
 pub mod rust;
 pub mod typescript;
+pub mod typescript_server;
 
 #[derive(Debug, clap::Subcommand)]
 pub enum GenerateCommand {
     // Help comes from each `Args` doc comment (see `main.rs`).
     Rust(rust::Args),
     Typescript(typescript::Args),
+    TypescriptServer(typescript_server::Args),
 }
 
 pub fn run(cmd: GenerateCommand) -> CmdResult {
     match cmd {
         GenerateCommand::Rust(a) => rust::run(a),
         GenerateCommand::Typescript(a) => typescript::run(a),
+        GenerateCommand::TypescriptServer(a) => typescript_server::run(a),
     }
 }
 
