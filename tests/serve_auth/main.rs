@@ -639,6 +639,183 @@ fn resource_server_against_a_real_issuer() {
     }
 }
 
+/// The text of a tool result (its first content block).
+fn result_text(r: &Resp) -> String {
+    r.json()["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The search facade and code mode follow the caller's scopes as `tools/list` does: a
+/// read-scoped caller's search_tools, describe_tools and search_api never answer the
+/// write tool (nor its schema), and its script's `api` call of it fails naming the
+/// missing scope with nothing sent upstream; a write-scoped caller's succeeds.
+#[test]
+#[cfg_attr(
+    mcpdesc_missing_node,
+    ignore = ".deps/node is missing (cargo xtask deps)"
+)]
+fn search_facade_and_code_mode_follow_the_callers_scopes() {
+    let issuer = Issuer::start();
+    let dir = tempfile::tempdir().expect("tmp");
+    let desc = notes(dir.path());
+    let cred = format!("token:{UPSTREAM_CREDENTIAL}");
+    let env = [("MCPDESC_CREDENTIAL_OAUTH", cred.as_str())];
+    let start = |up: &Recorder, discovery: &str| {
+        Serve::start(
+            &desc,
+            &[
+                "--base-url",
+                &up.base(),
+                "--auth-issuer",
+                &issuer.url,
+                "--discovery",
+                discovery,
+            ],
+            &env,
+        )
+    };
+    let call = |serve: &Serve, token: &str, name: &str, args: Value| {
+        let r = serve.rpc(
+            "/mcp",
+            Some(token),
+            "tools/call",
+            json!({"name": name, "arguments": args}),
+        );
+        assert_eq!(r.status, 200, "{name}: {}", r.text());
+        r
+    };
+    let names = |r: &Resp| -> Vec<String> {
+        r.json()["result"]["structuredContent"]["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.as_str().or_else(|| t["name"].as_str()).map(String::from))
+            .collect()
+    };
+    let is_error = |r: &Resp| r.json()["result"]["isError"] == json!(true);
+
+    // --discovery search.
+    let up = Recorder::always(Reply::json(200, "{\"notes\": []}"));
+    let serve = start(&up, "search");
+    let resource = format!("{}/mcp", serve.base);
+    let reader = issuer.token("reader", "notes:read", Some(&resource));
+    let writer = issuer.token("writer", "notes:read notes:write", Some(&resource));
+    // The write tool ranks first for this query; the reader still gets `limit` hits,
+    // of the tools it may call.
+    let q = json!({"query": "create notes", "limit": 1});
+    let r = call(&serve, &writer, "search_tools", q.clone());
+    assert_eq!(names(&r), ["create_note"], "{}", r.text());
+    let r = call(&serve, &reader, "search_tools", q);
+    assert_eq!(names(&r), ["list_notes"], "{}", r.text());
+    assert!(!r.text().contains("create_note"), "{}", r.text());
+    let r = call(
+        &serve,
+        &reader,
+        "search_tools",
+        json!({"query": "create notes", "limit": 10}),
+    );
+    assert_eq!(names(&r), ["list_notes"], "{}", r.text());
+    // describe_tools: the write tool is unknown to the reader, its schema never shown,
+    // and a near miss does not suggest it.
+    let r = call(
+        &serve,
+        &reader,
+        "describe_tools",
+        json!({"names": ["list_notes", "create_note"]}),
+    );
+    assert!(is_error(&r), "{}", r.text());
+    assert!(!r.text().contains("inputSchema"), "{}", r.text());
+    let r = call(
+        &serve,
+        &reader,
+        "describe_tools",
+        json!({"names": ["creat_note"]}),
+    );
+    assert!(
+        is_error(&r) && !r.text().contains("create_note"),
+        "{}",
+        r.text()
+    );
+    let r = call(
+        &serve,
+        &writer,
+        "describe_tools",
+        json!({"names": ["creat_note"]}),
+    );
+    assert!(r.text().contains("create_note"), "{}", r.text());
+    let r = call(
+        &serve,
+        &reader,
+        "describe_tools",
+        json!({"names": ["list_notes"]}),
+    );
+    assert_eq!(names(&r), ["list_notes"], "{}", r.text());
+    let r = call(
+        &serve,
+        &writer,
+        "describe_tools",
+        json!({"names": ["create_note"]}),
+    );
+    assert_eq!(names(&r), ["create_note"], "{}", r.text());
+    assert!(r.text().contains("inputSchema"), "{}", r.text());
+    assert!(up.requests().is_empty());
+    drop(serve);
+
+    // --discovery code.
+    let up = Recorder::always(Reply::json(200, "{\"notes\": []}"));
+    let serve = start(&up, "code");
+    let resource = format!("{}/mcp", serve.base);
+    let reader = issuer.token("reader", "notes:read", Some(&resource));
+    let writer = issuer.token("writer", "notes:read notes:write", Some(&resource));
+    for q in ["create notes", ""] {
+        let r = call(&serve, &reader, "search_api", json!({"query": q}));
+        assert_eq!(names(&r), ["list_notes"], "{}", r.text());
+        let t = r.text().to_lowercase();
+        assert!(
+            !t.contains("create_note") && !t.contains("createnote"),
+            "{t}"
+        );
+        let r = call(&serve, &writer, "search_api", json!({"query": q}));
+        assert!(
+            names(&r).contains(&"create_note".to_string()),
+            "{}",
+            r.text()
+        );
+    }
+    let write = "return await api.create_note({text: 'hi'});";
+    let r = call(&serve, &reader, "execute", json!({"code": write}));
+    assert!(is_error(&r), "{}", r.text());
+    let t = result_text(&r);
+    assert!(
+        t.contains("insufficient_scope") && t.contains("notes:write"),
+        "{t}"
+    );
+    assert!(
+        up.requests().is_empty(),
+        "the upstream got {:?}",
+        up.requests()
+    );
+    let r = call(
+        &serve,
+        &reader,
+        "execute",
+        json!({"code": "return await api.list_notes({});"}),
+    );
+    assert!(!is_error(&r), "{}", r.text());
+    assert_eq!(up.requests().len(), 1);
+    let r = call(&serve, &writer, "execute", json!({"code": write}));
+    assert!(!is_error(&r), "{}", r.text());
+    let reqs = up.requests();
+    assert_eq!(reqs.len(), 2);
+    assert_eq!(reqs[1].method, "POST");
+    let log = serve.log();
+    for t in [&reader, &writer] {
+        assert!(!log.contains(t.as_str()));
+    }
+}
+
 #[test]
 fn auth_issuer_refuses_another_use_of_the_authorization_header() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -652,7 +829,6 @@ fn auth_issuer_refuses_another_use_of_the_authorization_header() {
             vec!["--forward-header", "Authorization"],
             "token passthrough",
         ),
-        (vec!["--discovery", "code"], "--discovery code"),
     ] {
         let o = Command::new(mcpdesc_bin())
             .arg("serve")

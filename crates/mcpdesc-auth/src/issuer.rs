@@ -380,7 +380,7 @@ impl Issuer {
         let (Some(cred), Some(endpoint)) = (&self.cred, &self.metadata.introspection_endpoint)
         else {
             return Err(Reject::Malformed(
-                "not a JWT (opaque tokens need --auth-client-credential and an introspection endpoint)".into(),
+                "not a JWT (opaque tokens are introspected only when the gateway has its own client credential at the issuer and the issuer has an introspection endpoint)".into(),
             ));
         };
         let key = (token_hash(token), checks.audience.clone());
@@ -473,7 +473,7 @@ impl Issuer {
     ) -> Result<String, IssuerError> {
         let (Some(cred), Some(endpoint)) = (&self.cred, &self.metadata.token_endpoint) else {
             return Err(IssuerError::Metadata(
-                "token exchange needs --auth-client-credential and a token endpoint".into(),
+                "token exchange needs the gateway's own client credential at the issuer and a token endpoint".into(),
             ));
         };
         let key = (token_hash(token), scheme.to_string());

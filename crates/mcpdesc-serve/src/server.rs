@@ -658,8 +658,14 @@ impl Server {
                         ));
                     }
                 };
+                // With `--auth-issuer`: what the search facade and code mode may show.
+                let access = inbound.access();
+                let allowed = |n: &str| match (&access, view.tool(n)) {
+                    (Some(a), Some(t)) => a.permits(self, t).is_ok(),
+                    _ => true,
+                };
                 if let Some(code) = &self.code {
-                    let answered = match code.call(view, name, &arguments) {
+                    let answered = match code.call(view, name, &arguments, &allowed) {
                         code::CodeCall::Answered(result, log) => (result, log),
                         code::CodeCall::Execute(script) => {
                             return Ok(Done::Call(CallJob {
@@ -670,6 +676,7 @@ impl Server {
                                 forwarded_headers: inbound.forwarded_headers.clone(),
                                 via: None,
                                 obs: telemetry::RequestObs::default(),
+                                access: inbound.access(),
                             }));
                         }
                         code::CodeCall::NotCode => {
@@ -690,7 +697,7 @@ impl Server {
                 }
                 let mut via = None;
                 let (name, arguments) = match &self.facade {
-                    Some(f) => match f.call(&self.catalog, view, name, &arguments) {
+                    Some(f) => match f.call(&self.catalog, view, name, &arguments, &allowed) {
                         FacadeCall::Answered(result, log) => {
                             let mut m = match result {
                                 Value::Object(m) => m,
@@ -731,6 +738,7 @@ impl Server {
                     forwarded_headers: inbound.forwarded_headers.clone(),
                     via,
                     obs: telemetry::RequestObs::default(),
+                    access: inbound.access(),
                 }))
             }
             "resources/read" | "prompts/get" => self.read(view, method, &params),
@@ -1028,6 +1036,8 @@ pub(crate) struct CallJob {
     pub via: Option<&'static str>,
     /// The request's metrics and span, finished when the call is.
     pub obs: telemetry::RequestObs,
+    /// With `--auth-issuer`: the caller, whose scopes each `api` call of a script needs.
+    pub access: Option<auth::Access>,
 }
 
 /// One tool call, as [`Server::tool_result`] runs it (for a `tools/call`, or for an `api`
@@ -1064,6 +1074,18 @@ pub(crate) struct Inbound {
     pub trace: Option<telemetry::TraceHeaders>,
     /// With `--auth-issuer`: who sent the request, as its verified token says.
     pub caller: Option<Arc<auth::Caller>>,
+    /// With `--auth-issuer`: the gate that verified `caller` (its scope rules).
+    pub gate: Option<Arc<auth::Gate>>,
+}
+
+impl Inbound {
+    /// The gate and caller, when the request was authenticated.
+    pub(crate) fn access(&self) -> Option<auth::Access> {
+        Some(auth::Access {
+            gate: Arc::clone(self.gate.as_ref()?),
+            caller: Arc::clone(self.caller.as_ref()?),
+        })
+    }
 }
 
 /// Which transport a session runs on (negotiation depends on it).

@@ -913,11 +913,6 @@ fn auth_options(args: &Args) -> Result<Option<mcpdesc_serve::AuthOptions>, Usage
             "--auth-issuer with --forward-header Authorization would send the caller's access token upstream (token passthrough, which MCP forbids: a token issued for this server must not reach another API). Drop --forward-header Authorization".into(),
         ));
     }
-    if args.discovery == DiscoveryArg::Code {
-        return Err(UsageError(
-            "--auth-issuer with --discovery code: a script's api calls are not checked against the caller's scopes yet, so a caller could run tools its token does not allow. Use --discovery direct or search".into(),
-        ));
-    }
     if !args.upstream_token_exchange.is_empty() {
         return Err(UsageError(
             "--upstream-token-exchange is not available in this build yet: the upstream gets the gateway's own configured credential".into(),

@@ -172,11 +172,6 @@ fn named_flags<'f>(text: &str, flags: &'f BTreeSet<String>) -> Vec<&'f str> {
 /// these files were being changed by others): each entry is a file and the flag it may
 /// still name. Remove an entry once its file is phrased as a situation.
 const PENDING: &[(&str, &str)] = &[
-    (
-        "crates/mcpdesc-auth/src/issuer.rs",
-        "--auth-client-credential",
-    ),
-    ("crates/mcpdesc-serve/src/server/auth.rs", "--auth-issuer"),
     ("crates/mcpdesc-serve/src/server/http.rs", "--config"),
     ("crates/mcpdesc-serve/src/server.rs", "--mock"),
 ];

@@ -85,6 +85,31 @@ impl Caller {
 
 type Resp = Response<Full<Bytes>>;
 
+/// A request's gate and verified caller: what the search facade and code mode ask
+/// before they show a tool or call it (the rule `tools/call` and `tools/list` follow).
+#[derive(Debug, Clone)]
+pub(crate) struct Access {
+    pub gate: Arc<Gate>,
+    pub caller: Arc<Caller>,
+}
+
+impl Access {
+    /// Whether the caller may call `tool`; `Err` carries the scope alternative to ask for.
+    pub fn permits(&self, server: &Server, tool: &ToolEntry) -> Result<(), BTreeSet<String>> {
+        self.gate.permits(server, tool, &self.caller)
+    }
+
+    /// The log's key of the caller.
+    pub fn key(&self) -> String {
+        self.caller.key()
+    }
+}
+
+/// The scopes of `s`, space-separated (as a `scope` parameter spells them).
+pub(crate) fn scope_list(s: &BTreeSet<String>) -> String {
+    join(s)
+}
+
 /// The running resource server.
 #[derive(Debug)]
 pub(crate) struct Gate {
@@ -116,7 +141,7 @@ impl Gate {
             client_credential: opts.client_credential.clone(),
         })
         .await
-        .map_err(|e| err(format!("--auth-issuer {}: {e}", opts.issuer)))?;
+        .map_err(|e| err(format!("the OAuth issuer {}: {e}", opts.issuer)))?;
         let base = public_url
             .map(|u| u.trim_end_matches('/').to_string())
             .unwrap_or_else(|| format!("http://{local}"));

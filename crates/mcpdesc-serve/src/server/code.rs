@@ -14,12 +14,16 @@
 //!   and throws on `isError`.
 //!   The worker sends each call to this process as a message; the worker holds no
 //!   credential and opens no socket (SECURITY.md).
+//! - With `--auth-issuer`, `search_api` declares only the tools the caller's scopes
+//!   permit, and an `api` call of any other tool is an error to the script naming the
+//!   missing scope, with nothing sent upstream (the check of a direct `tools/call`).
 //! - At most [`MAX_EXECUTIONS`] scripts run at once in the whole process (each may hold
 //!   its heap limit resident); another `execute` waits for a turn up to its wall time,
 //!   then is a tool error saying so. A script past its wall time is killed with its
 //!   worker, so no script holds a turn (or a core) beyond its wall time plus 25 ms.
 
 use super::args::{ArgsValidator, describe};
+use super::auth::{Access, scope_list};
 use super::catalog::{Catalog, View};
 use super::facade::Facade;
 use super::{CallJob, CodeOptions, Server, ToolJob};
@@ -130,8 +134,15 @@ impl CodeMode {
         m
     }
 
-    /// A code-mode `tools/call` of `name` at `view`.
-    pub(crate) fn call(&self, view: &View, name: &str, arguments: &Map<String, Value>) -> CodeCall {
+    /// A code-mode `tools/call` of `name` at `view`; `search_api` declares only the tools
+    /// `allowed` names (with `--auth-issuer`: those the caller's scopes permit).
+    pub(crate) fn call(
+        &self,
+        view: &View,
+        name: &str,
+        arguments: &Map<String, Value>,
+        allowed: &dyn Fn(&str) -> bool,
+    ) -> CodeCall {
         let Some(k) = code::NAMES.iter().position(|n| *n == name) else {
             return CodeCall::NotCode;
         };
@@ -145,7 +156,7 @@ impl CodeMode {
             let script = arguments.get("code").and_then(Value::as_str).unwrap_or("");
             return CodeCall::Execute(script.to_string());
         }
-        match self.search(view, arguments) {
+        match self.search(view, arguments, allowed) {
             Ok((result, log)) => CodeCall::Answered(result, log),
             Err(msg) => CodeCall::Answered(error_result(rev, &msg), format!("error: {msg}")),
         }
@@ -173,6 +184,7 @@ impl CodeMode {
         &self,
         view: &View,
         arguments: &Map<String, Value>,
+        allowed: &dyn Fn(&str) -> bool,
     ) -> Result<(Value, String), String> {
         let rev = view.revision;
         let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
@@ -185,8 +197,8 @@ impl CodeMode {
             .get("offset")
             .and_then(Value::as_u64)
             .map_or(0, |o| usize::try_from(o).unwrap_or(usize::MAX));
-        // Positions in the view of the matching tools, best first; every tool in list
-        // order for an empty query.
+        // Positions in the view of the matching tools the caller may call, best first;
+        // every such tool in list order for an empty query.
         let matching: Vec<usize> = if query.trim().is_empty() {
             (0..view.tools().len()).collect()
         } else {
@@ -196,6 +208,10 @@ impl CodeMode {
                 .filter_map(|n| view.position(n))
                 .collect()
         };
+        let matching: Vec<usize> = matching
+            .into_iter()
+            .filter(|&i| allowed(view.served_name(i)))
+            .collect();
         let total = matching.len();
         let page: Vec<usize> = matching.into_iter().skip(offset).take(limit).collect();
         let next = offset.saturating_add(page.len());
@@ -269,6 +285,7 @@ pub(crate) async fn execute(
         server: Arc::clone(server),
         revision: rev,
         forwarded_headers: job.forwarded_headers.clone(),
+        access: job.access.clone(),
     });
     let outcome = slot.execute(script, &names, host, &code.limits).await;
     let content = outcome.structured_content();
@@ -304,6 +321,8 @@ struct CodeHost {
     server: Arc<Server>,
     revision: ProtocolRevision,
     forwarded_headers: Vec<(String, String)>,
+    /// With `--auth-issuer`: each call needs the caller's scopes for its tool.
+    access: Option<Access>,
 }
 
 impl Host for CodeHost {
@@ -318,6 +337,19 @@ impl Host for CodeHost {
             let entry = view
                 .tool(&tool)
                 .ok_or_else(|| format!("Unknown tool: {tool}"))?;
+            // The check a direct `tools/call` gets (403 there): nothing is sent upstream.
+            if let Some(access) = &self.access
+                && let Err(need) = access.permits(&self.server, entry)
+            {
+                let need = scope_list(&need);
+                self.server.log().line(&format!(
+                    "auth: {} lacks scope for api.{tool} via {EXECUTE}: needs {need}",
+                    access.key()
+                ));
+                return Err(format!(
+                    "api.{tool}: insufficient_scope: the caller's access token lacks the scope(s) {need} this tool needs"
+                ));
+            }
             let arguments = match args {
                 Value::Object(m) => m,
                 Value::Null => Map::new(),

@@ -191,13 +191,16 @@ impl Facade {
         m
     }
 
-    /// A facade `tools/call` of `name` at `view`.
+    /// A facade `tools/call` of `name` at `view`. `search_tools` and `describe_tools`
+    /// show only the tools `allowed` names (with `--auth-issuer`: those the caller's
+    /// scopes permit); to them another tool does not exist.
     pub(crate) fn call(
         &self,
         catalog: &Catalog,
         view: &View,
         name: &str,
         arguments: &Map<String, Value>,
+        allowed: &dyn Fn(&str) -> bool,
     ) -> FacadeCall {
         let Some(k) = facade::NAMES.iter().position(|n| *n == name) else {
             return FacadeCall::NotFacade;
@@ -209,8 +212,8 @@ impl Facade {
             return FacadeCall::Answered(error_result(rev, &msg), format!("error: {msg}"));
         }
         match name {
-            facade::SEARCH_TOOLS => self.search(view, arguments),
-            facade::DESCRIBE_TOOLS => self.describe(catalog, view, arguments),
+            facade::SEARCH_TOOLS => self.search(view, arguments, allowed),
+            facade::DESCRIBE_TOOLS => self.describe(catalog, view, arguments, allowed),
             _ => {
                 let target = arguments.get("name").and_then(Value::as_str).unwrap_or("");
                 let args = match arguments.get("arguments") {
@@ -224,7 +227,7 @@ impl Facade {
                     return FacadeCall::Answered(error_result(rev, &msg), format!("error: {msg}"));
                 }
                 if view.position(target).is_none() {
-                    let msg = self.unknown(target, rev);
+                    let msg = self.unknown(target, rev, allowed);
                     return FacadeCall::Answered(error_result(rev, &msg), format!("error: {msg}"));
                 }
                 FacadeCall::Forward {
@@ -247,8 +250,10 @@ impl Facade {
             .collect()
     }
 
-    fn unknown(&self, name: &str, rev: ProtocolRevision) -> String {
-        let close = self.index.closest(name, 5);
+    fn unknown(&self, name: &str, rev: ProtocolRevision, allowed: &dyn Fn(&str) -> bool) -> String {
+        let mut close = self.index.closest(name, self.index.len());
+        close.retain(|n| allowed(n));
+        close.truncate(5);
         let shown: String = name.chars().take(80).collect();
         if close.is_empty() {
             format!("Unknown tool `{shown}` (MCP {rev}); use search_tools to find one")
@@ -260,7 +265,12 @@ impl Facade {
         }
     }
 
-    fn search(&self, view: &View, arguments: &Map<String, Value>) -> FacadeCall {
+    fn search(
+        &self,
+        view: &View,
+        arguments: &Map<String, Value>,
+        allowed: &dyn Fn(&str) -> bool,
+    ) -> FacadeCall {
         let rev = view.revision;
         let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
         let limit = arguments
@@ -284,11 +294,13 @@ impl Facade {
             toolsets: toolsets.as_deref(),
             read_only: arguments.get("readOnly").and_then(Value::as_bool),
         };
-        // Every hit, then those the negotiated revision serves.
+        // Every hit, then those the negotiated revision serves and the caller may call
+        // (before `limit`: a caller still gets `limit` permitted hits).
         let hits = self.index.search(query, self.index.len(), &filter);
         let found: Vec<Value> = hits
             .into_iter()
             .filter(|h| view.position(self.index.name(h.tool)).is_some())
+            .filter(|h| allowed(self.index.name(h.tool)))
             .take(limit)
             .map(|h| {
                 let s = &self.shown[h.tool];
@@ -317,6 +329,7 @@ impl Facade {
         catalog: &Catalog,
         view: &View,
         arguments: &Map<String, Value>,
+        allowed: &dyn Fn(&str) -> bool,
     ) -> FacadeCall {
         let rev = view.revision;
         let mut tools = Vec::new();
@@ -334,10 +347,11 @@ impl Facade {
             }
             match view
                 .position(name)
+                .filter(|_| allowed(name))
                 .and_then(|i| catalog.listed_tool(view, i))
             {
                 Some(t) => tools.push(t),
-                None => unknown.push(self.unknown(name, rev)),
+                None => unknown.push(self.unknown(name, rev, allowed)),
             }
         }
         if !unknown.is_empty() {

@@ -675,6 +675,7 @@ impl State {
             forwarded_headers: self.forwarded(&h),
             trace: super::telemetry::TraceHeaders::of(&h),
             caller,
+            gate: self.auth.clone(),
         };
         if modern {
             self.modern(server, value, &h, inbound).await
