@@ -699,6 +699,9 @@ fn search_facade_and_code_mode_follow_the_callers_scopes() {
     // --discovery search.
     let up = Recorder::always(Reply::json(200, "{\"notes\": []}"));
     let serve = start(&up, "search");
+    // Ready: the issuer's metadata and JWKS were fetched (the `auth-issuer` gate).
+    let r = http(&serve.base, "GET", "/readyz", &[], b"");
+    assert_eq!(r.status, 200, "{}", r.text());
     let resource = format!("{}/mcp", serve.base);
     let reader = issuer.token("reader", "notes:read", Some(&resource));
     let writer = issuer.token("writer", "notes:read notes:write", Some(&resource));

@@ -209,9 +209,14 @@ pub async fn serve_with(
 ) -> std::io::Result<()> {
     let local = listener.local_addr()?;
     let auth = match &opts.auth {
-        Some(a) => Some(Arc::new(
-            super::auth::Gate::start(a, opts.public_url.as_deref(), local).await?,
-        )),
+        Some(a) => {
+            // `/readyz` names this gate until the issuer's metadata and JWKS are fetched;
+            // start-up fails when they cannot be (an unreachable issuer is not retried).
+            let fetched = lifecycle.readiness().gate("auth-issuer");
+            let gate = super::auth::Gate::start(a, opts.public_url.as_deref(), local).await?;
+            fetched.open();
+            Some(Arc::new(gate))
+        }
         None => None,
     };
     let state = Arc::new(State {
