@@ -66,7 +66,10 @@ enum Command {
 fn main() -> ExitCode {
     // Code mode's sandbox worker (started by `serve --discovery code`, one script per
     // process): not a subcommand, so it is in no help, man page or completion.
-    if std::env::args_os().nth(1).is_some_and(|a| a == "__sandbox-worker") {
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == "__sandbox-worker")
+    {
         return mcpdesc_sandbox::worker::main();
     }
     let cli = match Cli::try_parse() {
