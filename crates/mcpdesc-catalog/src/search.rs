@@ -24,6 +24,12 @@
 //! BM25F scores and the semantic ranking's best [`SEM_DEPTH`]. A query BM25F finds
 //! nothing for ranks by the semantic score alone. α was chosen on the tuning set of
 //! `tests/fixtures/search` and checked on the held-out one (PERFORMANCE.md).
+//!
+//! # API prior
+//! When the index knows each tool's API ([`Index::set_apis`]: several descriptions
+//! served together), the fused score gains `γ · prior(API)`, the request's BM25 against
+//! each API taken as one document, scaled by the best API's (γ = [`API_WEIGHT`], chosen
+//! on the tuning set).
 
 use crate::text;
 use serde_json::Value;
@@ -84,6 +90,9 @@ pub const LEXICAL_WEIGHT: f32 = 0.5;
 /// How many of the semantic ranking's best tools are candidates, and the rank of the
 /// similarity that scales to 0.
 pub const SEM_DEPTH: usize = 100;
+/// The API prior's weight γ: a hybrid score gains `γ · a` where `a` is how much the
+/// request is about the tool's API (see [`Index::set_apis`]).
+pub const API_WEIGHT: f32 = 0.3;
 
 /// The text of one tool, by field.
 #[derive(Debug, Clone, Default)]
@@ -322,6 +331,10 @@ pub struct Index {
     lexical_weight: f32,
     /// The semantic candidates' depth ([`SEM_DEPTH`] unless changed).
     sem_depth: usize,
+    /// Per tool, the API (description) it belongs to; empty: one API.
+    apis: Vec<u32>,
+    /// γ of the API prior ([`API_WEIGHT`] unless changed).
+    api_weight: f32,
 }
 
 /// What [`Index::build`] indexes of one tool.
@@ -421,6 +434,8 @@ impl Index {
             semantic: None,
             lexical_weight: LEXICAL_WEIGHT,
             sem_depth: SEM_DEPTH,
+            apis: Vec::new(),
+            api_weight: API_WEIGHT,
         }
     }
 
@@ -443,6 +458,87 @@ impl Index {
     pub fn set_fusion(&mut self, lexical_weight: f32, sem_depth: usize) {
         self.lexical_weight = lexical_weight.clamp(0.0, 1.0);
         self.sem_depth = sem_depth.max(1);
+    }
+
+    /// Says which API (served description) each tool belongs to, in index order (any
+    /// labels; equal labels are one API). With more than one API, the hybrid ranking
+    /// adds an API prior: each API is one document (a term's frequency is how many of
+    /// its tools have the term, normalised by the API's size; its idf is over the
+    /// APIs, so words every neighbour shares count little), scored by BM25 against the
+    /// request and divided by the best API's; a tool gains `γ · prior(its API)`
+    /// (γ = [`API_WEIGHT`]), so that a request's own API can win over a same-domain
+    /// neighbour the semantic layer pulls up. A label list of the wrong length is
+    /// ignored.
+    pub fn set_apis<S: AsRef<str>>(&mut self, labels: &[S]) {
+        if labels.len() != self.names.len() {
+            self.apis.clear();
+            return;
+        }
+        let mut ids: HashMap<&str, u32> = HashMap::new();
+        self.apis = labels
+            .iter()
+            .map(|l| {
+                let next = ids.len() as u32;
+                *ids.entry(l.as_ref()).or_insert(next)
+            })
+            .collect();
+        if ids.len() < 2 {
+            self.apis.clear();
+        }
+    }
+
+    /// Sets the API prior's weight γ (clamped to 0..=1): what the evaluation sweeps.
+    pub fn set_api_weight(&mut self, weight: f32) {
+        self.api_weight = weight.clamp(0.0, 1.0);
+    }
+
+    /// Per API label, BM25 of the request against each API taken as one document
+    /// (a term's frequency: how many of the API's tools have it; its idf: over the
+    /// APIs), divided by the best API's; empty with one API or no match.
+    fn api_bm25(&self, query: &str) -> Vec<f32> {
+        if self.apis.is_empty() {
+            return Vec::new();
+        }
+        let groups = self
+            .apis
+            .iter()
+            .copied()
+            .max()
+            .map_or(0, |m| m as usize + 1);
+        let mut size = vec![0f32; groups];
+        for &a in &self.apis {
+            size[a as usize] += 1.0;
+        }
+        let avg = size.iter().sum::<f32>() / groups as f32;
+        let g = groups as f32;
+        let mut scores = vec![0f32; groups];
+        let mut count = vec![0f32; groups];
+        let mut seen = std::collections::HashSet::new();
+        text::terms(query, |term| {
+            let Some(&id) = self.vocabulary.get(term) else {
+                return;
+            };
+            if !seen.insert(id) {
+                return;
+            }
+            count.iter_mut().for_each(|c| *c = 0.0);
+            for (doc, _) in &self.postings[id as usize] {
+                count[self.apis[*doc as usize] as usize] += 1.0;
+            }
+            let n = count.iter().filter(|&&c| c > 0.0).count() as f32;
+            let idf = (1.0 + (g - n + 0.5) / (n + 0.5)).ln();
+            for a in 0..groups {
+                if count[a] > 0.0 {
+                    let tf = count[a] / (1.0 - 0.75 + 0.75 * size[a] / avg);
+                    scores[a] += idf * tf / (K1 + tf);
+                }
+            }
+        });
+        let max = scores.iter().copied().fold(0f32, f32::max);
+        if max <= 0.0 {
+            return Vec::new();
+        }
+        scores.into_iter().map(|s| s / max).collect()
     }
 
     /// Whether a semantic ranker takes part.
@@ -585,6 +681,14 @@ impl Index {
         candidates.extend(by_similarity.iter().map(|p| p.1));
         candidates.sort_unstable();
         candidates.dedup();
+        let prior = self.api_bm25(query);
+        let gamma = self.api_weight;
+        let about = |i: usize| -> f32 {
+            prior
+                .get(self.apis.get(i).map_or(usize::MAX, |&a| a as usize))
+                .map_or(0.0, |&a| gamma * a)
+        };
+        // The prior reorders tools that match; it admits none on its own.
         let mut hits: Vec<Hit> = candidates
             .into_iter()
             .map(|tool| Hit {
@@ -592,6 +696,10 @@ impl Index {
                 score: alpha * lexical[tool] + beta * semantic(tool),
             })
             .filter(|h| h.score > 0.0)
+            .map(|h| Hit {
+                score: h.score + about(h.tool),
+                ..h
+            })
             .collect();
         self.sort(&mut hits);
         hits
@@ -986,6 +1094,48 @@ mod tests {
         let hits = ix.search("nothing", 10, &rw);
         assert_eq!(names(&ix, &hits), ["t_two"]);
         assert_scores(&[hits[0].score], &[1.0]);
+    }
+
+    /// The API prior by hand: tools 0, 1 are API x, 2, 3 API y (description only).
+    /// API BM25 of "omega beta" (G = 2, equal sizes): omega is in 2 tools of x only,
+    /// idf ln 2, tf 2 → 0.433217; beta in one tool of each, idf ln 1.2, tf 1 → 0.082874.
+    /// x = 0.516091, y = 0.082874 → prior 1, 0.160580.
+    /// Tool BM25F (N 4, avg length 1.25, idf ln 2 each): 0.505946, 0.343143, 0.343143, 0
+    /// → l = 1, 0.678222, 0.678222, 0; similarities 0.2, 0.1, 1, 0 → e = same; at
+    /// α = 0.5: 0.6, 0.389111, 0.839111, 0 (out). The prior (γ = 0.3) adds 0.3, 0.3,
+    /// 0.048174: 0.9, 0.689111, 0.887285 — x's tool now beats y's look-alike.
+    #[test]
+    fn api_prior_lifts_the_request_s_own_api() {
+        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
+        let corpus = vec![
+            desc("x_zero", "omega beta"),
+            desc("x_one", "omega"),
+            desc("y_two", "beta"),
+            desc("y_three", "gamma"),
+        ];
+        let mut ix = Index::build(corpus, Some(Box::new(Fixed(vec![0.2, 0.1, 1.0, 0.0]))));
+        ix.set_fusion(0.5, 100);
+        let hits = ix.search("omega beta", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["y_two", "x_zero", "x_one"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[0.839111, 0.6, 0.389111],
+        );
+        ix.set_apis(&["x", "x", "y", "y"]);
+        assert_scores(&ix.api_bm25("omega beta"), &[1.0, 0.160580]);
+        ix.set_api_weight(0.3);
+        let hits = ix.search("omega beta", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["x_zero", "y_two", "x_one"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[0.9, 0.887285, 0.689111],
+        );
+        // One API, or labels of the wrong length: no prior.
+        ix.set_apis(&["x", "x", "x", "x"]);
+        assert!(ix.api_bm25("omega beta").is_empty());
+        ix.set_apis(&["x", "y"]);
+        assert!(ix.api_bm25("omega beta").is_empty());
+        assert_eq!(API_WEIGHT, 0.3);
     }
 
     /// The defaults chosen on the tuning set (PERFORMANCE.md), at work: α = 0.5 and
