@@ -152,7 +152,14 @@ impl Facade {
             compile(&decls[2])?,
         ];
         Ok(Facade {
-            index: Index::build(entries, semantic),
+            index: {
+                // Each tool's own description: with several, the search's API prior
+                // keeps a request's API above a same-domain neighbour.
+                let mut index = Index::build(entries, semantic);
+                let apis: Vec<&str> = shown.iter().map(|s| s.server.as_str()).collect();
+                index.set_apis(&apis);
+                index
+            },
             shown,
             decls,
             validators,
