@@ -8,6 +8,7 @@
 //! `mcpdesc-serve` does the serving.
 
 pub mod code;
+pub mod deps;
 pub mod facade;
 #[cfg(test)]
 mod recall;
