@@ -150,8 +150,10 @@ impl Serve {
             if let Ok(mut v) = log.lock() {
                 v.push(l.clone());
             }
+            // (In a JSON log line the URL ends the message string.)
             if let Some(u) = l
                 .split_whitespace()
+                .map(|u| u.trim_end_matches(['"', '}']))
                 .find(|u| u.starts_with("http://") && u.ends_with("/mcp"))
             {
                 break u.trim_end_matches("/mcp").to_string();
@@ -645,6 +647,96 @@ fn result_text(r: &Resp) -> String {
         .as_str()
         .unwrap_or_default()
         .to_string()
+}
+
+/// The authenticated caller is whom the rate limit counts and the JSON log names (issue
+/// 29 with 28): two callers behind one peer address hold a budget each, and a call's
+/// log line carries the caller's key — the token's `sub`, read here from the token the
+/// issuer minted — and never the token.
+#[test]
+#[cfg_attr(
+    mcpdesc_missing_node,
+    ignore = ".deps/node is missing (cargo xtask deps)"
+)]
+fn the_rate_limit_and_the_log_follow_the_authenticated_caller() {
+    let issuer = Issuer::start();
+    let dir = tempfile::tempdir().expect("tmp");
+    let desc = notes(dir.path());
+    let up = Recorder::always(Reply::json(200, "{\"notes\": []}"));
+    let cred = format!("token:{UPSTREAM_CREDENTIAL}");
+    let serve = Serve::start(
+        &desc,
+        &[
+            "--base-url",
+            &up.base(),
+            "--auth-issuer",
+            &issuer.url,
+            "--rate-limit",
+            "2/min",
+            "--log-format",
+            "json",
+        ],
+        &[("MCPDESC_CREDENTIAL_OAUTH", cred.as_str())],
+    );
+    let resource = format!("{}/mcp", serve.base);
+    let reader = issuer.token("reader", "notes:read", Some(&resource));
+    let writer = issuer.token("writer", "notes:read notes:write", Some(&resource));
+    let call = |token: &str| {
+        serve.rpc(
+            "/mcp",
+            Some(token),
+            "tools/call",
+            json!({"name": "list_notes", "arguments": {}}),
+        )
+    };
+    assert_eq!(call(&reader).status, 200);
+    assert_eq!(call(&reader).status, 200);
+    let limited = call(&reader);
+    assert_eq!(limited.status, 429, "{}", limited.text());
+    assert!(limited.header("retry-after").is_some());
+    // Same peer address, another subject: a budget of its own.
+    assert_eq!(call(&writer).status, 200, "the writer's own budget");
+
+    let sub = |token: &str| -> String {
+        let payload = token.split('.').nth(1).expect("a JWT");
+        let claims: Value = serde_json::from_slice(
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .decode(payload)
+                .expect("base64url"),
+        )
+        .expect("claims");
+        claims["sub"].as_str().expect("sub").to_string()
+    };
+    let (reader_sub, writer_sub) = (sub(&reader), sub(&writer));
+    assert_ne!(reader_sub, writer_sub);
+    let until = Instant::now() + TIMEOUT;
+    let calls = loop {
+        let calls: Vec<Value> = serve
+            .log()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|v| v["method"] == "tools/call")
+            .collect();
+        if calls.len() >= 3 || Instant::now() > until {
+            break calls;
+        }
+        std::thread::yield_now();
+    };
+    let callers: Vec<&str> = calls.iter().filter_map(|v| v["caller"].as_str()).collect();
+    assert_eq!(
+        callers,
+        [
+            reader_sub.as_str(),
+            reader_sub.as_str(),
+            writer_sub.as_str()
+        ],
+        "{calls:?}"
+    );
+    let log = serve.log();
+    assert!(
+        !log.contains(&reader) && !log.contains(&writer),
+        "a token in the log"
+    );
 }
 
 /// The search facade and code mode follow the caller's scopes as `tools/list` does: a

@@ -892,6 +892,7 @@ impl Server {
                     meta: job.meta.as_ref(),
                     forwarded_headers: &job.forwarded_headers,
                     via: job.via,
+                    caller: job.access.as_ref().map(auth::Access::key),
                 })
                 .await
             }
@@ -972,7 +973,7 @@ impl Server {
                 upstream_status: outcome.log.upstream.as_ref().and_then(|u| u.status),
                 duration_ms: Some(elapsed.as_secs_f64() * 1000.0),
                 trace_id: telemetry::current_trace_id(),
-                caller: None,
+                caller: job.caller.as_deref(),
             });
         } else {
             self.log.line(&line);
@@ -1051,6 +1052,8 @@ pub(crate) struct ToolJob<'a> {
     pub forwarded_headers: &'a [(String, String)],
     /// The facade tool the call came through, for the log.
     pub via: Option<&'static str>,
+    /// The authenticated caller's log key ([`auth::Caller::key`]), never its token.
+    pub caller: Option<String>,
 }
 
 /// What a [`CallJob`] runs.

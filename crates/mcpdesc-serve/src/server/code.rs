@@ -364,6 +364,7 @@ impl Host for CodeHost {
                     meta: None,
                     forwarded_headers: &self.forwarded_headers,
                     via: Some(EXECUTE),
+                    caller: self.access.as_ref().map(Access::key),
                 })
                 .await;
             settle(result)

@@ -23,13 +23,14 @@ use std::sync::Arc;
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Peer(pub SocketAddr);
 
-/// Whose budget `req` counts against: the authenticated subject, else the peer address.
-///
-/// Authentication hook (issue 28): once a request carries a verified caller identity,
-/// return `Caller::subject(sub)` for it here. Until then every caller is its peer
-/// address (behind a proxy that is the proxy's: put the limit on the proxy, or
-/// authenticate callers).
+/// Whose budget `req` counts against: the authenticated caller (the token's `sub`, else
+/// its `client_id`: [`auth::Caller::key`](super::auth::Caller::key)), put in the request's
+/// extensions by the auth check that runs first; else the peer address (behind a proxy
+/// that is the proxy's: put the limit on the proxy, or authenticate callers).
 pub(crate) fn caller(req: &Request<Incoming>) -> Option<Caller> {
+    if let Some(c) = req.extensions().get::<Arc<super::auth::Caller>>() {
+        return Some(Caller::subject(&c.key()));
+    }
     req.extensions()
         .get::<Peer>()
         .map(|p| Caller::peer(p.0.ip()))
