@@ -133,7 +133,8 @@ pub struct Args {
     #[arg(long, value_name = "VAR", requires = "http")]
     pub inbound_token_env: Option<String>,
     /// With --http: the URL clients reach this server at (e.g. behind a load balancer);
-    /// each path's OAuth resource identifier is <URL><path>. Default http://ADDR.
+    /// each path's OAuth resource identifier is URL followed by the path (URL/mcp…).
+    /// Default http://ADDR.
     #[arg(long = "public-url", value_name = "URL", requires = "http", value_parser = parse_public_url)]
     pub public_url: Option<String>,
     /// With --http: accept OAuth 2.1 access tokens from this issuer (MCP authorization):
@@ -144,7 +145,7 @@ pub struct Args {
     #[arg(long = "auth-issuer", value_name = "URL", requires = "http")]
     pub auth_issuer: Option<String>,
     /// With --auth-issuer: the audience tokens must carry (default: each path's resource
-    /// identifier, <public-url><path>).
+    /// identifier: the public URL followed by the path).
     #[arg(long = "auth-audience", value_name = "URI", requires = "auth_issuer")]
     pub auth_audience: Option<String>,
     /// With --auth-issuer: scopes every request needs.

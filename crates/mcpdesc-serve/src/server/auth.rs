@@ -61,7 +61,7 @@ pub struct AuthOptions {
 }
 
 /// Who sent a request, as its verified access token says (never the token itself).
-/// On [`Inbound::caller`](super::Inbound) for every authenticated HTTP request.
+/// On the inbound request (`Inbound::caller`) of every authenticated HTTP request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
     /// The token's `sub`.

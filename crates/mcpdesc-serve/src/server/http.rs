@@ -80,12 +80,12 @@ pub struct HttpOptions {
     /// `--forward-header` names (compared case-insensitively).
     pub forward_headers: Vec<String>,
     /// `--rate-limit`: every MCP request (`POST /mcp…`) is counted against its caller's
-    /// budget ([`ratelimit`](super::ratelimit)).
+    /// budget (the transport's `ratelimit` module).
     pub rate_limit: Option<Arc<mcpdesc_ratelimit::Limiter>>,
     /// `--public-url`: the URL clients reach the server at (no trailing `/`); each
     /// path's resource identifier is `<public-url><path>`. Default `http://<bound address>`.
     pub public_url: Option<String>,
-    /// `--auth-issuer` and its settings: OAuth 2.1 resource server ([`auth`](super::auth)).
+    /// `--auth-issuer` and its settings: OAuth 2.1 resource server (the `auth` module).
     pub auth: Option<Arc<super::auth::AuthOptions>>,
 }
 
@@ -200,7 +200,7 @@ pub async fn serve(
 
 /// Serves `listener` as `lifecycle` says: `/healthz` and `/readyz`, until a drain
 /// (SIGTERM/SIGINT with [`Lifecycle::with_signals`], or [`Lifecycle::begin_drain`]),
-/// reloading on request; see [`lifecycle`](super::lifecycle).
+/// reloading on request (the `lifecycle` module).
 pub async fn serve_with(
     server: Arc<Server>,
     listener: TcpListener,

@@ -194,7 +194,7 @@ impl Lifecycle {
         self
     }
 
-    /// `--session-key-env`: sessions sealed into their ids ([`super::session_seal`]).
+    /// `--session-key-env`: sessions sealed into their ids (the `session_seal` module).
     pub fn session_key(mut self, key: SessionKey) -> Self {
         self.session_key = Some(Arc::new(key));
         self
