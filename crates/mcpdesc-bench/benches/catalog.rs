@@ -63,6 +63,25 @@ fn catalog(c: &mut Criterion) {
             )
         })
     });
+    // The dependency links (issue 31) of every GitHub tool: what serving them in
+    // `search_tools` would add to the start-up (not yet served: 34 ms on 2026-12-04).
+    g.bench_function("github/deps-link", |b| {
+        b.iter(|| {
+            let shapes: Vec<_> = doc["tools"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|t| {
+                    mcpdesc_catalog::deps::Shape::of_tool(
+                        t["name"].as_str().unwrap_or(""),
+                        black_box(&doc),
+                        t,
+                    )
+                })
+                .collect();
+            mcpdesc_catalog::deps::link(&shapes)
+        })
+    });
     let lexical = Index::build(entries(&doc), None);
     let hybrid = Index::build(
         entries(&doc),

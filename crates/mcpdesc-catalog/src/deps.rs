@@ -18,6 +18,7 @@
 
 use mcpdesc_core::provenance::{Location, ToolProvenance};
 use serde_json::Value;
+use std::collections::HashSet;
 
 /// Producers listed per tool at most.
 pub const MAX_PRODUCERS: usize = 3;
@@ -37,9 +38,12 @@ pub struct Shape {
     name: String,
     /// Required path and query arguments (lower-cased).
     needs: Vec<String>,
-    /// Response properties: (parent property, property), lower-cased; the parent is
-    /// empty at the top level and in a top-level array's items.
-    gives: Vec<(String, String)>,
+    /// Response property names at any walked level, lower-cased.
+    props: HashSet<String>,
+    /// Object properties with a `login`, `name` or `id` member (`owner` of `owner.login`).
+    holders: HashSet<String>,
+    /// The top level's (or a top-level array's items') keys among [`KEYS`].
+    top_keys: Vec<&'static str>,
     /// The singular of the path's last literal segment, lower-cased.
     noun: String,
 }
@@ -99,7 +103,20 @@ impl Shape {
                 .unwrap_or_default();
         }
         if let Some(out) = schema("outputSchema") {
-            collect(out, "", 0, &mut shape.gives);
+            let mut gives = Vec::new();
+            collect(out, "", 0, &mut gives);
+            for (parent, p) in gives {
+                if parent.is_empty() {
+                    if let Some(k) = KEYS.iter().find(|k| **k == p)
+                        && !shape.top_keys.contains(k)
+                    {
+                        shape.top_keys.push(k);
+                    }
+                } else if ["login", "name", "id"].contains(&p.as_str()) {
+                    shape.holders.insert(parent);
+                }
+                shape.props.insert(p);
+            }
         }
         shape
     }
@@ -109,10 +126,7 @@ impl Shape {
         if self.needs.iter().any(|n| n == need) {
             return false;
         }
-        let direct = self.gives.iter().any(|(parent, p)| {
-            p == need || (parent == need && ["login", "name", "id"].contains(&p.as_str()))
-        });
-        if direct {
+        if self.props.contains(need) || self.holders.contains(need) {
             return true;
         }
         let (noun, keys): (&str, &[&str]) = match need.rsplit_once('_') {
@@ -120,11 +134,8 @@ impl Shape {
             _ => (need, &["name"][..]),
         };
         !self.noun.is_empty()
+            && self.top_keys.iter().any(|k| keys.contains(k))
             && singular(noun) == self.noun
-            && self
-                .gives
-                .iter()
-                .any(|(parent, p)| parent.is_empty() && keys.contains(&p.as_str()))
     }
 }
 
