@@ -473,8 +473,23 @@ fn a_dead_store_fails_open_when_told_and_logs_it_once() {
         assert_admitted(&a, "open while reconnecting");
         assert!(Instant::now() < until, "the store never answered again");
     }
-    assert_admitted(&mcp(ALICE, s.addr), "second after the return");
-    assert_limited(&mcp(ALICE, s.addr), 1800);
+    // The log line is read on another thread, so the store may already have counted one
+    // more request of the loop than the loop saw: the budget of 2 holds again, wherever
+    // within it the loop stopped.
+    let mut admitted = 0;
+    let limited = loop {
+        let a = mcp(ALICE, s.addr);
+        if a.status == 429 {
+            break a;
+        }
+        assert_admitted(&a, "after the return");
+        admitted += 1;
+        assert!(
+            admitted <= 2,
+            "the budget of 2 holds again after the return"
+        );
+    };
+    assert_limited(&limited, 1800);
 }
 
 #[test]

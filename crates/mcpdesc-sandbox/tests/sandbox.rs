@@ -199,12 +199,22 @@ async fn ten_thousand_calls_reach_the_host_at_most_max_calls_times() {
     let code = "const ps = []; for (let i = 0; i < 10000; i++) { try { ps.push(api.add({a: i, b: 0})); } catch (e) {} } await Promise.all(ps); return 'done';";
     let (out, host, _) = run_with(code, &roomy()).await;
     assert_eq!(kind(&out), Some(ErrorKind::CallLimit), "{out:?}");
+    // The 51st call ends the script while earlier calls may still be on their way: the
+    // ones the host was reached by are among the first 50, each once, never more.
     let seen = host.calls.lock().unwrap().clone();
-    assert_eq!(seen.len(), 50);
-    for (i, (tool, args)) in seen.iter().enumerate() {
-        assert_eq!(tool, "add");
-        assert_eq!(args, &json!({"a": i, "b": 0}));
-    }
+    assert!(seen.len() <= 50, "{}", seen.len());
+    let mut firsts: Vec<u64> = seen
+        .iter()
+        .map(|(tool, args)| {
+            assert_eq!(tool, "add");
+            assert_eq!(args["b"], json!(0));
+            args["a"].as_u64().expect("a")
+        })
+        .collect();
+    firsts.sort_unstable();
+    firsts.dedup();
+    assert_eq!(firsts.len(), seen.len(), "no call twice");
+    assert!(firsts.iter().all(|&a| a < 50), "{firsts:?}");
     assert!(host.max_in_flight.load(Ordering::SeqCst) <= 8);
     next_execution_works().await;
 }
