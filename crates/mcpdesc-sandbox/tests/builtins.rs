@@ -7,19 +7,14 @@
 //! workers are among this process's children.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+use common::{Echo, children};
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcpdesc_sandbox::{BoxFuture, ErrorKind, Host, Limits, Outcome, Pool, WorkerCommand};
-use serde_json::{Value, json};
-
-struct Echo;
-
-impl Host for Echo {
-    fn call(&self, _tool: &str, args: Value) -> BoxFuture<'_, Result<Value, String>> {
-        Box::pin(async move { Ok(args) })
-    }
-}
+use mcpdesc_sandbox::{ErrorKind, Limits, Outcome, Pool, WorkerCommand};
+use serde_json::json;
 
 const WALL: Duration = Duration::from_millis(300);
 /// The contract: the answer comes at most this long after the wall time.
@@ -30,30 +25,6 @@ fn limits() -> Limits {
         wall: WALL,
         ..Limits::default()
     }
-}
-
-/// This process's children as (pid, state), from `/proc/*/stat`; `None` without `/proc`.
-fn children() -> Option<Vec<(u32, char)>> {
-    let me = std::process::id();
-    let mut out = Vec::new();
-    for e in std::fs::read_dir("/proc").ok()? {
-        let Ok(e) = e else { continue };
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        // pid (comm) state ppid …: comm may hold spaces, so read after the last ')'.
-        let rest = &stat[stat.rfind(')')? + 2..];
-        let mut it = rest.split_whitespace();
-        let state = it.next()?.chars().next()?;
-        let ppid: u32 = it.next()?.parse().ok()?;
-        if ppid == me {
-            out.push((pid, state));
-        }
-    }
-    Some(out)
 }
 
 fn gone(pid: u32) -> bool {

@@ -4,43 +4,13 @@
 //! future is dropped. In its own test binary so no other test's workers are counted.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+use common::{Echo, children};
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcpdesc_sandbox::{BoxFuture, Host, Limits, Pool, WorkerCommand};
-use serde_json::Value;
-
-struct Echo;
-
-impl Host for Echo {
-    fn call(&self, _tool: &str, args: Value) -> BoxFuture<'_, Result<Value, String>> {
-        Box::pin(async move { Ok(args) })
-    }
-}
-
-/// The pids and states (`R`, `S`, `Z`…) of this process's children.
-fn children() -> Option<Vec<(u32, char)>> {
-    let me = std::process::id();
-    let mut out = Vec::new();
-    for e in std::fs::read_dir("/proc").ok()? {
-        let Ok(e) = e else { continue };
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        // pid (comm) state ppid …: comm may hold spaces, so read after the last ')'.
-        let rest = &stat[stat.rfind(')')? + 2..];
-        let mut it = rest.split_whitespace();
-        let state = it.next()?.chars().next()?;
-        let ppid: u32 = it.next()?.parse().ok()?;
-        if ppid == me {
-            out.push((pid, state));
-        }
-    }
-    Some(out)
-}
+use mcpdesc_sandbox::{Host, Limits, Pool, WorkerCommand};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dropping_the_execution_kills_its_worker() {

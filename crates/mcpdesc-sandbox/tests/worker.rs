@@ -5,19 +5,14 @@
 //! never poll the interrupt are `tests/builtins.rs`.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+use common::Echo;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mcpdesc_sandbox::{BoxFuture, ErrorKind, Host, Limits, Outcome, Pool, WorkerCommand};
-use serde_json::{Value, json};
-
-struct Echo;
-
-impl Host for Echo {
-    fn call(&self, _tool: &str, args: Value) -> BoxFuture<'_, Result<Value, String>> {
-        Box::pin(async move { Ok(args) })
-    }
-}
+use mcpdesc_sandbox::{ErrorKind, Limits, Outcome, Pool, WorkerCommand};
+use serde_json::json;
 
 const WALL: Duration = Duration::from_millis(300);
 /// The contract: the answer comes at most this long after the wall time.
