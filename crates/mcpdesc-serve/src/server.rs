@@ -987,17 +987,17 @@ impl Server {
 fn not_backed(method: &str) -> RpcError {
     let what = match method {
         "resources/read" => {
-            "resource contents (only `--mock` answers them, from the declarations' named examples)"
+            "resource contents (a mock server answers them from the declarations' named examples)"
         }
         "prompts/get" => {
-            "prompt messages (only `--mock` answers them, from the declarations' named examples)"
+            "prompt messages (a mock server answers them from the declarations' named examples)"
         }
         _ => "completions",
     };
     RpcError::method_not_found(
         method,
         format!(
-            "`{method}` is not available: `mcpdesc serve` lists the description's declarations, and nothing backs {what}"
+            "`{method}` is not available: this server lists the description's declarations, and nothing backs {what}"
         ),
     )
 }
