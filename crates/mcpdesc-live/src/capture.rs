@@ -146,7 +146,10 @@ fn to_jsonl(messages: &[serde_json::Value]) -> Vec<u8> {
 ///
 /// Sessions that negotiate the same revision are all imported: their tool lists must
 /// agree (as any two dumps of one revision must) and collapse into one view; an
-/// `revision-negotiated-twice` note says so.
+/// `revision-negotiated-twice` note says so. A revision the server answers it does not
+/// serve (JSON-RPC -32022, as a server of 2026-07-28 alone answers `initialize`) is
+/// skipped with a `revision-not-served` note; when it serves none of those requested,
+/// the capture fails with the first such answer.
 pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome, CaptureError> {
     if opts.revisions.is_empty() {
         return Err(CaptureError::NoRevisions);
@@ -163,6 +166,7 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
         client_name: "mcpdesc".into(),
     };
     let mut sessions = Vec::new();
+    let mut refused = Vec::new();
     for &rev in &opts.revisions {
         let record = match target {
             Target::Command { program, args, env } => {
@@ -182,11 +186,25 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
                 t.close();
                 r
             }
-        }
-        .map_err(|source| CaptureError::Session {
-            revision: rev,
-            source,
-        })?;
+        };
+        let record = match record {
+            Ok(record) => record,
+            Err(source) => match not_served(&source) {
+                // The server speaks other revisions, not this one: nothing to record
+                // under it (as an older server negotiating down records nothing under
+                // the revision asked for). A capture where no revision is served fails.
+                Some(supported) => {
+                    refused.push((rev, supported, source));
+                    continue;
+                }
+                None => {
+                    return Err(CaptureError::Session {
+                        revision: rev,
+                        source,
+                    });
+                }
+            },
+        };
         sessions.push(Session {
             requested: record.requested,
             negotiated: record.negotiated,
@@ -196,6 +214,14 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
             transcript: to_jsonl(&record.transcript),
         });
     }
+    if sessions.is_empty() {
+        if let Some((revision, _, source)) = refused.into_iter().next() {
+            return Err(CaptureError::Session { revision, source });
+        }
+        return Err(CaptureError::NoRevisions);
+    }
+    let refused: Vec<(ProtocolRevision, Vec<String>)> =
+        refused.into_iter().map(|(r, s, _)| (r, s)).collect();
     let inputs: Vec<(String, Vec<u8>)> = sessions
         .iter()
         .map(|s| (s.transcript_file_name(), s.transcript.clone()))
@@ -215,6 +241,22 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
         }
     };
     let mut notes = Vec::new();
+    for (rev, supported) in &refused {
+        let served = if supported.is_empty() {
+            String::new()
+        } else {
+            format!(" (it serves {})", supported.join(", "))
+        };
+        notes.push(FileDiagnostic {
+            file: None,
+            diagnostic: Diagnostic::info(
+                "revision-not-served",
+                format!(
+                    "requested {rev}, the server answered that it does not serve that revision{served}; nothing recorded under {rev}"
+                ),
+            ),
+        });
+    }
     for (i, s) in sessions.iter().enumerate() {
         if s.negotiated != s.requested.as_str() {
             notes.push(FileDiagnostic {
@@ -245,6 +287,33 @@ pub fn capture(target: &Target, opts: &CaptureOptions) -> Result<CaptureOutcome,
     import.diagnostics = notes;
     Ok(CaptureOutcome { sessions, import })
 }
+
+/// When `e` is the server's answer that it does not serve the revision asked for
+/// (JSON-RPC -32022, Unsupported protocol version, to `initialize` or `server/discover`),
+/// the revisions its `data.supported` names; otherwise `None`.
+fn not_served(e: &ClientError) -> Option<Vec<String>> {
+    match e {
+        ClientError::Rpc {
+            method, code, data, ..
+        } if *code == UNSUPPORTED_PROTOCOL_VERSION
+            && (method == "initialize" || method == "server/discover") =>
+        {
+            Some(
+                data.as_ref()
+                    .and_then(|d| d.get("supported"))
+                    .and_then(serde_json::Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// JSON-RPC error code of MCP 2026-07-28's `UnsupportedProtocolVersionError`.
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 #[cfg(test)]
 mod tests {

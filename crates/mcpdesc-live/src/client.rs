@@ -48,6 +48,8 @@ pub enum ClientError {
         method: String,
         code: i64,
         message: String,
+        /// The error's `data` member, when it has one.
+        data: Option<Box<Value>>,
         stderr: String,
     },
     #[error("protocol error: {message}{}", stderr_suffix(.stderr))]
@@ -652,6 +654,7 @@ impl Session<'_> {
                         .and_then(Value::as_str)
                         .unwrap_or("")
                         .into(),
+                    data: err.get("data").cloned().map(Box::new),
                     stderr: self.t.stderr(),
                 });
             }

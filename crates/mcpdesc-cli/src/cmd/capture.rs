@@ -17,6 +17,8 @@ use std::time::Duration;
 /// 2026-07-28 it first tries `server/discover` (stateless lifecycle) and falls back to
 /// `initialize`. Tools are recorded under the revision the server NEGOTIATED; when
 /// several requests negotiate the same revision their lists must agree and count once.
+/// A revision the server says it does not serve (error -32022, e.g. `initialize` to a
+/// server of 2026-07-28 only) is skipped with a note; none served is an error.
 /// The result is exactly what `mcpdesc import tools-list` makes of the saved
 /// transcripts. A server that crashes, hangs (see --timeout) or misbehaves yields an
 /// error with its stderr tail and no output file; the child is always killed and reaped.
