@@ -943,3 +943,204 @@ fn auth_issuer_refuses_another_use_of_the_authorization_header() {
         assert!(err.contains(why), "{extra:?}: {err}");
     }
 }
+
+/// The claims of a JWT, its signature checked against the issuer's key rsa1 (the
+/// fixture signs exchanged tokens with it): an oracle independent of the gateway.
+fn verified_claims(token: &str) -> Value {
+    let jwks: Value =
+        serde_json::from_str(include_str!("../../crates/mcpdesc-auth/testdata/jwks.json"))
+            .expect("jwks");
+    let jwk = jwks["keys"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|k| k["kid"] == "rsa1")
+        .expect("rsa1");
+    let key = jsonwebtoken::DecodingKey::from_rsa_components(
+        jwk["n"].as_str().expect("n"),
+        jwk["e"].as_str().expect("e"),
+    )
+    .expect("key");
+    let mut v = jsonwebtoken::Validation::new(Algorithm::RS256);
+    v.validate_aud = false;
+    jsonwebtoken::decode::<Value>(token, &key, &v)
+        .expect("a JWT signed by the issuer")
+        .claims
+}
+
+/// Waits until the server's log has a line containing `what`.
+fn await_log(serve: &Serve, what: &str) -> String {
+    let until = Instant::now() + TIMEOUT;
+    loop {
+        let log = serve.log();
+        if log.contains(what) || Instant::now() > until {
+            return log;
+        }
+        std::thread::yield_now();
+    }
+}
+
+/// `--upstream-token-exchange oauth` (RFC 8693): the upstream gets, per caller, a token
+/// the issuer minted for the upstream (`aud`: the base URL the request goes to) on the
+/// caller's behalf (`sub`: the caller's), never the caller's own token nor the gateway's
+/// configured credential. A second call within the token's lifetime exchanges nothing
+/// (counted at the provider); two callers get different tokens; a refused exchange is a
+/// tool error naming it, nothing sent upstream, no token in the answer or the log.
+#[test]
+#[cfg_attr(
+    mcpdesc_missing_node,
+    ignore = ".deps/node is missing (cargo xtask deps)"
+)]
+fn token_exchange_gives_the_upstream_a_token_for_it_on_the_callers_behalf() {
+    let issuer = Issuer::start();
+    let dir = tempfile::tempdir().expect("tmp");
+    let desc = notes(dir.path());
+    let up = Recorder::always(Reply::json(200, "{\"notes\": []}"));
+    let configured = format!("token:{UPSTREAM_CREDENTIAL}");
+    let serve = Serve::start(
+        &desc,
+        &[
+            "--base-url",
+            &up.base(),
+            "--auth-issuer",
+            &issuer.url,
+            "--auth-client-credential",
+            "GW_CRED",
+            "--upstream-token-exchange",
+            "oauth",
+        ],
+        &[
+            ("GW_CRED", "gateway:gateway-secret"),
+            ("MCPDESC_CREDENTIAL_OAUTH", configured.as_str()),
+        ],
+    );
+    let resource = format!("{}/mcp", serve.base);
+    let exchanges = || -> u64 {
+        http(&issuer.url, "GET", "/test/exchanges", &[], b"").json()["count"]
+            .as_u64()
+            .expect("count")
+    };
+    let call = |token: &str| {
+        let r = serve.rpc(
+            "/mcp",
+            Some(token),
+            "tools/call",
+            json!({"name": "list_notes", "arguments": {}}),
+        );
+        assert_eq!(r.status, 200, "{}", r.text());
+        r
+    };
+    let upstream_token = |i: usize| -> String {
+        let reqs = up.requests();
+        let auth = reqs[i].header("authorization").expect("authorization");
+        auth.strip_prefix("Bearer ").expect("bearer").to_string()
+    };
+    let reader = issuer.token("reader", "notes:read", Some(&resource));
+    let writer = issuer.token("writer", "notes:read notes:write", Some(&resource));
+    let reader_sub = verified_claims(&reader)["sub"].clone();
+    let writer_sub = verified_claims(&writer)["sub"].clone();
+    assert_ne!(reader_sub, writer_sub);
+    assert_eq!(exchanges(), 0);
+
+    let r = call(&reader);
+    assert_eq!(
+        r.json()["result"]["structuredContent"],
+        json!({"notes": []}),
+        "{}",
+        r.text()
+    );
+    let first = upstream_token(0);
+    assert_ne!(first, reader);
+    assert_ne!(first, UPSTREAM_CREDENTIAL);
+    let claims = verified_claims(&first);
+    assert_eq!(claims["aud"], json!(up.base()), "{claims}");
+    assert_eq!(claims["sub"], reader_sub, "{claims}");
+    assert_eq!(claims["iss"], json!(issuer.url), "{claims}");
+    assert_eq!(claims["act"]["sub"], "gateway", "{claims}");
+    assert_eq!(exchanges(), 1);
+
+    // Within the token's lifetime: the cached token, no second exchange.
+    call(&reader);
+    assert_eq!(upstream_token(1), first);
+    assert_eq!(exchanges(), 1);
+
+    // Another caller: a token of its own.
+    call(&writer);
+    let second = upstream_token(2);
+    assert_ne!(second, first);
+    assert_ne!(second, writer);
+    let claims = verified_claims(&second);
+    assert_eq!(claims["sub"], writer_sub, "{claims}");
+    assert_eq!(claims["aud"], json!(up.base()), "{claims}");
+    assert_eq!(exchanges(), 2);
+
+    // An opaque token is a valid caller (introspected) the issuer will not exchange
+    // (the fixture exchanges JWT access tokens only): a tool error naming the refusal,
+    // nothing sent upstream.
+    let opaque = issuer.token("reader", "notes:read", None);
+    let r = call(&opaque);
+    assert_eq!(r.json()["result"]["isError"], json!(true), "{}", r.text());
+    let text = result_text(&r);
+    assert!(
+        text.contains("exchange") && text.contains("invalid_grant"),
+        "{text}"
+    );
+    assert!(!r.text().contains(&opaque), "{}", r.text());
+    assert_eq!(up.requests().len(), 3);
+
+    let log = await_log(&serve, "invalid_grant");
+    assert!(log.contains("invalid_grant"), "{log}");
+    for t in [&reader, &writer, &opaque, &first, &second] {
+        assert!(!log.contains(t.as_str()), "a token in the log");
+    }
+    for req in up.requests() {
+        let wire = format!("{} {:?} {}", req.target, req.headers, req.body_text());
+        for t in [&reader, &writer, &opaque] {
+            assert!(
+                !wire.contains(t.as_str()),
+                "an inbound token reached the upstream"
+            );
+        }
+        assert!(!wire.contains(UPSTREAM_CREDENTIAL));
+    }
+}
+
+/// `--upstream-token-exchange` is refused at start (exit 2, naming why) without the
+/// gateway's client credential or for a scheme the description does not declare.
+#[test]
+fn token_exchange_is_checked_at_start() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let desc = notes(dir.path());
+    for (extra, why) in [
+        (
+            vec!["--upstream-token-exchange", "oauth"],
+            "--upstream-token-exchange needs --auth-client-credential",
+        ),
+        (
+            vec![
+                "--upstream-token-exchange",
+                "nope",
+                "--auth-client-credential",
+                "GW",
+            ],
+            "declares no security scheme `nope`",
+        ),
+    ] {
+        let o = Command::new(mcpdesc_bin())
+            .arg("serve")
+            .arg(&desc)
+            .args([
+                "--http",
+                "127.0.0.1:0",
+                "--auth-issuer",
+                "https://as.example",
+            ])
+            .args(&extra)
+            .env("GW", "gateway:gateway-secret")
+            .output()
+            .expect("serve");
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(why), "{extra:?}: {err}");
+    }
+}

@@ -104,6 +104,7 @@ pub async fn call_with(
         arguments: &args,
         forwarded_headers: forwarded,
         meta: None,
+        token_exchange: None,
     })
     .await
 }

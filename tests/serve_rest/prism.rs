@@ -335,6 +335,7 @@ async fn call_in(
         arguments: &args,
         forwarded_headers: &[],
         meta: None,
+        token_exchange: None,
     })
     .await
 }

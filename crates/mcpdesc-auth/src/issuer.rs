@@ -271,8 +271,78 @@ pub fn token_hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// (caller-token hash, scheme).
-type ExchangeKey = ([u8; 32], String);
+/// (caller-token hash, audience): an introspection answer's cache key.
+type IntrospectionKey = ([u8; 32], String);
+
+/// (caller-token hash, scheme, resource): an exchanged token's cache key.
+type ExchangeKey = ([u8; 32], String, String);
+
+/// The caller's access token, kept for one purpose: the subject of an RFC 8693 token
+/// exchange ([`Issuer::exchange`]). It cannot be read outside this crate (no accessor,
+/// no `Display`, a redacting `Debug`, no `Clone`), so a caller that holds one can pass it
+/// to the issuer and nowhere else. It holds the token's SHA-256 (the exchange cache's
+/// key), computed once.
+pub struct SubjectToken {
+    token: String,
+    hash: [u8; 32],
+}
+
+impl SubjectToken {
+    /// Takes a verified access token.
+    pub fn new(token: &str) -> SubjectToken {
+        SubjectToken {
+            token: token.to_string(),
+            hash: token_hash(token),
+        }
+    }
+}
+
+impl std::fmt::Debug for SubjectToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SubjectToken(REDACTED)")
+    }
+}
+
+/// An access token the issuer issued to the gateway (an exchange's answer). `Debug`
+/// redacts it; [`UpstreamToken::expose`] is for the one header it goes in.
+#[derive(Clone, PartialEq, Eq)]
+pub struct UpstreamToken(Arc<str>);
+
+impl UpstreamToken {
+    /// The token, for the upstream request's `Authorization` header.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for UpstreamToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("UpstreamToken(REDACTED)")
+    }
+}
+
+/// Why a token exchange failed. The texts name the situation and the issuer's error
+/// code, never a token.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExchangeError {
+    /// No client credential or no token endpoint.
+    #[error("{0}")]
+    Unavailable(String),
+    /// The token endpoint could not be reached or answered something unreadable.
+    #[error("the token exchange at {url} failed: {why}")]
+    Fetch { url: String, why: String },
+    /// The issuer refused (its RFC 6749 §5.2 `error` code).
+    #[error("the issuer refused the token exchange: HTTP {status} {error}")]
+    Refused { status: u16, error: String },
+}
+
+/// Skew subtracted from an exchanged token's `expires_in` before it is replaced.
+pub const EXCHANGE_SKEW: Duration = Duration::from_secs(10);
+/// The lifetime assumed for an exchanged token whose answer has no `expires_in`.
+pub const EXCHANGE_DEFAULT_TTL: Duration = Duration::from_secs(60);
+
+/// One exchange cache slot: concurrent calls for one key wait for one exchange.
+type ExchangeSlot = Arc<tokio::sync::Mutex<Option<(Instant, UpstreamToken)>>>;
 
 /// The settings of [`Issuer::discover`].
 #[derive(Debug, Clone)]
@@ -292,8 +362,10 @@ pub struct Issuer {
     /// When an unknown `kid` last refetched the JWKS; held across a refetch
     /// (coalescing). The first refetch after start is not delayed.
     refetch: tokio::sync::Mutex<Option<Instant>>,
-    introspected: Mutex<HashMap<ExchangeKey, (Instant, Claims)>>,
-    exchanged: Mutex<HashMap<ExchangeKey, (Instant, String)>>,
+    introspected: Mutex<HashMap<IntrospectionKey, (Instant, Claims)>>,
+    exchanged: Mutex<HashMap<ExchangeKey, ExchangeSlot>>,
+    /// Exchanges sent to the token endpoint (for tests and metrics).
+    exchanges: std::sync::atomic::AtomicU64,
 }
 
 impl Issuer {
@@ -327,6 +399,7 @@ impl Issuer {
             refetch: tokio::sync::Mutex::new(None),
             introspected: Mutex::new(HashMap::new()),
             exchanged: Mutex::new(HashMap::new()),
+            exchanges: std::sync::atomic::AtomicU64::new(0),
             metadata,
         })
     }
@@ -462,67 +535,111 @@ impl Issuer {
         Ok(c)
     }
 
-    /// RFC 8693: exchanges the caller's `token` for one whose audience is `resource`
-    /// (cached per (token, scheme) until it expires). The caller's token goes to the
+    /// RFC 8693: exchanges the caller's token for one whose audience is `resource`, at
+    /// the token endpoint, authenticated with the gateway's client credential. Cached per
+    /// (caller token, `scheme`, `resource`) until [`EXCHANGE_SKEW`] before its
+    /// `expires_in`; concurrent calls for one key share one exchange; `refresh` drops the
+    /// cached token first (the upstream answered 401). The caller's token goes to the
     /// issuer only.
     pub async fn exchange(
         &self,
-        token: &str,
+        subject: &SubjectToken,
         scheme: &str,
         resource: &str,
-    ) -> Result<String, IssuerError> {
+        refresh: bool,
+    ) -> Result<UpstreamToken, ExchangeError> {
         let (Some(cred), Some(endpoint)) = (&self.cred, &self.metadata.token_endpoint) else {
-            return Err(IssuerError::Metadata(
-                "token exchange needs the gateway's own client credential at the issuer and a token endpoint".into(),
+            return Err(ExchangeError::Unavailable(
+                "token exchange needs the gateway's own client credential at the issuer and the issuer's token endpoint".into(),
             ));
         };
-        let key = (token_hash(token), scheme.to_string());
-        if let Some((until, t)) = self
-            .exchanged
-            .lock()
-            .ok()
-            .and_then(|m| m.get(&key).cloned())
-            && Instant::now() < until
+        let key = (subject.hash, scheme.to_string(), resource.to_string());
+        let slot = match self.exchanged.lock() {
+            Ok(mut m) => {
+                if m.len() >= MAX_CACHE && !m.contains_key(&key) {
+                    m.clear();
+                }
+                Arc::clone(m.entry(key).or_default())
+            }
+            Err(_) => ExchangeSlot::default(),
+        };
+        let mut cached = slot.lock().await;
+        if refresh {
+            *cached = None;
+        }
+        if let Some((until, t)) = cached.as_ref()
+            && Instant::now() < *until
         {
-            return Ok(t);
+            return Ok(t.clone());
         }
         let pairs = [
             (
                 "grant_type",
                 "urn:ietf:params:oauth:grant-type:token-exchange",
             ),
-            ("subject_token", token),
+            ("subject_token", subject.token.as_str()),
             (
                 "subject_token_type",
                 "urn:ietf:params:oauth:token-type:access_token",
             ),
+            (
+                "requested_token_type",
+                "urn:ietf:params:oauth:token-type:access_token",
+            ),
             ("resource", resource),
         ];
-        let (status, v) =
-            post_form(&self.http, endpoint, cred, self.metadata.token_post, &pairs).await?;
-        let fail = |why: String| IssuerError::Fetch {
+        self.exchanges
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let fail = |why: String| ExchangeError::Fetch {
             url: endpoint.clone(),
             why,
         };
+        let (status, v) = post_form(&self.http, endpoint, cred, self.metadata.token_post, &pairs)
+            .await
+            .map_err(|e| match e {
+                IssuerError::Fetch { why, .. } => fail(why),
+                other => fail(other.to_string()),
+            })?;
         if status != 200 {
-            let err = v.get("error").and_then(Value::as_str).unwrap_or("?");
-            return Err(fail(format!("token exchange refused: HTTP {status} {err}")));
+            let error = v
+                .get("error")
+                .and_then(Value::as_str)
+                .filter(|e| e.bytes().all(|b| (0x20..0x7f).contains(&b)))
+                .map(|e| e.chars().take(80).collect())
+                .unwrap_or_else(|| "(no error code)".to_string());
+            return Err(ExchangeError::Refused { status, error });
         }
-        let Some(t) = v.get("access_token").and_then(Value::as_str) else {
-            return Err(fail("token exchange answered no access_token".into()));
-        };
+        let token = v
+            .get("access_token")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| fail("the answer has no access_token".into()))?;
+        if token.bytes().any(|b| b < 0x21 || b == 0x7f) {
+            return Err(fail(
+                "the access_token has characters a header cannot carry".into(),
+            ));
+        }
+        if let Some(t) = v.get("token_type").and_then(Value::as_str)
+            && !t.eq_ignore_ascii_case("bearer")
+        {
+            return Err(fail(format!(
+                "the issued token is of type `{}`, not a bearer token",
+                t.chars().take(40).collect::<String>()
+            )));
+        }
         let ttl = v
             .get("expires_in")
             .and_then(Value::as_u64)
-            .map_or(Duration::from_secs(60), Duration::from_secs)
-            .saturating_sub(Duration::from_secs(5));
-        if let Ok(mut m) = self.exchanged.lock() {
-            if m.len() >= MAX_CACHE {
-                m.clear();
-            }
-            m.insert(key, (Instant::now() + ttl, t.to_string()));
-        }
-        Ok(t.to_string())
+            .map_or(EXCHANGE_DEFAULT_TTL, Duration::from_secs)
+            .saturating_sub(EXCHANGE_SKEW);
+        let t = UpstreamToken(Arc::from(token));
+        *cached = Some((Instant::now() + ttl, t.clone()));
+        Ok(t)
+    }
+
+    /// How many token exchanges were sent to the token endpoint (cache misses).
+    pub fn exchanges_sent(&self) -> u64 {
+        self.exchanges.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -593,6 +710,16 @@ mod tests {
         assert!(ok(json!({"active": true, "aud": ["x", "https://mcp.example/mcp"]})).is_ok());
         assert!(ok(json!({"active": true, "exp": 1000})).is_err());
         assert!(ok(json!({"active": true, "token_type": "refresh_token"})).is_err());
+    }
+
+    #[test]
+    fn tokens_never_show_in_debug() {
+        let t = SubjectToken::new("eyJ.secret-subject.sig");
+        assert_eq!(format!("{t:?}"), "SubjectToken(REDACTED)");
+        assert_eq!(t.hash, token_hash("eyJ.secret-subject.sig"));
+        let u = UpstreamToken(Arc::from("secret-upstream"));
+        assert!(!format!("{u:?}").contains("secret"));
+        assert_eq!(u.expose(), "secret-upstream");
     }
 
     #[test]

@@ -10,5 +10,8 @@
 pub mod issuer;
 pub mod jwt;
 
-pub use issuer::{ClientCredential, Issuer, IssuerError, IssuerOptions, Metadata, token_hash};
+pub use issuer::{
+    ClientCredential, ExchangeError, Issuer, IssuerError, IssuerOptions, Metadata, SubjectToken,
+    UpstreamToken, token_hash,
+};
 pub use jwt::{Checks, Claims, KeySet, Reject};

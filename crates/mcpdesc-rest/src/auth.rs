@@ -296,6 +296,8 @@ pub struct Applied {
     pub cookies: Vec<(String, String)>,
     /// Token fetches this request depends on (scheme name, scopes).
     pub oauth: Vec<OAuthNeed>,
+    /// Schemes whose credential is an exchange of the caller's token ([`TokenExchange`]).
+    pub exchange: Vec<String>,
 }
 
 /// An access token to fetch (or take from the cache) before sending.
@@ -308,12 +310,98 @@ pub struct OAuthNeed {
     pub scopes: Vec<String>,
 }
 
+/// The per-call credential hook (`--upstream-token-exchange`): for the security schemes
+/// named in `schemes`, the upstream credential is not the configured one but an RFC 8693
+/// exchange of the authenticated caller's access token at the issuer, for the upstream
+/// base URL the request goes to ([`exchanged_token`]). The MCP side builds one per
+/// authenticated request; `subject` cannot be read here or anywhere but in the issuer
+/// (see [`mcpdesc_auth::SubjectToken`]), and `Debug` shows the schemes only.
+#[derive(Clone, Copy)]
+pub struct TokenExchange<'a> {
+    /// The issuer that verified the caller's token, holding the gateway's client
+    /// credential and the exchange cache.
+    pub issuer: &'a mcpdesc_auth::Issuer,
+    /// The security schemes whose credential is exchanged.
+    pub schemes: &'a [String],
+    /// The caller's token.
+    pub subject: &'a mcpdesc_auth::SubjectToken,
+}
+
+impl std::fmt::Debug for TokenExchange<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenExchange")
+            .field("issuer", &self.issuer.issuer())
+            .field("schemes", &self.schemes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TokenExchange<'_> {
+    /// Whether scheme `name`'s credential is exchanged.
+    pub fn covers(&self, name: &str) -> bool {
+        self.schemes.iter().any(|s| s == name)
+    }
+}
+
+/// Whether a scheme of this type can carry an exchanged token: `oauth2`,
+/// `openIdConnect` or `http` `bearer` (the token goes in `Authorization: Bearer`).
+fn exchangeable(scheme: &Scheme) -> bool {
+    match scheme {
+        Scheme::OAuth2 { .. } | Scheme::OpenIdConnect => true,
+        Scheme::Http { scheme } => scheme.eq_ignore_ascii_case("bearer"),
+        _ => false,
+    }
+}
+
+/// Whether security scheme `name` of `doc` can carry an exchanged token: `Ok(true)` for
+/// an `oauth2`, `openIdConnect` or `http` `bearer` scheme, `Ok(false)` when `doc`
+/// declares no such scheme, `Err` naming the type otherwise.
+pub fn check_exchange_scheme(doc: &Value, name: &str) -> Result<bool, String> {
+    match Schemes::read(doc).get(name) {
+        None => Ok(false),
+        Some(s) if exchangeable(s) => Ok(true),
+        Some(s) => Err(format!(
+            "security scheme `{name}` is {}: an exchanged token is a bearer access token, for an oauth2, openIdConnect or http bearer scheme",
+            match s {
+                Scheme::ApiKey { .. } => "an apiKey scheme".to_string(),
+                Scheme::Http { scheme } => format!("http `{scheme}`"),
+                Scheme::Unsupported(why) => why.clone(),
+                _ => "of another type".to_string(),
+            }
+        )),
+    }
+}
+
+/// The one place the gateway exchanges: the upstream token for scheme `scheme` of a
+/// request to `resource` (the tool's base URL), from the caller's token in `x`. Errors
+/// are tool-error texts naming the situation, never a token.
+pub async fn exchanged_token(
+    x: &TokenExchange<'_>,
+    scheme: &str,
+    resource: &str,
+    refresh: bool,
+) -> Result<Secret, String> {
+    x.issuer
+        .exchange(x.subject, scheme, resource, refresh)
+        .await
+        .map(|t| Secret::new(t.expose()))
+        .map_err(|e| {
+            format!(
+                "the upstream credential of security scheme `{scheme}` is an RFC 8693 exchange of the caller's access token, and it failed: {e}; nothing was sent upstream"
+            )
+        })
+}
+
 /// Where a credential comes from for one scheme.
 fn credential_for<'a>(
     r: &Requirement,
     creds: &'a BTreeMap<String, Secret>,
     forwarded: &'a [(String, String)],
+    exchanged: &[String],
 ) -> Option<Cred<'a>> {
+    if exchanged.contains(&r.scheme_name) && r.scheme.as_ref().is_some_and(exchangeable) {
+        return Some(Cred::Exchanged);
+    }
     if let Some(s) = creds.get(&r.scheme_name) {
         return Some(Cred::Configured(s.expose()));
     }
@@ -335,6 +423,8 @@ enum Cred<'a> {
     Configured(&'a str),
     /// The inbound request's own header is forwarded as is.
     Forwarded,
+    /// An exchange of the caller's token, made when sending.
+    Exchanged,
 }
 
 /// Chooses and applies an alternative (see the module docs of [`crate`]): the
@@ -344,6 +434,7 @@ pub fn apply(
     security: Option<&[Alternative]>,
     creds: &BTreeMap<String, Secret>,
     forwarded: &[(String, String)],
+    exchanged: &[String],
 ) -> Result<Applied, String> {
     let Some(alts) = security else {
         return Ok(Applied::default());
@@ -353,7 +444,7 @@ pub fn apply(
     }
     let mut missing: Vec<String> = Vec::new();
     for alt in alts.iter().filter(|a| !a.requirements.is_empty()) {
-        match apply_one(alt, creds, forwarded) {
+        match apply_one(alt, creds, forwarded, exchanged) {
             Ok(a) => return Ok(a),
             Err(m) => missing.push(m),
         }
@@ -371,6 +462,7 @@ fn apply_one(
     alt: &Alternative,
     creds: &BTreeMap<String, Secret>,
     forwarded: &[(String, String)],
+    exchanged: &[String],
 ) -> Result<Applied, String> {
     let mut out = Applied::default();
     let mut missing = Vec::new();
@@ -386,7 +478,7 @@ fn apply_one(
             ));
             continue;
         }
-        let Some(cred) = credential_for(r, creds, forwarded) else {
+        let Some(cred) = credential_for(r, creds, forwarded, exchanged) else {
             missing.push(format!(
                 "scheme `{}` has no credential (none is configured for it, and {} is not set)",
                 r.scheme_name,
@@ -394,8 +486,13 @@ fn apply_one(
             ));
             continue;
         };
-        let Cred::Configured(v) = cred else {
-            continue; // the forwarded header carries it
+        let v = match cred {
+            Cred::Configured(v) => v,
+            Cred::Forwarded => continue, // the forwarded header carries it
+            Cred::Exchanged => {
+                out.exchange.push(r.scheme_name.clone());
+                continue;
+            }
         };
         match scheme {
             Scheme::ApiKey { name, location } => match location {
@@ -542,6 +639,7 @@ pub fn token_request(need: &OAuthNeed) -> crate::HttpRequest {
             bytes: body.into_bytes(),
         }),
         oauth: Vec::new(),
+        exchange: Vec::new(),
     }
 }
 
@@ -647,7 +745,8 @@ mod tests {
                 "k": {"type": "apiKey", "in": "header", "name": name}
             }}));
             let alts = s.alternatives(&json!([{"k": []}]));
-            let err = apply(Some(&alts), &creds(&[("k", "secret")]), &[]).expect_err("refused");
+            let err =
+                apply(Some(&alts), &creds(&[("k", "secret")]), &[], &[]).expect_err("refused");
             assert!(
                 err.contains(&format!(
                     "scheme `k` (apiKey in header `{name}`, which is not a header a credential can be sent in"
@@ -661,7 +760,8 @@ mod tests {
                 "c": {"type": "apiKey", "in": "cookie", "name": name}
             }}));
             let alts = s.alternatives(&json!([{"c": []}]));
-            let err = apply(Some(&alts), &creds(&[("c", "secret")]), &[]).expect_err("refused");
+            let err =
+                apply(Some(&alts), &creds(&[("c", "secret")]), &[], &[]).expect_err("refused");
             assert!(
                 err.contains(&format!(
                     "scheme `c` (apiKey in cookie `{name}`, which is not a cookie name"
@@ -674,7 +774,7 @@ mod tests {
             "k": {"type": "apiKey", "in": "header", "name": "X-Host"}
         }}));
         let alts = s.alternatives(&json!([{"k": []}]));
-        let a = apply(Some(&alts), &creds(&[("k", "secret")]), &[]).expect("met");
+        let a = apply(Some(&alts), &creds(&[("k", "secret")]), &[], &[]).expect("met");
         assert_eq!(a.headers, [("X-Host".to_string(), "secret".to_string())]);
     }
 
@@ -683,18 +783,30 @@ mod tests {
         let s = Schemes::read(&doc());
         let alts = s.alternatives(&json!([{}, {"bearer": []}, {"key": [], "hkey": []}]));
         // Anonymous is listed first but configured credentials are used.
-        let a = apply(Some(&alts), &creds(&[("key", "k"), ("hkey", "h")]), &[]).expect("met");
+        let a = apply(
+            Some(&alts),
+            &creds(&[("key", "k"), ("hkey", "h")]),
+            &[],
+            &[],
+        )
+        .expect("met");
         assert_eq!(a.headers, [("X-Key".to_string(), "h".to_string())]);
         assert_eq!(a.query, [("api_key".to_string(), "k".to_string())]);
         // Nothing configured: anonymous.
-        assert_eq!(apply(Some(&alts), &creds(&[]), &[]), Ok(Applied::default()));
+        assert_eq!(
+            apply(Some(&alts), &creds(&[]), &[], &[]),
+            Ok(Applied::default())
+        );
         // No anonymous alternative: the error names every missing scheme.
         let alts = s.alternatives(&json!([{"bearer": []}, {"key": [], "hkey": []}]));
-        let e = apply(Some(&alts), &creds(&[("key", "k")]), &[]).expect_err("unmet");
+        let e = apply(Some(&alts), &creds(&[("key", "k")]), &[], &[]).expect_err("unmet");
         assert!(e.contains("`bearer`") && e.contains("`hkey`"), "{e}");
         assert!(!e.contains("`key` has"), "{e}");
         // `security: []` clears: nothing to apply.
-        assert_eq!(apply(Some(&[]), &creds(&[]), &[]), Ok(Applied::default()));
+        assert_eq!(
+            apply(Some(&[]), &creds(&[]), &[], &[]),
+            Ok(Applied::default())
+        );
     }
 
     #[test]
@@ -704,6 +816,7 @@ mod tests {
             apply(
                 Some(&s.alternatives(&json!([{name: []}]))),
                 &creds(&[(name, v)]),
+                &[],
                 &[],
             )
         };
@@ -756,10 +869,41 @@ mod tests {
         let alts = s.alternatives(&json!([{"bearer": []}]));
         let fwd = [("authorization".to_string(), "Bearer user".to_string())];
         assert_eq!(
-            apply(Some(&alts), &creds(&[]), &fwd),
+            apply(Some(&alts), &creds(&[]), &fwd, &[]),
             Ok(Applied::default())
         );
-        assert!(apply(Some(&alts), &creds(&[]), &[]).is_err());
+        assert!(apply(Some(&alts), &creds(&[]), &[], &[]).is_err());
+    }
+
+    /// A scheme named for token exchange is met by the exchange (made when sending),
+    /// before a configured credential; only bearer-carrying schemes can be exchanged.
+    #[test]
+    fn exchanged_schemes_are_met_by_the_exchange() {
+        let s = Schemes::read(&doc());
+        let x = ["oauth".to_string(), "bearer".to_string(), "key".to_string()];
+        for name in ["oauth", "bearer"] {
+            let alts = s.alternatives(&json!([{name: []}]));
+            let a =
+                apply(Some(&alts), &creds(&[(name, "token:configured")]), &[], &x).expect("met");
+            assert_eq!(a.exchange, [name.to_string()], "{name}");
+            assert!(a.headers.is_empty() && a.oauth.is_empty(), "{name}: {a:?}");
+        }
+        // An apiKey scheme cannot carry an exchanged token: its credential applies.
+        let alts = s.alternatives(&json!([{"key": []}]));
+        let a = apply(Some(&alts), &creds(&[("key", "k")]), &[], &x).expect("met");
+        assert!(a.exchange.is_empty());
+        assert_eq!(a.query.len(), 1);
+        assert_eq!(check_exchange_scheme(&doc(), "oauth"), Ok(true));
+        assert_eq!(check_exchange_scheme(&doc(), "oidc"), Ok(true));
+        assert_eq!(check_exchange_scheme(&doc(), "bearer"), Ok(true));
+        assert_eq!(check_exchange_scheme(&doc(), "nope"), Ok(false));
+        for bad in ["basic", "key", "hkey"] {
+            let e = check_exchange_scheme(&doc(), bad).expect_err(bad);
+            assert!(
+                e.contains(&format!("`{bad}`")) && e.contains("bearer"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -36,6 +36,10 @@ pub struct ToolCall<'a> {
     /// The request's `params._meta`, if any (the mock reads its example selection
     /// there).
     pub meta: Option<&'a Map<String, Value>>,
+    /// With `--upstream-token-exchange`: the authenticated caller's token and the
+    /// schemes whose upstream credential is exchanged from it. `None` over stdio, without
+    /// OAuth, and without the flag: the configured credentials apply.
+    pub token_exchange: Option<crate::TokenExchange<'a>>,
 }
 
 impl ToolCall<'_> {

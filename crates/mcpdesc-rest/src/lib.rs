@@ -170,7 +170,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub use auth::{CredentialError, credentials_from_env};
+pub use auth::{CredentialError, TokenExchange, check_exchange_scheme, credentials_from_env};
 pub use client::{BoxFuture, ClientError, HttpClient, ReadLimits, ReqwestClient, SendError};
 pub use origin::Origin;
 pub use request::{Body, HttpRequest};
@@ -527,6 +527,7 @@ impl RestBackend {
                 credentials: &self.credentials,
                 static_headers: &self.static_headers,
                 forwarded: call.forwarded_headers,
+                exchanged: call.token_exchange.as_ref().map_or(&[], |x| x.schemes),
             },
         )
     }
@@ -565,8 +566,12 @@ impl RestBackend {
         };
         let mut refresh = false;
         let outcome = loop {
-            let token = match req.oauth.first() {
-                Some(need) => match self
+            let token = match (req.exchange.first(), req.oauth.first()) {
+                (Some(scheme), _) => match self.exchange(&call, plan, scheme, refresh).await {
+                    Ok(t) => Some(t),
+                    Err(e) => break Err(e),
+                },
+                (None, Some(need)) => match self
                     .tokens
                     .token(need, refresh, || self.fetch_token(need))
                     .await
@@ -574,7 +579,7 @@ impl RestBackend {
                     Ok(t) => Some(t),
                     Err(e) => break Err(e),
                 },
-                None => None,
+                (None, None) => None,
             };
             log.attempts += 1;
             match self.send(&req, token.as_ref().map(Secret::expose)).await {
@@ -636,6 +641,23 @@ impl RestBackend {
             other: Some(self.max_response_bytes.min(ERROR_READ_LIMIT)),
         };
         self.client.send(req, bearer, limits).await
+    }
+
+    /// The exchanged upstream token of `scheme` for this call (`auth::exchanged_token`),
+    /// its `resource` the tool's base URL.
+    async fn exchange(
+        &self,
+        call: &ToolCall<'_>,
+        plan: &plan::ToolPlan,
+        scheme: &str,
+        refresh: bool,
+    ) -> Result<Secret, String> {
+        let (Some(x), Ok(base)) = (&call.token_exchange, &plan.base) else {
+            return Err(format!(
+                "security scheme `{scheme}`'s upstream credential is an exchange of the caller's access token, and this call has none"
+            ));
+        };
+        auth::exchanged_token(x, scheme, base, refresh).await
     }
 
     /// Fetches a client-credentials token (RFC 6749 §4.4) from a declared token

@@ -24,6 +24,9 @@ pub struct HttpRequest {
     pub body: Option<Body>,
     /// Access tokens to fetch before sending (OAuth 2.0 client credentials).
     pub oauth: Vec<OAuthNeed>,
+    /// Schemes whose token is an exchange of the caller's, made before sending
+    /// (`auth::TokenExchange`).
+    pub exchange: Vec<String>,
 }
 
 /// What the operator configured that goes on every request.
@@ -32,6 +35,8 @@ pub struct Context<'a> {
     pub credentials: &'a BTreeMap<String, Secret>,
     pub static_headers: &'a [(String, Secret)],
     pub forwarded: &'a [(String, String)],
+    /// Schemes whose credential is exchanged per caller (`auth::TokenExchange`).
+    pub exchanged: &'a [String],
 }
 
 /// Rejects what a header cannot carry (RFC 9110 §5.5, [`check_field_value`]): CR, LF,
@@ -273,7 +278,12 @@ pub fn build(
         check_header_value(&format!("forwarded header {n}"), v)?;
         set_header(&mut headers, n, v);
     }
-    let applied = auth::apply(plan.security.as_deref(), cx.credentials, cx.forwarded)?;
+    let applied = auth::apply(
+        plan.security.as_deref(),
+        cx.credentials,
+        cx.forwarded,
+        cx.exchanged,
+    )?;
     for (n, v) in &applied.headers {
         check_header_value("a credential", v)?;
         set_header(&mut headers, n, v);
@@ -341,6 +351,7 @@ pub fn build(
         headers,
         body,
         oauth: applied.oauth,
+        exchange: applied.exchange,
     })
 }
 

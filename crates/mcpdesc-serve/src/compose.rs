@@ -657,6 +657,7 @@ mod tests {
                 arguments: &args,
                 forwarded_headers: &[],
                 meta: None,
+                token_exchange: None,
             }));
             out.result["content"][0]["text"].clone()
         };
@@ -674,6 +675,7 @@ mod tests {
             arguments: &args,
             forwarded_headers: &[],
             meta: None,
+            token_exchange: None,
         }));
         assert_eq!(out.result["isError"], true);
         assert_eq!(

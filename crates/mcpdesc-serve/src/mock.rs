@@ -510,6 +510,7 @@ mod tests {
                     arguments: &a,
                     forwarded_headers: &[],
                     meta: None,
+                    token_exchange: None,
                 },
                 req.as_ref(),
             );
@@ -551,6 +552,7 @@ mod tests {
                 arguments: &a,
                 forwarded_headers: &[],
                 meta: None,
+                token_exchange: None,
             },
             None,
         );

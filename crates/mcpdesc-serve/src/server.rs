@@ -893,6 +893,7 @@ impl Server {
                     forwarded_headers: &job.forwarded_headers,
                     via: job.via,
                     caller: job.access.as_ref().map(auth::Access::key),
+                    access: job.access.as_ref(),
                 })
                 .await
             }
@@ -935,6 +936,7 @@ impl Server {
                     arguments,
                     forwarded_headers: job.forwarded_headers,
                     meta: job.meta,
+                    token_exchange: job.access.and_then(auth::Access::token_exchange),
                 };
                 self.backend.call(call).await
             }
@@ -1054,6 +1056,8 @@ pub(crate) struct ToolJob<'a> {
     pub via: Option<&'static str>,
     /// The authenticated caller's log key ([`auth::Caller::key`]), never its token.
     pub caller: Option<String>,
+    /// With `--auth-issuer`: the caller (the REST gateway's token exchange reads it).
+    pub access: Option<&'a auth::Access>,
 }
 
 /// What a [`CallJob`] runs.
@@ -1079,6 +1083,8 @@ pub(crate) struct Inbound {
     pub caller: Option<Arc<auth::Caller>>,
     /// With `--auth-issuer`: the gate that verified `caller` (its scope rules).
     pub gate: Option<Arc<auth::Gate>>,
+    /// With `--upstream-token-exchange`: the caller's token, as the exchange's subject.
+    pub subject: Option<Arc<mcpdesc_auth::SubjectToken>>,
 }
 
 impl Inbound {
@@ -1087,6 +1093,7 @@ impl Inbound {
         Some(auth::Access {
             gate: Arc::clone(self.gate.as_ref()?),
             caller: Arc::clone(self.caller.as_ref()?),
+            subject: self.subject.clone(),
         })
     }
 }

@@ -134,6 +134,7 @@ fuzz_target!(|data: &[u8]| {
         arguments: &args,
         forwarded_headers: &forwarded,
         meta: None,
+        token_exchange: None,
     });
     // `FUZZ_SHOW=1 gateway_request FILE` shows what an input builds (seed triage).
     if std::env::var_os("FUZZ_SHOW").is_some() {

@@ -162,15 +162,18 @@ pub struct Args {
           default_value_t = AuthListArg::Permitted, requires = "auth_issuer")]
     pub auth_list: AuthListArg,
     /// With --auth-issuer: the environment variable holding this gateway's own
-    /// `client_id:client_secret` at the issuer (introspection of opaque tokens).
+    /// `client_id:client_secret` at the issuer (introspection of opaque tokens, token
+    /// exchange).
     #[arg(
         long = "auth-client-credential",
         value_name = "ENV",
         requires = "auth_issuer"
     )]
     pub auth_client_credential: Option<String>,
-    /// With --auth-issuer: the upstream credential of security scheme SCHEME is an RFC
-    /// 8693 exchange of the caller's token (not available yet: refused at start).
+    /// With --auth-issuer and --auth-client-credential: the upstream credential of
+    /// security scheme SCHEME (oauth2, openIdConnect or http bearer) is an RFC 8693
+    /// exchange of the caller's token at the issuer, for the upstream's base URL (cached
+    /// per caller until it expires), instead of the configured credential.
     #[arg(
         long = "upstream-token-exchange",
         value_name = "SCHEME",
@@ -516,6 +519,7 @@ pub fn run(args: Args) -> CmdResult {
     // only what positions diagnostics until the server starts.
     let doc = Arc::new(std::mem::take(&mut decoded.value));
     let positions = decoded.source_map;
+    check_token_exchange(&args, &[&doc])?;
     let backend = if args.mock {
         BackendOptions::Mock(MockOptions {
             selections: args.mock_examples.iter().cloned().collect(),
@@ -640,6 +644,8 @@ fn prepare_apis(
         };
         docs.push((Arc::new(decoded.value), decoded.source_map, name));
     }
+    let all: Vec<&serde_json::Value> = docs.iter().map(|(d, _, _)| &**d).collect();
+    check_token_exchange(args, &all)?;
     let selection = selection(args)?;
     let mut members = Vec::new();
     for ((doc, _, name), api) in docs.iter().zip(apis) {
@@ -914,9 +920,9 @@ fn auth_options(args: &Args) -> Result<Option<mcpdesc_serve::AuthOptions>, Usage
             "--auth-issuer with --forward-header Authorization would send the caller's access token upstream (token passthrough, which MCP forbids: a token issued for this server must not reach another API). Drop --forward-header Authorization".into(),
         ));
     }
-    if !args.upstream_token_exchange.is_empty() {
+    if !args.upstream_token_exchange.is_empty() && args.auth_client_credential.is_none() {
         return Err(UsageError(
-            "--upstream-token-exchange is not available in this build yet: the upstream gets the gateway's own configured credential".into(),
+            "--upstream-token-exchange needs --auth-client-credential: the gateway authenticates itself at the issuer's token endpoint to exchange each caller's token".into(),
         ));
     }
     let client_credential = match &args.auth_client_credential {
@@ -954,6 +960,24 @@ fn auth_options(args: &Args) -> Result<Option<mcpdesc_serve::AuthOptions>, Usage
             })
             .collect(),
     }))
+}
+
+/// `--upstream-token-exchange SCHEME`: a security scheme of one of `docs` (each
+/// description that declares it) that can carry a bearer access token.
+fn check_token_exchange(args: &Args, docs: &[&serde_json::Value]) -> Result<(), UsageError> {
+    for scheme in &args.upstream_token_exchange {
+        let mut declared = false;
+        for doc in docs {
+            declared |= rest::check_exchange_scheme(doc, scheme)
+                .map_err(|why| UsageError(format!("--upstream-token-exchange {scheme}: {why}")))?;
+        }
+        if !declared {
+            return Err(UsageError(format!(
+                "--upstream-token-exchange {scheme}: the description declares no security scheme `{scheme}` (securitySchemes)"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// `--rate-limit` with its `--rate-limit-*` settings.

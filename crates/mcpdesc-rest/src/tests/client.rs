@@ -78,6 +78,7 @@ fn get(url: String) -> HttpRequest {
         headers: Vec::new(),
         body: None,
         oauth: Vec::new(),
+        exchange: Vec::new(),
     }
 }
 
@@ -104,6 +105,7 @@ async fn the_request_goes_out_as_built_and_the_response_comes_back_as_read() {
             bytes: b"{\"a\":1}".to_vec(),
         }),
         oauth: Vec::new(),
+        exchange: Vec::new(),
     };
     let c = client(Duration::from_secs(10));
     let r = c.send(&req, Some("tok"), LIMITS).await.expect("answered");

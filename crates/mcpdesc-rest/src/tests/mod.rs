@@ -79,6 +79,7 @@ pub(crate) fn request_with(
         arguments: &arguments,
         forwarded_headers: forwarded,
         meta: None,
+        token_exchange: None,
     })
 }
 
@@ -175,6 +176,7 @@ pub(crate) async fn call(
             arguments: &arguments,
             forwarded_headers: &[],
             meta: None,
+            token_exchange: None,
         })
         .await
 }

@@ -660,6 +660,7 @@ fn a_tool_without_provenance_names_itself_and_the_revision() {
             arguments: &arguments,
             forwarded_headers: &[],
             meta: None,
+            token_exchange: None,
         })
         .expect_err("no provenance");
     assert_eq!(

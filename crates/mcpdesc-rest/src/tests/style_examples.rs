@@ -283,6 +283,7 @@ fn built(d: &Value, v: &Value) -> Result<HttpRequest, String> {
         arguments: &args,
         forwarded_headers: &[],
         meta: None,
+        token_exchange: None,
     })
 }
 

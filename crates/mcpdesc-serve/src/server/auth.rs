@@ -22,7 +22,7 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{Response, StatusCode};
-use mcpdesc_auth::{ClientCredential, Issuer, IssuerOptions};
+use mcpdesc_auth::{ClientCredential, Issuer, IssuerOptions, SubjectToken};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
@@ -85,15 +85,38 @@ impl Caller {
 
 type Resp = Response<Full<Bytes>>;
 
+/// What [`Gate::authenticate`] learnt from a request's token: the caller and, with
+/// `--upstream-token-exchange` only, the token itself as the subject of an RFC 8693
+/// exchange (readable by the issuer alone: [`SubjectToken`]).
+#[derive(Debug)]
+pub(crate) struct Verified {
+    pub caller: Arc<Caller>,
+    pub subject: Option<Arc<SubjectToken>>,
+}
+
 /// A request's gate and verified caller: what the search facade and code mode ask
-/// before they show a tool or call it (the rule `tools/call` and `tools/list` follow).
+/// before they show a tool or call it (the rule `tools/call` and `tools/list` follow),
+/// and what the REST gateway exchanges for an upstream token.
 #[derive(Debug, Clone)]
 pub(crate) struct Access {
     pub gate: Arc<Gate>,
     pub caller: Arc<Caller>,
+    /// With `--upstream-token-exchange`: the caller's token, for the exchange only.
+    pub subject: Option<Arc<SubjectToken>>,
 }
 
 impl Access {
+    /// The per-call credential hook of the REST gateway: the schemes exchanged and the
+    /// caller's token (`None` without `--upstream-token-exchange`).
+    pub fn token_exchange(&self) -> Option<mcpdesc_rest::TokenExchange<'_>> {
+        let subject = self.subject.as_deref()?;
+        (!self.gate.opts.token_exchange.is_empty()).then_some(mcpdesc_rest::TokenExchange {
+            issuer: &self.gate.issuer,
+            schemes: &self.gate.opts.token_exchange,
+            subject,
+        })
+    }
+
     /// Whether the caller may call `tool`; `Err` carries the scope alternative to ask for.
     pub fn permits(&self, server: &Server, tool: &ToolEntry) -> Result<(), BTreeSet<String>> {
         self.gate.permits(server, tool, &self.caller)
@@ -142,6 +165,12 @@ impl Gate {
         })
         .await
         .map_err(|e| err(format!("the OAuth issuer {}: {e}", opts.issuer)))?;
+        if !opts.token_exchange.is_empty() && issuer.metadata.token_endpoint.is_none() {
+            return Err(err(format!(
+                "the OAuth issuer {}: its metadata names no token_endpoint, where the upstream token exchange is made",
+                opts.issuer
+            )));
+        }
         let base = public_url
             .map(|u| u.trim_end_matches('/').to_string())
             .unwrap_or_else(|| format!("http://{local}"));
@@ -207,7 +236,7 @@ impl Gate {
         path: &str,
         headers: &[(String, String)],
         server: &Server,
-    ) -> Result<Arc<Caller>, Resp> {
+    ) -> Result<Verified, Resp> {
         let mut auths = headers
             .iter()
             .filter(|(n, _)| n.eq_ignore_ascii_case("authorization"));
@@ -242,7 +271,13 @@ impl Gate {
                     let need: BTreeSet<String> = self.opts.scopes.iter().cloned().collect();
                     return Err(self.insufficient(path, &need));
                 }
-                Ok(Arc::new(caller))
+                // The token is kept only when an upstream credential is exchanged from it.
+                let subject = (!self.opts.token_exchange.is_empty())
+                    .then(|| Arc::new(SubjectToken::new(token)));
+                Ok(Verified {
+                    caller: Arc::new(caller),
+                    subject,
+                })
             }
             Err(why) => {
                 server

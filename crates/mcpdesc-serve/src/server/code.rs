@@ -365,6 +365,7 @@ impl Host for CodeHost {
                     forwarded_headers: &self.forwarded_headers,
                     via: Some(EXECUTE),
                     caller: self.access.as_ref().map(Access::key),
+                    access: self.access.as_ref(),
                 })
                 .await;
             settle(result)

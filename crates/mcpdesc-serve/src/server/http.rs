@@ -376,15 +376,15 @@ impl State {
         if let Some(denied) = self.check_host_origin(&hdrs) {
             return denied;
         }
-        let caller = match &self.auth {
+        let (caller, subject) = match &self.auth {
             Some(gate) => {
                 let at = req.uri().path().to_string();
                 match gate.authenticate(&at, &hdrs, &server).await {
-                    Ok(c) => Some(c),
+                    Ok(v) => (Some(v.caller), v.subject),
                     Err(denied) => return denied,
                 }
             }
-            None => None,
+            None => (None, None),
         };
         if let Some(c) = &caller {
             req.extensions_mut().insert(Arc::clone(c));
@@ -398,7 +398,7 @@ impl State {
             return refused;
         }
         match *req.method() {
-            Method::POST => self.post(&server, req, hdrs, caller).await,
+            Method::POST => self.post(&server, req, hdrs, caller, subject).await,
             Method::DELETE => {
                 let path = req.uri().path().to_string();
                 self.delete(&hdrs, &path)
@@ -617,6 +617,7 @@ impl State {
         req: Request<Incoming>,
         h: Vec<(String, String)>,
         caller: Option<Arc<super::auth::Caller>>,
+        subject: Option<Arc<mcpdesc_auth::SubjectToken>>,
     ) -> Resp {
         let at = req.uri().path().to_string();
         let ctype = headers::one(&h, "content-type")
@@ -681,6 +682,7 @@ impl State {
             trace: super::telemetry::TraceHeaders::of(&h),
             caller,
             gate: self.auth.clone(),
+            subject,
         };
         if modern {
             self.modern(server, value, &h, inbound).await
