@@ -177,7 +177,7 @@ fn github_toolsets_serve_their_tags_operations() {
     let doc = mcpdesc_tests::import_file(&spec_path, &Default::default())
         .expect("imports")
         .value;
-    let table = mcpdesc_serve::toolset_table(&doc);
+    let table = mcpdesc_serve::toolset_table(&mcpdesc_tests::valid(&doc));
     assert_eq!(
         table.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
         per_tag.keys().cloned().collect::<Vec<_>>()

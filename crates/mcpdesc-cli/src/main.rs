@@ -97,6 +97,14 @@ fn main() -> ExitCode {
         Command::Completions(a) => cmd::completions::run(a, Cli::command()),
         Command::Man(a) => cmd::man::run(a, Cli::command()),
     };
+    // A test hook, in no help: how many whole-document validations the command ran
+    // (`tests/validations.rs` holds each command to its input and its output).
+    if std::env::var_os("MCPDESC_COUNT_VALIDATIONS").is_some() {
+        eprintln!(
+            "mcpdesc: validations: {}",
+            mcpdesc_validate::runs_in_this_process()
+        );
+    }
     match result {
         Ok(o) => o.into(),
         Err(util::UsageError(msg)) => {

@@ -8,6 +8,7 @@ use indexmap::IndexMap;
 use mcpdesc_core::local_ref::Resolver;
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet, skeleton};
 use mcpdesc_names::{NameAllocator, NameOptions};
+use mcpdesc_validate::Validated;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeSet, HashSet};
@@ -55,8 +56,31 @@ pub(crate) const MAX_INLINED_NODES: usize = 200_000;
 ///    depth; required input properties are never removed;
 /// 7. the result validated (`mcpdesc-validate`) as a one-revision description.
 ///
-/// The list is taken by value and rewritten in place.
+/// The list is taken by value and rewritten in place. Its origin being unknown, the
+/// whole result is validated; [`fit_tools_list_of`] fits the list of a validated
+/// description and checks only what fitting changed.
 pub fn fit_tools_list(list: Value, rev: ProtocolRevision, opts: &FitOptions<'_>) -> Fitted {
+    fit(list, rev, opts, false)
+}
+
+/// [`fit_tools_list`] of `list`, the tools/list of the validated description `source`
+/// at `rev` (`mcpdesc_scope::export_tools_list(source, rev)`, or the wire form of some of
+/// its tools at `rev`, as `serve` lists them): a derivation of a validated witness. A
+/// tool fitting left as it was is a tool of a valid view, so only the tools fitting
+/// changed (rewritten, pruned or renamed) are validated again, with the cross-tool rule
+/// over all of them (§9.5: no two tools of one name). When `rev` is not one of
+/// `source`'s revisions the whole result is validated.
+pub fn fit_tools_list_of(
+    source: &Validated<'_>,
+    list: Value,
+    rev: ProtocolRevision,
+    opts: &FitOptions<'_>,
+) -> Fitted {
+    fit(list, rev, opts, source.revisions().contains(rev))
+}
+
+/// [`fit_tools_list`]; `vouched`: the input tools are valid, check only changed ones.
+fn fit(list: Value, rev: ProtocolRevision, opts: &FitOptions<'_>, vouched: bool) -> Fitted {
     let mut diags = Vec::new();
     let mut tools: Vec<Value> = match list {
         Value::Object(mut m) => match m.shift_remove("tools") {
@@ -92,16 +116,23 @@ pub fn fit_tools_list(list: Value, rev: ProtocolRevision, opts: &FitOptions<'_>)
     };
     // The fitting of one tool never reads another: tools are fitted on all cores, and
     // their findings are joined in tool order (the sequential result).
-    let found: Vec<Vec<Diagnostic>> = tools
+    let found: Vec<(Vec<Diagnostic>, bool)> = tools
         .par_iter_mut()
         .enumerate()
         .map(|(i, tool)| {
             let mut d = Vec::new();
+            // One tool's copy at a time per core: what tells a changed tool.
+            let before = vouched.then(|| tool.clone());
             fit_one(i, tool, &mut d);
-            d
+            let changed = before.is_none_or(|b| b != *tool);
+            (d, changed)
         })
         .collect();
-    diags.extend(found.into_iter().flatten());
+    let mut changed = Vec::with_capacity(found.len());
+    for (d, c) in found {
+        diags.extend(d);
+        changed.push(c);
+    }
     let mut renames = IndexMap::new();
     if let Some(host) = opts.host {
         rename(
@@ -112,7 +143,15 @@ pub fn fit_tools_list(list: Value, rev: ProtocolRevision, opts: &FitOptions<'_>)
             &mut diags,
         );
     }
-    let tools = validate(tools, rev, &mut diags);
+    if vouched {
+        for (tool, c) in tools.iter().zip(changed.iter_mut()) {
+            *c |= tool
+                .get("name")
+                .and_then(Value::as_str)
+                .is_some_and(|n| renames.contains_key(n));
+        }
+    }
+    let tools = validate(tools, rev, &mut diags, vouched.then_some(&changed[..]));
     let tools_list = json!({ "tools": tools });
     Fitted {
         tools_list,
@@ -761,6 +800,45 @@ pub fn description_of_tools_list(list: &Value, rev: ProtocolRevision) -> Value {
     description_of(tools, rev)
 }
 
+/// [`validate`] of the changed tools only: consecutive runs of changed tools are checked
+/// as parts of the one-revision description, the others vouched for.
+fn validate_changed(
+    tools: Vec<Value>,
+    rev: ProtocolRevision,
+    changed: &[bool],
+) -> (Vec<Value>, Vec<Diagnostic>) {
+    let skeleton = description_of(Value::Array(Vec::new()), rev);
+    let Some(parts) = mcpdesc_validate::Validator::new().tool_parts(skeleton) else {
+        return (tools, Vec::new());
+    };
+    let mut out = Vec::with_capacity(tools.len());
+    let mut reports = Vec::new();
+    let mut run: Vec<Value> = Vec::new();
+    let mut run_changed = false;
+    let mut flush = |run: &mut Vec<Value>, run_changed: bool, out: &mut Vec<Value>| {
+        if run.is_empty() {
+            return;
+        }
+        if run_changed {
+            let (report, back) = parts.check(std::mem::take(run));
+            reports.push(report);
+            out.extend(back);
+        } else {
+            reports.push(parts.vouched(run));
+            out.append(run);
+        }
+    };
+    for (tool, c) in tools.into_iter().zip(changed.iter().copied()) {
+        if c != run_changed {
+            flush(&mut run, run_changed, &mut out);
+            run_changed = c;
+        }
+        run.push(tool);
+    }
+    flush(&mut run, run_changed, &mut out);
+    (out, parts.finish_derived(reports))
+}
+
 /// The one-revision description whose `tools` are `tools`.
 fn description_of(tools: Value, rev: ProtocolRevision) -> Value {
     let mut doc = skeleton::root(
@@ -772,13 +850,26 @@ fn description_of(tools: Value, rev: ProtocolRevision) -> Value {
 }
 
 /// The fitted list must still be a valid description's tools. The tools are moved
-/// into the description validated and back out (no copy); returns them.
-fn validate(tools: Vec<Value>, rev: ProtocolRevision, diags: &mut Vec<Diagnostic>) -> Vec<Value> {
-    let mut doc = description_of(Value::Array(tools), rev);
-    let found = mcpdesc_validate::validate_value(&doc);
-    let tools = match doc.as_object_mut().and_then(|m| m.shift_remove("tools")) {
-        Some(Value::Array(a)) => a,
-        _ => Vec::new(),
+/// into the description validated and back out (no copy); returns them. With
+/// `changed`, only the tools it marks are checked (the others are a valid view's, and
+/// only the cross-tool rule reads them).
+fn validate(
+    tools: Vec<Value>,
+    rev: ProtocolRevision,
+    diags: &mut Vec<Diagnostic>,
+    changed: Option<&[bool]>,
+) -> Vec<Value> {
+    let (tools, found) = match changed {
+        Some(changed) if changed.len() == tools.len() => validate_changed(tools, rev, changed),
+        _ => {
+            let mut doc = description_of(Value::Array(tools), rev);
+            let found = mcpdesc_validate::validate_value(&doc);
+            let tools = match doc.as_object_mut().and_then(|m| m.shift_remove("tools")) {
+                Some(Value::Array(a)) => a,
+                _ => Vec::new(),
+            };
+            (tools, found)
+        }
     };
     let mut seen = HashSet::new();
     for d in found.into_iter().filter(Diagnostic::is_error) {

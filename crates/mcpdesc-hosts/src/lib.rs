@@ -37,7 +37,7 @@ mod bounded;
 #[cfg(test)]
 mod tests;
 pub use estimate::{ListSize, Size, estimate_tokens};
-pub use fit::{FitOptions, Fitted, description_of_tools_list, fit_tools_list};
+pub use fit::{FitOptions, Fitted, description_of_tools_list, fit_tools_list, fit_tools_list_of};
 pub use schema::{has_html, html_to_text};
 pub use table::{HOSTS, HostProfile, HostRule, host, host_ids};
 

@@ -301,8 +301,13 @@ pub fn import_dumps(
     }
     let doc = Value::Object(doc);
 
-    // The result must conform before anyone writes it.
-    let vdiags = mcpdesc_validate::validate_value(&doc);
+    // The result must conform before anyone writes it: it is the merge's result, which
+    // the merge validated (checked here, so a document built otherwise is validated).
+    let vdiags = if merged.value() == &doc {
+        merged.diagnostics().to_vec()
+    } else {
+        mcpdesc_validate::validate_value(&doc)
+    };
     if vdiags.iter().any(Diagnostic::is_error) {
         let mut out = vec![FileDiagnostic::global(Diagnostic::error(
             "import-invalid-result",

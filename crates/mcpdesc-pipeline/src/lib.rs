@@ -219,8 +219,13 @@ fn scope_invariants(doc: &Validated<'_>) -> Result<(), String> {
             .map_err(|d| format!("project {rev}: {}", flat(vec![d])))?;
         views.push((rev, view.into_value()));
     }
-    let merged = mcpdesc_scope::merge_views(views.clone())
-        .map_err(|d| format!("merge of views: {}", flat(d)))?;
+    // `merge` (not `merge_views`): each view is validated as an input.
+    let inputs: Vec<mcpdesc_scope::MergeInput> = views
+        .iter()
+        .map(|(rev, v)| mcpdesc_scope::MergeInput::new(format!("view at {rev}"), v.clone()))
+        .collect();
+    let merged =
+        mcpdesc_scope::merge(&inputs).map_err(|d| format!("merge of views: {}", flat(d)))?;
     if let Some(diff) = mcpdesc_scope::first_difference(merged.value(), doc.value()) {
         return Err(format!("merge(project_V(D)) differs from D: {diff}"));
     }

@@ -57,6 +57,14 @@ pub fn merge(inputs: &[MergeInput]) -> Result<Validated<'static>, Vec<Diagnostic
         return Err(errs);
     }
     let merged = merge_values(inputs)?;
+    check_result(validator, merged)
+}
+
+/// The one validation of a merge's result: its errors, each saying so.
+fn check_result(
+    validator: mcpdesc_validate::Validator,
+    merged: Value,
+) -> Result<Validated<'static>, Vec<Diagnostic>> {
     validator.check_owned(merged).map_err(|diags| {
         diags
             .into_iter()
@@ -69,9 +77,12 @@ pub fn merge(inputs: &[MergeInput]) -> Result<Validated<'static>, Vec<Diagnostic
     })
 }
 
-/// Merges single-revision views (e.g. one `tools/list` capture per negotiated
-/// revision). Each view's root `protocolVersions` is set to its revision; two views of
-/// the same revision must be equivalent. Validates views and result like [`merge`].
+/// Merges single-revision views a producer built (e.g. one `tools/list` capture per
+/// negotiated revision). Each view's root `protocolVersions` is set to its revision;
+/// two views of the same revision must be equivalent. Unlike [`merge`] the views are
+/// not validated one by one: they are the producer's work in progress, and what is
+/// wrong in one is wrong in the result, which is validated once (its errors say "in the
+/// merged result"). To merge descriptions, validated each, use [`merge`].
 pub fn merge_views(
     views: Vec<(ProtocolRevision, Value)>,
 ) -> Result<Validated<'static>, Vec<Diagnostic>> {
@@ -87,7 +98,7 @@ pub fn merge_views(
             MergeInput::new(format!("view at {rev}"), v)
         })
         .collect();
-    merge(&inputs)
+    check_result(mcpdesc_validate::Validator::new(), merge_values(&inputs)?)
 }
 
 /// [`merge`] without validating inputs or result: the transformation alone, for

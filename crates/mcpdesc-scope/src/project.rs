@@ -23,7 +23,7 @@ pub struct ProjectOptions {
 /// holds by construction: the validator checks every declaration at each revision of
 /// its scope, and the view keeps exactly the declarations of `rev`, unscoped, so the
 /// view is returned as a [`Validated`] without a second validation
-/// ([`Validated::derive`]; checked on every fixture at every revision by the
+/// ([`Validated::projection`]; checked on every fixture at every revision by the
 /// workspace tests).
 ///
 /// ```
@@ -50,7 +50,23 @@ pub fn project_with(
     rev: ProtocolRevision,
     opts: ProjectOptions,
 ) -> Result<Validated<'static>, Diagnostic> {
-    project_value(doc.value(), rev, opts).map(|view| doc.derive(view))
+    require_revision(doc.value(), rev)?;
+    let mut refused = None;
+    let view = doc.projection(rev, |source| {
+        project_value(source, rev, opts)
+            .map_err(|d| refused = Some(d))
+            .ok()
+    });
+    match (view, refused) {
+        (Some(view), _) => Ok(view),
+        (None, Some(d)) => Err(d),
+        // A view whose root revisions are not `rev` alone (not one projection makes).
+        (None, None) => Err(Diagnostic::error(
+            "revision-not-in-document",
+            format!("the view at {rev} does not have {rev} as its only revision"),
+        )
+        .at("/protocolVersions")),
+    }
 }
 
 /// Steps 2–7 of §4.12 on any value (the crate's own callers: merge and equivalence

@@ -74,7 +74,7 @@ use mcpdesc_rest::call::{CallOutcome, ToolCall};
 use mcpdesc_validate::Validated;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub use catalog::DEFAULT_PAGE_SIZE;
@@ -200,13 +200,81 @@ pub struct Server {
     facade: Option<Facade>,
     /// `--discovery code`.
     code: Option<code::CodeMode>,
-    /// What the server was built from ([`Server::with_selection`] builds siblings).
+    /// What the server was built from ([`Server::with_selection`] builds siblings): the
+    /// document of `source`, shared.
     doc: Arc<Value>,
-    /// The validator's handle of `doc` (shared with siblings): set by the
-    /// constructors, or by [`crate::prepare`] once the validation it runs beside
-    /// building has accepted the description. Code mode lowers its views from it.
-    source: Arc<OnceLock<Validated<'static>>>,
+    /// The validator's handle of `doc` (shared with siblings). A server exists only for
+    /// a validated description; code mode lowers its views from it.
+    source: Arc<Validated<'static>>,
     opts: ServeOptions,
+}
+
+/// A server built from a description whose validation is still running
+/// ([`crate::prepare`] builds beside the validator): it becomes a [`Server`] only with
+/// the validator's handle of the same document ([`Unfinished::finish`]).
+#[derive(Debug)]
+pub(crate) struct Unfinished {
+    doc: Arc<Value>,
+    backend: Arc<dyn Backend>,
+    opts: ServeOptions,
+    catalog: Catalog,
+    /// The search facade and code mode's index (code mode itself needs the handle);
+    /// `None` until the lists are fitted, which needs the handle too
+    /// ([`mcpdesc_hosts::fit_tools_list_of`] checks only what fitting changed).
+    discovery: Option<DiscoveryParts>,
+}
+
+/// The search facade (`--discovery search`), or code mode's index.
+type DiscoveryParts = (Option<Facade>, Option<(Facade, CodeOptions)>);
+
+impl Unfinished {
+    /// The server, given the validator's handle of the document this was built from.
+    /// A handle of another document builds the server again from it.
+    pub(crate) fn finish(
+        self,
+        valid: Validated<'static>,
+    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), BuildError> {
+        let source = Arc::new(valid.into_shared());
+        if !Arc::ptr_eq(&source.shared(), &self.doc) {
+            return Server::build(source, self.backend, &self.opts);
+        }
+        self.assemble(source)
+    }
+
+    /// The server of `source`, whose shared document is the one this was built from.
+    fn assemble(
+        mut self,
+        source: Arc<Validated<'static>>,
+    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), BuildError> {
+        let fit_diagnostics = match &self.opts.fit {
+            Some(fit) => self.catalog.fit(fit, &source),
+            None => Vec::new(),
+        };
+        let (facade, code_index) = match self.discovery.take() {
+            Some(parts) => parts,
+            None => Server::discovery(&self.catalog, &self.opts)?,
+        };
+        let code = match code_index {
+            Some((index, c)) => Some(code::CodeMode::build(
+                &self.catalog,
+                Arc::clone(&source),
+                index,
+                &c,
+            )?),
+            None => None,
+        };
+        let server = Server {
+            catalog: self.catalog,
+            backend: self.backend,
+            log: self.opts.log.clone(),
+            facade,
+            code,
+            doc: self.doc,
+            source,
+            opts: self.opts,
+        };
+        Ok((server, fit_diagnostics))
+    }
 }
 
 impl Server {
@@ -229,26 +297,18 @@ impl Server {
         backend: Arc<dyn Backend>,
         opts: &ServeOptions,
     ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), BuildError> {
-        let built = Self::build(doc.shared(), Arc::default(), backend, opts)?;
-        built.0.vouch(doc.clone());
-        Ok(built)
+        Self::build(Arc::new(doc.clone().into_shared()), backend, opts)
     }
 
     /// [`Server::with_fit`] of a description whose validation runs beside this build
-    /// ([`crate::prepare`]): the caller refuses the server unless the validator accepts
-    /// the description, and then hands its handle over with [`Server::vouch`].
-    pub(crate) fn unvouched(
+    /// ([`crate::prepare`]): what is built is a server only once the validator's handle
+    /// is given ([`Unfinished::finish`]).
+    pub(crate) fn unfinished(
         doc: Arc<Value>,
         backend: Arc<dyn Backend>,
         opts: &ServeOptions,
-    ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), BuildError> {
-        Self::build(doc, Arc::default(), backend, opts)
-    }
-
-    /// Gives the server the validator's handle of its description (the first one
-    /// given stays).
-    pub(crate) fn vouch(&self, valid: Validated<'static>) {
-        let _ = self.source.set(valid);
+    ) -> Result<Unfinished, BuildError> {
+        Self::parts(doc, backend, opts)
     }
 
     /// The same description and backend serving another selection of tools (the HTTP
@@ -261,12 +321,7 @@ impl Server {
             selection,
             ..self.opts.clone()
         };
-        Self::build(
-            Arc::clone(&self.doc),
-            Arc::clone(&self.source),
-            Arc::clone(&self.backend),
-            &opts,
-        )
+        Self::build(Arc::clone(&self.source), Arc::clone(&self.backend), &opts)
     }
 
     /// The selection served.
@@ -279,12 +334,22 @@ impl Server {
         self.facade.as_ref()
     }
 
+    /// The server of a validated description (shared with siblings) whose document is
+    /// held shared ([`Validated::into_shared`]).
     fn build(
-        doc: Arc<Value>,
-        source: Arc<OnceLock<Validated<'static>>>,
+        source: Arc<Validated<'static>>,
         backend: Arc<dyn Backend>,
         opts: &ServeOptions,
     ) -> Result<(Server, Vec<mcpdesc_core::Diagnostic>), BuildError> {
+        Self::parts(source.shared(), backend, opts)?.assemble(source)
+    }
+
+    /// Everything of a server but its handle.
+    fn parts(
+        doc: Arc<Value>,
+        backend: Arc<dyn Backend>,
+        opts: &ServeOptions,
+    ) -> Result<Unfinished, BuildError> {
         let root = mcpdesc_core::decl::root_scope(&doc);
         let revisions = match opts.revisions {
             None => root,
@@ -296,12 +361,24 @@ impl Server {
                 });
             }
         };
-        let mut catalog =
+        let catalog =
             Catalog::selected(Arc::clone(&doc), revisions, opts.page_size, &opts.selection);
-        let fit_diagnostics = match &opts.fit {
-            Some(fit) => catalog.fit(fit),
-            None => Vec::new(),
+        // Fitted lists change what the facade indexes: it waits for the fitting.
+        let discovery = match opts.fit {
+            None => Some(Self::discovery(&catalog, opts)?),
+            Some(_) => None,
         };
+        Ok(Unfinished {
+            doc,
+            backend,
+            opts: opts.clone(),
+            catalog,
+            discovery,
+        })
+    }
+
+    /// The search facade or code mode's index over `catalog`, as `opts.discovery` asks.
+    fn discovery(catalog: &Catalog, opts: &ServeOptions) -> Result<DiscoveryParts, BuildError> {
         let semantic = |lexical: bool| -> Option<Box<dyn mcpdesc_catalog::search::Semantic>> {
             if lexical {
                 None
@@ -309,36 +386,18 @@ impl Server {
                 Some(Box::new(mcpdesc_catalog::semantic::Embeddings::embedded()))
             }
         };
-        let (facade, code) = match &opts.discovery {
+        let (facade, code_index) = match &opts.discovery {
             Discovery::Direct => (None, None),
             Discovery::Search(s) => (
-                Some(Facade::build(&catalog, &s.pins, semantic(s.lexical))?),
+                Some(Facade::build(catalog, &s.pins, semantic(s.lexical))?),
                 None,
             ),
             Discovery::Code(c) => {
-                let index = Facade::build(&catalog, &[], semantic(c.lexical))?;
-                (
-                    None,
-                    Some(code::CodeMode::build(
-                        &catalog,
-                        Arc::clone(&source),
-                        index,
-                        c,
-                    )?),
-                )
+                let index = Facade::build(catalog, &[], semantic(c.lexical))?;
+                (None, Some((index, c.clone())))
             }
         };
-        let server = Server {
-            catalog,
-            backend,
-            log: opts.log.clone(),
-            facade,
-            code,
-            doc,
-            source,
-            opts: opts.clone(),
-        };
-        Ok((server, fit_diagnostics))
+        Ok((facade, code_index))
     }
 
     /// The revisions served.

@@ -53,7 +53,7 @@ pub use rules::identifiers::{
     Maturity,
 };
 pub use structural::{StringFormat, StructuralSchema, format_holds};
-pub use validated::{Validated, runs_on_this_thread};
+pub use validated::{Validated, runs_in_this_process, runs_on_this_thread};
 
 use mcpdesc_core::model::Document;
 use mcpdesc_core::{Diagnostic, pointer};

@@ -104,10 +104,34 @@ impl ToolParts {
         (report, tools)
     }
 
+    /// A part whose tools are not checked again: tools of a validated description that
+    /// a derivation left as they were (host fitting re-checks only the tools it
+    /// changed). Only the cross-tool rule reads them, in [`ToolParts::finish_derived`].
+    pub fn vouched(&self, tools: &[Value]) -> PartReport {
+        PartReport {
+            structural: Vec::new(),
+            semantic: Vec::new(),
+            stubs: tools.iter().map(stub).collect(),
+        }
+    }
+
+    /// [`ToolParts::finish`] of the re-check of a derivation of a validated document
+    /// (some parts [`ToolParts::vouched`], the others what the derivation changed): not
+    /// a whole-document validation, so not counted in [`crate::runs_in_this_process`].
+    pub fn finish_derived(self, parts: Vec<PartReport>) -> Vec<Diagnostic> {
+        self.merge(parts)
+    }
+
     /// The diagnostics of the whole document (skeleton plus every part), sorted and
     /// deduplicated as [`Validator::validate_value`] sorts them. `parts` are the reports
     /// of the parts in their order in the tools array.
     pub fn finish(self, parts: Vec<PartReport>) -> Vec<Diagnostic> {
+        crate::validated::count_run();
+        self.merge(parts)
+    }
+
+    /// [`ToolParts::finish`] without counting.
+    fn merge(self, parts: Vec<PartReport>) -> Vec<Diagnostic> {
         let tools_at = self.skeleton.keys().position(|k| k == "tools");
         let mut stubs = Vec::new();
         let mut structural = Vec::new();

@@ -2,16 +2,18 @@
 //! every consumer (scope, codegen, docs, diff, lint, serve).
 //!
 //! A `Validated` is made only by validating ([`Validator::check`],
-//! [`Validator::check_decoded`]) or, for a document derived from a validated one by a
-//! transformation that keeps validity (an Effective Protocol View, §4.12), by
-//! [`Validated::derive`], which needs the validated source as its witness. Consumers
+//! [`Validator::check_decoded`]) or by a typed derivation from validated witnesses, each
+//! handed only the witnesses' documents: [`Validated::projection`] (an Effective
+//! Protocol View, §4.12, valid by construction) and [`Validated::composition`] (several
+//! descriptions served as one). There is no way to wrap an arbitrary value. Consumers
 //! take `&Validated` and never validate again: each command validates its input once.
 
 use crate::Validator;
-use mcpdesc_core::{Decoded, Diagnostic, RevisionSet, SourceMap};
+use mcpdesc_core::{Decoded, Diagnostic, ProtocolRevision, RevisionSet, SourceMap};
 use serde_json::Value;
 use std::cell::Cell;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A description that conforms to mcpdesc 0.8.0: no error-level diagnostic.
 ///
@@ -63,8 +65,9 @@ impl<'a> Validated<'a> {
     }
 
     /// The validator's warnings and infos (no errors: there are none), in document
-    /// order, with line:column when the handle has positions. Empty for a derived view
-    /// ([`Validated::derive`]), which is valid by construction and not validated again.
+    /// order, with line:column when the handle has positions. Empty for a derived handle
+    /// ([`Validated::projection`], [`Validated::composition`]), which is valid by
+    /// construction and not validated again.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diagnostics
     }
@@ -100,22 +103,45 @@ impl<'a> Validated<'a> {
         std::mem::take(&mut self.diagnostics)
     }
 
-    /// A handle for `value`, a document derived from this one by a transformation that
-    /// keeps validity, without validating it: the Effective Protocol View of a valid
-    /// source is valid (§4.12; the validator checks every declaration at each revision
-    /// of its scope, and projection keeps exactly the declarations of one revision).
-    /// `tests/serve/protocol.rs` and `tests/scope.rs` check this on every fixture at
-    /// every revision. The result has no diagnostics and no positions (its pointers are
-    /// not the source's).
-    pub fn derive(&self, value: Value) -> Validated<'static> {
-        Validated::new(Doc::Owned(value), Vec::new())
+    /// The Effective Protocol View of this description at `rev` (§4.12), as `project`
+    /// computes it from this handle's document, without validating it: the view of a
+    /// valid source is valid (the validator checks every declaration at each revision
+    /// of its scope, and projection keeps exactly the declarations of one revision, with
+    /// what that revision defines). `tests/serve/protocol.rs` and `tests/scope.rs` check
+    /// this on every fixture at every revision.
+    ///
+    /// `project` receives this handle's document and nothing else; the result is tied to
+    /// `rev`, which must be one of [`Validated::revisions`] (`None` otherwise, and when
+    /// `project` declines). It has no diagnostics and no positions (its pointers are not
+    /// the source's).
+    pub fn projection(
+        &self,
+        rev: ProtocolRevision,
+        project: impl FnOnce(&Value) -> Option<Value>,
+    ) -> Option<Validated<'static>> {
+        if !self.revisions.contains(rev) {
+            return None;
+        }
+        let view = project(&self.value)?;
+        let derived = Validated::new(Doc::Owned(view), Vec::new());
+        (derived.revisions == RevisionSet::single(rev)).then_some(derived)
     }
 
-    /// [`Validated::derive`] of a shared document: for a document composed of
-    /// validated ones by a transformation that keeps validity (the composition of
-    /// several descriptions `mcpdesc serve` serves, tested to be valid).
-    pub fn derive_shared(&self, value: Arc<Value>) -> Validated<'static> {
-        Validated::new(Doc::Shared(value), Vec::new())
+    /// The composition of several validated descriptions served as one (§4.13's rules
+    /// for unscoped metadata; each member's tools under its own names): `compose`
+    /// receives the members' documents, in order, and nothing else. The composition of
+    /// valid descriptions is valid (`mcpdesc-serve`'s `compose` tests check it), so it is
+    /// not validated again. The result is shared (a server keeps it beside its
+    /// backends) and has no diagnostics and no positions. `None` without members.
+    pub fn composition<E>(
+        members: &[Validated<'_>],
+        compose: impl FnOnce(&[&Value]) -> Result<Value, E>,
+    ) -> Option<Result<Validated<'static>, E>> {
+        if members.is_empty() {
+            return None;
+        }
+        let docs: Vec<&Value> = members.iter().map(|m| m.value()).collect();
+        Some(compose(&docs).map(|doc| Validated::new(Doc::Shared(Arc::new(doc)), Vec::new())))
     }
 
     /// A handle for `value` without validating it: only with the `fuzzing` feature,
@@ -146,6 +172,23 @@ impl<'a> Validated<'a> {
             Doc::Borrowed(v) => v.clone(),
             Doc::Owned(v) => v,
             Doc::Shared(v) => Arc::unwrap_or_clone(v),
+        }
+    }
+
+    /// The same handle with its document held shared (copied once when borrowed); then
+    /// [`Validated::shared`] gives that one document, never a copy. Positions are
+    /// dropped.
+    pub fn into_shared(self) -> Validated<'static> {
+        let value = match self.value {
+            Doc::Shared(v) => v,
+            Doc::Borrowed(v) => Arc::new(v.clone()),
+            Doc::Owned(v) => Arc::new(v),
+        };
+        Validated {
+            value: Doc::Shared(value),
+            diagnostics: self.diagnostics,
+            revisions: self.revisions,
+            positions: None,
         }
     }
 
@@ -217,9 +260,13 @@ thread_local! {
     static RUNS: Cell<u64> = const { Cell::new(0) };
 }
 
-/// Counts one whole-document validation on this thread.
+/// Whole-document validations in this process (every thread).
+static PROCESS_RUNS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts one whole-document validation on this thread and in the process.
 pub(crate) fn count_run() {
     RUNS.with(|r| r.set(r.get() + 1));
+    PROCESS_RUNS.fetch_add(1, Ordering::Relaxed);
 }
 
 /// How many whole-document validations ([`Validator::validate_value`], and so
@@ -227,6 +274,14 @@ pub(crate) fn count_run() {
 /// taking a [`Validated`] does not validate again: read it before and after the call.
 pub fn runs_on_this_thread() -> u64 {
     RUNS.with(Cell::get)
+}
+
+/// How many whole-document validations this process has run, on every thread (a
+/// validation in parts, [`crate::ToolParts::finish`], is one). The `mcpdesc` binary
+/// prints it when asked (`tests/validations.rs` counts each command's validations).
+#[doc(hidden)]
+pub fn runs_in_this_process() -> u64 {
+    PROCESS_RUNS.load(Ordering::Relaxed)
 }
 
 #[cfg(test)]

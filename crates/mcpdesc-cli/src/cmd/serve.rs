@@ -728,12 +728,14 @@ fn prepare_apis(
 /// `--list-toolsets`: one line per toolset on stdout (name, tools, bytes, ~tokens,
 /// description), after validating the description.
 fn list_toolsets(doc: &serde_json::Value, name: &str) -> CmdResult {
-    let diags = mcpdesc_validate::validate_value(doc);
-    if mcpdesc_core::has_errors(&diags) {
-        print_diagnostics(name, &diags);
-        return Ok(Outcome::Rejected);
-    }
-    let rows = mcpdesc_serve::toolset_table(doc);
+    let valid = match mcpdesc_validate::Validator::new().check(doc) {
+        Ok(valid) => valid,
+        Err(diags) => {
+            print_diagnostics(name, &diags);
+            return Ok(Outcome::Rejected);
+        }
+    };
+    let rows = mcpdesc_serve::toolset_table(&valid);
     let width = rows
         .iter()
         .map(|r| r.name.chars().count())

@@ -20,6 +20,7 @@ use super::jsonrpc::RpcError;
 use mcpdesc_catalog::Selection;
 use mcpdesc_core::decl::{decl_scope, root_scope};
 use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, RevisionSet, refs};
+use mcpdesc_validate::Validated;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -264,13 +265,14 @@ impl Catalog {
         }
     }
 
-    /// Rewrites every view's `tools/list` with [`mcpdesc_hosts::fit_tools_list`] (the
-    /// function `export tools-list --host/--budget` uses), so each revision serves what
+    /// Rewrites every view's `tools/list` with [`mcpdesc_hosts::fit_tools_list_of`] (the
+    /// function `export tools-list --host/--budget` uses; `source` is the validator's
+    /// handle of the catalog's document), so each revision serves what
     /// that export emits. Returns the fitting's diagnostics, one per finding however many
     /// revisions share it (the revisions are named), with pointers into the source
     /// document; an error means a tool cannot be made acceptable and the caller must
     /// not serve.
-    pub fn fit(&mut self, fit: &super::Fit) -> Vec<Diagnostic> {
+    pub fn fit(&mut self, fit: &super::Fit, source: &Validated<'_>) -> Vec<Diagnostic> {
         let opts = mcpdesc_hosts::FitOptions {
             host: fit.host,
             server_prefix: fit.server_prefix.as_deref(),
@@ -294,7 +296,12 @@ impl Catalog {
                     }
                 }
             }
-            let out = mcpdesc_hosts::fit_tools_list(json!({"tools": tools}), view.revision, &opts);
+            let out = mcpdesc_hosts::fit_tools_list_of(
+                source,
+                json!({"tools": tools}),
+                view.revision,
+                &opts,
+            );
             for mut d in out.diagnostics {
                 d.pointer = to_source_pointer(&d.pointer, &view.tools);
                 found.entry(d).or_default().push(view.revision);

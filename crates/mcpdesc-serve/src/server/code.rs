@@ -52,8 +52,8 @@ pub struct CodeMode {
     index: Facade,
     decls: [Value; 2],
     validators: [ArgsValidator; 2],
-    /// The validator's handle of the description (the server's; set before serving).
-    source: Arc<OnceLock<Validated<'static>>>,
+    /// The validator's handle of the description (the server's).
+    source: Arc<Validated<'static>>,
     /// Per served revision (oldest first), the IR its declarations come from.
     irs: Vec<(ProtocolRevision, OnceLock<Result<Ir, String>>)>,
     limits: Limits,
@@ -87,7 +87,7 @@ impl CodeMode {
     /// Code mode over `catalog`; `index` is a pinless search facade over it.
     pub(crate) fn build(
         catalog: &Catalog,
-        source: Arc<OnceLock<Validated<'static>>>,
+        source: Arc<Validated<'static>>,
         index: Facade,
         opts: &CodeOptions,
     ) -> Result<CodeMode, super::BuildError> {
@@ -168,11 +168,7 @@ impl CodeMode {
             return Err(format!("no declarations for MCP {rev}"));
         };
         cell.get_or_init(|| {
-            let valid = self
-                .source
-                .get()
-                .ok_or_else(|| "the description has not been validated".to_string())?;
-            let views = mcpdesc_codegen::lower::Views::project(valid, Some(rev))
+            let views = mcpdesc_codegen::lower::Views::project(&self.source, Some(rev))
                 .map_err(|_| format!("the description has no view for MCP {rev}"))?;
             Ok(mcpdesc_codegen::lower::lower(&views).ir)
         })

@@ -83,9 +83,10 @@ pub struct ToolsetRow {
     pub description: Option<String>,
 }
 
-/// Every toolset of a (validated) description with its tool count and the size of its
+/// Every toolset of a validated description with its tool count and the size of its
 /// tools' `tools/list` entries at the newest revision that lists each.
-pub fn toolset_table(doc: &Value) -> Vec<ToolsetRow> {
+pub fn toolset_table(valid: &mcpdesc_validate::Validated<'_>) -> Vec<ToolsetRow> {
+    let doc = valid.value();
     let root = root_scope(doc);
     let tools = doc.get("tools").and_then(Value::as_array);
     mcpdesc_catalog::toolsets(doc)

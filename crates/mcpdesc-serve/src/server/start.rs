@@ -3,7 +3,7 @@
 
 use super::http::{self, ExposureError, HttpOptions};
 use super::lifecycle::Lifecycle;
-use super::{BuildError, ServeOptions, Server};
+use super::{BuildError, ServeOptions, Server, Unfinished};
 use crate::backend::Backend;
 use crate::mock::{MockBackend, MockError, MockOptions};
 use mcpdesc_catalog::SelectionError;
@@ -126,9 +126,14 @@ pub fn prepare(doc: Arc<Value>, opts: Options) -> Result<Prepared, StartError> {
     });
     let mut valid = checked.map_err(StartError::Rejected)?;
     let mut warnings = valid.take_diagnostics();
-    let (server, backend_warnings, holds_credentials, mode) = built?;
-    server.vouch(valid);
+    let (unfinished, backend_warnings, holds_credentials, mode) = built?;
+    // Fitting the lists to a host needs the handle: it checks only what it changed.
+    let (server, fitting) = unfinished.finish(valid).map_err(StartError::Build)?;
+    if mcpdesc_core::has_errors(&fitting) {
+        return Err(StartError::Rejected(fitting));
+    }
     warnings.extend(backend_warnings);
+    warnings.extend(fitting);
     check_transport(&server, &opts.transport, holds_credentials)?;
     Ok(Prepared {
         server: Arc::new(server),
@@ -186,20 +191,41 @@ pub fn prepare_many(
         }
     };
     let mut member_warnings = Vec::new();
-    let mut witness = None;
+    let mut witnesses = Vec::new();
     for (m, member) in members.iter().enumerate() {
         let mut valid = mcpdesc_validate::Validator::new()
             .check_shared(Arc::clone(&member.doc))
             .map_err(|diags| in_member(m)(StartError::Rejected(diags)))?;
         member_warnings.push(valid.take_diagnostics());
-        witness.get_or_insert(valid);
+        witnesses.push(valid);
     }
-    let sources: Vec<(&Value, Option<&str>)> = members
-        .iter()
-        .map(|m| (&*m.doc, m.prefix.as_deref()))
-        .collect();
-    let composition = crate::compose::compose(&sources).map_err(StartError::Compose)?;
-    let doc = Arc::new(composition.doc);
+    // The composition of valid descriptions is valid (`compose`'s tests check it), so it
+    // is not validated again.
+    let mut routes = None;
+    let composed = mcpdesc_validate::Validated::composition(&witnesses, |docs| {
+        let sources: Vec<(&Value, Option<&str>)> = docs
+            .iter()
+            .zip(&members)
+            .map(|(d, m)| (*d, m.prefix.as_deref()))
+            .collect();
+        let c = crate::compose::compose(&sources)?;
+        routes = Some(c.routes);
+        Ok(c.doc)
+    });
+    drop(witnesses);
+    let (valid, routes) = match (composed, routes) {
+        (Some(Ok(valid)), Some(routes)) => (valid, routes),
+        (Some(Err(e)), _) => return Err(StartError::Compose(e)),
+        // No member vouches for it: the composition of none is validated.
+        _ => {
+            let c = crate::compose::compose(&[]).map_err(StartError::Compose)?;
+            let valid = mcpdesc_validate::Validator::new()
+                .check_owned(c.doc)
+                .map_err(StartError::Rejected)?;
+            (valid.into_shared(), c.routes)
+        }
+    };
+    let doc = valid.shared();
     serve
         .selection
         .check_toolsets(&doc)
@@ -223,14 +249,9 @@ pub fn prepare_many(
         };
         backends.push(backend);
     }
-    let router = crate::compose::Router::new(backends, composition.routes);
+    let router = crate::compose::Router::new(backends, routes);
     let (server, fitting) =
-        Server::unvouched(Arc::clone(&doc), Arc::new(router), &serve).map_err(StartError::Build)?;
-    // The composition of valid descriptions is valid (`compose`'s tests check it), so it
-    // is not validated again.
-    if let Some(w) = &witness {
-        server.vouch(w.derive_shared(Arc::clone(&doc)));
-    }
+        Server::with_fit(&valid, Arc::new(router), &serve).map_err(StartError::Build)?;
     if mcpdesc_core::has_errors(&fitting) {
         return Err(StartError::Rejected(fitting));
     }
@@ -250,7 +271,7 @@ fn build(
     doc: &Arc<Value>,
     backend: BackendOptions,
     serve: &ServeOptions,
-) -> Result<(Server, Vec<Diagnostic>, bool, &'static str), StartError> {
+) -> Result<(Unfinished, Vec<Diagnostic>, bool, &'static str), StartError> {
     let (backend, warnings, holds_credentials, mode): (Arc<dyn Backend>, _, _, _) = match backend {
         BackendOptions::Rest(r) => {
             let holds = !r.credentials.is_empty() || !r.static_headers.is_empty();
@@ -265,13 +286,7 @@ fn build(
             "mock (named examples)",
         ),
     };
-    let (server, fitting) =
-        Server::unvouched(Arc::clone(doc), backend, serve).map_err(StartError::Build)?;
-    if mcpdesc_core::has_errors(&fitting) {
-        return Err(StartError::Rejected(fitting));
-    }
-    let mut warnings = warnings;
-    warnings.extend(fitting);
+    let server = Server::unfinished(Arc::clone(doc), backend, serve).map_err(StartError::Build)?;
     Ok((server, warnings, holds_credentials, mode))
 }
 

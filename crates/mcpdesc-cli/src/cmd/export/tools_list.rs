@@ -61,12 +61,10 @@ pub fn run(args: Args) -> CmdResult {
             return Ok(Outcome::Rejected);
         }
     };
-    // The list holds what it needs of the description: free the description (on the
-    // other core) while the list is rewritten and written.
-    drop(valid);
-    util::free_in_background(decoded);
     let list = if args.host.is_some() || args.budget.is_some() {
-        let fitted = mcpdesc_hosts::fit_tools_list(
+        // The list is the validated description's: fitting checks only what it changes.
+        let fitted = mcpdesc_hosts::fit_tools_list_of(
+            &valid,
             list,
             args.protocol_version,
             &mcpdesc_hosts::FitOptions {
@@ -84,6 +82,10 @@ pub fn run(args: Args) -> CmdResult {
     } else {
         list
     };
+    // The list holds what it needs of the description: free the description (on the
+    // other core) while the list is written.
+    drop(valid);
+    util::free_in_background(decoded);
     // A tools/list result is an MCP message: JSON unless the file says YAML.
     util::write_value(&list, args.output.as_ref(), Format::Json)?;
     util::free_at_exit(list);
