@@ -97,3 +97,52 @@ pub(crate) fn error_from_json(v: &Json) -> ScriptError {
         column: pos("column"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A frame of `body`: its length big-endian, then the bytes (by hand, not [`frame`]).
+    fn raw(body: &[u8]) -> Vec<u8> {
+        let mut b = (body.len() as u32).to_be_bytes().to_vec();
+        b.extend_from_slice(body);
+        b
+    }
+
+    #[test]
+    fn a_frame_of_exactly_the_bound_is_taken_and_one_byte_more_is_refused() {
+        let body = br#"{"t":"ready"}"#;
+        let mut buf = raw(body);
+        assert_eq!(
+            take_frame(&mut buf, body.len()),
+            Ok(Some(json!({"t": "ready"})))
+        );
+        assert!(buf.is_empty());
+        let mut buf = raw(body);
+        assert_eq!(
+            take_frame(&mut buf, body.len() - 1),
+            Err(format!(
+                "a {}-byte message, over the {}-byte bound",
+                body.len(),
+                body.len() - 1
+            ))
+        );
+    }
+
+    #[test]
+    fn a_partial_frame_waits_and_the_next_frame_stays() {
+        let mut buf = raw(b"[1]");
+        buf.extend(raw(b"[2]"));
+        let half = buf.split_off(5);
+        let mut part = buf.clone();
+        assert_eq!(
+            take_frame(&mut part, 64),
+            Ok(None),
+            "header and 1 of 3 bytes"
+        );
+        buf.extend(half);
+        assert_eq!(take_frame(&mut buf, 64), Ok(Some(json!([1]))));
+        assert_eq!(take_frame(&mut buf, 64), Ok(Some(json!([2]))));
+        assert_eq!(take_frame(&mut buf, 64), Ok(None));
+    }
+}
