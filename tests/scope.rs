@@ -298,9 +298,9 @@ fn invariants_hold_for_every_valid_official_document() {
         // merge(project_V(D) for V) ≡ D; merge validates each view and its result.
         let merged = merge(&inputs).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         assert!(
-            equivalent(merged.value(), doc),
+            equivalent(&merged, &handle),
             "{name}: {:?}",
-            mcpdesc_scope::first_difference(merged.value(), doc)
+            mcpdesc_scope::first_difference(&merged, &handle)
         );
         // P_V(merge(views)) ≡ view_V
         for (rev, view) in &vs {
@@ -401,7 +401,10 @@ fn one_and_one_point_zero_are_one_value_to_merge_split_and_diff() {
 
     // equivalence (merge's and split's normal form): the two spellings are equivalent.
     let (a, b) = (doc(one.clone(), &both), doc(one_f.clone(), &both));
-    assert!(mcpdesc_scope::equivalent(&a, &b));
+    assert!(mcpdesc_scope::equivalent(
+        &mcpdesc_tests::valid(&a),
+        &mcpdesc_tests::valid(&b)
+    ));
 
     // split: two per-revision declarations differing only in spelling are the same
     // description as the one unscoped declaration.
@@ -415,7 +418,10 @@ fn one_and_one_point_zero_are_one_value_to_merge_split_and_diff() {
     scoped["tools"] = serde_json::json!([t0, t1]);
     let (split_doc, losses) = split(&scoped).expect("splits");
     assert!(losses.is_empty(), "{losses:#?}");
-    assert!(mcpdesc_scope::equivalent(split_doc.value(), &a));
+    assert!(mcpdesc_scope::equivalent(
+        &split_doc,
+        &mcpdesc_tests::valid(&a)
+    ));
 
     // diff: no change at all.
     let (va, vb) = (

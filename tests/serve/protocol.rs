@@ -48,7 +48,8 @@ fn lists_are_the_export_at_every_revision() {
                 exported["tools"],
                 "{name} @ {rev}: tools/list"
             );
-            let view = mcpdesc_tests::project(&doc, rev).expect("projects");
+            let source = mcpdesc_tests::valid(&doc);
+            let view = mcpdesc_scope::project(&source, rev).expect("projects");
             for (method, kind) in [
                 ("resources/list", DeclKind::Resource),
                 ("resources/templates/list", DeclKind::ResourceTemplate),

@@ -133,7 +133,7 @@ pub fn contract(doc: &Validated<'_>, ir: &Ir) -> Result<Value, Vec<Diagnostic>> 
         };
         for kind in others {
             let list = match &view {
-                Some(v) => mcpdesc_scope::list_of_view(kind, v.value())?,
+                Some(v) => mcpdesc_scope::list_of_view(kind, v)?,
                 None => json!({ kind.collection(): [] }),
             };
             r.insert(kind.collection().into(), list);

@@ -226,7 +226,7 @@ fn scope_invariants(doc: &Validated<'_>) -> Result<(), String> {
         .collect();
     let merged =
         mcpdesc_scope::merge(&inputs).map_err(|d| format!("merge of views: {}", flat(d)))?;
-    if let Some(diff) = mcpdesc_scope::first_difference(merged.value(), doc.value()) {
+    if let Some(diff) = mcpdesc_scope::first_difference(&merged, doc) {
         return Err(format!("merge(project_V(D)) differs from D: {diff}"));
     }
     for (rev, view) in &views {

@@ -6,16 +6,23 @@
 use crate::kinds::{DeclKind, root_scope};
 use crate::project::{ProjectOptions, project_value};
 use mcpdesc_core::same_json::json_eq;
+use mcpdesc_validate::Validated;
 use serde_json::{Map, Value};
 
 /// Whether `a` and `b` are semantically equivalent descriptions (see module docs).
-pub fn equivalent(a: &Value, b: &Value) -> bool {
+pub fn equivalent(a: &Validated<'_>, b: &Validated<'_>) -> bool {
     first_difference(a, b).is_none()
 }
 
 /// Why `a` and `b` are not equivalent: a revision (if the difference is in a view)
 /// and a description of the difference. `None` when they are equivalent.
-pub fn first_difference(a: &Value, b: &Value) -> Option<String> {
+pub fn first_difference(a: &Validated<'_>, b: &Validated<'_>) -> Option<String> {
+    difference(a.value(), b.value())
+}
+
+/// [`first_difference`] of two documents (the crate's own callers compare what they
+/// have validated, or only compare).
+pub(crate) fn difference(a: &Value, b: &Value) -> Option<String> {
     let (ra, rb) = (root_scope(a), root_scope(b));
     if ra != rb {
         return Some(format!("protocolVersions differ: {ra} vs {rb}"));
@@ -181,9 +188,9 @@ mod tests {
             {"inputSchema": {"type": "object"}, "name": "t", "protocolVersions": ["2025-11-25"]},
             {"name": "t", "protocolVersions": ["2025-06-18"], "inputSchema": {"type": "object"}}
         ]);
-        assert!(equivalent(&a, &b));
+        assert!(difference(&a, &b).is_none());
         b["tools"][0]["description"] = json!("x");
-        assert!(!equivalent(&a, &b));
+        assert!(difference(&a, &b).is_some());
     }
 
     #[test]
@@ -192,12 +199,12 @@ mod tests {
         a["security"] = json!([{"o": ["b", "a"]}, {"k": []}]);
         let mut b = base();
         b["security"] = json!([{"k": []}, {"o": ["a", "b"]}]);
-        assert!(equivalent(&a, &b));
+        assert!(difference(&a, &b).is_none());
         a["security"] = json!([]);
         b["security"] = json!([{}]);
-        assert!(!equivalent(&a, &b));
+        assert!(difference(&a, &b).is_some());
         b.as_object_mut().map(|o| o.remove("security"));
-        assert!(!equivalent(&a, &b));
+        assert!(difference(&a, &b).is_some());
     }
 
     #[test]

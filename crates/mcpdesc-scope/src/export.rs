@@ -174,7 +174,7 @@ pub fn export_tools_list(
 }
 
 /// [`export_tools_list`] for an already projected (single-revision) view.
-pub fn tools_list_of_view(view: &Value) -> Result<Value, Vec<Diagnostic>> {
+pub fn tools_list_of_view(view: &Validated<'_>) -> Result<Value, Vec<Diagnostic>> {
     list_of_view(DeclKind::Tool, view)
 }
 
@@ -183,7 +183,12 @@ pub fn tools_list_of_view(view: &Value) -> Result<Value, Vec<Diagnostic>> {
 /// `{"prompts": [...]}` (the MCP list results use the description's collection names).
 /// Each entry is [`wire_value`] of the declaration. A kind that is not a primitive
 /// gives an empty list.
-pub fn list_of_view(kind: DeclKind, view: &Value) -> Result<Value, Vec<Diagnostic>> {
+pub fn list_of_view(kind: DeclKind, view: &Validated<'_>) -> Result<Value, Vec<Diagnostic>> {
+    list_of_value(kind, view.value())
+}
+
+/// [`list_of_view`] of a view's value.
+pub(crate) fn list_of_value(kind: DeclKind, view: &Value) -> Result<Value, Vec<Diagnostic>> {
     let mut items = Vec::new();
     let mut errs = Vec::new();
     for (i, decl) in view
@@ -304,7 +309,7 @@ mod tests {
                        "examples": {"e": {"input": {}, "result": {"content": []}}},
                        "execution": {"taskSupport": "optional"}}]
         });
-        let got = tools_list_of_view(&view).expect("resolvable");
+        let got = list_of_value(DeclKind::Tool, &view).expect("resolvable");
         assert_eq!(
             got,
             json!({"tools": [{"name": "t", "title": "T", "inputSchema": {"type": "object"},
@@ -361,17 +366,17 @@ mod tests {
                 "examples": {"e": {"result": {"messages": []}}}, "security": []}]
         });
         assert_eq!(
-            list_of_view(DeclKind::Resource, &view).expect("ok"),
+            list_of_value(DeclKind::Resource, &view).expect("ok"),
             json!({"resources": [{"uri": "file:///a", "name": "a", "mimeType": "text/plain", "size": 3,
                 "annotations": {"audience": ["user"], "x-odd": 1},
                 "icons": [{"src": "https://e.example/i.png"}]}]})
         );
         assert_eq!(
-            list_of_view(DeclKind::ResourceTemplate, &view).expect("ok"),
+            list_of_value(DeclKind::ResourceTemplate, &view).expect("ok"),
             json!({"resourceTemplates": [{"uriTemplate": "file:///{p}", "name": "f"}]})
         );
         assert_eq!(
-            list_of_view(DeclKind::Prompt, &view).expect("ok"),
+            list_of_value(DeclKind::Prompt, &view).expect("ok"),
             json!({"prompts": [{"name": "p", "title": "P", "arguments": [{"name": "x", "required": true}]}]})
         );
     }
@@ -392,7 +397,7 @@ mod tests {
                 {"name": "é\"", "description": "ünïcode \u{1F600}", "inputSchema": {"type": "object"}}
             ]
         });
-        let list = tools_list_of_view(&view).expect("resolvable");
+        let list = list_of_value(DeclKind::Tool, &view).expect("resolvable");
         let exported = list["tools"].as_array().expect("tools");
         for (decl, wire) in view["tools"]
             .as_array()
