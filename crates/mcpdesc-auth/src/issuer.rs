@@ -12,7 +12,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The shortest time between two JWKS fetches caused by unknown `kid`s.
 pub const JWKS_REFETCH_INTERVAL: Duration = Duration::from_secs(10);
-/// Introspection answers are cached until the token's `exp`, at most this long.
+/// Verified tokens (JWTs and introspection answers) are cached until the token's `exp`,
+/// at most this long.
 pub const INTROSPECTION_TTL: Duration = Duration::from_secs(60);
 /// The most bytes read of an issuer's answer.
 const MAX_BODY: usize = 1 << 20;
@@ -271,7 +272,8 @@ pub fn token_hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// (caller-token hash, audience): an introspection answer's cache key.
+/// (caller-token hash, audience): the key of a verified token's cache entry (JWTs and
+/// introspection answers alike).
 type IntrospectionKey = ([u8; 32], String);
 
 /// (caller-token hash, scheme, resource): an exchanged token's cache key.
@@ -362,7 +364,7 @@ pub struct Issuer {
     /// When an unknown `kid` last refetched the JWKS; held across a refetch
     /// (coalescing). The first refetch after start is not delayed.
     refetch: tokio::sync::Mutex<Option<Instant>>,
-    introspected: Mutex<HashMap<IntrospectionKey, (Instant, Claims)>>,
+    verified: Mutex<HashMap<IntrospectionKey, (Instant, Claims)>>,
     exchanged: Mutex<HashMap<ExchangeKey, ExchangeSlot>>,
     /// Exchanges sent to the token endpoint (for tests and metrics).
     exchanges: std::sync::atomic::AtomicU64,
@@ -391,17 +393,36 @@ impl Issuer {
         };
         let keys = KeySet::parse(&get_json(&http, &metadata.jwks_uri).await?)
             .map_err(IssuerError::Metadata)?;
-        Ok(Issuer {
+        Ok(Issuer::with_keys(http, opts, metadata, keys))
+    }
+
+    /// An issuer whose metadata and keys are already known (no network; benches and
+    /// tests).
+    pub fn from_parts(
+        opts: IssuerOptions,
+        metadata: Metadata,
+        keys: KeySet,
+    ) -> Result<Issuer, IssuerError> {
+        Ok(Issuer::with_keys(client()?, opts, metadata, keys))
+    }
+
+    fn with_keys(
+        http: reqwest::Client,
+        opts: IssuerOptions,
+        metadata: Metadata,
+        keys: KeySet,
+    ) -> Issuer {
+        Issuer {
             http,
-            issuer: opts.issuer.clone(),
+            issuer: opts.issuer,
             cred: opts.client_credential,
             keys: RwLock::new(Arc::new(keys)),
             refetch: tokio::sync::Mutex::new(None),
-            introspected: Mutex::new(HashMap::new()),
+            verified: Mutex::new(HashMap::new()),
             exchanged: Mutex::new(HashMap::new()),
             exchanges: std::sync::atomic::AtomicU64::new(0),
             metadata,
-        })
+        }
     }
 
     pub fn issuer(&self) -> &str {
@@ -414,7 +435,9 @@ impl Issuer {
 
     /// Validates an access token: a JWT against the JWKS (refetched once, rate-limited,
     /// for an unknown `kid`), anything else by introspection when the gateway has a
-    /// client credential.
+    /// client credential. A token that passed is remembered (by its SHA-256 and the
+    /// audience) until its `exp`, at most [`INTROSPECTION_TTL`]: a client sends one token
+    /// many times, and the signature check is most of a request's auth cost.
     pub async fn verify(&self, token: &str, audience: &str) -> Result<Claims, Reject> {
         let checks = Checks {
             issuer: self.issuer.clone(),
@@ -423,12 +446,49 @@ impl Issuer {
         if !jwt::looks_like_jwt(token) {
             return self.introspect(token, &checks).await;
         }
-        match jwt::validate(token, &self.keys(), &checks) {
+        // A token seen before (same bytes, same audience) passed every check then: only
+        // the clock can have changed, and the entry ends before `exp`.
+        let key = (token_hash(token), checks.audience.clone());
+        if let Some(c) = self.cached(&key) {
+            return Ok(c);
+        }
+        let claims = match jwt::validate(token, &self.keys(), &checks) {
             Err(Reject::UnknownKey(kid)) => {
                 self.refetch_for(&kid).await;
                 jwt::validate(token, &self.keys(), &checks)
             }
             other => other,
+        }?;
+        self.remember(key, &claims);
+        Ok(claims)
+    }
+
+    /// A verified token's claims, while its entry lasts.
+    fn cached(&self, key: &IntrospectionKey) -> Option<Claims> {
+        let m = self.verified.lock().ok()?;
+        let (until, c) = m.get(key)?;
+        (Instant::now() < *until).then(|| c.clone())
+    }
+
+    /// Keeps a verified token's claims until its `exp`, at most [`INTROSPECTION_TTL`]
+    /// (so a key withdrawn from the JWKS, or a revoked opaque token, stops working within
+    /// that time).
+    fn remember(&self, key: IntrospectionKey, claims: &Claims) {
+        let now = now_secs();
+        let ttl = claims
+            .exp
+            .map_or(INTROSPECTION_TTL, |e| {
+                Duration::from_secs(e.saturating_sub(now))
+            })
+            .min(INTROSPECTION_TTL);
+        if ttl.is_zero() {
+            return;
+        }
+        if let Ok(mut m) = self.verified.lock() {
+            if m.len() >= MAX_CACHE {
+                m.clear();
+            }
+            m.insert(key, (Instant::now() + ttl, claims.clone()));
         }
     }
 
@@ -457,13 +517,7 @@ impl Issuer {
             ));
         };
         let key = (token_hash(token), checks.audience.clone());
-        if let Some((until, c)) = self
-            .introspected
-            .lock()
-            .ok()
-            .and_then(|m| m.get(&key).cloned())
-            && Instant::now() < until
-        {
+        if let Some(c) = self.cached(&key) {
             return Ok(c);
         }
         let pairs = [("token", token), ("token_type_hint", "access_token")];
@@ -482,19 +536,7 @@ impl Issuer {
             )));
         }
         let claims = Self::check_introspection(&v, checks)?;
-        let now = now_secs();
-        let ttl = claims
-            .exp
-            .map_or(INTROSPECTION_TTL, |e| {
-                Duration::from_secs(e.saturating_sub(now))
-            })
-            .min(INTROSPECTION_TTL);
-        if let Ok(mut m) = self.introspected.lock() {
-            if m.len() >= MAX_CACHE {
-                m.clear();
-            }
-            m.insert(key, (Instant::now() + ttl, claims.clone()));
-        }
+        self.remember(key, &claims);
         Ok(claims)
     }
 
@@ -710,6 +752,60 @@ mod tests {
         assert!(ok(json!({"active": true, "aud": ["x", "https://mcp.example/mcp"]})).is_ok());
         assert!(ok(json!({"active": true, "exp": 1000})).is_err());
         assert!(ok(json!({"active": true, "token_type": "refresh_token"})).is_err());
+    }
+
+    /// A verified JWT is remembered per audience: the same token again is answered
+    /// without its signature check (the keys are gone here, so only the cache can answer),
+    /// and the same token for another audience is checked anew (and refused).
+    #[test]
+    fn verified_tokens_are_remembered_per_audience() {
+        let iss = "https://issuer.example";
+        let aud = "https://mcp.example.com/mcp";
+        let doc: Value = serde_json::from_str(include_str!("../testdata/jwks.json")).expect("jwks");
+        let metadata = Metadata {
+            issuer: iss.into(),
+            jwks_uri: "https://issuer.example/jwks".into(),
+            token_endpoint: None,
+            introspection_endpoint: None,
+            introspection_post: false,
+            token_post: false,
+        };
+        let opts = IssuerOptions {
+            issuer: iss.into(),
+            client_credential: None,
+        };
+        let issuer =
+            Issuer::from_parts(opts, metadata, KeySet::parse(&doc).expect("keys")).expect("issuer");
+        let mut h = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::RS256);
+        h.kid = Some("rsa1".into());
+        h.typ = Some("at+jwt".into());
+        let now = now_secs();
+        let claims = json!({"iss": iss, "aud": aud, "sub": "alice", "exp": now + 300, "iat": now});
+        let token = jsonwebtoken::encode(
+            &h,
+            &claims,
+            &jsonwebtoken::EncodingKey::from_rsa_der(include_bytes!("../testdata/rsa1.der")),
+        )
+        .expect("sign");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("rt");
+        let first = rt.block_on(issuer.verify(&token, aud)).expect("valid");
+        assert_eq!(first.sub.as_deref(), Some("alice"));
+        // Rotate `rsa1` to another key's material: a signature check would now fail.
+        let mut other = doc.clone();
+        if let Some(keys) = other["keys"].as_array_mut() {
+            keys.retain(|k| k["kid"] == "rsa2");
+            keys[0]["kid"] = json!("rsa1");
+        }
+        if let Ok(mut k) = issuer.keys.write() {
+            *k = Arc::new(KeySet::parse(&other).expect("keys"));
+        }
+        assert_eq!(rt.block_on(issuer.verify(&token, aud)), Ok(first));
+        assert!(
+            rt.block_on(issuer.verify(&token, "https://mcp.example.com/mcp/x/a"))
+                .is_err()
+        );
     }
 
     #[test]
