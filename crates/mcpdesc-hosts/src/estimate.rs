@@ -113,22 +113,10 @@ pub struct Size {
 }
 
 impl Size {
-    /// The byte length of `v`'s compact serialization, counted without building it.
+    /// The byte length of `v`'s compact serialization, counted without building it
+    /// (the one measure, [`mcpdesc_scope::compact_len`]).
     pub fn bytes_of(v: &Value) -> usize {
-        struct Count(usize);
-        impl std::io::Write for Count {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                self.0 += buf.len();
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let mut n = Count(0);
-        // Writing to a counter cannot fail.
-        let _ = serde_json::to_writer(&mut n, v);
-        n.0
+        mcpdesc_scope::compact_len(v)
     }
 
     /// The compact serialization's size.

@@ -2,8 +2,6 @@
 //! the size report, per protocol revision of the description.
 
 use crate::rules::{self, Level, rule_of};
-use mcpdesc_core::DeclKind;
-use mcpdesc_core::decl::decl_scope;
 use mcpdesc_core::provenance::{Method, ToolProvenance};
 use mcpdesc_core::{Diagnostic, ProtocolRevision, RevisionSet, Severity};
 use mcpdesc_hosts::schema::{has_html, walk};
@@ -100,9 +98,9 @@ pub fn facade_list(doc: &Value, rev: ProtocolRevision) -> Size {
 /// declaration at each revision of its scope, so the views of a valid source are valid
 /// and are not validated again (`mcpdesc_scope::export_tools_list` reasons the same
 /// way). Pointers are into the source; [`Validated::annotate`] positions them.
-pub fn lint(doc: &Validated<'_>, opts: &LintOptions) -> LintReport {
+pub fn lint(valid: &Validated<'_>, opts: &LintOptions) -> LintReport {
     let mut report = LintReport::default();
-    let doc = doc.value();
+    let doc = valid.value();
     let root_scope = doc
         .get("protocolVersions")
         .map_or(RevisionSet::EMPTY, RevisionSet::from_json);
@@ -113,16 +111,11 @@ pub fn lint(doc: &Validated<'_>, opts: &LintOptions) -> LintReport {
             report.diagnostics.push(d);
         }
     };
-    let doc_tools: &[Value] = doc
-        .get("tools")
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice);
     for rev in root_scope.iter() {
         // The tools/list at `rev`, one tool at a time, straight from the validated
-        // source: the tools in scope at `rev`, each as `mcpdesc_scope::wire_value`
-        // (what `export tools-list` and `serve` send; projection changes nothing a
-        // Tool object carries), so pointers are the source's and no view or list is
-        // built. Each tool is dropped once checked.
+        // source (`mcpdesc_scope::wire_tools`: what `export tools-list` and `serve`
+        // send), so pointers are the source's and no view or list is built. Each tool
+        // is dropped once checked.
         let mut sizer = ListSize::new("tools");
         let mut sizes = RevisionSizes {
             revision: rev,
@@ -134,12 +127,10 @@ pub fn lint(doc: &Validated<'_>, opts: &LintOptions) -> LintReport {
         let mut found: Vec<Diagnostic> = Vec::new();
         let mut unlistable: Vec<Diagnostic> = Vec::new();
         let mut descriptions: HashMap<String, String> = HashMap::new();
-        for (i, decl) in doc_tools.iter().enumerate() {
-            if !decl_scope(decl, root_scope).contains(rev) {
-                continue;
-            }
+        for wired in mcpdesc_scope::wire_tools(valid, rev) {
+            let (i, decl) = (wired.index, wired.decl);
             let ptr = format!("/tools/{i}");
-            let tool = match mcpdesc_scope::wire_value(DeclKind::Tool, doc, decl, &ptr) {
+            let tool = match wired.wire {
                 Ok(Some(t)) => t,
                 Ok(None) => continue,
                 Err(mut ds) => {

@@ -78,28 +78,83 @@ pub fn wire_fields(kind: DeclKind) -> Option<&'static [&'static str]> {
 /// assert_eq!(mcpdesc_scope::export::wire_size(DeclKind::Tool, &Value::Null, &tool), wire.len());
 /// ```
 pub fn wire_size(kind: DeclKind, view: &Value, decl: &Value) -> usize {
-    let (Some(fields), Some(obj)) = (wire_fields(kind), decl.as_object()) else {
+    let Some(members) = wire_members(kind, view, decl) else {
         return 0;
     };
-    let mut count = ByteCount(0);
-    let mut members = 0;
-    for (k, v) in obj.iter().filter(|(k, _)| fields.contains(&k.as_str())) {
-        members += 1;
-        // Writing to a counter cannot fail.
-        let _ = serde_json::to_writer(&mut count, k);
-        let _ = match k.as_str() {
-            "inputSchema" | "outputSchema" => {
-                let v = refs::resolve(view, v, "schemas").map_or(v, |(r, _)| r);
-                serde_json::to_writer(&mut count, v)
-            }
-            "icons" | "arguments" => {
-                serde_json::to_writer(&mut count, &without_extensions_in_items(v))
-            }
-            _ => serde_json::to_writer(&mut count, v),
-        };
+    let mut n: usize = 0;
+    let mut size = 2; // the braces
+    for (k, v) in members {
+        // An unresolvable reference counts as written.
+        let v = v.unwrap_or_else(|(v, _)| Member::Borrowed(v));
+        size += compact_len(k) + 1 + compact_len(v.as_ref());
+        n += 1;
     }
-    // Braces, one colon per member, commas between members.
-    count.0 + 2 + members + members.saturating_sub(1)
+    size + n.saturating_sub(1) // commas between members
+}
+
+/// The byte length of `v`'s compact JSON serialization (`serde_json::to_writer`: no
+/// whitespace, UTF-8, keys in order), counted without building it: the one byte
+/// measure of what a host receives ([`wire_size`], and `mcpdesc_hosts::Size`).
+pub fn compact_len<T: serde::Serialize + ?Sized>(v: &T) -> usize {
+    let mut count = ByteCount(0);
+    // Writing to a counter cannot fail, nor can serializing a JSON value.
+    let _ = serde_json::to_writer(&mut count, v);
+    count.0
+}
+
+/// A wire member's value: the declaration's own, or one made for the wire.
+enum Member<'a> {
+    Borrowed(&'a Value),
+    Made(Value),
+}
+
+impl Member<'_> {
+    fn as_ref(&self) -> &Value {
+        match self {
+            Member::Borrowed(v) => v,
+            Member::Made(v) => v,
+        }
+    }
+
+    fn into_owned(self) -> Value {
+        match self {
+            Member::Borrowed(v) => v.clone(),
+            Member::Made(v) => v,
+        }
+    }
+}
+
+/// A wire member whose `$componentRef` does not resolve: the member as declared, and
+/// why.
+type Unresolved<'a> = (&'a Value, refs::RefError);
+
+/// The members of a declaration's wire value, in the declaration's order: the kind's
+/// [`wire_fields`], schemas resolved against `view` (an `Err` when that fails), `x-*`
+/// removed from Icons and Prompt Arguments. The one definition [`wire_value`] builds
+/// and [`wire_size`] measures. `None` when `decl` is not an object or `kind` is not a
+/// primitive.
+fn wire_members<'a>(
+    kind: DeclKind,
+    view: &'a Value,
+    decl: &'a Value,
+) -> Option<impl Iterator<Item = (&'a String, Result<Member<'a>, Unresolved<'a>>)>> {
+    let (Some(fields), Some(obj)) = (wire_fields(kind), decl.as_object()) else {
+        return None;
+    };
+    Some(
+        obj.iter()
+            .filter(move |(k, _)| fields.contains(&k.as_str()))
+            .map(move |(k, v)| {
+                let member = match k.as_str() {
+                    "inputSchema" | "outputSchema" => refs::resolve(view, v, "schemas")
+                        .map(|(r, _)| Member::Borrowed(r))
+                        .map_err(|e| (v, e)),
+                    "icons" | "arguments" => Ok(Member::Made(without_extensions_in_items(v))),
+                    _ => Ok(Member::Borrowed(v)),
+                };
+                (k, member)
+            }),
+    )
 }
 
 /// An `io::Write` that only counts.
@@ -141,20 +196,12 @@ pub fn export_tools_list(
     doc: &Validated<'_>,
     rev: ProtocolRevision,
 ) -> Result<Value, Vec<Diagnostic>> {
-    let doc = doc.value();
-    let root = crate::project::require_revision(doc, rev).map_err(|d| vec![d])?;
-    let applicable: Vec<(usize, &Value)> = doc
-        .get(DeclKind::Tool.collection())
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-        .filter(|(_, decl)| crate::decl_scope(decl, root).contains(rev))
-        .collect();
+    crate::project::require_revision(doc.value(), rev).map_err(|d| vec![d])?;
+    let applicable: Vec<(usize, &Value)> = tools_at(doc, rev).collect();
     // Each tool's wire value is its own: built on all cores, collected in tool order.
     let wired: Vec<_> = applicable
         .par_iter()
-        .map(|(i, decl)| wire_value(DeclKind::Tool, doc, decl, &format!("/tools/{i}")))
+        .map(|&(index, decl)| WireTool::of(doc, index, decl).wire)
         .collect();
     let mut items = Vec::new();
     let mut errs = Vec::new();
@@ -171,6 +218,60 @@ pub fn export_tools_list(
     let mut out = Map::new();
     out.insert(DeclKind::Tool.collection().to_string(), Value::Array(items));
     Ok(Value::Object(out))
+}
+
+/// One tool of the `tools/list` at a revision, straight from the validated source
+/// ([`wire_tools`]).
+#[derive(Debug)]
+pub struct WireTool<'a> {
+    /// Its index in the source's `tools` (its pointer is `/tools/{index}`).
+    pub index: usize,
+    /// Its declaration in the source.
+    pub decl: &'a Value,
+    /// Its [`wire_value`] (`Ok(None)`: the declaration is not an object).
+    pub wire: Result<Option<Value>, Vec<Diagnostic>>,
+}
+
+impl<'a> WireTool<'a> {
+    fn of(doc: &'a Validated<'_>, index: usize, decl: &'a Value) -> Self {
+        let wire = wire_value(
+            DeclKind::Tool,
+            doc.value(),
+            decl,
+            &format!("/tools/{index}"),
+        );
+        WireTool { index, decl, wire }
+    }
+}
+
+/// The tools a server lists at `rev`, in document order, as (index in the source's
+/// `tools`, declaration): the declarations whose scope contains `rev`. Empty when
+/// `rev` is not one of the document's revisions. Projection changes nothing a Tool
+/// object carries, so no view is built: this is the one selection of the tools/list at
+/// a revision ([`export_tools_list`], [`wire_tools`], `lint`).
+pub fn tools_at<'a>(
+    doc: &'a Validated<'_>,
+    rev: ProtocolRevision,
+) -> impl Iterator<Item = (usize, &'a Value)> + 'a {
+    let root = crate::root_scope(doc.value());
+    doc.value()
+        .get(DeclKind::Tool.collection())
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .filter(move |(_, decl)| root.contains(rev) && crate::decl_scope(decl, root).contains(rev))
+}
+
+/// The `tools/list` at `rev` one tool at a time: [`tools_at`] with each tool's
+/// [`wire_value`] (what `export tools-list` emits and `serve` sends), built as the
+/// iterator is advanced and dropped by the caller once read. For `lint`, which checks
+/// tool by tool with the source's pointers.
+pub fn wire_tools<'a>(
+    doc: &'a Validated<'a>,
+    rev: ProtocolRevision,
+) -> impl Iterator<Item = WireTool<'a>> + 'a {
+    tools_at(doc, rev).map(move |(index, decl)| WireTool::of(doc, index, decl))
 }
 
 /// [`export_tools_list`] for an already projected (single-revision) view.
@@ -223,27 +324,20 @@ pub fn wire_value(
     decl: &Value,
     at: &str,
 ) -> Result<Option<Value>, Vec<Diagnostic>> {
-    let (Some(obj), Some(fields)) = (decl.as_object(), wire_fields(kind)) else {
+    let Some(members) = wire_members(kind, view, decl) else {
         return Ok(None);
     };
     let mut out = Map::new();
     let mut errs = Vec::new();
-    for (k, v) in obj {
-        if !fields.contains(&k.as_str()) {
-            continue;
+    for (k, v) in members {
+        match v {
+            Ok(v) => {
+                out.insert(k.clone(), v.into_owned());
+            }
+            Err((_, e)) => {
+                errs.push(Diagnostic::error(e.code(), e.to_string()).at(format!("{at}/{k}")));
+            }
         }
-        let v = match k.as_str() {
-            "inputSchema" | "outputSchema" => match refs::resolve(view, v, "schemas") {
-                Ok((resolved, _)) => resolved.clone(),
-                Err(e) => {
-                    errs.push(Diagnostic::error(e.code(), e.to_string()).at(format!("{at}/{k}")));
-                    continue;
-                }
-            },
-            "icons" | "arguments" => without_extensions_in_items(v),
-            _ => v.clone(),
-        };
-        out.insert(k.clone(), v);
     }
     if !errs.is_empty() {
         return Err(errs);

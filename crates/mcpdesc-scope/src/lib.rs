@@ -27,8 +27,8 @@ mod components;
 
 pub use equiv::{equivalent, first_difference, normalize_view, views_equivalent};
 pub use export::{
-    export_tools_list, list_of_view, server_info, tools_list_of_view, wire_fields, wire_size,
-    wire_value,
+    WireTool, compact_len, export_tools_list, list_of_view, server_info, tools_at,
+    tools_list_of_view, wire_fields, wire_size, wire_tools, wire_value,
 };
 pub use kinds::{DeclKind, decl_scope, root_scope};
 pub use merge::{MergeInput, merge, merge_views};
