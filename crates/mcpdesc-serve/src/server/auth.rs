@@ -198,10 +198,11 @@ impl Gate {
             .unwrap_or_else(|| self.resource(path))
     }
 
-    /// The MCP path a metadata request is for (`None`: not a metadata request).
-    pub fn metadata_path(path: &str) -> Option<&str> {
+    /// The MCP path a metadata request is for (`None`: not a metadata request); the
+    /// bare well-known URL is `main`'s (the transport's main path, `/mcp`).
+    pub fn metadata_path<'a>(path: &'a str, main: &'a str) -> Option<&'a str> {
         match path.strip_prefix(METADATA_PREFIX)? {
-            "" => Some(super::http::PATH),
+            "" => Some(main),
             p if p.starts_with('/') => Some(p),
             _ => None,
         }
@@ -542,46 +543,17 @@ mod tests {
     }
 
     #[test]
-    fn exposure_with_auth() {
-        use super::super::http::{ExposureError, HttpOptions, check_exposure};
-        let any: SocketAddr = "0.0.0.0:8080".parse().expect("addr");
-        let lo: SocketAddr = "127.0.0.1:8080".parse().expect("addr");
-        let auth = HttpOptions {
-            auth: Some(Arc::new(AuthOptions::default())),
-            ..HttpOptions::default()
-        };
-        // A non-loopback bind is gated by OAuth, even with credentials of its own.
-        assert_eq!(check_exposure(any, &auth, true), Ok(()));
-        let token = HttpOptions {
-            inbound_token: Some("t".into()),
-            ..auth.clone()
-        };
-        assert_eq!(
-            check_exposure(lo, &token, false),
-            Err(ExposureError::AuthAndInboundToken)
-        );
-        let fwd = HttpOptions {
-            forward_headers: vec!["authorization".into()],
-            ..auth
-        };
-        assert_eq!(
-            check_exposure(lo, &fwd, false),
-            Err(ExposureError::AuthAndForwardedAuthorization)
-        );
-    }
-
-    #[test]
     fn metadata_paths_and_tokens() {
-        assert_eq!(Gate::metadata_path(METADATA_PREFIX), Some("/mcp"));
+        assert_eq!(Gate::metadata_path(METADATA_PREFIX, "/mcp"), Some("/mcp"));
         assert_eq!(
-            Gate::metadata_path("/.well-known/oauth-protected-resource/mcp/x/a"),
+            Gate::metadata_path("/.well-known/oauth-protected-resource/mcp/x/a", "/mcp"),
             Some("/mcp/x/a")
         );
         assert_eq!(
-            Gate::metadata_path("/.well-known/oauth-protected-resourcex"),
+            Gate::metadata_path("/.well-known/oauth-protected-resourcex", "/mcp"),
             None
         );
-        assert_eq!(Gate::metadata_path("/mcp"), None);
+        assert_eq!(Gate::metadata_path("/mcp", "/mcp"), None);
         assert!(is_b64token("eyJ.abc-_~+/=="));
         assert!(!is_b64token("a b") && !is_b64token("\"x") && !is_b64token("=="));
         assert_eq!(quoted_safe("a\"b\\c\nd"), "abcd");

@@ -419,7 +419,7 @@ impl State {
     /// served path (RFC 9728), before any other check.
     fn resource_metadata(&self, req: &Request<Incoming>, routes: &Routes) -> Option<Resp> {
         let gate = self.auth.as_ref()?;
-        let path = super::auth::Gate::metadata_path(req.uri().path())?;
+        let path = super::auth::Gate::metadata_path(req.uri().path(), PATH)?;
         if req.method() != Method::GET && req.method() != Method::HEAD {
             let mut r = text(StatusCode::METHOD_NOT_ALLOWED, "use GET");
             r.headers_mut()
@@ -1306,6 +1306,34 @@ fn rpc_status(v: &Value) -> Resp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exposure_with_auth() {
+        let any: SocketAddr = "0.0.0.0:8080".parse().expect("addr");
+        let lo: SocketAddr = "127.0.0.1:8080".parse().expect("addr");
+        let auth = HttpOptions {
+            auth: Some(Arc::new(super::super::auth::AuthOptions::default())),
+            ..HttpOptions::default()
+        };
+        // A non-loopback bind is gated by OAuth, even with credentials of its own.
+        assert_eq!(check_exposure(any, &auth, true), Ok(()));
+        let token = HttpOptions {
+            inbound_token: Some("t".into()),
+            ..auth.clone()
+        };
+        assert_eq!(
+            check_exposure(lo, &token, false),
+            Err(ExposureError::AuthAndInboundToken)
+        );
+        let fwd = HttpOptions {
+            forward_headers: vec!["authorization".into()],
+            ..auth
+        };
+        assert_eq!(
+            check_exposure(lo, &fwd, false),
+            Err(ExposureError::AuthAndForwardedAuthorization)
+        );
+    }
 
     fn opts(token: bool, fwd_auth: bool) -> HttpOptions {
         HttpOptions {
