@@ -270,3 +270,43 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod survivor_tests {
+    use super::*;
+
+    #[test]
+    fn the_2026_07_28_error_codes_are_the_specifications() {
+        // MCP 2026-07-28's new codes (SEP-2243 and the version negotiation):
+        // -32020 HeaderMismatch, -32022 UnsupportedProtocolVersion; JSON-RPC 2.0 §5.1's
+        // reserved ones.
+        assert_eq!(HEADER_MISMATCH, -32020);
+        assert_eq!(UNSUPPORTED_PROTOCOL_VERSION, -32022);
+        assert_eq!(
+            [
+                INVALID_REQUEST,
+                METHOD_NOT_FOUND,
+                INVALID_PARAMS,
+                INTERNAL_ERROR
+            ],
+            [-32600, -32601, -32602, -32603]
+        );
+    }
+
+    #[test]
+    fn an_error_response_is_the_json_rpc_error_object_with_its_id_or_null() {
+        // JSON-RPC 2.0 §5: `id` is the request's, or null when it could not be read;
+        // §5.1: `error` has `code` and `message`, `data` only when there is some.
+        let e = RpcError::new(METHOD_NOT_FOUND, "no such method");
+        assert_eq!(
+            error_response(Some(&RequestId::Text("a".into())), &e),
+            json!({"jsonrpc": "2.0", "id": "a",
+                   "error": {"code": -32601, "message": "no such method"}})
+        );
+        assert_eq!(
+            error_response(None, &e),
+            json!({"jsonrpc": "2.0", "id": null,
+                   "error": {"code": -32601, "message": "no such method"}})
+        );
+    }
+}

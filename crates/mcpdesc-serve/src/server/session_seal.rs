@@ -357,3 +357,29 @@ mod tests {
         assert!(!format!("{k:?}").contains("0001"));
     }
 }
+
+#[cfg(test)]
+mod survivor_tests {
+    use super::*;
+
+    #[test]
+    fn a_sealed_session_lives_24_hours() {
+        // README: a sealed session id is valid for 24 h (86,400 s) after its creation.
+        let k =
+            SessionKey::parse("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")
+                .expect("key");
+        let t0 = 1_800_000_000;
+        let state = SessionState {
+            revision: ProtocolRevision::parse("2025-06-18").expect("revision"),
+            path: "/mcp".into(),
+            created: t0,
+        };
+        let id = k.seal(&state).expect("sealed");
+        let at = |s: u64| UNIX_EPOCH + Duration::from_secs(s);
+        assert!(k.open(&id, at(t0 + 86_399), SESSION_MAX_AGE).is_ok());
+        assert_eq!(
+            k.open(&id, at(t0 + 86_400), SESSION_MAX_AGE),
+            Err(OpenError::Expired)
+        );
+    }
+}
