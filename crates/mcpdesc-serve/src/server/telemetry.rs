@@ -30,7 +30,6 @@ use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -314,9 +313,9 @@ impl Telemetry {
         }
         let span = inner.tracer.as_ref().map(|tracer| {
             let parent = parent_context(meta, header_trace);
-            let name = match &target {
-                Some(t) => format!("{method} {t}"),
-                None => method.to_string(),
+            let name: Cow<'static, str> = match &target {
+                Some(t) => Cow::Owned(format!("{method} {t}")),
+                None => Cow::Borrowed(method),
             };
             let mut attrs = vec![
                 KeyValue::new("mcp.method.name", method),
@@ -401,32 +400,42 @@ impl TraceHeaders {
 
 /// The caller's context: `params._meta.traceparent` (as the 2026-07-28 SDKs send it)
 /// when present, else the HTTP request's header; an invalid one is ignored (a new
-/// trace starts).
+/// trace starts). The values are read in place (no carrier map is built per request).
 fn parent_context(meta: Option<&Map<String, Value>>, header: Option<&TraceHeaders>) -> Context {
-    let mut carrier: HashMap<String, String> = HashMap::new();
-    if let Some(tp) = meta
+    let (traceparent, tracestate) = match meta
         .and_then(|m| m.get("traceparent"))
         .and_then(Value::as_str)
     {
-        carrier.insert("traceparent".into(), tp.to_string());
-        if let Some(ts) = meta
-            .and_then(|m| m.get("tracestate"))
-            .and_then(Value::as_str)
-        {
-            carrier.insert("tracestate".into(), ts.to_string());
+        Some(tp) => (
+            tp,
+            meta.and_then(|m| m.get("tracestate"))
+                .and_then(Value::as_str),
+        ),
+        None => match header {
+            Some(h) => (h.traceparent.as_str(), h.tracestate.as_deref()),
+            None => return Context::new(),
+        },
+    };
+    struct Fields<'a>(&'a str, Option<&'a str>);
+    impl opentelemetry::propagation::Extractor for Fields<'_> {
+        fn get(&self, key: &str) -> Option<&str> {
+            match key {
+                "traceparent" => Some(self.0),
+                "tracestate" => self.1,
+                _ => None,
+            }
         }
-    } else if let Some(h) = header {
-        carrier.insert("traceparent".into(), h.traceparent.clone());
-        if let Some(ts) = &h.tracestate {
-            carrier.insert("tracestate".into(), ts.clone());
+        fn keys(&self) -> Vec<&str> {
+            let mut k = vec!["traceparent"];
+            if self.1.is_some() {
+                k.push("tracestate");
+            }
+            k
         }
-    }
-    if carrier.is_empty() {
-        return Context::new();
     }
     use opentelemetry::propagation::TextMapPropagator as _;
     opentelemetry_sdk::propagation::TraceContextPropagator::new()
-        .extract_with_context(&Context::new(), &carrier)
+        .extract_with_context(&Context::new(), &Fields(traceparent, tracestate))
 }
 
 /// One MCP request being observed (a box, or nothing when telemetry is off: a
@@ -576,7 +585,11 @@ fn tracing_pipeline(
         resource = resource.with_service_name(DEFAULT_SERVICE_NAME);
     }
     let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder()
-        .with_batch_exporter(exporter)
+        .with_span_processor(
+            opentelemetry_sdk::trace::BatchSpanProcessor::builder(exporter)
+                .with_batch_config(batch_config())
+                .build(),
+        )
         .with_resource(resource.build())
         .build();
     global::set_tracer_provider(provider.clone());
@@ -584,6 +597,29 @@ fn tracing_pipeline(
     let tracer = provider.tracer(SCOPE);
     Ok((tracer, provider))
 }
+
+/// The batch span processor's settings: the `OTEL_BSP_*` environment variables when
+/// set, else batches of up to 2,048 spans in a queue of 8,192, sent every 5 s. The SDK's
+/// default batch (512) meant an export every 256 calls at a few thousand calls/s: the
+/// exporter's thread woke that often to encode and post on cores the server needs.
+fn batch_config() -> opentelemetry_sdk::trace::BatchConfig {
+    use opentelemetry_sdk::trace::{
+        BatchConfigBuilder, OTEL_BSP_MAX_EXPORT_BATCH_SIZE, OTEL_BSP_MAX_QUEUE_SIZE,
+    };
+    let set = |v: &str| std::env::var_os(v).is_some_and(|s| !s.is_empty());
+    let mut b = BatchConfigBuilder::default();
+    if !set(OTEL_BSP_MAX_QUEUE_SIZE) {
+        b = b.with_max_queue_size(BATCH_QUEUE);
+    }
+    if !set(OTEL_BSP_MAX_EXPORT_BATCH_SIZE) {
+        b = b.with_max_export_batch_size(BATCH_SIZE);
+    }
+    b.build()
+}
+
+/// The default batch span processor queue and batch sizes (see [`batch_config`]).
+const BATCH_QUEUE: usize = 8192;
+const BATCH_SIZE: usize = 2048;
 
 /// `GET /metrics` until the process ends.
 async fn metrics_listener(tel: Telemetry, listener: std::net::TcpListener) {
