@@ -555,3 +555,184 @@ fn traces_continue_the_callers_trace_down_to_the_upstream() {
         "the header's trace won over params._meta"
     );
 }
+
+/// The standard `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` are honoured:
+/// `parentbased_traceidratio` at ratio 0 keeps a caller's sampled trace (its spans are
+/// exported, the upstream's `traceparent` names the CLIENT span) and drops a caller's
+/// unsampled one and every new root trace (nothing is exported for them).
+#[test]
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
+fn the_standard_sampler_variables_choose_what_is_traced() {
+    if !venv_python().is_file() {
+        return missing("the Python venv with opentelemetry-proto (.deps/venv)");
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let desc = description(&dir);
+    let up = upstream();
+    let rx = Collector::start();
+    let endpoint = format!("http://127.0.0.1:{}", rx.port);
+    let serve = Serve::start(
+        &desc,
+        &up.base(),
+        &["--otlp-endpoint", &endpoint],
+        &[
+            ("OTEL_TRACES_SAMPLER", "parentbased_traceidratio"),
+            ("OTEL_TRACES_SAMPLER_ARG", "0"),
+        ],
+    );
+    let sampled = "5b8aa5a2d2c872e8321cf37308d69df2";
+    serve.call(
+        1,
+        "1",
+        json!({}),
+        &[("traceparent", &format!("00-{sampled}-051581bf3cb55c13-01"))],
+    );
+    let unsampled = "6c9bb6b3e3d983f9432d048419e7ae03";
+    serve.call(
+        2,
+        "2",
+        json!({}),
+        &[(
+            "traceparent",
+            &format!("00-{unsampled}-162692c04dc66d24-00"),
+        )],
+    );
+    serve.call(3, "3", json!({}), &[]);
+    // Exit 0 comes after the exporter's last batch was answered, and the receiver
+    // prints a batch's spans before it answers: every exported span is in its output.
+    let (ok, _) = serve.stop();
+    assert!(ok, "serve did not exit 0 on SIGTERM");
+    // Ending the receiver ends its output: its reader then closes the channel.
+    let _ = Command::new("kill")
+        .args(["-KILL", &rx.child.id().to_string()])
+        .status();
+    let mut spans = Vec::new();
+    while let Ok(s) = rx.spans.recv_timeout(Duration::from_secs(30)) {
+        spans.push(s);
+    }
+    let traces: std::collections::BTreeSet<&str> = spans
+        .iter()
+        .filter_map(|s| s["trace_id"].as_str())
+        .collect();
+    assert_eq!(
+        traces.into_iter().collect::<Vec<_>>(),
+        vec![sampled],
+        "{spans:#?}"
+    );
+    let kinds: Vec<&str> = spans.iter().filter_map(|s| s["kind"].as_str()).collect();
+    assert_eq!(kinds.len(), 2, "{spans:#?}");
+    assert!(kinds.contains(&"SPAN_KIND_SERVER") && kinds.contains(&"SPAN_KIND_CLIENT"));
+    let recorded = up.requests();
+    assert_eq!(recorded.len(), 3);
+    let tp = recorded[0].header("traceparent").unwrap_or_default();
+    assert!(tp.contains(sampled), "{tp}");
+}
+
+/// Runs `mcpdesc serve ARGS` to its exit (it must not start); its exit code and stderr
+/// lines, checked by `json_lines.py` (Python's json): every line one JSON object with
+/// `timestamp`, `level` and `message`.
+fn failed_start(args: &[&str]) -> (Option<i32>, Vec<Value>) {
+    let out = Command::new(mcpdesc_bin())
+        .arg("serve")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("spawn mcpdesc: {e}"));
+    let mut py = Command::new(venv_python())
+        .arg(here("json_lines.py"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("python: {e}"));
+    if let Some(mut i) = py.stdin.take() {
+        let _ = i.write_all(&out.stderr);
+    }
+    let checked = py
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("python: {e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        checked.status.success(),
+        "serve {args:?}: {}\n{stderr}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    let lines: Vec<Value> =
+        serde_json::from_slice(&checked.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!lines.is_empty(), "serve {args:?} said nothing");
+    (out.status.code(), lines)
+}
+
+/// With `--log-format json` (on the command line or in the `--config` file), a usage
+/// error (clap's own, or one of serve's checks), a start-up failure and a refused
+/// description are JSON lines too, and the exit codes are unchanged.
+#[test]
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
+fn usage_errors_and_start_up_failures_are_json_lines() {
+    if !venv_python().is_file() {
+        return missing("the Python venv (.deps/venv)");
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let desc = description(&dir);
+    let desc = desc.to_str().unwrap_or_default();
+    let has = |lines: &[Value], level: &str, words: &str| {
+        lines
+            .iter()
+            .any(|l| l["level"] == level && l["message"].as_str().unwrap_or("").contains(words))
+    };
+    // clap's usage error (a bad flag value), before any serve code runs.
+    let (code, lines) = failed_start(&[
+        desc,
+        "--http",
+        "127.0.0.1:0",
+        "--log-format",
+        "json",
+        "--drain-timeout",
+        "banana",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(has(&lines, "error", "--drain-timeout"), "{lines:#?}");
+    // `--log-format=json` before an unknown flag.
+    let (code, lines) = failed_start(&["--log-format=json", desc, "--no-such-flag"]);
+    assert_eq!(code, Some(2));
+    assert!(has(&lines, "error", "--no-such-flag"), "{lines:#?}");
+    // One of serve's own checks: a non-loopback listener without a gate.
+    let (code, lines) = failed_start(&[desc, "--http", "0.0.0.0:0", "--log-format", "json"]);
+    assert_eq!(code, Some(2));
+    assert!(has(&lines, "error", "not a loopback address"), "{lines:#?}");
+    // A start-up failure: the listener's port is taken.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
+    let addr = taken
+        .local_addr()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .to_string();
+    let (code, lines) = failed_start(&[desc, "--http", &addr, "--log-format", "json"]);
+    assert_eq!(code, Some(2));
+    assert!(has(&lines, "error", &addr), "{lines:#?}");
+    // A refused description (exit 1): its diagnostics.
+    let bad = dir.path().join("bad.mcpdesc.json");
+    std::fs::write(&bad, r#"{"mcpdesc": "0.8.0", "tools": 7}"#).unwrap_or_else(|e| panic!("{e}"));
+    let bad = bad.to_str().unwrap_or_default();
+    let (code, lines) = failed_start(&[bad, "--http", "127.0.0.1:0", "--log-format", "json"]);
+    assert_eq!(code, Some(1));
+    assert!(lines.iter().any(|l| l["level"] == "error"), "{lines:#?}");
+    // Through the configuration file: an unknown key, and a bad listener address.
+    let config = dir.path().join("gateway.yaml");
+    std::fs::write(
+        &config,
+        format!("log-format: json\nno-such-key: 1\napis:\n  - description: {desc}\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let cfg = config.to_str().unwrap_or_default();
+    let (code, lines) = failed_start(&["--config", cfg]);
+    assert_eq!(code, Some(2));
+    assert!(has(&lines, "error", "no-such-key"), "{lines:#?}");
+    std::fs::write(
+        &config,
+        format!("log-format: json\nhttp: 0.0.0.0:0\napis:\n  - description: {desc}\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (code, lines) = failed_start(&["--config", cfg]);
+    assert_eq!(code, Some(2));
+    assert!(has(&lines, "error", "not a loopback address"), "{lines:#?}");
+}

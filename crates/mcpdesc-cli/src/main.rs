@@ -75,7 +75,11 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let _ = e.print();
+            if e.use_stderr() && cmd::serve::json_errors_requested() {
+                cmd::serve::print_json_error(&e.render().to_string());
+            } else {
+                let _ = e.print();
+            }
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
@@ -107,6 +111,10 @@ fn main() -> ExitCode {
     }
     match result {
         Ok(o) => o.into(),
+        Err(util::UsageError(msg)) if cmd::serve::json_errors() => {
+            cmd::serve::print_json_error(&format!("mcpdesc: error: {msg}"));
+            ExitCode::from(2)
+        }
         Err(util::UsageError(msg)) => {
             eprintln!("mcpdesc: error: {msg}");
             ExitCode::from(2)

@@ -368,6 +368,40 @@ fn stop_telemetry() {
     }
 }
 
+/// Whether `serve`'s errors are JSON log lines: `--log-format json` was given (on the
+/// command line, or by the `--config` file once it is read).
+pub fn json_errors() -> bool {
+    JSON_LOG.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Whether the command line asks for `serve --log-format json` (read before clap has
+/// parsed it, so that clap's own usage errors can be JSON lines too; the last
+/// `--log-format` wins, as clap's does).
+pub fn json_errors_requested() -> bool {
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    let Some(at) = words.iter().position(|w| w == "serve") else {
+        return false;
+    };
+    let mut json = false;
+    let mut rest = words[at + 1..].iter();
+    while let Some(w) = rest.next() {
+        if w == "--" {
+            break;
+        }
+        if w == "--log-format" {
+            json = rest.next().is_some_and(|v| v == "json");
+        } else if let Some(v) = w.strip_prefix("--log-format=") {
+            json = v == "json";
+        }
+    }
+    json
+}
+
+/// One usage error or start-up failure as a JSON log line (level `error`).
+pub fn print_json_error(message: &str) {
+    mcpdesc_serve::Log::Json.error(message.trim_end());
+}
+
 /// The server's log: text, or JSON lines with `--log-format json`.
 fn log() -> mcpdesc_serve::Log {
     if JSON_LOG.load(std::sync::atomic::Ordering::Relaxed) {
@@ -383,7 +417,11 @@ fn print_diagnostics(file: &str, diags: &[Diagnostic]) {
     if JSON_LOG.load(std::sync::atomic::Ordering::Relaxed) {
         let l = log();
         for d in diags {
-            l.warn(&d.render(file));
+            if d.is_error() {
+                l.error(&d.render(file));
+            } else {
+                l.warn(&d.render(file));
+            }
         }
     } else {
         util::print_diagnostics(file, diags);
@@ -491,6 +529,11 @@ fn credentials(
 }
 
 pub fn run(args: Args) -> CmdResult {
+    // Usage errors and start-up failures are JSON lines from here on (main prints them).
+    JSON_LOG.store(
+        args.log_format == LogFormat::Json,
+        std::sync::atomic::Ordering::Relaxed,
+    );
     if let Some(file) = &args.config {
         return config::run(file);
     }

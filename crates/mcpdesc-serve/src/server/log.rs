@@ -46,6 +46,12 @@ impl Log {
         self.write(Level::Warn, line, None);
     }
 
+    /// [`Log::line`] at level `error` (a usage error or a start-up failure: with
+    /// [`Log::Json`] a message of several lines is still one JSON object on one line).
+    pub fn error(&self, line: &str) {
+        self.write(Level::Error, line, None);
+    }
+
     /// One request's line: `r.message` in the text format, with `r`'s fields in JSON.
     pub fn request(&self, r: &RequestLine<'_>) {
         self.write(r.level, r.message, Some(r));

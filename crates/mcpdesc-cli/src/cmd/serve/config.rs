@@ -66,10 +66,19 @@ pub(super) fn run(path: &str) -> CmdResult {
     let decoded = match util::decode_input(path, &bytes) {
         Ok(d) => d,
         Err(d) => {
-            util::print_diagnostics(&name, &[d]);
+            super::print_diagnostics(&name, &[d]);
             return Ok(Outcome::Usage);
         }
     };
+    // The file's `log-format: json` makes its own errors JSON lines too (a
+    // `--log-format` beside `--config` wins, as it does for the server's log).
+    if decoded.value.get("log-format").and_then(Value::as_str) == Some("json")
+        && !command_line_flags()
+            .iter()
+            .any(|w| w == "--log-format" || w.starts_with("--log-format="))
+    {
+        super::JSON_LOG.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     let base = Path::new(path).parent().unwrap_or(Path::new(""));
     match read(&decoded.value, base, command_line_flags()) {
         Ok((global, apis)) => {
@@ -79,7 +88,7 @@ pub(super) fn run(path: &str) -> CmdResult {
         Err(mut diags) => {
             decoded.annotate(&mut diags);
             diags.sort_by_key(|d| (d.line, d.column));
-            util::print_diagnostics(&name, &diags);
+            super::print_diagnostics(&name, &diags);
             Ok(Outcome::Usage)
         }
     }
