@@ -9,6 +9,8 @@
 //!                                                      # tools/call TOOL ARGS (JSON)
 //! ```
 //!
+//! `SERVE_LOAD_AUTHORIZATION`, when set, is sent as every request's `Authorization`.
+//!
 //! MCP answers may be `application/json` or `text/event-stream` (FastMCP answers with
 //! SSE); chunked bodies are read. A call counts as an error when the answer is not a
 //! JSON-RPC result or is a tool error.
@@ -125,6 +127,9 @@ struct Conn {
     r: BufReader<TcpStream>,
     w: TcpStream,
     authority: String,
+    /// `SERVE_LOAD_AUTHORIZATION`: an `Authorization` value sent on every request (the
+    /// OAuth resource-server runs: `Bearer <access token>`).
+    authorization: Option<String>,
 }
 
 struct Answer {
@@ -141,6 +146,7 @@ impl Conn {
             r: BufReader::new(s.try_clone().map_err(|e| e.to_string())?),
             w: s,
             authority: t.authority.clone(),
+            authorization: std::env::var("SERVE_LOAD_AUTHORIZATION").ok(),
         })
     }
 
@@ -158,6 +164,9 @@ impl Conn {
         );
         for (n, v) in headers {
             req.push_str(&format!("{n}: {v}\r\n"));
+        }
+        if let Some(a) = &self.authorization {
+            req.push_str(&format!("Authorization: {a}\r\n"));
         }
         req.push_str("\r\n");
         let mut buf = req.into_bytes();
