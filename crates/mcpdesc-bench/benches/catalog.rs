@@ -63,8 +63,33 @@ fn catalog(c: &mut Criterion) {
             )
         })
     });
-    // The dependency links (issue 31) of every GitHub tool: what serving them in
-    // `search_tools` would add to the start-up (not yet served: 34 ms on 2026-12-04).
+    // What `serve --discovery search` builds at start (issue 31): the hybrid index, with
+    // every tool's provenance read and its dependency links computed on the second
+    // thread after the embedding (`Index::build_with`).
+    g.bench_function("github/index-build-hybrid-requires", |b| {
+        b.iter(|| {
+            Index::build_with(
+                entries(black_box(&doc)),
+                Some(Box::new(mcpdesc_catalog::semantic::Embeddings::embedded())),
+                || {
+                    let shapes: Vec<_> = doc["tools"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|t| {
+                            mcpdesc_catalog::deps::Shape::of_tool(
+                                t["name"].as_str().unwrap_or(""),
+                                &doc,
+                                t,
+                            )
+                        })
+                        .collect();
+                    mcpdesc_catalog::deps::link(&shapes)
+                },
+            )
+        })
+    });
+    // The dependency links (issue 31) of every GitHub tool alone (34 ms on 2026-12-04).
     g.bench_function("github/deps-link", |b| {
         b.iter(|| {
             let shapes: Vec<_> = doc["tools"]

@@ -69,17 +69,28 @@ impl Shape {
     /// `$componentRef`s of its schemas resolve there). A tool without provenance needs
     /// nothing (no identifier is known to be a path or query one).
     pub fn of_tool(name: &str, doc: &Value, decl: &Value) -> Shape {
+        let prov = ToolProvenance::of_tool(decl, "").and_then(Result::ok);
+        Self::of_tool_read(name, doc, decl, prov.as_ref())
+    }
+
+    /// [`Shape::of_tool`] with the declaration's provenance already read (a caller that
+    /// needs it too reads it once).
+    pub fn of_tool_read(
+        name: &str,
+        doc: &Value,
+        decl: &Value,
+        prov: Option<&ToolProvenance>,
+    ) -> Shape {
         let schema = |key: &str| {
             decl.get(key)
                 .and_then(|s| mcpdesc_core::refs::resolve(doc, s, "schemas").ok())
                 .map(|(s, _)| s)
         };
-        let prov = ToolProvenance::of_tool(decl, "").and_then(Result::ok);
         let mut shape = Shape {
             name: name.to_string(),
             ..Shape::default()
         };
-        if let Some(prov) = &prov {
+        if let Some(prov) = prov {
             let required: Vec<&str> = schema("inputSchema")
                 .and_then(|s| s.get("required"))
                 .and_then(Value::as_array)

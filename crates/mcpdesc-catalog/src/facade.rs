@@ -85,7 +85,9 @@ pub fn declarations(about: &About) -> [Value; 3] {
                 "properties": {
                     "name": {"type": "string"}, "server": {"type": "string"}, "title": {"type": "string"},
                     "summary": {"type": "string"}, "method": {"type": "string"}, "path": {"type": "string"},
-                    "toolset": {"type": "string"}, "score": {"type": "number"}
+                    "toolset": {"type": "string"}, "score": {"type": "number"},
+                    "requires": {"type": "array", "description": "Tools whose results give this tool's required identifiers: call one first when you lack them.",
+                        "items": {"type": "object", "properties": {"name": {"type": "string"}, "gives": {"type": "array", "items": {"type": "string"}}}}}
                 },
                 "required": ["name", "server", "summary", "score"]
             }}},
@@ -106,7 +108,8 @@ pub fn declarations(about: &About) -> [Value; 3] {
         },
         "outputSchema": {
             "type": "object",
-            "properties": {"tools": {"type": "array", "items": {"type": "object"}}},
+            "properties": {"tools": {"type": "array", "items": {"type": "object"}},
+                "requires": {"type": "object", "description": "Per tool name, as in search_tools: the tools that give its required identifiers."}},
             "required": ["tools"]
         },
         "annotations": read_only_annotations
@@ -152,6 +155,8 @@ pub struct Found {
     pub method: Option<String>,
     pub path: Option<String>,
     pub toolset: Option<String>,
+    /// The producers of its required identifiers ([`crate::deps`]), best first.
+    pub requires: Vec<crate::deps::Producer>,
     pub score: f32,
 }
 
@@ -173,6 +178,14 @@ impl Found {
         }
         if let Some(x) = &self.toolset {
             m.insert("toolset".into(), json!(x));
+        }
+        if !self.requires.is_empty() {
+            let r: Vec<Value> = self
+                .requires
+                .iter()
+                .map(|p| json!({"name": p.name, "gives": p.gives}))
+                .collect();
+            m.insert("requires".into(), Value::Array(r));
         }
         // Scores rounded to 4 decimals: stable across platforms' float formatting.
         let score = (f64::from(self.score) * 10_000.0).round() / 10_000.0;
@@ -221,17 +234,22 @@ mod tests {
             method: Some("GET".into()),
             path: Some("/repos/{owner}/{repo}/pulls".into()),
             toolset: Some("pulls".into()),
+            requires: vec![crate::deps::Producer {
+                name: "repos_list_for_user".into(),
+                gives: vec!["owner".into(), "repo".into()],
+            }],
             score: 0.123_456,
         };
         assert_eq!(
             full.to_value().to_string(),
-            r#"{"name":"pulls_list","server":"GitHub","title":"List pull requests","summary":"Lists pull requests.","method":"GET","path":"/repos/{owner}/{repo}/pulls","toolset":"pulls","score":0.1235}"#
+            r#"{"name":"pulls_list","server":"GitHub","title":"List pull requests","summary":"Lists pull requests.","method":"GET","path":"/repos/{owner}/{repo}/pulls","toolset":"pulls","requires":[{"name":"repos_list_for_user","gives":["owner","repo"]}],"score":0.1235}"#
         );
         let bare = Found {
             title: None,
             method: None,
             path: None,
             toolset: None,
+            requires: Vec::new(),
             score: 2.0,
             ..full
         };

@@ -372,6 +372,33 @@ impl Index {
         })
     }
 
+    /// [`Index::build`], and `side` run on the second thread (after the embedding, which
+    /// is the shorter half of a hybrid build): start-up work that needs no index, such
+    /// as the dependency links ([`crate::deps`]), costs no extra wall time while it fits
+    /// beside the lexical index.
+    pub fn build_with<R: Send>(
+        tools: Vec<Entry>,
+        semantic: Option<Box<dyn Semantic>>,
+        side: impl FnOnce() -> R + Send,
+    ) -> (Index, R) {
+        std::thread::scope(|scope| {
+            let texts: Vec<&ToolText> = tools.iter().map(|e| &e.text).collect();
+            let second = scope.spawn(move || {
+                let semantic = semantic.map(|mut s| {
+                    s.index(&texts);
+                    s
+                });
+                (semantic, side())
+            });
+            let mut index = Self::build_lexical(&tools);
+            let (semantic, r) = second
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            index.semantic = semantic;
+            (index, r)
+        })
+    }
+
     fn build_lexical(tools: &[Entry]) -> Index {
         let n = tools.len();
         let mut vocabulary: HashMap<String, u32> = HashMap::new();
@@ -1245,6 +1272,22 @@ mod tests {
         assert_eq!(d("abcd", "abd"), 1);
         assert_eq!(d("abd", "abcd"), 1);
         assert_eq!(d("same", "same"), 0);
+    }
+
+    /// `build_with` builds the same index as `build` and returns the side work's value.
+    #[test]
+    fn build_with_runs_the_side_work() {
+        let sims = vec![0.9, 0.5, 0.3, 0.1];
+        let (ix, side) =
+            Index::build_with(oracle_corpus(), Some(Box::new(Fixed(sims.clone()))), || 42);
+        assert_eq!(side, 42);
+        let plain = Index::build(oracle_corpus(), Some(Box::new(Fixed(sims))));
+        assert_eq!(
+            ix.search("omega", 10, &Filter::default()),
+            plain.search("omega", 10, &Filter::default())
+        );
+        let (lexical, side) = Index::build_with(oracle_corpus(), None, || "links");
+        assert_eq!((side, lexical.is_hybrid()), ("links", false));
     }
 
     #[test]

@@ -25,6 +25,8 @@ pub struct Facade {
     index: Index,
     /// Per indexed tool: what a search result shows besides name and score.
     shown: Vec<Shown>,
+    /// Served name → its position in the index.
+    positions: HashMap<String, usize>,
     decls: [Value; 3],
     validators: [ArgsValidator; 3],
     /// `--pin` names (served names), listed as themselves.
@@ -40,6 +42,8 @@ struct Shown {
     method: Option<String>,
     path: Option<String>,
     toolset: Option<String>,
+    /// Producers of its required identifiers in its own description, best first.
+    requires: Vec<mcpdesc_catalog::deps::Producer>,
 }
 
 /// What a facade `tools/call` turned into.
@@ -74,6 +78,8 @@ impl Facade {
         let mut shown = Vec::new();
         let mut toolsets = BTreeSet::new();
         let mut servers: Vec<String> = Vec::new();
+        // Per indexed tool: its served name and declaration (read again for the links).
+        let mut served: Vec<(&str, &Value)> = Vec::new();
         for view in catalog.views().iter().rev() {
             for (i, e) in view.tools().iter().enumerate() {
                 let name = view.served_name(i);
@@ -86,7 +92,6 @@ impl Facade {
                     .map(str::to_string)
                     .collect();
                 toolsets.extend(sets.iter().cloned());
-                let prov = decl.get("x-mcpdesc-openapi");
                 let title = decl
                     .get("title")
                     .or_else(|| decl.get("annotations").and_then(|a| a.get("title")))
@@ -109,16 +114,12 @@ impl Facade {
                             .unwrap_or(""),
                     ),
                     title,
-                    method: prov
-                        .and_then(|p| p.get("method"))
-                        .and_then(Value::as_str)
-                        .map(str::to_string),
-                    path: prov
-                        .and_then(|p| p.get("path"))
-                        .and_then(Value::as_str)
-                        .map(str::to_string),
+                    method: None,
+                    path: None,
                     toolset: sets.first().cloned(),
+                    requires: Vec::new(),
                 });
+                served.push((name, decl));
                 entries.push(Entry {
                     text: ToolText::of_tool(name, catalog.components(), decl),
                     read_only: mcpdesc_catalog::is_read_only(decl),
@@ -143,6 +144,21 @@ impl Facade {
             toolsets: toolsets.into_iter().collect(),
             tools: entries.len(),
         };
+        // The provenance (typed) and the dependency links are read on the index build's
+        // second thread, after the embedding: no extra wall time at start.
+        let components = catalog.components();
+        let groups: Vec<&str> = shown.iter().map(|s| s.server.as_str()).collect();
+        let (mut index, read) = Index::build_with(entries, semantic, || {
+            read_provenance(&served, &groups, components)
+        });
+        // Each tool's own description: with several, the search's API prior keeps a
+        // request's API above a same-domain neighbour.
+        index.set_apis(&groups);
+        for (s, (method, path, requires)) in shown.iter_mut().zip(read) {
+            s.method = method;
+            s.path = path;
+            s.requires = requires;
+        }
         let decls = facade::declarations(&about);
         let compile =
             |d: &Value| ArgsValidator::compile(&d["inputSchema"]).map_err(BuildError::Facade);
@@ -152,14 +168,12 @@ impl Facade {
             compile(&decls[2])?,
         ];
         Ok(Facade {
-            index: {
-                // Each tool's own description: with several, the search's API prior
-                // keeps a request's API above a same-domain neighbour.
-                let mut index = Index::build(entries, semantic);
-                let apis: Vec<&str> = shown.iter().map(|s| s.server.as_str()).collect();
-                index.set_apis(&apis);
-                index
-            },
+            positions: served
+                .iter()
+                .enumerate()
+                .map(|(i, (n, _))| (n.to_string(), i))
+                .collect(),
+            index,
             shown,
             decls,
             validators,
@@ -257,6 +271,21 @@ impl Facade {
             .collect()
     }
 
+    /// The producers of tool `i`'s identifiers that `view` serves and the caller may call.
+    fn requires(
+        &self,
+        i: usize,
+        view: &View,
+        allowed: &dyn Fn(&str) -> bool,
+    ) -> Vec<mcpdesc_catalog::deps::Producer> {
+        self.shown[i]
+            .requires
+            .iter()
+            .filter(|p| view.position(&p.name).is_some() && allowed(&p.name))
+            .cloned()
+            .collect()
+    }
+
     fn unknown(&self, name: &str, rev: ProtocolRevision, allowed: &dyn Fn(&str) -> bool) -> String {
         let mut close = self.index.closest(name, self.index.len());
         close.retain(|n| allowed(n));
@@ -319,6 +348,7 @@ impl Facade {
                     method: s.method.clone(),
                     path: s.path.clone(),
                     toolset: s.toolset.clone(),
+                    requires: self.requires(h.tool, view, allowed),
                     score: h.score,
                 }
                 .to_value()
@@ -341,6 +371,7 @@ impl Facade {
         let rev = view.revision;
         let mut tools = Vec::new();
         let mut unknown = Vec::new();
+        let mut requires = Map::new();
         let mut listed: HashMap<&str, ()> = HashMap::new();
         for name in arguments
             .get("names")
@@ -357,7 +388,19 @@ impl Facade {
                 .filter(|_| allowed(name))
                 .and_then(|i| catalog.listed_tool(view, i))
             {
-                Some(t) => tools.push(t),
+                Some(t) => {
+                    if let Some(&k) = self.positions.get(name) {
+                        let r = self.requires(k, view, allowed);
+                        if !r.is_empty() {
+                            let r: Vec<Value> = r
+                                .iter()
+                                .map(|p| json!({"name": p.name, "gives": p.gives}))
+                                .collect();
+                            requires.insert(name.to_string(), Value::Array(r));
+                        }
+                    }
+                    tools.push(t)
+                }
                 None => unknown.push(self.unknown(name, rev, allowed)),
             }
         }
@@ -366,11 +409,57 @@ impl Facade {
             return FacadeCall::Answered(error_result(rev, &msg), format!("error: {msg}"));
         }
         let n = tools.len();
-        FacadeCall::Answered(
-            structured(json!({"tools": tools}), rev),
-            format!("{n} tools described"),
-        )
+        let mut result = json!({"tools": tools});
+        if !requires.is_empty() {
+            result["requires"] = Value::Object(requires);
+        }
+        FacadeCall::Answered(structured(result, rev), format!("{n} tools described"))
     }
+}
+
+/// Per tool (`decls`: served name and declaration; `groups`: its description): its
+/// method and path, read through the typed provenance, and the producers of its required
+/// identifiers among the tools of the same description (never across two).
+#[allow(clippy::type_complexity)]
+fn read_provenance(
+    decls: &[(&str, &Value)],
+    groups: &[&str],
+    components: &Value,
+) -> Vec<(
+    Option<String>,
+    Option<String>,
+    Vec<mcpdesc_catalog::deps::Producer>,
+)> {
+    use mcpdesc_catalog::deps::{Shape, link};
+    use mcpdesc_core::provenance::ToolProvenance;
+    let mut out = Vec::with_capacity(decls.len());
+    let mut shapes = Vec::with_capacity(decls.len());
+    for (name, decl) in decls {
+        let prov = ToolProvenance::of_tool(decl, "").and_then(Result::ok);
+        shapes.push(Shape::of_tool_read(name, components, decl, prov.as_ref()));
+        out.push((
+            prov.as_ref().map(|p| p.method.as_str().to_string()),
+            prov.map(|p| p.path),
+            Vec::new(),
+        ));
+    }
+    let mut names: Vec<&str> = groups.to_vec();
+    names.sort_unstable();
+    names.dedup();
+    if names.len() == 1 {
+        for (o, requires) in out.iter_mut().zip(link(&shapes)) {
+            o.2 = requires;
+        }
+        return out;
+    }
+    for own in names {
+        let members: Vec<usize> = (0..decls.len()).filter(|&i| groups[i] == own).collect();
+        let group: Vec<Shape> = members.iter().map(|&i| shapes[i].clone()).collect();
+        for (i, requires) in members.into_iter().zip(link(&group)) {
+            out[i].2 = requires;
+        }
+    }
+    out
 }
 
 /// A successful facade result at `rev`: `structuredContent` where the revision has it,
@@ -387,4 +476,133 @@ fn structured(value: Value, rev: ProtocolRevision) -> Value {
         m.insert("structuredContent".into(), value);
     }
     complete(rev, m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcpdesc_core::RevisionSet;
+    use std::sync::Arc;
+
+    /// A tool with required path arguments `needs` and a response schema.
+    fn tool(name: &str, path: &str, needs: &[&str], output: Value) -> Value {
+        let mut args = Map::new();
+        let mut props = Map::new();
+        for n in needs {
+            args.insert(n.to_string(), json!({"in": "path", "name": n}));
+            props.insert(n.to_string(), json!({"type": "string"}));
+        }
+        json!({"name": name, "description": format!("The {name} operation."),
+            "inputSchema": {"type": "object", "properties": props, "required": needs},
+            "outputSchema": output,
+            "x-mcpdesc-openapi": {"method": "GET", "path": path, "arguments": args}})
+    }
+
+    /// A small GitHub-like description: the user's repositories give `owner`
+    /// (`owner.login`) and `repo` (a repository's `name`), the pull request list gives
+    /// `pull_number` (a pull's `number`), and the reviews need all three.
+    fn catalog() -> Catalog {
+        let tools = vec![
+            tool(
+                "list_my_repos",
+                "/user/repos",
+                &[],
+                json!({"type": "array", "items": {"type": "object", "properties": {
+                    "name": {"type": "string"},
+                    "owner": {"type": "object", "properties": {"login": {"type": "string"}}}}}}),
+            ),
+            tool(
+                "list_pulls",
+                "/repos/{owner}/{repo}/pulls",
+                &["owner", "repo"],
+                json!({"type": "array", "items": {"type": "object", "properties": {
+                    "number": {"type": "integer"}, "title": {"type": "string"}}}}),
+            ),
+            tool(
+                "get_pull_reviews",
+                "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+                &["owner", "repo", "pull_number"],
+                json!({"type": "array", "items": {"type": "object", "properties": {
+                    "id": {"type": "integer"}, "state": {"type": "string"}}}}),
+            ),
+        ];
+        let doc = json!({"mcpdesc": "0.8.0", "info": {"name": "hub", "version": "1"},
+            "protocolVersions": ["2025-11-25"], "tools": tools});
+        let revisions = RevisionSet::from_json(&doc["protocolVersions"]);
+        Catalog::new(Arc::new(doc), revisions, 100)
+    }
+
+    fn answer(call: FacadeCall) -> Value {
+        match call {
+            FacadeCall::Answered(v, _) => v["structuredContent"].clone(),
+            _ => Value::Null,
+        }
+    }
+
+    /// Expectations written by hand from `mcpdesc_catalog::deps`' rules: the reviews
+    /// require the repositories (owner, repo: two identifiers, first) and the pull list
+    /// (pull_number); a producer the caller may not call is left out.
+    #[test]
+    fn search_and_describe_list_the_producers_of_required_identifiers() {
+        let catalog = catalog();
+        let facade = Facade::build(&catalog, &[], None).expect("facade");
+        let view = catalog.view(ProtocolRevision::V2025_11_25).expect("served");
+        let args = |v: Value| v.as_object().cloned().unwrap_or_default();
+        let everyone = |_: &str| true;
+        let found = answer(facade.call(
+            &catalog,
+            view,
+            facade::SEARCH_TOOLS,
+            &args(json!({"query": "get_pull_reviews", "limit": 1})),
+            &everyone,
+        ));
+        let hit = &found["tools"][0];
+        assert_eq!(hit["name"], "get_pull_reviews");
+        assert_eq!(hit["method"], "GET");
+        assert_eq!(
+            hit["path"],
+            "/repos/{owner}/{repo}/pulls/{pull_number}/reviews"
+        );
+        assert_eq!(
+            hit["requires"],
+            json!([{"name": "list_my_repos", "gives": ["owner", "repo"]},
+                {"name": "list_pulls", "gives": ["pull_number"]}])
+        );
+        let described = answer(facade.call(
+            &catalog,
+            view,
+            facade::DESCRIBE_TOOLS,
+            &args(json!({"names": ["list_pulls", "list_my_repos"]})),
+            &everyone,
+        ));
+        assert_eq!(described["tools"][0]["name"], "list_pulls");
+        assert!(described["tools"][0].get("requires").is_none());
+        assert_eq!(
+            described["requires"],
+            json!({"list_pulls": [{"name": "list_my_repos", "gives": ["owner", "repo"]}]})
+        );
+        // A caller who may not call list_my_repos does not see it as a producer.
+        let no_repos = |n: &str| n != "list_my_repos";
+        let found = answer(facade.call(
+            &catalog,
+            view,
+            facade::SEARCH_TOOLS,
+            &args(json!({"query": "get_pull_reviews", "limit": 1})),
+            &no_repos,
+        ));
+        assert_eq!(
+            found["tools"][0]["requires"],
+            json!([{"name": "list_pulls", "gives": ["pull_number"]}])
+        );
+        // A tool that needs nothing has no `requires`.
+        let found = answer(facade.call(
+            &catalog,
+            view,
+            facade::SEARCH_TOOLS,
+            &args(json!({"query": "list_my_repos", "limit": 1})),
+            &everyone,
+        ));
+        assert_eq!(found["tools"][0]["name"], "list_my_repos");
+        assert!(found["tools"][0].get("requires").is_none());
+    }
 }
