@@ -166,18 +166,6 @@ pub fn default_content_type(facts: &SchemaFacts, v: &Value) -> String {
     }
 }
 
-/// The text of a value serialized as `media_type` (for form-urlencoded members and
-/// text parts): JSON for JSON types, strings as they are, other primitives as text.
-fn content_text(media_type: &str, v: &Value) -> String {
-    if is_json(&essence(media_type)) {
-        return v.to_string();
-    }
-    match v {
-        Value::String(s) => s.clone(),
-        other => serialize::primitive_text(other).unwrap_or_else(|| other.to_string()),
-    }
-}
-
 /// Form bodies: `application/x-www-form-urlencoded` or `multipart/form-data`.
 fn form(plan: &BodyPlan, members: &[Member<'_>]) -> Result<Body, String> {
     let multipart = plan.kind == BodyKind::Multipart;
@@ -214,7 +202,10 @@ fn form(plan: &BodyPlan, members: &[Member<'_>]) -> Result<Body, String> {
                             parts.push(Part::text(m.name, i));
                         }
                     } else {
-                        parts.push(Part::text(m.name, items.join(raw_delim(cf))));
+                        parts.push(Part::text(
+                            m.name,
+                            items.join(serialize::collection_delimiter(cf, false)),
+                        ));
                     }
                 } else if cf == "multi" {
                     for i in items {
@@ -229,7 +220,7 @@ fn form(plan: &BodyPlan, members: &[Member<'_>]) -> Result<Body, String> {
                         .iter()
                         .map(|i| serialize::encode(i, Encoding::Unreserved))
                         .collect::<Vec<_>>()
-                        .join(enc_delim(cf));
+                        .join(serialize::collection_delimiter(cf, true));
                     pairs.push(format!(
                         "{}={joined}",
                         serialize::encode(m.name, Encoding::Unreserved)
@@ -280,7 +271,7 @@ fn form(plan: &BodyPlan, members: &[Member<'_>]) -> Result<Body, String> {
                         bytes,
                     });
                 } else {
-                    let text = content_text(&ct, v);
+                    let text = serialize::content_text(&ct, v);
                     let plain = essence(&ct) == "text/plain";
                     parts.push(Part {
                         name: m.name.to_string(),
@@ -293,7 +284,7 @@ fn form(plan: &BodyPlan, members: &[Member<'_>]) -> Result<Body, String> {
                 let mut s = String::new();
                 serialize::form_urlencode_into(&mut s, m.name);
                 s.push('=');
-                serialize::form_urlencode_into(&mut s, &content_text(&ct, v));
+                serialize::form_urlencode_into(&mut s, &serialize::content_text(&ct, v));
                 pairs.push(s);
             }
         }
@@ -305,24 +296,6 @@ fn form(plan: &BodyPlan, members: &[Member<'_>]) -> Result<Body, String> {
             content_type: plan.content_type.clone(),
             bytes: pairs.join("&").into_bytes(),
         })
-    }
-}
-
-fn raw_delim(cf: &str) -> &'static str {
-    match cf {
-        "ssv" => " ",
-        "tsv" => "\t",
-        "pipes" => "|",
-        _ => ",",
-    }
-}
-
-fn enc_delim(cf: &str) -> &'static str {
-    match cf {
-        "ssv" => "%20",
-        "tsv" => "%09",
-        "pipes" => "%7C",
-        _ => ",",
     }
 }
 

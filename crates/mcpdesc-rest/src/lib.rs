@@ -105,6 +105,12 @@
 //!   run those flows): the credential is the access token itself, used as a bearer
 //!   token (`token:` prefix optional), as a user's CLI prints it.
 //! - `openIdConnect`: the credential is an access token (`token:` prefix optional).
+//! - A scheme named in [`ToolCall::token_exchange`](crate::call::ToolCall) (serve's
+//!   `--upstream-token-exchange`, for an authenticated caller): an RFC 8693 exchange of
+//!   the caller's token at the issuer, `resource` the tool's base URL, sent as a bearer
+//!   token before any configured credential of that scheme (cached per caller token,
+//!   scheme and resource; exchanged again once when the API answers 401). A refused
+//!   exchange is a tool error naming it; nothing is sent.
 //! - A forwarded inbound header (`--forward-header`) that is the scheme's own
 //!   location (`Authorization` for http/oauth2/openIdConnect, the header of a header
 //!   `apiKey`) satisfies a scheme that has no configured credential.
@@ -128,7 +134,9 @@
 //! - `--timeout` bounds a whole exchange, `--max-response-bytes` what is read.
 //! - `Accept` is the recorded response media type, then `*/*;q=0.1`.
 //! - Nothing from the inbound request is sent upstream except `--forward-header`
-//!   headers; hop-by-hop headers are never forwarded.
+//!   headers; hop-by-hop headers are never forwarded. One rule ([`HeaderRule`], RFC 9110
+//!   §7.6.1) decides for configured headers (refused), header parameters (refused) and
+//!   forwarded ones (dropped, with any field a forwarded `Connection` names).
 //! - Secrets (credentials, tokens, API-key query values, `Authorization`) never appear
 //!   in a [`CallLog`], an error or a result.
 //!
@@ -173,7 +181,7 @@ use std::time::{Duration, Instant};
 pub use auth::{CredentialError, TokenExchange, check_exchange_scheme, credentials_from_env};
 pub use client::{BoxFuture, ClientError, HttpClient, ReadLimits, ReqwestClient, SendError};
 pub use origin::Origin;
-pub use request::{Body, HttpRequest};
+pub use request::{Body, HeaderRule, HttpRequest};
 pub use response::HttpResponse;
 
 /// How much of a non-2xx response (and of a token endpoint's answer) is read: it is

@@ -482,7 +482,7 @@ fn check_arg(a: &ArgPlan) -> Option<String> {
         ));
     }
     if let Some(cf) = &a.collection_format {
-        if !["csv", "ssv", "tsv", "pipes", "multi"].contains(&cf.as_str()) {
+        if crate::serialize::CollectionFormat::parse(cf).is_none() {
             return Some(format!("unknown collectionFormat `{cf}`"));
         }
     }

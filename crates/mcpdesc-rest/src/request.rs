@@ -5,7 +5,7 @@ use super::auth::{self, OAuthNeed};
 use super::body;
 use super::plan::{ArgPlan, Piece, ToolPlan};
 use super::serialize::{self, Encoding, SerError};
-pub use super::wire::{Body, is_hop_by_hop};
+pub use super::wire::{Body, HeaderRule, is_hop_by_hop};
 use mcpdesc_core::http::{FieldValueError, check_field_value};
 use mcpdesc_core::provenance::{Location, Method};
 use serde_json::{Map, Value};
@@ -65,15 +65,6 @@ fn arg_err(a: &ArgPlan, e: impl std::fmt::Display) -> String {
     )
 }
 
-/// The text of a parameter described by `content`: JSON for JSON media types, a
-/// string as is otherwise (anything else as JSON text).
-fn content_text(media_type: &str, v: &Value) -> String {
-    match v {
-        Value::String(s) if !mcpdesc_core::media::is_json(media_type) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// Swagger 2.0 `collectionFormat` serialization of one value (the wire form of the
 /// equivalent 3.x style): `(delimiter, encoded)` for joined arrays, repeated pairs for
 /// `multi`.
@@ -87,23 +78,11 @@ fn collection_items(v: &Value) -> Result<Option<Vec<String>>, SerError> {
     }
 }
 
-fn delimiter(cf: &str, encoded: bool) -> &'static str {
-    match (cf, encoded) {
-        ("ssv", true) => "%20",
-        ("ssv", false) => " ",
-        ("tsv", true) => "%09",
-        ("tsv", false) => "\t",
-        ("pipes", true) => "%7C",
-        ("pipes", false) => "|",
-        _ => ",",
-    }
-}
-
 /// A path parameter's expansion.
 fn path_value(a: &ArgPlan, v: &Value) -> Result<String, String> {
     if let Some(ct) = &a.content_type {
         return Ok(serialize::encode(
-            &content_text(ct, v),
+            &serialize::content_text(ct, v),
             Encoding::Unreserved,
         ));
     }
@@ -119,7 +98,7 @@ fn path_value(a: &ArgPlan, v: &Value) -> Result<String, String> {
                 .iter()
                 .map(|i| serialize::encode(i, Encoding::Unreserved))
                 .collect::<Vec<_>>()
-                .join(delimiter(cf, true)));
+                .join(serialize::collection_delimiter(cf, true)));
         }
     }
     serialize::path_expansion(&a.name, a.style, a.explode, v).map_err(|e| arg_err(a, e))
@@ -135,7 +114,11 @@ pub fn query_value(a: &ArgPlan, v: &Value) -> Result<Vec<String>, String> {
     if let Some(ct) = &a.content_type {
         let mut s = serialize::encode(&a.name, Encoding::Unreserved);
         s.push('=');
-        serialize::encode_into(&mut s, &content_text(ct, v), Encoding::Unreserved);
+        serialize::encode_into(
+            &mut s,
+            &serialize::content_text(ct, v),
+            Encoding::Unreserved,
+        );
         return Ok(vec![s]);
     }
     if let Some(cf) = &a.collection_format {
@@ -151,7 +134,7 @@ pub fn query_value(a: &ArgPlan, v: &Value) -> Result<Vec<String>, String> {
                 .iter()
                 .map(|i| serialize::encode(i, enc))
                 .collect::<Vec<_>>()
-                .join(delimiter(cf, true));
+                .join(serialize::collection_delimiter(cf, true));
             return Ok(vec![format!("{n}={joined}")]);
         }
     }
@@ -160,7 +143,7 @@ pub fn query_value(a: &ArgPlan, v: &Value) -> Result<Vec<String>, String> {
 
 fn header_param(a: &ArgPlan, v: &Value) -> Result<String, String> {
     let text = if let Some(ct) = &a.content_type {
-        content_text(ct, v)
+        serialize::content_text(ct, v)
     } else if let Some((cf, items)) = match &a.collection_format {
         Some(cf) => collection_items(v)
             .map_err(|e| arg_err(a, e))?
@@ -173,7 +156,7 @@ fn header_param(a: &ArgPlan, v: &Value) -> Result<String, String> {
                 "collectionFormat `multi` is only valid in a query or form",
             ));
         }
-        items.join(delimiter(cf, false))
+        items.join(serialize::collection_delimiter(cf, false))
     } else {
         serialize::header_value(a.style, a.explode, v).map_err(|e| arg_err(a, e))?
     };
@@ -188,7 +171,7 @@ fn is_cookie_octet(b: u8) -> bool {
 
 fn cookie_param(a: &ArgPlan, v: &Value) -> Result<Vec<String>, String> {
     if let Some(ct) = &a.content_type {
-        let text = content_text(ct, v);
+        let text = serialize::content_text(ct, v);
         if let Some(b) = text.bytes().find(|b| !is_cookie_octet(*b)) {
             return Err(arg_err(
                 a,
@@ -271,8 +254,17 @@ pub fn build(
         check_header_value(&format!("configured header {n}"), v.expose())?;
         set_header(&mut headers, n, v.expose());
     }
+    // The one header rule (RFC 9110 §7.6.1): a hop-by-hop field, or one that a forwarded
+    // `Connection` field names as a connection option, ends at this hop. A configured
+    // header under the same rule is refused when the backend is built.
+    let connection: Vec<&str> = cx
+        .forwarded
+        .iter()
+        .filter(|(n, _)| n.eq_ignore_ascii_case("connection"))
+        .map(|(_, v)| v.as_str())
+        .collect();
     for (n, v) in cx.forwarded {
-        if is_hop_by_hop(n) {
+        if !HeaderRule::in_message(n, connection.iter().copied()).passes() {
             continue;
         }
         check_header_value(&format!("forwarded header {n}"), v)?;

@@ -40,6 +40,61 @@ pub enum Shape {
     Pairs(Vec<(String, String)>),
 }
 
+/// A Swagger 2.0 `collectionFormat` (Swagger 2.0 Parameter Object): how an array
+/// parameter's items are joined, or `multi` for one pair per item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CollectionFormat {
+    Csv,
+    Ssv,
+    Tsv,
+    Pipes,
+    Multi,
+}
+
+impl CollectionFormat {
+    /// The format a `collectionFormat` value names; `None` for an unknown one.
+    pub fn parse(s: &str) -> Option<CollectionFormat> {
+        Some(match s {
+            "csv" => CollectionFormat::Csv,
+            "ssv" => CollectionFormat::Ssv,
+            "tsv" => CollectionFormat::Tsv,
+            "pipes" => CollectionFormat::Pipes,
+            "multi" => CollectionFormat::Multi,
+            _ => return None,
+        })
+    }
+
+    /// The delimiter between items, as raw text or percent-encoded (a query, path or
+    /// form value); `,` for `csv` (and for `multi`, which repeats the pair instead).
+    pub fn delimiter(self, encoded: bool) -> &'static str {
+        match (self, encoded) {
+            (CollectionFormat::Ssv, true) => "%20",
+            (CollectionFormat::Ssv, false) => " ",
+            (CollectionFormat::Tsv, true) => "%09",
+            (CollectionFormat::Tsv, false) => "\t",
+            (CollectionFormat::Pipes, true) => "%7C",
+            (CollectionFormat::Pipes, false) => "|",
+            (CollectionFormat::Csv | CollectionFormat::Multi, _) => ",",
+        }
+    }
+}
+
+/// [`CollectionFormat::delimiter`] of a recorded `collectionFormat` value (`,` for an
+/// unknown one, which the plan refuses before any call).
+pub fn collection_delimiter(cf: &str, encoded: bool) -> &'static str {
+    CollectionFormat::parse(cf).map_or(",", |c| c.delimiter(encoded))
+}
+
+/// The text of a value serialized as `media_type` (a parameter or form member
+/// described by a media type): JSON text for JSON types, a string as it is otherwise,
+/// anything else as JSON text.
+pub fn content_text(media_type: &str, v: &Value) -> String {
+    match v {
+        Value::String(s) if !mcpdesc_core::media::is_json(media_type) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
 /// The text of a JSON primitive (strings as they are, numbers as JSON writes them,
 /// `true`/`false`); `None` for `null`, arrays and objects.
 pub fn primitive_text(v: &Value) -> Option<String> {

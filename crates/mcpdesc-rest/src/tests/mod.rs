@@ -9,6 +9,7 @@
 mod backend;
 mod body;
 mod client;
+mod header_rule;
 mod misc;
 mod options;
 mod request;
