@@ -313,7 +313,7 @@ pub struct OAuthNeed {
 /// The per-call credential hook (`--upstream-token-exchange`): for the security schemes
 /// named in `schemes`, the upstream credential is not the configured one but an RFC 8693
 /// exchange of the authenticated caller's access token at the issuer, for the upstream
-/// base URL the request goes to ([`exchanged_token`]). The MCP side builds one per
+/// base URL the request goes to (`exchanged_token`). The MCP side builds one per
 /// authenticated request; `subject` cannot be read here or anywhere but in the issuer
 /// (see [`mcpdesc_auth::SubjectToken`]), and `Debug` shows the schemes only.
 #[derive(Clone, Copy)]
