@@ -158,6 +158,37 @@ fn resolve_uri(r: &str, base: Option<&str>) -> Option<String> {
         .map(|u| u.as_str().to_string())
 }
 
+/// Whether any subschema of `root` (through subschema keywords, as [`Resolver::new`]
+/// walks) has an `$id` or `$anchor`; the root's own `$id` counts only as a `#name`.
+fn has_ids_below(root: &Value) -> bool {
+    let mut stack: Vec<(&Value, bool)> = vec![(root, true)];
+    while let Some((node, is_root)) = stack.pop() {
+        let Some(obj) = node.as_object() else {
+            continue;
+        };
+        // The root's own `$id` is its base (read above), unless it is a `#name` anchor.
+        let id_counts = !is_root
+            || obj
+                .get("$id")
+                .and_then(Value::as_str)
+                .is_some_and(|id| id.starts_with('#'));
+        if (id_counts && obj.contains_key("$id")) || obj.contains_key("$anchor") {
+            return true;
+        }
+        for (k, v) in obj {
+            let k = k.as_str();
+            if SUBSCHEMA_MAPS.contains(&k) {
+                stack.extend(v.as_object().into_iter().flatten().map(|(_, s)| (s, false)));
+            } else if SUBSCHEMA_ARRAYS.contains(&k) && v.is_array() {
+                stack.extend(v.as_array().into_iter().flatten().map(|s| (s, false)));
+            } else if SUBSCHEMA_ONE.contains(&k) {
+                stack.push((v, false));
+            }
+        }
+    }
+    false
+}
+
 impl<'a> Resolver<'a> {
     /// Indexes `root`: its embedded resources (`$id`) and anchors (`$anchor`, draft-07
     /// `"$id": "#name"`), found through subschema keywords only (a `$id` inside a
@@ -182,6 +213,12 @@ impl<'a> Resolver<'a> {
         };
         if let Some(b) = root_base {
             r.ids.insert(b, 0);
+        }
+        // Most schemas have no `$id` or `$anchor` below the root: then the index is the
+        // root resource alone, and the walk below (a pointer string per subschema) is
+        // skipped after a walk that allocates nothing per node.
+        if !has_ids_below(root) {
+            return r;
         }
         // (node, its pointer, the resource it sits in)
         let mut stack: Vec<(&'a Value, String, usize)> = vec![(root, String::new(), 0)];
@@ -449,6 +486,26 @@ mod tests {
             Err(LocalRefError::External("defs.json#/a".into()))
         );
         assert_eq!(target(&r, ""), Err(LocalRefError::External(String::new())));
+    }
+
+    /// The index is skipped only when nothing below the root names itself: a root
+    /// `"$id": "#top"` (draft-07's anchor form) and an `$anchor` deep in an `items`
+    /// array are still found; an absolute root `$id` is only the base.
+    #[test]
+    fn anchors_at_the_root_and_deep_inside_arrays() {
+        let s = json!({"$id": "#top", "properties": {"a": {"$ref": "#top"}}});
+        assert_eq!(target(&s, "#top").map(|(_, p)| p), Ok(String::new()));
+        let s = json!({"items": [{"type": "string"}, {"allOf": [{"$anchor": "deep"}]}]});
+        assert_eq!(
+            target(&s, "#deep").map(|(_, p)| p),
+            Ok("/items/1/allOf/0".to_string())
+        );
+        let s = json!({"$id": "https://x.example/s.json", "$defs": {"a": {"type": "null"}}});
+        assert_eq!(
+            target(&s, "https://x.example/s.json#/$defs/a").map(|(_, p)| p),
+            Ok("/$defs/a".to_string())
+        );
+        assert_eq!(target(&s, "#a"), Err(LocalRefError::Missing("#a".into())));
     }
 
     /// Anchors, embedded resources and escaped pointers, against expectations written

@@ -594,12 +594,11 @@ impl Spec {
         v: &'a Value,
     ) -> Result<(usize, String, &'a Value), RefTarget> {
         let mut cur = (doc, ptr.to_string(), v);
-        // The one cycle policy: a chain that comes back to a place it passed stops.
-        let mut seen: std::collections::HashSet<(usize, String)> = Default::default();
+        // The one cycle policy: a chain that comes back to a place it passed stops. The
+        // places are kept only once a value is a reference (most are not), in a list: a
+        // hash set per call was a measurable part of the import (issue 30).
+        let mut passed: Vec<(usize, String)> = Vec::new();
         for _ in 0..MAX_REF_CHAIN {
-            if !seen.insert((cur.0, cur.1.clone())) {
-                break;
-            }
             let Some(r) = cur
                 .2
                 .as_object()
@@ -608,6 +607,10 @@ impl Spec {
             else {
                 return Ok(cur);
             };
+            if passed.iter().any(|(d, p)| *d == cur.0 && *p == cur.1) {
+                break;
+            }
+            passed.push((cur.0, cur.1.clone()));
             match self.classify(cur.0, r) {
                 RefTarget::Local { doc, pointer } => match self.get(doc, &pointer) {
                     Some(t) => cur = (doc, pointer, t),
