@@ -213,6 +213,57 @@ impl Serve {
         serde_json::from_slice::<Vec<Value>>(&out.stdout).unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// Waits for the next stderr line that `pred` accepts (each line is seen once) and
+    /// returns its message (a JSON line's `message`).
+    fn wait_for(&self, pred: impl Fn(&str) -> bool) -> String {
+        loop {
+            let line = self.rx.recv_timeout(STARTUP).unwrap_or_else(|e| {
+                panic!(
+                    "no such line ({e}): {:?}",
+                    self.lines.lock().map(|v| v.clone())
+                )
+            });
+            let text = serde_json::from_str::<Value>(&line)
+                .ok()
+                .and_then(|v| v["message"].as_str().map(String::from))
+                .unwrap_or(line);
+            if pred(&text) {
+                return text;
+            }
+        }
+    }
+
+    /// Sends `signal` (e.g. `HUP`) to the server.
+    fn signal(&self, signal: &str) {
+        let _ = Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status();
+    }
+
+    /// The tool names of a 2026-07-28 `tools/list`.
+    fn tool_names(&self) -> Vec<String> {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }}});
+        let (status, v) = self.post(
+            &body,
+            &[
+                ("MCP-Protocol-Version", "2026-07-28"),
+                ("Mcp-Method", "tools/list"),
+            ],
+        );
+        assert_eq!(status, 200, "{v}");
+        v["result"]["tools"]
+            .as_array()
+            .map(|t| {
+                t.iter()
+                    .filter_map(|t| t["name"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// SIGTERM, then the exit status and every stderr line.
     fn stop(mut self) -> (bool, Vec<String>) {
         let _ = Command::new("kill")
@@ -735,4 +786,49 @@ fn usage_errors_and_start_up_failures_are_json_lines() {
     let (code, lines) = failed_start(&["--config", cfg]);
     assert_eq!(code, Some(2));
     assert!(has(&lines, "error", "not a loopback address"), "{lines:#?}");
+}
+
+/// Without `--config`, SIGHUP re-reads and validates the descriptions named on the
+/// command line: a tool added to the file is served after it, a broken file keeps the
+/// old list (and the process), and a later good file is taken again.
+#[test]
+fn sighup_reloads_the_command_lines_description() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let desc = description(&dir);
+    let up = upstream();
+    let serve = Serve::start(&desc, &up.base(), &["--log-format", "json"], &[]);
+    assert_eq!(serve.tool_names(), ["get_pet"]);
+    // A second tool.
+    let mut d: Value = serde_json::from_slice(&std::fs::read(&desc).unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut owner = d["tools"][0].clone();
+    owner["name"] = json!("get_owner");
+    owner["x-mcpdesc-openapi"]["path"] = json!("/owners/{id}");
+    if let Some(t) = d["tools"].as_array_mut() {
+        t.push(owner);
+    }
+    std::fs::write(&desc, d.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    serve.signal("HUP");
+    let line = serve.wait_for(|l| l.starts_with("reloaded:"));
+    assert!(line.contains("2 tools"), "{line}");
+    assert_eq!(serve.tool_names(), ["get_pet", "get_owner"]);
+    // A broken file: the old list keeps serving.
+    std::fs::write(&desc, "{ \"mcpdesc\": \"0.8.0\", ").unwrap_or_else(|e| panic!("{e}"));
+    serve.signal("HUP");
+    serve.wait_for(|l| l.starts_with("reload failed"));
+    assert_eq!(serve.tool_names(), ["get_pet", "get_owner"]);
+    // A description that parses but does not validate: likewise.
+    std::fs::write(&desc, r#"{"mcpdesc": "0.8.0", "tools": 7}"#).unwrap_or_else(|e| panic!("{e}"));
+    serve.signal("HUP");
+    serve.wait_for(|l| l.starts_with("reload failed"));
+    assert_eq!(serve.tool_names(), ["get_pet", "get_owner"]);
+    // The first file again.
+    let desc2 = description(&dir);
+    assert_eq!(desc2, desc);
+    serve.signal("HUP");
+    let line = serve.wait_for(|l| l.starts_with("reloaded:"));
+    assert!(line.contains("1 tools"), "{line}");
+    assert_eq!(serve.tool_names(), ["get_pet"]);
+    let (ok, lines) = serve.stop();
+    assert!(ok, "serve did not exit 0 on SIGTERM: {lines:#?}");
 }

@@ -546,34 +546,55 @@ pub fn run(args: Args) -> CmdResult {
             "the description cannot come from standard input in stdio mode (stdin carries the MCP messages); pass a file".into(),
         ));
     }
-    let Some((mut decoded, name)) = util::read_description(&description)? else {
-        return Ok(Outcome::Rejected);
-    };
     if !args.pins.is_empty() && args.discovery != DiscoveryArg::Search {
         return Err(UsageError(
             "--pin lists a tool beside the search facade: it needs --discovery search".into(),
         ));
     }
-    let selection = selection(&args)?;
     if args.list_toolsets {
+        let Some((decoded, name)) = util::read_description(&description)? else {
+            return Ok(Outcome::Rejected);
+        };
+        selection(&args)?;
         return list_toolsets(&decoded.value, &name);
     }
+    let prepared = match prepare_one(&args)? {
+        Ok(p) => p,
+        Err(outcome) => return Ok(outcome),
+    };
+    let mut lifecycle = lifecycle(&args)?;
+    // SIGHUP re-reads the description (not standard input: it was read once).
+    if args.http.is_some() && description != "-" {
+        lifecycle = lifecycle.set_reload(args_reloader(args));
+    }
+    let served = prepared.serve_with(lifecycle);
+    stop_telemetry();
+    served.map(|()| Outcome::Success).map_err(usage)
+}
+
+/// The server of one description (`args.descriptions[0]`), or the outcome that refuses
+/// it (its diagnostics printed); its warnings are printed.
+fn prepare_one(args: &Args) -> Result<Result<mcpdesc_serve::Prepared, Outcome>, UsageError> {
+    let Some((mut decoded, name)) = util::read_description(&args.descriptions[0])? else {
+        return Ok(Err(Outcome::Rejected));
+    };
+    let selection = selection(args)?;
     // The server keeps the document (its views point into it): move it there, and keep
     // only what positions diagnostics until the server starts.
     let doc = Arc::new(std::mem::take(&mut decoded.value));
     let positions = decoded.source_map;
-    check_token_exchange(&args, &[&doc])?;
+    check_token_exchange(args, &[&doc])?;
     let backend = if args.mock {
         BackendOptions::Mock(MockOptions {
             selections: args.mock_examples.iter().cloned().collect(),
         })
     } else {
-        BackendOptions::Rest(rest_options(&args, credentials(&doc, &args.credentials)?)?)
+        BackendOptions::Rest(rest_options(args, credentials(&doc, &args.credentials)?)?)
     };
-    let transport = transport(&args)?;
-    start_telemetry(&args)?;
+    let transport = transport(args)?;
+    start_telemetry(args)?;
     let opts = Options {
-        serve: serve_options(&args, selection),
+        serve: serve_options(args, selection),
         backend,
         transport,
     };
@@ -586,22 +607,39 @@ pub fn run(args: Args) -> CmdResult {
         Err(e) => match refusal(e) {
             Ok(diags) => {
                 print_diagnostics(&name, &located(diags));
-                return Ok(Outcome::Rejected);
+                return Ok(Err(Outcome::Rejected));
             }
             Err(e) => return Err(e),
         },
     };
     print_diagnostics(&name, &located(prepared.warnings.clone()));
-    // From here on only the server holds the document.
-    drop(positions);
-    drop(doc);
-    let lifecycle = lifecycle(&args)?;
-    let served = prepared.serve_with(lifecycle);
-    stop_telemetry();
-    served.map(|()| Outcome::Success).map_err(usage)
+    Ok(Ok(prepared))
 }
 
-/// `--drain-timeout` and `--session-key-env` (reload is added by `--config`).
+/// SIGHUP's reload without `--config`: the descriptions named on the command line are
+/// read and validated again with the same flags, and the server they make is handed
+/// over (the running one keeps serving when anything is wrong; the diagnostics are
+/// printed). Credentials are read from the environment again.
+fn args_reloader(args: Args) -> Arc<mcpdesc_serve::ReloadFn> {
+    Arc::new(move || {
+        let prepared = if args.descriptions.len() > 1 {
+            prepare_apis(&args, many_apis(&args))
+        } else {
+            prepare_one(&args)
+        };
+        match prepared.map_err(|e| e.0)? {
+            Ok(p) => Ok(mcpdesc_serve::Reloaded {
+                server: p.into_parts().0,
+                addr: args.http,
+                restart_needed: Vec::new(),
+                notes: Vec::new(),
+            }),
+            Err(_) => Err("a description was refused (its diagnostics are printed above)".into()),
+        }
+    })
+}
+
+/// `--drain-timeout` and `--session-key-env` (the reload hook is added by the caller).
 fn lifecycle(args: &Args) -> Result<mcpdesc_serve::Lifecycle, UsageError> {
     let mut l = mcpdesc_serve::Lifecycle::with_signals().drain_timeout(args.drain_timeout.0);
     if let Some(var) = &args.session_key_env {
@@ -633,16 +671,21 @@ fn run_many(args: Args) -> CmdResult {
             "with several descriptions, each must be a file (not standard input)".into(),
         ));
     }
-    let apis = args
-        .descriptions
+    let apis = many_apis(&args);
+    let reload = args_reloader(args.clone());
+    serve_apis(&args, apis, Some(reload))
+}
+
+/// The descriptions of the command line, each with the command line's settings.
+fn many_apis(args: &Args) -> Vec<ServeApi> {
+    args.descriptions
         .iter()
         .map(|d| ServeApi {
             description: d.clone(),
             prefix: None,
             args: args.clone(),
         })
-        .collect();
-    serve_apis(&args, apis, None)
+        .collect()
 }
 
 /// One description served beside others: its file, the prefix of its served names
