@@ -677,98 +677,14 @@ impl Builder<'_> {
         i
     }
 
+    /// A declaration's page: its overview, then one section per part it has, in the
+    /// order the page shows them.
     fn detail(&self, kind: DeclKind, d: &Value, scope: RevisionSet) -> Detail {
         let mut s = Sections::default();
-        let mut overview = Vec::new();
-        if let Some(desc) = d.get("description").and_then(Value::as_str) {
-            overview.push(Block::Rich(text::rich(desc)));
-        }
-        let mut fields = Vec::new();
-        match kind {
-            DeclKind::Transport => {
-                fields.push(field("type", str_of(d, "type")));
-                if let Some(u) = d.get("url").and_then(Value::as_str) {
-                    fields.push(code_field("url", inert_max(u, 2_000)));
-                }
-                if let Some(c) = d.get("command").and_then(Value::as_str) {
-                    fields.push(code_field("command", inert(c)));
-                }
-                if let Some(a) = d.get("args").and_then(Value::as_array) {
-                    let args: Vec<String> = a.iter().map(scalar_text).collect();
-                    fields.push(code_field("args", args.join(" ")));
-                }
-                if let Some(e) = d.get("env").and_then(Value::as_object) {
-                    for (k, v) in e {
-                        fields.push(code_field(
-                            &format!("env {}", inert_max(k, 200)),
-                            scalar_text(v),
-                        ));
-                    }
-                }
-            }
-            DeclKind::Capabilities => {
-                let mut c = d.clone();
-                if let Some(m) = c.as_object_mut() {
-                    m.shift_remove("protocolVersions");
-                }
-                overview.push(Block::Code {
-                    text: json_block(&c),
-                });
-            }
-            _ => {
-                for key in ["title", "uri", "uriTemplate", "mimeType"] {
-                    if let Some(v) = d.get(key).and_then(Value::as_str) {
-                        fields.push(code_field(key, inert(v)).with_code(key != "title"));
-                    }
-                }
-                if kind != DeclKind::Tool && kind != DeclKind::Prompt {
-                    if let Some(n) = d.get("name").and_then(Value::as_str) {
-                        fields.insert(0, code_field("name", inert(n)));
-                    }
-                }
-                if let Some(v) = d.get("size") {
-                    fields.push(field("size", format!("{} bytes", text::json_cell(v))));
-                }
-            }
-        }
-        if d.get("deprecated").and_then(Value::as_bool) == Some(true) {
-            fields.push(field("deprecated", "yes"));
-        }
-        if !fields.is_empty() {
-            overview.push(Block::Fields { items: fields });
-        }
-        s.push("", overview);
+        s.push("", overview(kind, d));
 
         if kind == DeclKind::Tool {
-            s.push(
-                "Annotations",
-                vec![Block::Badges {
-                    items: annotation_badges(d.get("annotations")),
-                }],
-            );
-            if let Some(ex) = d.get("execution") {
-                let ts = ex.get("taskSupport").and_then(Value::as_str);
-                s.push(
-                    "Execution",
-                    vec![Block::Fields {
-                        items: vec![field(
-                            "taskSupport",
-                            ts.map(inert)
-                                .unwrap_or_else(|| "forbidden (default)".into()),
-                        )],
-                    }],
-                );
-            }
-            s.push("Input", self.schema_blocks(d.get("inputSchema")));
-            match d.get("outputSchema") {
-                Some(o) => s.push("Output", self.schema_blocks(Some(o))),
-                None => s.push(
-                    "Output",
-                    vec![Block::Note {
-                        text: "no outputSchema: results are unstructured content".into(),
-                    }],
-                ),
-            }
+            self.tool_sections(&mut s, d);
         }
         if kind == DeclKind::Prompt {
             if let Some(args) = d.get("arguments").and_then(Value::as_array) {
@@ -788,75 +704,13 @@ impl Builder<'_> {
             s.push("Examples", self.examples(kind, d.get("examples"), ex));
         }
         if let Some(ie) = d.get("interactionExamples").and_then(Value::as_object) {
-            let blocks = ie
-                .iter()
-                .map(|(name, e)| {
-                    let mut parts = vec![part("input", e.get("input"))];
-                    for (i, step) in e
-                        .get("steps")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .enumerate()
-                    {
-                        let ty = step.get("type").and_then(Value::as_str).unwrap_or("?");
-                        parts.push(part(
-                            &format!("step {} · {} request", i + 1, inert_max(ty, 50)),
-                            step.get("request"),
-                        ));
-                        parts.push(part(
-                            &format!("step {} · {} response", i + 1, inert_max(ty, 50)),
-                            step.get("response"),
-                        ));
-                    }
-                    parts.push(part("result", e.get("result")));
-                    Block::Example {
-                        name: inert_max(name, 200),
-                        parts,
-                    }
-                })
-                .collect();
-            s.push("Interaction examples", blocks);
+            s.push("Interaction examples", interaction_examples(ie));
         }
         if let Some(ce) = d.get("completionExamples").and_then(Value::as_object) {
-            let blocks = ce
-                .iter()
-                .map(|(name, e)| Block::Example {
-                    name: inert_max(name, 200),
-                    parts: vec![
-                        part("argument", e.get("argument")),
-                        part("context", e.get("context")),
-                        part("result", e.get("result")),
-                    ]
-                    .into_iter()
-                    .filter(|p| !p.text.is_empty())
-                    .collect(),
-                })
-                .collect();
-            s.push("Completion examples", blocks);
+            s.push("Completion examples", completion_examples(ce));
         }
         if let Some(els) = d.get("elicitations").and_then(Value::as_array) {
-            let mut blocks = Vec::new();
-            for e in els {
-                let escope = decl_scope(e, scope);
-                let mut items = vec![
-                    code_field("name", str_of(e, "name")),
-                    field("mode", str_of(e, "mode")),
-                ];
-                if e.get("protocolVersions").is_some() {
-                    items.push(field("protocol revisions", escope.to_strings().join(", ")));
-                }
-                for key in ["when", "message", "url", "onDecline", "onCancel"] {
-                    if let Some(v) = e.get(key).and_then(Value::as_str) {
-                        items.push(field(key, inert(v)));
-                    }
-                }
-                blocks.push(Block::Fields { items });
-                if let Some(rs) = e.get("requestedSchema") {
-                    blocks.extend(self.schema_blocks(Some(rs)));
-                }
-            }
-            s.push("Elicitations", blocks);
+            s.push("Elicitations", self.elicitation_blocks(els, scope));
         }
         if kind.is_primitive() {
             s.push(
@@ -910,6 +764,64 @@ impl Builder<'_> {
             );
         }
         Detail { sections: s.0 }
+    }
+
+    /// A Tool's annotations, execution, input and output sections.
+    fn tool_sections(&self, s: &mut Sections, d: &Value) {
+        s.push(
+            "Annotations",
+            vec![Block::Badges {
+                items: annotation_badges(d.get("annotations")),
+            }],
+        );
+        if let Some(ex) = d.get("execution") {
+            let ts = ex.get("taskSupport").and_then(Value::as_str);
+            s.push(
+                "Execution",
+                vec![Block::Fields {
+                    items: vec![field(
+                        "taskSupport",
+                        ts.map(inert)
+                            .unwrap_or_else(|| "forbidden (default)".into()),
+                    )],
+                }],
+            );
+        }
+        s.push("Input", self.schema_blocks(d.get("inputSchema")));
+        match d.get("outputSchema") {
+            Some(o) => s.push("Output", self.schema_blocks(Some(o))),
+            None => s.push(
+                "Output",
+                vec![Block::Note {
+                    text: "no outputSchema: results are unstructured content".into(),
+                }],
+            ),
+        }
+    }
+
+    /// Each elicitation's fields and requested schema.
+    fn elicitation_blocks(&self, els: &[Value], scope: RevisionSet) -> Vec<Block> {
+        let mut blocks = Vec::new();
+        for e in els {
+            let escope = decl_scope(e, scope);
+            let mut items = vec![
+                code_field("name", str_of(e, "name")),
+                field("mode", str_of(e, "mode")),
+            ];
+            if e.get("protocolVersions").is_some() {
+                items.push(field("protocol revisions", escope.to_strings().join(", ")));
+            }
+            for key in ["when", "message", "url", "onDecline", "onCancel"] {
+                if let Some(v) = e.get(key).and_then(Value::as_str) {
+                    items.push(field(key, inert(v)));
+                }
+            }
+            blocks.push(Block::Fields { items });
+            if let Some(rs) = e.get("requestedSchema") {
+                blocks.extend(self.schema_blocks(Some(rs)));
+            }
+        }
+        blocks
     }
 
     /// A Tool or elicitation schema, `$componentRef` resolved.
@@ -1130,6 +1042,117 @@ impl Sections {
             });
         }
     }
+}
+
+/// The overview of a declaration: its description, then its fields.
+fn overview(kind: DeclKind, d: &Value) -> Vec<Block> {
+    let mut overview = Vec::new();
+    if let Some(desc) = d.get("description").and_then(Value::as_str) {
+        overview.push(Block::Rich(text::rich(desc)));
+    }
+    let mut fields = Vec::new();
+    match kind {
+        DeclKind::Transport => {
+            fields.push(field("type", str_of(d, "type")));
+            if let Some(u) = d.get("url").and_then(Value::as_str) {
+                fields.push(code_field("url", inert_max(u, 2_000)));
+            }
+            if let Some(c) = d.get("command").and_then(Value::as_str) {
+                fields.push(code_field("command", inert(c)));
+            }
+            if let Some(a) = d.get("args").and_then(Value::as_array) {
+                let args: Vec<String> = a.iter().map(scalar_text).collect();
+                fields.push(code_field("args", args.join(" ")));
+            }
+            if let Some(e) = d.get("env").and_then(Value::as_object) {
+                for (k, v) in e {
+                    fields.push(code_field(
+                        &format!("env {}", inert_max(k, 200)),
+                        scalar_text(v),
+                    ));
+                }
+            }
+        }
+        DeclKind::Capabilities => {
+            let mut c = d.clone();
+            if let Some(m) = c.as_object_mut() {
+                m.shift_remove("protocolVersions");
+            }
+            overview.push(Block::Code {
+                text: json_block(&c),
+            });
+        }
+        _ => {
+            for key in ["title", "uri", "uriTemplate", "mimeType"] {
+                if let Some(v) = d.get(key).and_then(Value::as_str) {
+                    fields.push(code_field(key, inert(v)).with_code(key != "title"));
+                }
+            }
+            if kind != DeclKind::Tool && kind != DeclKind::Prompt {
+                if let Some(n) = d.get("name").and_then(Value::as_str) {
+                    fields.insert(0, code_field("name", inert(n)));
+                }
+            }
+            if let Some(v) = d.get("size") {
+                fields.push(field("size", format!("{} bytes", text::json_cell(v))));
+            }
+        }
+    }
+    if d.get("deprecated").and_then(Value::as_bool) == Some(true) {
+        fields.push(field("deprecated", "yes"));
+    }
+    if !fields.is_empty() {
+        overview.push(Block::Fields { items: fields });
+    }
+    overview
+}
+
+/// Each interaction example: its input, every step's request and response, its result.
+fn interaction_examples(ie: &Map<String, Value>) -> Vec<Block> {
+    ie.iter()
+        .map(|(name, e)| {
+            let mut parts = vec![part("input", e.get("input"))];
+            for (i, step) in e
+                .get("steps")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let ty = step.get("type").and_then(Value::as_str).unwrap_or("?");
+                parts.push(part(
+                    &format!("step {} · {} request", i + 1, inert_max(ty, 50)),
+                    step.get("request"),
+                ));
+                parts.push(part(
+                    &format!("step {} · {} response", i + 1, inert_max(ty, 50)),
+                    step.get("response"),
+                ));
+            }
+            parts.push(part("result", e.get("result")));
+            Block::Example {
+                name: inert_max(name, 200),
+                parts,
+            }
+        })
+        .collect()
+}
+
+/// Each completion example's argument, context and result (empty parts left out).
+fn completion_examples(ce: &Map<String, Value>) -> Vec<Block> {
+    ce.iter()
+        .map(|(name, e)| Block::Example {
+            name: inert_max(name, 200),
+            parts: vec![
+                part("argument", e.get("argument")),
+                part("context", e.get("context")),
+                part("result", e.get("result")),
+            ]
+            .into_iter()
+            .filter(|p| !p.text.is_empty())
+            .collect(),
+        })
+        .collect()
 }
 
 fn part(label: &str, v: Option<&Value>) -> Part {
