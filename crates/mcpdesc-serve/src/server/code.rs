@@ -397,3 +397,55 @@ pub fn settle(result: Map<String, Value>) -> Result<Value, String> {
         _ => Ok(blocks.cloned().map_or(Value::Null, Value::Array)),
     }
 }
+
+#[cfg(test)]
+mod survivor_tests {
+    use super::*;
+
+    fn result(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn settle_gives_the_script_structured_content_else_its_one_text_else_the_blocks() {
+        // What the script sees, as the function's contract says, on MCP tool results
+        // (content blocks of type text/image, structuredContent, isError).
+        let text = |t: &str| json!({"type": "text", "text": t});
+        assert_eq!(
+            settle(result(json!({"content": [text("{\"a\": 1}")]}))),
+            Ok(json!({"a": 1}))
+        );
+        assert_eq!(
+            settle(result(json!({"content": [text("plain words")]}))),
+            Ok(json!("plain words"))
+        );
+        assert_eq!(
+            settle(result(
+                json!({"content": [text("ignored")], "structuredContent": {"n": 2}})
+            )),
+            Ok(json!({"n": 2}))
+        );
+        // An image block beside the text: the blocks as they are.
+        let image = json!({"type": "image", "data": "AA==", "mimeType": "image/png", "text": "x"});
+        assert_eq!(
+            settle(result(json!({"content": [text("t"), image.clone()]}))),
+            Ok(json!([text("t"), image.clone()]))
+        );
+        // A lone non-text block whose `text` member is not a text block's text.
+        assert_eq!(
+            settle(result(json!({"content": [image.clone()]}))),
+            Ok(json!([image]))
+        );
+        assert_eq!(
+            settle(result(
+                json!({"content": [text("no such user"), text("try another")], "isError": true})
+            )),
+            Err("no such user\ntry another".to_string())
+        );
+        assert_eq!(
+            settle(result(json!({"content": [], "isError": true}))),
+            Err("the tool reported an error".to_string())
+        );
+        assert_eq!(settle(result(json!({}))), Ok(Value::Null));
+    }
+}
