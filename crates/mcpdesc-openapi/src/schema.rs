@@ -342,18 +342,7 @@ impl<'a> SchemaCx<'a> {
             || m.get("x-nullable").and_then(Value::as_bool) == Some(true);
         let mut out = Map::new();
         if let Some(r) = m.get("$ref") {
-            let base = ptr.len();
-            push(ptr, "$ref");
-            match r.as_str() {
-                Some(r) => out = self.ref_schema(doc, r, ptr, diags),
-                None => diags.warn(
-                    doc,
-                    "openapi-schema-keyword-dropped",
-                    "`$ref` is not a string; dropped",
-                    ptr.clone(),
-                ),
-            }
-            ptr.truncate(base);
+            out = self.conv_ref(doc, r, ptr, diags);
             if !v31 {
                 // 2.0/3.0: siblings of `$ref` are ignored by the spec.
                 if let Some(d) = m.get("description").filter(|d| d.is_string()) {
@@ -365,8 +354,62 @@ impl<'a> SchemaCx<'a> {
                 return Value::Object(out);
             }
         }
-        // Properties removed by direction (needed before `required` is processed).
-        let mut removed: HashSet<&str> = HashSet::new();
+        let mut st = ObjParts {
+            out,
+            // Properties removed by direction (needed before `required` is processed).
+            removed: self.removed_properties(doc, m, ptr),
+            file_type: false,
+            excl_min: None,
+            excl_max: None,
+        };
+        for (k, val) in m {
+            let base = ptr.len();
+            push(ptr, k);
+            self.conv_keyword(doc, m, k, val, &mut st, ptr, diags, depth);
+            ptr.truncate(base);
+        }
+        let mut out = st.finish();
+        if nullable {
+            out = make_nullable(out);
+        }
+        Value::Object(out)
+    }
+
+    /// A `$ref` keyword's schema (its target's definition reference), or nothing with a
+    /// warning when it is not a string.
+    fn conv_ref(
+        &mut self,
+        doc: usize,
+        r: &Value,
+        ptr: &mut String,
+        diags: &mut Diags,
+    ) -> Map<String, Value> {
+        let base = ptr.len();
+        push(ptr, "$ref");
+        let out = match r.as_str() {
+            Some(r) => self.ref_schema(doc, r, ptr, diags),
+            None => {
+                diags.warn(
+                    doc,
+                    "openapi-schema-keyword-dropped",
+                    "`$ref` is not a string; dropped",
+                    ptr.clone(),
+                );
+                Map::new()
+            }
+        };
+        ptr.truncate(base);
+        out
+    }
+
+    /// The names of the properties the direction drops (`readOnly` in input, …).
+    fn removed_properties<'m>(
+        &mut self,
+        doc: usize,
+        m: &'m Map<String, Value>,
+        ptr: &mut String,
+    ) -> HashSet<&'m str> {
+        let mut removed = HashSet::new();
         if let Some(Value::Object(props)) = m.get("properties") {
             let base = ptr.len();
             push(ptr, "properties");
@@ -380,47 +423,78 @@ impl<'a> SchemaCx<'a> {
             }
             ptr.truncate(base);
         }
-        let mut file_type = false;
-        let mut excl_min = None;
-        let mut excl_max = None;
-        for (k, val) in m {
-            let base = ptr.len();
-            push(ptr, k);
-            match k.as_str() {
-                "$ref" | "nullable" | "x-nullable" | "discriminator" | "xml" | "externalDocs"
-                | "$schema" | "$id" | "$anchor" | "$dynamicAnchor" | "$dynamicRef" => {}
-                _ if k.starts_with("x-") => {}
-                "example" => {
-                    if !m.contains_key("examples") {
-                        out.insert("examples".into(), Value::Array(vec![val.clone()]));
-                    }
+        removed
+    }
+
+    /// One keyword of a schema object (at `ptr`) into `st`: annotations and examples
+    /// here, subschema keywords in [`Self::conv_applicator`], assertions in
+    /// [`Self::conv_assertion`].
+    #[allow(clippy::too_many_arguments)]
+    fn conv_keyword(
+        &mut self,
+        doc: usize,
+        m: &Map<String, Value>,
+        k: &String,
+        val: &Value,
+        st: &mut ObjParts<'_>,
+        ptr: &mut String,
+        diags: &mut Diags,
+        depth: usize,
+    ) {
+        match k.as_str() {
+            "$ref" | "nullable" | "x-nullable" | "discriminator" | "xml" | "externalDocs"
+            | "$schema" | "$id" | "$anchor" | "$dynamicAnchor" | "$dynamicRef" => {}
+            _ if k.starts_with("x-") => {}
+            "example" => {
+                if !m.contains_key("examples") {
+                    st.out
+                        .insert("examples".into(), Value::Array(vec![val.clone()]));
                 }
-                "examples" => match val {
-                    Value::Array(_) => {
-                        out.insert(k.clone(), val.clone());
-                    }
-                    Value::Object(map) if !map.is_empty() => {
-                        // A misplaced OpenAPI Example map: keep the values.
-                        let vals: Vec<Value> = map
-                            .values()
-                            .map(|e| e.get("value").cloned().unwrap_or_else(|| e.clone()))
-                            .collect();
-                        out.insert(k.clone(), Value::Array(vals));
-                    }
-                    _ => self.dropped(doc, ptr, diags, "`examples` must be an array"),
-                },
-                "type" => match normalize_type(val, &mut file_type) {
-                    Ok(t) => {
-                        out.insert(k.clone(), t);
-                    }
-                    Err(msg) => self.dropped(doc, ptr, diags, &msg),
-                },
-                "properties" | "patternProperties" | "$defs" | "definitions"
-                | "dependentSchemas" => match val {
+            }
+            "examples" => match val {
+                Value::Array(_) => {
+                    st.out.insert(k.clone(), val.clone());
+                }
+                Value::Object(map) if !map.is_empty() => {
+                    // A misplaced OpenAPI Example map: keep the values.
+                    let vals: Vec<Value> = map
+                        .values()
+                        .map(|e| e.get("value").cloned().unwrap_or_else(|| e.clone()))
+                        .collect();
+                    st.out.insert(k.clone(), Value::Array(vals));
+                }
+                _ => self.dropped(doc, ptr, diags, "`examples` must be an array"),
+            },
+            "type" => match normalize_type(val, &mut st.file_type) {
+                Ok(t) => {
+                    st.out.insert(k.clone(), t);
+                }
+                Err(msg) => self.dropped(doc, ptr, diags, &msg),
+            },
+            _ if self.conv_applicator(doc, k, val, st, ptr, diags, depth) => {}
+            _ => self.conv_assertion(doc, k, val, st, ptr.as_str(), diags),
+        }
+    }
+
+    /// A subschema keyword (`properties`, `items`, `allOf`, …); `false` when `k` is none.
+    #[allow(clippy::too_many_arguments)]
+    fn conv_applicator(
+        &mut self,
+        doc: usize,
+        k: &String,
+        val: &Value,
+        st: &mut ObjParts<'_>,
+        ptr: &mut String,
+        diags: &mut Diags,
+        depth: usize,
+    ) -> bool {
+        match k.as_str() {
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                match val {
                     Value::Object(map) => {
                         let mut o = Map::new();
                         for (pk, pv) in map {
-                            if k == "properties" && removed.contains(pk.as_str()) {
+                            if k == "properties" && st.removed.contains(pk.as_str()) {
                                 continue;
                             }
                             let b2 = ptr.len();
@@ -429,197 +503,177 @@ impl<'a> SchemaCx<'a> {
                             ptr.truncate(b2);
                             o.insert(pk.clone(), c);
                         }
-                        out.insert(k.clone(), Value::Object(o));
+                        st.out.insert(k.clone(), Value::Object(o));
                     }
                     _ => self.dropped(doc, ptr, diags, &format!("`{k}` must be an object")),
-                },
-                "items" => match val {
-                    Value::Array(a) => {
-                        // Tuple form (draft-04 style): 2020-12 spells it prefixItems.
-                        let mut items = Vec::with_capacity(a.len());
-                        for (i, it) in a.iter().enumerate() {
-                            let b2 = ptr.len();
-                            push(ptr, i.to_string());
-                            items.push(self.conv(doc, it, ptr, diags, depth + 1));
-                            ptr.truncate(b2);
-                        }
-                        if !items.is_empty() {
-                            out.insert("prefixItems".into(), Value::Array(items));
-                        }
+                }
+            }
+            "items" => match val {
+                Value::Array(a) => {
+                    // Tuple form (draft-04 style): 2020-12 spells it prefixItems.
+                    let mut items = Vec::with_capacity(a.len());
+                    for (i, it) in a.iter().enumerate() {
+                        let b2 = ptr.len();
+                        push(ptr, i.to_string());
+                        items.push(self.conv(doc, it, ptr, diags, depth + 1));
+                        ptr.truncate(b2);
                     }
-                    _ => {
-                        let c = self.conv(doc, val, ptr, diags, depth + 1);
-                        out.insert(k.clone(), c);
+                    if !items.is_empty() {
+                        st.out.insert("prefixItems".into(), Value::Array(items));
                     }
-                },
-                "additionalProperties"
-                | "not"
-                | "propertyNames"
-                | "contains"
-                | "if"
-                | "then"
-                | "else"
-                | "unevaluatedProperties"
-                | "unevaluatedItems"
-                | "contentSchema" => match val {
-                    Value::Object(_) | Value::Bool(_) => {
-                        let c = self.conv(doc, val, ptr, diags, depth + 1);
-                        out.insert(k.clone(), c);
-                    }
-                    _ => self.dropped(doc, ptr, diags, &format!("`{k}` must be a schema")),
-                },
-                "allOf" | "anyOf" | "oneOf" | "prefixItems" => match val {
-                    Value::Array(a) if !a.is_empty() => {
-                        let mut items = Vec::with_capacity(a.len());
-                        for (i, it) in a.iter().enumerate() {
-                            let b2 = ptr.len();
-                            push(ptr, i.to_string());
-                            items.push(self.conv(doc, it, ptr, diags, depth + 1));
-                            ptr.truncate(b2);
-                        }
-                        out.insert(k.clone(), Value::Array(items));
-                    }
-                    _ => self.dropped(
-                        doc,
-                        ptr,
-                        diags,
-                        &format!("`{k}` must be a non-empty array of schemas"),
-                    ),
-                },
-                "required" => match val {
-                    Value::Array(a) if a.iter().all(Value::is_string) => {
-                        let mut seen = HashSet::new();
-                        let req: Vec<Value> = a
-                            .iter()
-                            .filter(|s| {
-                                s.as_str()
-                                    .is_some_and(|s| !removed.contains(s) && seen.insert(s))
-                            })
-                            .cloned()
-                            .collect();
-                        out.insert(k.clone(), Value::Array(req));
-                    }
-                    _ => self.dropped(doc, ptr, diags, "`required` must be an array of strings"),
-                },
-                "enum" => match val {
-                    Value::Array(_) => {
-                        out.insert(k.clone(), val.clone());
-                    }
-                    _ => self.dropped(doc, ptr, diags, "`enum` must be an array"),
-                },
-                "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties"
-                | "minProperties" | "maxContains" | "minContains" => match non_negative_int(val) {
-                    Some(n) => {
-                        out.insert(k.clone(), Value::Number(n));
-                    }
-                    None => self.dropped(
-                        doc,
-                        ptr,
-                        diags,
-                        &format!("`{k}` must be a non-negative integer"),
-                    ),
-                },
-                "minimum" | "maximum" => match number(val) {
-                    Some(n) => {
-                        out.insert(k.clone(), Value::Number(n));
-                    }
-                    None => self.dropped(doc, ptr, diags, &format!("`{k}` must be a number")),
-                },
-                "multipleOf" => match number(val).filter(|n| n.as_f64().is_some_and(|f| f > 0.0)) {
-                    Some(n) => {
-                        out.insert(k.clone(), Value::Number(n));
-                    }
-                    None => self.dropped(
-                        doc,
-                        ptr,
-                        diags,
-                        "`multipleOf` must be a number greater than 0",
-                    ),
-                },
-                "exclusiveMinimum" | "exclusiveMaximum" => match val {
-                    Value::Bool(b) => {
-                        if k == "exclusiveMinimum" {
-                            excl_min = Some(*b);
-                        } else {
-                            excl_max = Some(*b);
-                        }
-                    }
-                    _ => match number(val) {
-                        Some(n) => {
-                            out.insert(k.clone(), Value::Number(n));
-                        }
-                        None => self.dropped(
-                            doc,
-                            ptr,
-                            diags,
-                            &format!("`{k}` must be a number or boolean"),
-                        ),
-                    },
-                },
-                "pattern" | "format" | "title" | "description" | "$comment"
-                | "contentMediaType" | "contentEncoding" => match val {
-                    Value::String(_) => {
-                        out.insert(k.clone(), val.clone());
-                    }
-                    _ => self.dropped(doc, ptr, diags, &format!("`{k}` must be a string")),
-                },
-                "uniqueItems" | "readOnly" | "writeOnly" | "deprecated" => match val {
-                    Value::Bool(_) => {
-                        out.insert(k.clone(), val.clone());
-                    }
-                    _ => self.dropped(doc, ptr, diags, &format!("`{k}` must be a boolean")),
-                },
-                "dependentRequired" => match val {
-                    Value::Object(_) => {
-                        out.insert(k.clone(), val.clone());
-                    }
-                    _ => self.dropped(doc, ptr, diags, "`dependentRequired` must be an object"),
-                },
-                // `additionalItems` has no 2020-12 meaning without array `items`.
-                "additionalItems" => {}
+                }
                 _ => {
-                    // Unknown keywords are allowed (and ignored) by 2020-12.
-                    out.insert(k.clone(), val.clone());
+                    let c = self.conv(doc, val, ptr, diags, depth + 1);
+                    st.out.insert(k.clone(), c);
                 }
-            }
-            ptr.truncate(base);
-        }
-        // Boolean exclusive bounds (2.0/3.0) → numeric form.
-        if let Some(b) = excl_min {
-            if b {
-                if let Some(n) = out.remove("minimum") {
-                    out.insert("exclusiveMinimum".into(), n);
+            },
+            "additionalProperties"
+            | "not"
+            | "propertyNames"
+            | "contains"
+            | "if"
+            | "then"
+            | "else"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "contentSchema" => match val {
+                Value::Object(_) | Value::Bool(_) => {
+                    let c = self.conv(doc, val, ptr, diags, depth + 1);
+                    st.out.insert(k.clone(), c);
                 }
-            }
-        }
-        if let Some(b) = excl_max {
-            if b {
-                if let Some(n) = out.remove("maximum") {
-                    out.insert("exclusiveMaximum".into(), n);
+                _ => self.dropped(doc, ptr, diags, &format!("`{k}` must be a schema")),
+            },
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => match val {
+                Value::Array(a) if !a.is_empty() => {
+                    let mut items = Vec::with_capacity(a.len());
+                    for (i, it) in a.iter().enumerate() {
+                        let b2 = ptr.len();
+                        push(ptr, i.to_string());
+                        items.push(self.conv(doc, it, ptr, diags, depth + 1));
+                        ptr.truncate(b2);
+                    }
+                    st.out.insert(k.clone(), Value::Array(items));
                 }
-            }
+                _ => self.dropped(
+                    doc,
+                    ptr,
+                    diags,
+                    &format!("`{k}` must be a non-empty array of schemas"),
+                ),
+            },
+            _ => return false,
         }
-        if file_type {
-            out.insert("contentEncoding".into(), json!("base64"));
-        }
-        let is_string = match out.get("type") {
-            Some(Value::String(t)) => t == "string",
-            Some(Value::Array(a)) => a.iter().any(|t| t == "string"),
-            _ => false,
-        };
-        if is_string {
-            if let Some(Value::String(f)) = out.get("format") {
-                if f == "binary" || f == "byte" {
-                    out.remove("format");
-                    out.entry("contentEncoding")
-                        .or_insert_with(|| json!("base64"));
+        true
+    }
+
+    /// Any other keyword: validation keywords checked for their type (dropped with a
+    /// warning when wrong), unknown keywords kept.
+    fn conv_assertion(
+        &mut self,
+        doc: usize,
+        k: &String,
+        val: &Value,
+        st: &mut ObjParts<'_>,
+        ptr: &str,
+        diags: &mut Diags,
+    ) {
+        match k.as_str() {
+            "required" => match val {
+                Value::Array(a) if a.iter().all(Value::is_string) => {
+                    let mut seen = HashSet::new();
+                    let req: Vec<Value> = a
+                        .iter()
+                        .filter(|s| {
+                            s.as_str()
+                                .is_some_and(|s| !st.removed.contains(s) && seen.insert(s))
+                        })
+                        .cloned()
+                        .collect();
+                    st.out.insert(k.clone(), Value::Array(req));
                 }
+                _ => self.dropped(doc, ptr, diags, "`required` must be an array of strings"),
+            },
+            "enum" => match val {
+                Value::Array(_) => {
+                    st.out.insert(k.clone(), val.clone());
+                }
+                _ => self.dropped(doc, ptr, diags, "`enum` must be an array"),
+            },
+            "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties"
+            | "minProperties" | "maxContains" | "minContains" => match non_negative_int(val) {
+                Some(n) => {
+                    st.out.insert(k.clone(), Value::Number(n));
+                }
+                None => self.dropped(
+                    doc,
+                    ptr,
+                    diags,
+                    &format!("`{k}` must be a non-negative integer"),
+                ),
+            },
+            "minimum" | "maximum" => match number(val) {
+                Some(n) => {
+                    st.out.insert(k.clone(), Value::Number(n));
+                }
+                None => self.dropped(doc, ptr, diags, &format!("`{k}` must be a number")),
+            },
+            "multipleOf" => match number(val).filter(|n| n.as_f64().is_some_and(|f| f > 0.0)) {
+                Some(n) => {
+                    st.out.insert(k.clone(), Value::Number(n));
+                }
+                None => self.dropped(
+                    doc,
+                    ptr,
+                    diags,
+                    "`multipleOf` must be a number greater than 0",
+                ),
+            },
+            "exclusiveMinimum" | "exclusiveMaximum" => match val {
+                Value::Bool(b) => {
+                    if k == "exclusiveMinimum" {
+                        st.excl_min = Some(*b);
+                    } else {
+                        st.excl_max = Some(*b);
+                    }
+                }
+                _ => match number(val) {
+                    Some(n) => {
+                        st.out.insert(k.clone(), Value::Number(n));
+                    }
+                    None => self.dropped(
+                        doc,
+                        ptr,
+                        diags,
+                        &format!("`{k}` must be a number or boolean"),
+                    ),
+                },
+            },
+            "pattern" | "format" | "title" | "description" | "$comment" | "contentMediaType"
+            | "contentEncoding" => match val {
+                Value::String(_) => {
+                    st.out.insert(k.clone(), val.clone());
+                }
+                _ => self.dropped(doc, ptr, diags, &format!("`{k}` must be a string")),
+            },
+            "uniqueItems" | "readOnly" | "writeOnly" | "deprecated" => match val {
+                Value::Bool(_) => {
+                    st.out.insert(k.clone(), val.clone());
+                }
+                _ => self.dropped(doc, ptr, diags, &format!("`{k}` must be a boolean")),
+            },
+            "dependentRequired" => match val {
+                Value::Object(_) => {
+                    st.out.insert(k.clone(), val.clone());
+                }
+                _ => self.dropped(doc, ptr, diags, "`dependentRequired` must be an object"),
+            },
+            // `additionalItems` has no 2020-12 meaning without array `items`.
+            "additionalItems" => {}
+            _ => {
+                // Unknown keywords are allowed (and ignored) by 2020-12.
+                st.out.insert(k.clone(), val.clone());
             }
         }
-        if nullable {
-            out = make_nullable(out);
-        }
-        Value::Object(out)
     }
 
     fn dropped(&self, doc: usize, ptr: &str, diags: &mut Diags, why: &str) {
@@ -629,6 +683,60 @@ impl<'a> SchemaCx<'a> {
             format!("{why}; the keyword was dropped"),
             ptr,
         );
+    }
+}
+
+/// A schema object being converted: the output so far and what later keywords and
+/// the finishing step read.
+struct ObjParts<'m> {
+    out: Map<String, Value>,
+    /// Properties the direction drops (also left out of `required`).
+    removed: HashSet<&'m str>,
+    /// A 2.0 `type: file`: the string gets `contentEncoding: base64`.
+    file_type: bool,
+    /// Boolean exclusive bounds (2.0/3.0).
+    excl_min: Option<bool>,
+    excl_max: Option<bool>,
+}
+
+impl ObjParts<'_> {
+    /// The output with the 2.0/3.0 forms rewritten: boolean exclusive bounds as numeric
+    /// ones, a file or binary string as base64 content.
+    fn finish(mut self) -> Map<String, Value> {
+        // Boolean exclusive bounds (2.0/3.0) → numeric form.
+        if let Some(b) = self.excl_min {
+            if b {
+                if let Some(n) = self.out.remove("minimum") {
+                    self.out.insert("exclusiveMinimum".into(), n);
+                }
+            }
+        }
+        if let Some(b) = self.excl_max {
+            if b {
+                if let Some(n) = self.out.remove("maximum") {
+                    self.out.insert("exclusiveMaximum".into(), n);
+                }
+            }
+        }
+        if self.file_type {
+            self.out.insert("contentEncoding".into(), json!("base64"));
+        }
+        let is_string = match self.out.get("type") {
+            Some(Value::String(t)) => t == "string",
+            Some(Value::Array(a)) => a.iter().any(|t| t == "string"),
+            _ => false,
+        };
+        if is_string {
+            if let Some(Value::String(f)) = self.out.get("format") {
+                if f == "binary" || f == "byte" {
+                    self.out.remove("format");
+                    self.out
+                        .entry("contentEncoding")
+                        .or_insert_with(|| json!("base64"));
+                }
+            }
+        }
+        self.out
     }
 }
 
