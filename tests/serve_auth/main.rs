@@ -125,9 +125,14 @@ struct Serve {
 
 impl Serve {
     fn start(desc: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Serve {
+        Serve::start_many(&[desc], args, env)
+    }
+
+    /// Several descriptions served as one (`mcpdesc serve A B …`).
+    fn start_many(descs: &[&std::path::Path], args: &[&str], env: &[(&str, &str)]) -> Serve {
         let mut child = Command::new(mcpdesc_bin())
             .arg("serve")
-            .arg(desc)
+            .args(descs)
             .args(["--http", "127.0.0.1:0"])
             .args(args)
             .envs(env.iter().copied())
@@ -1143,4 +1148,341 @@ fn token_exchange_is_checked_at_start() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(why), "{extra:?}: {err}");
     }
+}
+
+/// The OpenAPI text `yaml`, written as `<name>.openapi.yaml` and imported.
+fn import_api(dir: &std::path::Path, name: &str, yaml: &str) -> std::path::PathBuf {
+    let src = dir.join(format!("{name}.openapi.yaml"));
+    std::fs::write(&src, yaml).expect("write");
+    let desc = dir.join(format!("{name}.mcpdesc.json"));
+    let o = Command::new(mcpdesc_bin())
+        .args(["import", "openapi"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&desc)
+        .output()
+        .expect("import");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    desc
+}
+
+/// A second API beside notes: its scheme is also named `oauth` but has its own scopes
+/// (root `oauth: [tasks:read]`; `create_task` needs `tasks:write`).
+const TASKS: &str = r#"openapi: 3.0.3
+info:
+  title: Tasks
+  version: "1.0"
+servers:
+  - url: BASE
+components:
+  securitySchemes:
+    oauth:
+      type: oauth2
+      flows:
+        clientCredentials:
+          tokenUrl: https://tasks-as.invalid/token
+          scopes:
+            tasks:read: read tasks
+            tasks:write: write tasks
+security:
+  - oauth: [tasks:read]
+paths:
+  /tasks:
+    get:
+      operationId: list_tasks
+      tags: [tasks]
+      responses:
+        "200":
+          description: the tasks
+          content:
+            application/json:
+              schema:
+                type: object
+    post:
+      operationId: create_task
+      tags: [tasks]
+      security:
+        - oauth: [tasks:write]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                text:
+                  type: string
+              required: [text]
+      responses:
+        "201":
+          description: created
+          content:
+            application/json:
+              schema:
+                type: object
+"#;
+
+/// Two descriptions served together (issue 28 with issue 21's composition): each
+/// tool's scopes are its own description's, although both name their scheme `oauth`;
+/// the metadata covers both; toolset paths and `tool-scopes` globs (on the served,
+/// prefixed names) follow the same rule; nothing reaches an upstream for a refused call.
+#[test]
+#[cfg_attr(
+    mcpdesc_missing_node,
+    ignore = ".deps/node is missing (cargo xtask deps)"
+)]
+fn several_descriptions_keep_each_tools_own_scopes() {
+    let issuer = Issuer::start();
+    let dir = tempfile::tempdir().expect("tmp");
+    let up_notes = Recorder::always(Reply::json(200, "{\"notes\": []}"));
+    let up_tasks = Recorder::always(Reply::json(200, "{\"tasks\": []}"));
+    let notes_yaml =
+        std::fs::read_to_string(workspace_root().join("tests/fixtures/auth/notes.openapi.yaml"))
+            .expect("notes")
+            .replace("http://notes.invalid", &up_notes.base());
+    let notes = import_api(dir.path(), "notes", &notes_yaml);
+    let tasks = import_api(
+        dir.path(),
+        "tasks",
+        &TASKS.replace("BASE", &up_tasks.base()),
+    );
+    let env = [
+        (
+            "MCPDESC_CREDENTIAL_NOTES_OAUTH",
+            "token:notes-own-credential",
+        ),
+        (
+            "MCPDESC_CREDENTIAL_TASKS_OAUTH",
+            "token:tasks-own-credential",
+        ),
+    ];
+    let serve = Serve::start_many(&[&notes, &tasks], &["--auth-issuer", &issuer.url], &env);
+    let resource = format!("{}/mcp", serve.base);
+    let toolset = format!("{}/mcp/x/tasks", serve.base);
+    let meta_url = format!("{}/.well-known/oauth-protected-resource/mcp", serve.base);
+    let nothing_upstream = |what: &str| {
+        assert!(
+            up_notes.requests().is_empty() && up_tasks.requests().is_empty(),
+            "{what}: an upstream got {:?} {:?}",
+            up_notes.requests(),
+            up_tasks.requests()
+        );
+    };
+
+    // The metadata names every scope of both descriptions.
+    let r = http(
+        &serve.base,
+        "GET",
+        "/.well-known/oauth-protected-resource/mcp",
+        &[],
+        b"",
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.json()["scopes_supported"],
+        json!(["notes:read", "notes:write", "tasks:read", "tasks:write"]),
+        "{}",
+        r.text()
+    );
+    let r = http(
+        &serve.base,
+        "GET",
+        "/.well-known/oauth-protected-resource/mcp/x/tasks",
+        &[],
+        b"",
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["resource"], json!(toolset));
+    assert_eq!(
+        r.json()["scopes_supported"],
+        json!(["tasks:read", "tasks:write"]),
+        "{}",
+        r.text()
+    );
+
+    let call = |token: &str, path: &str, name: &str| {
+        serve.rpc(
+            path,
+            Some(token),
+            "tools/call",
+            json!({"name": name, "arguments": if name.contains("create") {
+                json!({"text": "hi"})
+            } else {
+                json!({})
+            }}),
+        )
+    };
+    let step_up = |r: &Resp, scope: &str, meta: &str| {
+        assert_eq!(r.status, 403, "{}", r.text());
+        assert_eq!(
+            r.header("www-authenticate"),
+            Some(
+                format!(
+                    "Bearer error=\"insufficient_scope\", scope=\"{scope}\", resource_metadata=\"{meta}\""
+                )
+                .as_str()
+            )
+        );
+    };
+
+    // A notes reader (a token of the real issuer): only notes' read tool.
+    let reader = issuer.token("reader", "notes:read", Some(&resource));
+    let r = serve.rpc("/mcp", Some(&reader), "tools/list", json!({}));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(tool_names(&r), ["notes_list_notes"]);
+    step_up(
+        &call(&reader, "/mcp", "notes_create_note"),
+        "notes:write",
+        &meta_url,
+    );
+    step_up(
+        &call(&reader, "/mcp", "tasks_list_tasks"),
+        "tasks:read",
+        &meta_url,
+    );
+    step_up(
+        &call(&reader, "/mcp", "tasks_create_task"),
+        "tasks:write",
+        &meta_url,
+    );
+    nothing_upstream("the notes reader's refused calls");
+
+    // A tasks reader (the issuer's key signs scopes its fixture does not hand out).
+    let mint = |scope: &str, aud: &str| {
+        sign(
+            RSA1,
+            "rsa1",
+            &json!({"iss": issuer.url, "aud": aud, "sub": "alice", "client_id": "app",
+                "scope": scope, "exp": now() + 300, "iat": now()}),
+        )
+    };
+    let tasks_reader = mint("tasks:read", &resource);
+    let r = serve.rpc("/mcp", Some(&tasks_reader), "tools/list", json!({}));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(tool_names(&r), ["tasks_list_tasks"]);
+    step_up(
+        &call(&tasks_reader, "/mcp", "tasks_create_task"),
+        "tasks:write",
+        &meta_url,
+    );
+    step_up(
+        &call(&tasks_reader, "/mcp", "notes_list_notes"),
+        "notes:read",
+        &meta_url,
+    );
+    // A notes:write scope does not open the tasks write tool (same scheme name `oauth`).
+    let notes_writer = mint("notes:read notes:write tasks:read", &resource);
+    step_up(
+        &call(&notes_writer, "/mcp", "tasks_create_task"),
+        "tasks:write",
+        &meta_url,
+    );
+    nothing_upstream("the refused calls");
+
+    // The permitted calls reach each one's own upstream with its own credential.
+    for (token, name) in [
+        (&reader, "notes_list_notes"),
+        (&tasks_reader, "tasks_list_tasks"),
+    ] {
+        let r = call(token, "/mcp", name);
+        assert_eq!(r.status, 200, "{name}: {}", r.text());
+        assert_ne!(r.json()["result"]["isError"], json!(true), "{}", r.text());
+    }
+    let writer = mint("notes:read notes:write tasks:read tasks:write", &resource);
+    let r = serve.rpc("/mcp", Some(&writer), "tools/list", json!({}));
+    assert_eq!(
+        tool_names(&r),
+        [
+            "notes_list_notes",
+            "notes_create_note",
+            "tasks_list_tasks",
+            "tasks_create_task"
+        ]
+    );
+    for name in ["notes_create_note", "tasks_create_task"] {
+        let r = call(&writer, "/mcp", name);
+        assert_eq!(r.status, 200, "{name}: {}", r.text());
+        assert_ne!(r.json()["result"]["isError"], json!(true), "{}", r.text());
+    }
+    let (n, t) = (up_notes.requests(), up_tasks.requests());
+    assert_eq!(
+        n.iter().map(|r| r.method.as_str()).collect::<Vec<_>>(),
+        ["GET", "POST"]
+    );
+    assert_eq!(
+        t.iter().map(|r| r.method.as_str()).collect::<Vec<_>>(),
+        ["GET", "POST"]
+    );
+    for r in &n {
+        assert_eq!(
+            r.header("authorization"),
+            Some("Bearer notes-own-credential")
+        );
+    }
+    for r in &t {
+        assert_eq!(
+            r.header("authorization"),
+            Some("Bearer tasks-own-credential")
+        );
+    }
+
+    // A toolset path follows the same rule.
+    let for_toolset = mint("notes:read notes:write tasks:read", &toolset);
+    let r = serve.rpc("/mcp/x/tasks", Some(&for_toolset), "tools/list", json!({}));
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(tool_names(&r), ["tasks_list_tasks"]);
+    step_up(
+        &call(&for_toolset, "/mcp/x/tasks", "tasks_create_task"),
+        "tasks:write",
+        &format!(
+            "{}/.well-known/oauth-protected-resource/mcp/x/tasks",
+            serve.base
+        ),
+    );
+    assert_eq!(up_tasks.requests().len(), 2, "a refused call reached tasks");
+    drop(serve);
+
+    // `tool-scopes` globs match the served (prefixed) names: `tasks_*` needs
+    // tasks:admin; `list_notes` (a name only inside its description) matches nothing.
+    let serve = Serve::start_many(
+        &[&notes, &tasks],
+        &[
+            "--auth-issuer",
+            &issuer.url,
+            "--tool-scopes",
+            "tasks_*=tasks:admin",
+            "--tool-scopes",
+            "list_notes=nobody",
+        ],
+        &env,
+    );
+    let resource = format!("{}/mcp", serve.base);
+    let meta_url = format!("{}/.well-known/oauth-protected-resource/mcp", serve.base);
+    let writer = mint("notes:read notes:write tasks:read tasks:write", &resource);
+    let r = serve.rpc("/mcp", Some(&writer), "tools/list", json!({}));
+    assert_eq!(tool_names(&r), ["notes_list_notes", "notes_create_note"]);
+    let r = serve.rpc(
+        "/mcp",
+        Some(&writer),
+        "tools/call",
+        json!({"name": "tasks_list_tasks", "arguments": {}}),
+    );
+    step_up(&r, "tasks:admin", &meta_url);
+    let admin = mint("tasks:admin", &resource);
+    let r = serve.rpc("/mcp", Some(&admin), "tools/list", json!({}));
+    assert_eq!(tool_names(&r), ["tasks_list_tasks", "tasks_create_task"]);
+    let r = http(
+        &serve.base,
+        "GET",
+        "/.well-known/oauth-protected-resource/mcp",
+        &[],
+        b"",
+    );
+    assert_eq!(
+        r.json()["scopes_supported"],
+        json!(["notes:read", "notes:write", "tasks:admin"]),
+        "{}",
+        r.text()
+    );
+    assert_eq!(up_tasks.requests().len(), 2, "a refused call reached tasks");
 }

@@ -38,8 +38,16 @@
 //! - `tools`, `resources`, `resourceTemplates`, `prompts`: each description's
 //!   declarations in order (tools and prompts renamed); Reference Objects at their use
 //!   sites (`inputSchema`, `outputSchema`, `examples`, elicitation `requestedSchema`)
-//!   are inlined from that description's components, so no component names can clash;
-//!   `security` is dropped (each backend applies its own description's security).
+//!   are inlined from that description's components, so no component names can clash.
+//! - `security`: each declaration carries its own description's effective requirement
+//!   (its own `security`, else its description's root `security`; none when neither is
+//!   declared), with every scheme name `<prefix>.<name>`; root `securitySchemes` holds
+//!   each description's schemes under those names (a prefix has no `.`, so two
+//!   descriptions' schemes never clash) and the root has no `security`. The composed
+//!   description thus says what each tool needs, as its own description does: the
+//!   `--auth-issuer` gate reads per-tool scopes from it, and `tool-scopes` globs match
+//!   the served (prefixed) names. Each backend still applies its own description's
+//!   schemes and credentials upstream.
 //!   [`Composition::routes`] says where each came from, so `tools/call`,
 //!   `resources/read` and `prompts/get` reach the owning description's backend
 //!   ([`Router`]).
@@ -189,6 +197,17 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
                 .map_err(|e| ComposeError::Names(e.to_string()))?,
         );
     }
+    let mut schemes = Map::new();
+    for (m, (doc, _)) in members.iter().enumerate() {
+        for (name, scheme) in doc
+            .get("securitySchemes")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            schemes.insert(scheme_name(&prefixes[m], name), scheme.clone());
+        }
+    }
     let union = members.iter().fold(RevisionSet::default(), |acc, (d, _)| {
         acc.union(root_scope(d))
     });
@@ -219,7 +238,12 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
                     {
                         o.insert(SERVER_EXTENSION.into(), server.clone());
                     }
-                    o.remove("security");
+                    let security = o
+                        .remove("security")
+                        .or_else(|| doc.get("security").cloned());
+                    if let Some(s) = security {
+                        o.insert("security".into(), renamed_security(&s, &prefixes[m]));
+                    }
                     if root != union && !o.contains_key("protocolVersions") {
                         o.insert("protocolVersions".into(), json!(root.to_strings()));
                     }
@@ -268,6 +292,9 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
     if !tags.is_empty() {
         doc.insert("tags".into(), Value::Array(tags));
     }
+    if !schemes.is_empty() {
+        doc.insert("securitySchemes".into(), Value::Object(schemes));
+    }
     for (kind, list) in COMPOSED.into_iter().zip(collections) {
         if !list.is_empty() {
             doc.insert(kind.collection().into(), Value::Array(list));
@@ -278,6 +305,28 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
         routes,
         prefixes,
     })
+}
+
+/// The composed name of security scheme `name` of the description with `prefix`.
+pub fn scheme_name(prefix: &str, name: &str) -> String {
+    format!("{prefix}.{name}")
+}
+
+/// A Security Requirement Array with each scheme name composed ([`scheme_name`]); an
+/// entry that is not an object is kept as it is (the gate refuses what it cannot read).
+fn renamed_security(security: &Value, prefix: &str) -> Value {
+    let Value::Array(alts) = security else {
+        return security.clone();
+    };
+    let alts = alts.iter().map(|alt| match alt {
+        Value::Object(req) => Value::Object(
+            req.iter()
+                .map(|(name, scopes)| (scheme_name(prefix, name), scopes.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    });
+    Value::Array(alts.collect())
 }
 
 /// Refuses descriptions that could both answer one `resources/read`
@@ -573,8 +622,46 @@ mod tests {
             t[1]["examples"]["one"]["result"]["content"][0]["text"],
             "pets"
         );
-        assert!(t[0].get("security").is_none());
         assert!(c.doc.get("components").is_none());
+        // Each tool keeps its own description's security, its schemes renamed.
+        assert_eq!(t[0]["security"], json!([{"pet_store.key": []}]));
+        assert_eq!(t[1]["security"], json!([{"pet_store.key": []}]));
+        assert!(t[2].get("security").is_none());
+        assert!(c.doc.get("security").is_none());
+        assert_eq!(
+            c.doc["securitySchemes"],
+            json!({"pet_store.key": {"type": "apiKey", "in": "header", "name": "X-Key"}})
+        );
+    }
+
+    #[test]
+    fn each_tool_keeps_its_own_descriptions_security_under_its_own_schemes() {
+        let p = pets();
+        // The same scheme name `key` in both, meaning different things.
+        let mut j = jobs();
+        j["securitySchemes"] = json!({"key": {"type": "oauth2", "flows": {"clientCredentials":
+            {"tokenUrl": "https://as.example/token", "scopes": {"jobs:read": "r", "jobs:write": "w"}}}}});
+        j["security"] = json!([{"key": ["jobs:read"]}]);
+        j["tools"][1]["security"] = json!([{"key": ["jobs:write"]}, {}]);
+        j["tools"].as_array_mut().expect("tools").push(json!(
+            {"name": "open", "inputSchema": {"type": "object"}, "security": []}));
+        let c = compose(&[(&p, None), (&j, None)]).expect("composes");
+        let errors: Vec<_> = mcpdesc_validate::validate_value(&c.doc)
+            .into_iter()
+            .filter(|d| d.is_error())
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}\n{:#}", c.doc);
+        let t = &c.doc["tools"];
+        assert_eq!(t[2]["name"], "jobs_list");
+        assert_eq!(t[2]["security"], json!([{"jobs.key": ["jobs:read"]}]));
+        assert_eq!(t[3]["security"], json!([{"jobs.key": ["jobs:write"]}, {}]));
+        // `security: []` (cleared) stays cleared, not inherited.
+        assert_eq!(t[4]["name"], "jobs_open");
+        assert_eq!(t[4]["security"], json!([]));
+        assert_eq!(t[0]["security"], json!([{"pet_store.key": []}]));
+        assert_eq!(c.doc["securitySchemes"]["jobs.key"]["type"], "oauth2");
+        assert_eq!(c.doc["securitySchemes"]["pet_store.key"]["type"], "apiKey");
+        assert!(c.doc["securitySchemes"].get("key").is_none());
     }
 
     #[test]
