@@ -303,7 +303,10 @@ pub fn import_dumps(
 
     // The result must conform before anyone writes it: it is the merge's result, which
     // the merge validated (checked here, so a document built otherwise is validated).
-    let vdiags = if merged.value() == &doc {
+    // (`==` of objects ignores member order, which diagnostics follow: compare it too;
+    // the tools and `info` are the merge's own values.)
+    let keys = |v: &Value| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>());
+    let vdiags = if merged.value() == &doc && keys(merged.value()) == keys(&doc) {
         merged.diagnostics().to_vec()
     } else {
         mcpdesc_validate::validate_value(&doc)
