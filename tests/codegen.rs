@@ -731,7 +731,7 @@ fn the_crate_packages_its_templates() {
                 .flatten()
         })
         .count();
-    assert_eq!(templates, 12);
+    assert_eq!(templates, 17);
     let packaged = listed
         .lines()
         .filter(|l| l.starts_with("templates/"))

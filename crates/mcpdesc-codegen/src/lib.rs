@@ -32,6 +32,7 @@ pub mod lower;
 pub mod names;
 pub mod render;
 pub mod rust;
+pub mod rust_server;
 pub mod ts_server;
 pub mod typescript;
 
@@ -40,6 +41,7 @@ use mcpdesc_validate::Validated;
 use std::path::{Component, Path};
 
 pub use rust::RustOptions;
+pub use rust_server::RustServerOptions;
 pub use ts_server::{ServerGenerated, TsServerOptions, write_server};
 pub use typescript::{TsOptions, TsSdk};
 
@@ -147,6 +149,15 @@ pub fn generate_typescript_server(
     opts: &TsServerOptions,
 ) -> Result<ServerGenerated, Error> {
     ts_server::generate(doc, opts)
+}
+
+/// Generates the Rust server crate for `doc` on rmcp 3.x (see [`rust_server`]); write
+/// it with [`write_server`].
+pub fn generate_rust_server(
+    doc: &Validated<'_>,
+    opts: &RustServerOptions,
+) -> Result<ServerGenerated, Error> {
+    rust_server::generate(doc, opts)
 }
 
 /// Generates the TypeScript client package for `doc` (a description as JSON), like

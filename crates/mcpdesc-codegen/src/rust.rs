@@ -509,6 +509,27 @@ fn items(cx: &mut Ctx<'_>) -> Result<Vec<Item>, Error> {
     Ok(out)
 }
 
+/// The `types.rs` of `ir` (the client's `<Tool>Input`/`<Tool>Output` types, which the
+/// server stub shares) and its diagnostics.
+pub(crate) fn types_file(ir: &Ir) -> Result<(String, Vec<Diagnostic>), Error> {
+    let mut cx = Ctx {
+        ir,
+        newtypes: recursive_aliases(ir),
+        reach: reachability(ir),
+        diags: Vec::new(),
+    };
+    let items = items(&mut cx)?;
+    let types = TypesTpl {
+        server: untrusted(format!(
+            "Types of the tools of the MCP server {}.",
+            ir.server.label()
+        )),
+        items,
+    }
+    .render()?;
+    Ok((types, cx.diags))
+}
+
 /// Renders the crate's files (`Cargo.toml`, `src/lib.rs`, `src/types.rs`).
 pub fn render(ir: &Ir, opts: &RustOptions) -> Result<(Vec<GeneratedFile>, Vec<Diagnostic>), Error> {
     let mut cx = Ctx {

@@ -1,4 +1,4 @@
-//! `mcpdesc generate rust|typescript|typescript-server`.
+//! `mcpdesc generate rust|rust-server|typescript|typescript-server`.
 
 use crate::util::{self, CmdResult, Outcome, Refusal, UsageError};
 use mcpdesc_codegen::Generated;
@@ -6,6 +6,7 @@ use mcpdesc_validate::Validated;
 use std::path::Path;
 
 pub mod rust;
+pub mod rust_server;
 pub mod typescript;
 pub mod typescript_server;
 
@@ -13,6 +14,7 @@ pub mod typescript_server;
 pub enum GenerateCommand {
     // Help comes from each `Args` doc comment (see `main.rs`).
     Rust(rust::Args),
+    RustServer(rust_server::Args),
     Typescript(typescript::Args),
     TypescriptServer(typescript_server::Args),
 }
@@ -20,6 +22,7 @@ pub enum GenerateCommand {
 pub fn run(cmd: GenerateCommand) -> CmdResult {
     match cmd {
         GenerateCommand::Rust(a) => rust::run(a),
+        GenerateCommand::RustServer(a) => rust_server::run(a),
         GenerateCommand::Typescript(a) => typescript::run(a),
         GenerateCommand::TypescriptServer(a) => typescript_server::run(a),
     }

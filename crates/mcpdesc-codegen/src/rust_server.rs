@@ -1,0 +1,203 @@
+//! Rust server renderer: a crate on rmcp 3.x (`server`) that serves the description as
+//! its contract, built into a binary named after the description.
+//!
+//! `src/generated/` holds what regeneration rewrites: the client's `<Tool>Input`/
+//! `<Tool>Output` types (`types.rs`, the same file the Rust client gets), the `Handlers`
+//! trait with one method per tool whose default answers from the tool's named examples
+//! (`mod.rs`), the runtime (`runtime.rs`) and `contract.json` (the same contract as the
+//! TypeScript stub's, [`crate::ts_server::contract`], embedded with `include_str!`: no
+//! schema is copied into code). `src/handlers.rs` and `src/main.rs` are the user's:
+//! [`ServerGenerated::seeds`], written only when missing ([`crate::write_server`]).
+
+use crate::escape::Untrusted;
+use crate::ir::Ir;
+use crate::render::{Ident, doc_text, filters, untrusted};
+use crate::ts_server::ServerGenerated;
+use crate::{Error, GeneratedFile};
+use askama::Template;
+use mcpdesc_core::{Diagnostic, ProtocolRevision};
+use mcpdesc_validate::Validated;
+
+/// Options for the Rust server target.
+#[derive(Debug, Clone, Default)]
+pub struct RustServerOptions {
+    /// Protocol revision whose types the handlers use (default: the newest declared).
+    pub protocol_version: Option<ProtocolRevision>,
+    /// Cargo package and binary name (default: `<server name>-server`).
+    pub crate_name: Option<String>,
+}
+
+struct STool {
+    doc: Untrusted,
+    deprecated: bool,
+    name: Ident,
+    wire: Untrusted,
+    input: Ident,
+    output: Ident,
+}
+
+#[derive(Template)]
+#[template(path = "rust-server/Cargo.toml.askama", escape = "none")]
+struct CargoTpl {
+    package: Untrusted,
+    description: Untrusted,
+}
+
+#[derive(Template)]
+#[template(path = "rust-server/mod.rs.askama", escape = "none")]
+struct ModTpl {
+    protocol_version: Untrusted,
+    content_aliases: Vec<(Untrusted, Ident)>,
+    tools: Vec<STool>,
+}
+
+#[derive(Template)]
+#[template(path = "rust-server/runtime.rs.askama", escape = "none")]
+struct RuntimeTpl;
+
+#[derive(Template)]
+#[template(path = "rust-server/main.rs.askama", escape = "none")]
+struct MainTpl {
+    server: Untrusted,
+}
+
+#[derive(Template)]
+#[template(path = "rust-server/handlers.user.rs.askama", escape = "none")]
+struct UserHandlersTpl<'a> {
+    server: Untrusted,
+    first: Option<&'a STool>,
+}
+
+/// The package (and binary) name: the requested one, else `<server name>-server` (the
+/// server name once when it already ends in `server`).
+pub fn package_name(requested: Option<&str>, server: &str) -> String {
+    if let Some(r) = requested {
+        return crate::rust::crate_name(Some(r), server);
+    }
+    let base = crate::rust::crate_name(None, server);
+    let base = base.strip_suffix("-client").unwrap_or(&base);
+    if base.ends_with("server") {
+        base.to_string()
+    } else {
+        crate::rust::crate_name(Some(&format!("{base}-server")), server)
+    }
+}
+
+/// Generates the server crate for `doc` (see the module documentation).
+pub fn generate(doc: &Validated<'_>, opts: &RustServerOptions) -> Result<ServerGenerated, Error> {
+    let mut seeds = Vec::new();
+    let generated = crate::generate_with(doc, opts.protocol_version, |ir| {
+        let (files, user, diags) = render(doc, ir, opts)?;
+        seeds = user;
+        Ok((files, diags))
+    })?;
+    if generated.files.is_empty() {
+        seeds.clear();
+    }
+    Ok(ServerGenerated { generated, seeds })
+}
+
+type Rendered = (Vec<GeneratedFile>, Vec<GeneratedFile>, Vec<Diagnostic>);
+
+fn render(doc: &Validated<'_>, ir: &Ir, opts: &RustServerOptions) -> Result<Rendered, Error> {
+    let contract = match crate::ts_server::contract(doc, ir) {
+        Ok(c) => c,
+        Err(diags) => return Ok((Vec::new(), Vec::new(), diags)),
+    };
+    let (types, mut diags) = crate::rust::types_file(ir)?;
+    let name = |id: usize| -> Result<Ident, Error> {
+        let t = ir
+            .types
+            .get(id)
+            .ok_or(Error::Internal("dangling type id"))?;
+        Ident::rust(&t.names.rust)
+    };
+    let mut tools = Vec::new();
+    let mut content_aliases = Vec::new();
+    for t in &ir.tools {
+        let output = name(t.output)?;
+        if !t.structured_output {
+            let doc = ir
+                .types
+                .get(t.output)
+                .and_then(|x| x.doc.clone())
+                .unwrap_or_default();
+            content_aliases.push((untrusted(doc), output.clone()));
+        }
+        tools.push(STool {
+            doc: untrusted(t.doc.clone()),
+            deprecated: t.deprecated,
+            name: Ident::rust(&t.names.rust)?,
+            wire: untrusted(t.wire_name.clone()),
+            input: name(t.input)?,
+            output,
+        });
+    }
+    if let Some(t) = contract["revisions"]
+        .as_object()
+        .into_iter()
+        .flat_map(|m| m.values())
+        .filter_map(|r| r["tools"]["tools"].as_array())
+        .flatten()
+        .find(|t| t.get("execution").is_some())
+    {
+        diags.push(Diagnostic::info(
+            "codegen-rust-server-http-execution",
+            format!(
+                "tool `{}` declares `execution`: the Rust stub sends it over stdio, but over --http rmcp 3.11's typed tool list has no `execution` member and drops it",
+                t["name"].as_str().unwrap_or_default()
+            ),
+        ));
+    }
+    let package = package_name(opts.crate_name.as_deref(), &ir.server.name);
+    let description = doc_text(
+        Some(&format!(
+            "MCP server for {} (from its MCP Description)",
+            ir.server.label()
+        )),
+        None,
+        false,
+    );
+    let file = |path: &str, contents: String| GeneratedFile {
+        path: path.into(),
+        contents,
+    };
+    let mut contract_text =
+        serde_json::to_string_pretty(&contract).map_err(|_| Error::Internal("contract JSON"))?;
+    contract_text.push('\n');
+    let server = untrusted(ir.server.label());
+    let seeds = vec![
+        file(
+            "src/handlers.rs",
+            UserHandlersTpl {
+                server: server.clone(),
+                first: tools.first(),
+            }
+            .render()?,
+        ),
+        file("src/main.rs", MainTpl { server }.render()?),
+    ];
+    let files = vec![
+        file(
+            "Cargo.toml",
+            CargoTpl {
+                package: untrusted(package),
+                description,
+            }
+            .render()?,
+        ),
+        file(
+            "src/generated/mod.rs",
+            ModTpl {
+                protocol_version: untrusted(ir.protocol_version.as_str()),
+                content_aliases,
+                tools,
+            }
+            .render()?,
+        ),
+        file("src/generated/types.rs", types),
+        file("src/generated/runtime.rs", RuntimeTpl.render()?),
+        file("src/generated/contract.json", contract_text),
+    ];
+    Ok((files, seeds, diags))
+}
