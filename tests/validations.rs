@@ -5,7 +5,7 @@
 //! what each command reads and produces:
 //! - a command that only reads a description (validate, lint, project, export,
 //!   generate, docs, serve): one per input description;
-//! - a producer that builds a new description (merge, import, split): one for the
+//! - a producer that builds a new description (merge, import, capture, split): one for the
 //!   result, plus one per input description it reads;
 //! - a derivation of a validated input (projection, host fitting, composition) is
 //!   not validated again: a fitted list re-checks only the tools fitting changed;
@@ -52,7 +52,7 @@ fn each_command_validates_its_input_once_and_its_output_once() {
     let petstore = path("openapi/petstore-3.0.yaml");
     let dump = path("live/dumps/bare-result.json");
     let transcript = path("live/dumps/transcript.jsonl");
-    let (ts, rs) = (out("ts"), out("rs"));
+    let (ts, rs, html) = (out("ts"), out("rs"), out("docs.html"));
     let rev = ["--protocol-version", "2026-07-28"];
     let cases: Vec<(Vec<&str>, u64)> = vec![
         (vec!["validate", &desc], 1),
@@ -87,6 +87,7 @@ fn each_command_validates_its_input_once_and_its_output_once() {
         ),
         (vec!["generate", "typescript", &desc, "-o", &ts], 1),
         (vec!["generate", "rust", &desc, "-o", &rs], 1),
+        (vec!["docs", &desc, "-o", &html], 1),
         (vec!["diff", &desc, &desc], 2),
         // the input is not validated: making it valid is what split is for
         (vec!["split", &desc], 1),
@@ -217,4 +218,27 @@ fn fitting_rechecks_a_rewritten_tool_and_not_an_untouched_one() {
         "{:#?}",
         whole.diagnostics
     );
+}
+
+/// `capture` validates what it captured once (two sessions, two views, one merge).
+#[test]
+#[cfg_attr(
+    mcpdesc_missing_venv,
+    ignore = ".deps/venv is missing: run `cargo xtask deps`"
+)]
+fn capture_validates_its_result_once() {
+    let python = mcpdesc_tests::workspace_root().join(".deps/venv/bin/python");
+    let server = path("live/servers/py_server.py");
+    let python = python.display().to_string();
+    let (code, n) = count(&[
+        "capture",
+        "--protocol-versions",
+        "2025-06-18,2025-11-25",
+        "--",
+        &python,
+        &server,
+        "stdio",
+    ]);
+    assert_eq!(code, Some(0), "capture failed");
+    assert_eq!(n, 1, "validations of capture");
 }
