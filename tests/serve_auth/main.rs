@@ -1222,6 +1222,44 @@ paths:
                 type: object
 "#;
 
+/// Each description's own upstream credential (`MCPDESC_CREDENTIAL_<PREFIX>_<SCHEME>`).
+const TWO_CREDENTIALS: [(&str, &str); 2] = [
+    (
+        "MCPDESC_CREDENTIAL_NOTES_OAUTH",
+        "token:notes-own-credential",
+    ),
+    (
+        "MCPDESC_CREDENTIAL_TASKS_OAUTH",
+        "token:tasks-own-credential",
+    ),
+];
+
+/// The notes and tasks descriptions, each served by its own recorder.
+fn notes_and_tasks(
+    dir: &std::path::Path,
+    up_notes: &Recorder,
+    up_tasks: &Recorder,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let notes_yaml =
+        std::fs::read_to_string(workspace_root().join("tests/fixtures/auth/notes.openapi.yaml"))
+            .expect("notes")
+            .replace("http://notes.invalid", &up_notes.base());
+    let notes = import_api(dir, "notes", &notes_yaml);
+    let tasks = import_api(dir, "tasks", &TASKS.replace("BASE", &up_tasks.base()));
+    (notes, tasks)
+}
+
+/// A token signed with the issuer's own key (rsa1) for scopes its fixture does not hand
+/// out.
+fn mint(issuer: &Issuer, scope: &str, aud: &str) -> String {
+    sign(
+        RSA1,
+        "rsa1",
+        &json!({"iss": issuer.url, "aud": aud, "sub": "alice", "client_id": "app",
+            "scope": scope, "exp": now() + 300, "iat": now()}),
+    )
+}
+
 /// Two descriptions served together (issue 28 with issue 21's composition): each
 /// tool's scopes are its own description's, although both name their scheme `oauth`;
 /// the metadata covers both; toolset paths and `tool-scopes` globs (on the served,
@@ -1236,26 +1274,8 @@ fn several_descriptions_keep_each_tools_own_scopes() {
     let dir = tempfile::tempdir().expect("tmp");
     let up_notes = Recorder::always(Reply::json(200, "{\"notes\": []}"));
     let up_tasks = Recorder::always(Reply::json(200, "{\"tasks\": []}"));
-    let notes_yaml =
-        std::fs::read_to_string(workspace_root().join("tests/fixtures/auth/notes.openapi.yaml"))
-            .expect("notes")
-            .replace("http://notes.invalid", &up_notes.base());
-    let notes = import_api(dir.path(), "notes", &notes_yaml);
-    let tasks = import_api(
-        dir.path(),
-        "tasks",
-        &TASKS.replace("BASE", &up_tasks.base()),
-    );
-    let env = [
-        (
-            "MCPDESC_CREDENTIAL_NOTES_OAUTH",
-            "token:notes-own-credential",
-        ),
-        (
-            "MCPDESC_CREDENTIAL_TASKS_OAUTH",
-            "token:tasks-own-credential",
-        ),
-    ];
+    let (notes, tasks) = notes_and_tasks(dir.path(), &up_notes, &up_tasks);
+    let env = TWO_CREDENTIALS;
     let serve = Serve::start_many(&[&notes, &tasks], &["--auth-issuer", &issuer.url], &env);
     let resource = format!("{}/mcp", serve.base);
     let toolset = format!("{}/mcp/x/tasks", serve.base);
@@ -1348,15 +1368,7 @@ fn several_descriptions_keep_each_tools_own_scopes() {
     nothing_upstream("the notes reader's refused calls");
 
     // A tasks reader (the issuer's key signs scopes its fixture does not hand out).
-    let mint = |scope: &str, aud: &str| {
-        sign(
-            RSA1,
-            "rsa1",
-            &json!({"iss": issuer.url, "aud": aud, "sub": "alice", "client_id": "app",
-                "scope": scope, "exp": now() + 300, "iat": now()}),
-        )
-    };
-    let tasks_reader = mint("tasks:read", &resource);
+    let tasks_reader = mint(&issuer, "tasks:read", &resource);
     let r = serve.rpc("/mcp", Some(&tasks_reader), "tools/list", json!({}));
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(tool_names(&r), ["tasks_list_tasks"]);
@@ -1371,7 +1383,7 @@ fn several_descriptions_keep_each_tools_own_scopes() {
         &meta_url,
     );
     // A notes:write scope does not open the tasks write tool (same scheme name `oauth`).
-    let notes_writer = mint("notes:read notes:write tasks:read", &resource);
+    let notes_writer = mint(&issuer, "notes:read notes:write tasks:read", &resource);
     step_up(
         &call(&notes_writer, "/mcp", "tasks_create_task"),
         "tasks:write",
@@ -1388,7 +1400,11 @@ fn several_descriptions_keep_each_tools_own_scopes() {
         assert_eq!(r.status, 200, "{name}: {}", r.text());
         assert_ne!(r.json()["result"]["isError"], json!(true), "{}", r.text());
     }
-    let writer = mint("notes:read notes:write tasks:read tasks:write", &resource);
+    let writer = mint(
+        &issuer,
+        "notes:read notes:write tasks:read tasks:write",
+        &resource,
+    );
     let r = serve.rpc("/mcp", Some(&writer), "tools/list", json!({}));
     assert_eq!(
         tool_names(&r),
@@ -1427,7 +1443,7 @@ fn several_descriptions_keep_each_tools_own_scopes() {
     }
 
     // A toolset path follows the same rule.
-    let for_toolset = mint("notes:read notes:write tasks:read", &toolset);
+    let for_toolset = mint(&issuer, "notes:read notes:write tasks:read", &toolset);
     let r = serve.rpc("/mcp/x/tasks", Some(&for_toolset), "tools/list", json!({}));
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(tool_names(&r), ["tasks_list_tasks"]);
@@ -1458,7 +1474,11 @@ fn several_descriptions_keep_each_tools_own_scopes() {
     );
     let resource = format!("{}/mcp", serve.base);
     let meta_url = format!("{}/.well-known/oauth-protected-resource/mcp", serve.base);
-    let writer = mint("notes:read notes:write tasks:read tasks:write", &resource);
+    let writer = mint(
+        &issuer,
+        "notes:read notes:write tasks:read tasks:write",
+        &resource,
+    );
     let r = serve.rpc("/mcp", Some(&writer), "tools/list", json!({}));
     assert_eq!(tool_names(&r), ["notes_list_notes", "notes_create_note"]);
     let r = serve.rpc(
@@ -1468,7 +1488,7 @@ fn several_descriptions_keep_each_tools_own_scopes() {
         json!({"name": "tasks_list_tasks", "arguments": {}}),
     );
     step_up(&r, "tasks:admin", &meta_url);
-    let admin = mint("tasks:admin", &resource);
+    let admin = mint(&issuer, "tasks:admin", &resource);
     let r = serve.rpc("/mcp", Some(&admin), "tools/list", json!({}));
     assert_eq!(tool_names(&r), ["tasks_list_tasks", "tasks_create_task"]);
     let r = http(
@@ -1485,4 +1505,152 @@ fn several_descriptions_keep_each_tools_own_scopes() {
         r.text()
     );
     assert_eq!(up_tasks.requests().len(), 2, "a refused call reached tasks");
+}
+
+/// The search facade and code mode over two descriptions: search never shows a tool of
+/// either description the caller may not call, and `call_tool` / `execute` are checked
+/// against the tool's own description's scopes, with nothing sent upstream.
+#[test]
+#[cfg_attr(
+    mcpdesc_missing_node,
+    ignore = ".deps/node is missing (cargo xtask deps)"
+)]
+fn several_descriptions_search_facade_and_code_mode_follow_each_tools_scopes() {
+    let issuer = Issuer::start();
+    let dir = tempfile::tempdir().expect("tmp");
+    let up_notes = Recorder::always(Reply::json(200, "{\"notes\": []}"));
+    let up_tasks = Recorder::always(Reply::json(200, "{\"tasks\": []}"));
+    let (notes, tasks) = notes_and_tasks(dir.path(), &up_notes, &up_tasks);
+    let names = |r: &Resp| -> Vec<String> {
+        let mut n: Vec<String> = r.json()["result"]["structuredContent"]["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.as_str().or_else(|| t["name"].as_str()).map(String::from))
+            .collect();
+        n.sort_unstable();
+        n
+    };
+    let is_error = |r: &Resp| r.json()["result"]["isError"] == json!(true);
+    let nothing_upstream = || {
+        assert!(
+            up_notes.requests().is_empty() && up_tasks.requests().is_empty(),
+            "an upstream got {:?} {:?}",
+            up_notes.requests(),
+            up_tasks.requests()
+        );
+    };
+
+    // --discovery search.
+    let serve = Serve::start_many(
+        &[&notes, &tasks],
+        &["--auth-issuer", &issuer.url, "--discovery", "search"],
+        &TWO_CREDENTIALS,
+    );
+    let resource = format!("{}/mcp", serve.base);
+    let call = |token: &str, name: &str, args: Value| {
+        serve.rpc(
+            "/mcp",
+            Some(token),
+            "tools/call",
+            json!({"name": name, "arguments": args}),
+        )
+    };
+    let reader = issuer.token("reader", "notes:read", Some(&resource));
+    let tasks_writer = mint(&issuer, "tasks:read tasks:write", &resource);
+    let q = json!({"query": "create tasks notes", "limit": 10});
+    let r = call(&reader, "search_tools", q.clone());
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(names(&r), ["notes_list_notes"], "{}", r.text());
+    assert!(!r.text().contains("tasks_"), "{}", r.text());
+    let r = call(&tasks_writer, "search_tools", q);
+    assert_eq!(
+        names(&r),
+        ["tasks_create_task", "tasks_list_tasks"],
+        "{}",
+        r.text()
+    );
+    let r = call(
+        &reader,
+        "describe_tools",
+        json!({"names": ["tasks_create_task"]}),
+    );
+    assert!(
+        is_error(&r) && !r.text().contains("inputSchema"),
+        "{}",
+        r.text()
+    );
+    // call_tool of the other description's write tool: the step-up 403.
+    let r = call(
+        &reader,
+        "call_tool",
+        json!({"name": "tasks_create_task", "arguments": {"text": "hi"}}),
+    );
+    assert_eq!(r.status, 403, "{}", r.text());
+    assert!(
+        r.header("www-authenticate")
+            .is_some_and(|c| c.contains("scope=\"tasks:write\"")),
+        "{:?}",
+        r.header("www-authenticate")
+    );
+    let r = call(
+        &tasks_writer,
+        "call_tool",
+        json!({"name": "notes_list_notes", "arguments": {}}),
+    );
+    assert_eq!(r.status, 403, "{}", r.text());
+    nothing_upstream();
+    let r = call(
+        &tasks_writer,
+        "call_tool",
+        json!({"name": "tasks_create_task", "arguments": {"text": "hi"}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(!is_error(&r), "{}", r.text());
+    assert_eq!(up_tasks.requests().len(), 1);
+    assert!(up_notes.requests().is_empty());
+    drop(serve);
+
+    // --discovery code.
+    let serve = Serve::start_many(
+        &[&notes, &tasks],
+        &["--auth-issuer", &issuer.url, "--discovery", "code"],
+        &TWO_CREDENTIALS,
+    );
+    let resource = format!("{}/mcp", serve.base);
+    let call = |token: &str, name: &str, args: Value| {
+        serve.rpc(
+            "/mcp",
+            Some(token),
+            "tools/call",
+            json!({"name": name, "arguments": args}),
+        )
+    };
+    let reader = issuer.token("reader", "notes:read", Some(&resource));
+    let r = call(
+        &reader,
+        "search_api",
+        json!({"query": "create tasks notes"}),
+    );
+    assert_eq!(names(&r), ["notes_list_notes"], "{}", r.text());
+    assert!(!r.text().contains("tasks_"), "{}", r.text());
+    let r = call(
+        &reader,
+        "execute",
+        json!({"code": "return await api.tasks_create_task({text: 'hi'});"}),
+    );
+    assert!(is_error(&r), "{}", r.text());
+    let t = result_text(&r);
+    assert!(
+        t.contains("insufficient_scope") && t.contains("tasks:write"),
+        "{t}"
+    );
+    assert_eq!(up_tasks.requests().len(), 1, "a refused call reached tasks");
+    let r = call(
+        &reader,
+        "execute",
+        json!({"code": "return await api.notes_list_notes({});"}),
+    );
+    assert!(!is_error(&r), "{}", r.text());
+    assert_eq!(up_notes.requests().len(), 1);
 }

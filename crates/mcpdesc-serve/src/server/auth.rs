@@ -12,7 +12,12 @@
 //!   or a `tool-scopes` glob. A `tools/call` (also through `call_tool`) lacking them is
 //!   403 `insufficient_scope` with the step-up `scope`, and nothing is sent upstream;
 //!   `tools/list` (`--auth-list permitted`) answers only the tools the caller's scopes
-//!   permit.
+//!   permit. With several descriptions, the composed description carries each tool's
+//!   own description's requirement and schemes ([`crate::compose`]).
+//! - Fail closed: a tool whose requirement cannot be read (not an array, an entry that
+//!   is not an object, a scheme that is not declared or has no readable `type`, scopes
+//!   that are not strings) is permitted to no caller, listed to none, and refused with
+//!   403 (unless a `tool-scopes` glob says what it needs).
 //! - The caller's token is never logged, echoed or forwarded: [`Caller`] holds what the
 //!   gateway learnt from it (subject, client, scopes), not the token.
 
@@ -213,7 +218,7 @@ impl Gate {
         let mut scopes: BTreeSet<String> = self.opts.scopes.iter().cloned().collect();
         for view in server.catalog().views() {
             for t in view.tools() {
-                for alt in self.needed(server, t) {
+                for alt in self.needed(server, t).unwrap_or_default() {
                     scopes.extend(alt);
                 }
             }
@@ -289,30 +294,38 @@ impl Gate {
         }
     }
 
-    /// The scope alternatives `tool` needs (empty: nothing needed).
-    pub fn needed(&self, server: &Server, tool: &ToolEntry) -> Vec<BTreeSet<String>> {
+    /// The scope alternatives `tool` needs (empty: nothing needed); `Err`: its
+    /// requirement cannot be read, and no caller may call it.
+    pub fn needed(
+        &self,
+        server: &Server,
+        tool: &ToolEntry,
+    ) -> Result<Vec<BTreeSet<String>>, String> {
         if let Some((_, s)) = self
             .tool_scopes
             .iter()
             .find(|(m, _)| m.is_match(&tool.name))
         {
-            return if s.is_empty() {
+            return Ok(if s.is_empty() {
                 Vec::new()
             } else {
                 vec![s.clone()]
-            };
+            });
         }
         needed_scopes(&server.doc, tool.decl())
     }
 
-    /// Whether `caller` may call `tool`; `Err` carries the alternative to ask for.
+    /// Whether `caller` may call `tool`; `Err` carries the alternative to ask for
+    /// (empty when the tool's requirement cannot be read: no scope helps).
     pub fn permits(
         &self,
         server: &Server,
         tool: &ToolEntry,
         caller: &Caller,
     ) -> Result<(), BTreeSet<String>> {
-        let alts = self.needed(server, tool);
+        let Ok(alts) = self.needed(server, tool) else {
+            return Err(BTreeSet::new());
+        };
         if alts.is_empty() || alts.iter().any(|a| a.is_subset(&caller.scopes)) {
             return Ok(());
         }
@@ -359,6 +372,13 @@ impl Gate {
                 .iter()
                 .find_map(|v| v.tool(name).cloned());
             let Some(tool) = tool else { continue };
+            if let Err(why) = self.needed(server, &tool) {
+                server.log().line(&format!(
+                    "auth: refused tools/call {name} for {}: its security requirement cannot be read ({why})",
+                    caller.key()
+                ));
+                return Some(self.unreadable(path));
+            }
             if let Err(need) = self.permits(server, &tool, caller) {
                 server.log().line(&format!(
                     "auth: {} lacks scope for tools/call {name}: needs {}",
@@ -412,6 +432,19 @@ impl Gate {
         )
     }
 
+    /// 403 for a tool whose requirement cannot be read: no scope would help, so the
+    /// challenge names none (a client must not loop on step-up).
+    fn unreadable(&self, path: &str) -> Resp {
+        let meta = self.metadata_url(path);
+        challenge_resp(
+            StatusCode::FORBIDDEN,
+            &format!(
+                "Bearer error=\"insufficient_scope\", error_description=\"the tool's security requirement cannot be read\", resource_metadata=\"{meta}\""
+            ),
+            "Forbidden: this tool's security requirement cannot be read, so it is not callable",
+        )
+    }
+
     fn insufficient(&self, path: &str, scopes: &BTreeSet<String>) -> Resp {
         let meta = self.metadata_url(path);
         let challenge = format!(
@@ -432,13 +465,18 @@ impl Gate {
 /// The scope alternatives of a declaration's effective security requirement
 /// (tool-level `security`, else root): each alternative's oauth2/openIdConnect scopes.
 /// Empty when nothing is declared, `security: []`, or an alternative needs no scope.
-pub fn needed_scopes(doc: &Value, decl: &Value) -> Vec<BTreeSet<String>> {
-    let Some(security) = decl
-        .get("security")
-        .or_else(|| doc.get("security"))
-        .and_then(Value::as_array)
-    else {
-        return Vec::new();
+/// `Err` (fail closed) when the requirement cannot be read: the declaration is not an
+/// object, `security` is not an array, an entry is not an object, a scheme is not in
+/// root `securitySchemes` or has no string `type`, or scopes are not strings.
+pub fn needed_scopes(doc: &Value, decl: &Value) -> Result<Vec<BTreeSet<String>>, String> {
+    let Some(decl) = decl.as_object() else {
+        return Err("the declaration is not an object".into());
+    };
+    let Some(security) = decl.get("security").or_else(|| doc.get("security")) else {
+        return Ok(Vec::new());
+    };
+    let Some(security) = security.as_array() else {
+        return Err("`security` is not an array".into());
     };
     let scheme_type = |name: &str| {
         doc.pointer(&format!(
@@ -448,26 +486,42 @@ pub fn needed_scopes(doc: &Value, decl: &Value) -> Vec<BTreeSet<String>> {
         .and_then(Value::as_str)
     };
     let mut alts = Vec::new();
-    for req in security.iter().filter_map(Value::as_object) {
+    let mut anonymous = false;
+    for req in security {
+        let Some(req) = req.as_object() else {
+            return Err("a security requirement is not an object".into());
+        };
         let mut set = BTreeSet::new();
         for (scheme, scopes) in req {
-            if matches!(scheme_type(scheme), Some("oauth2" | "openIdConnect")) {
-                set.extend(
-                    scopes
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .map(String::from),
-                );
+            let Some(kind) = scheme_type(scheme) else {
+                return Err(format!(
+                    "security scheme `{}` is not declared",
+                    quoted_safe(scheme)
+                ));
+            };
+            let Some(scopes) = scopes.as_array() else {
+                return Err(format!(
+                    "the scopes of `{}` are not an array",
+                    quoted_safe(scheme)
+                ));
+            };
+            if matches!(kind, "oauth2" | "openIdConnect") {
+                for s in scopes {
+                    let Some(s) = s.as_str() else {
+                        return Err(format!(
+                            "a scope of `{}` is not a string",
+                            quoted_safe(scheme)
+                        ));
+                    };
+                    set.insert(s.to_string());
+                }
             }
         }
-        if set.is_empty() {
-            return Vec::new();
-        }
+        // An alternative without oauth scopes (e.g. `{}` or an API key only) needs none.
+        anonymous |= set.is_empty();
         alts.push(set);
     }
-    alts
+    Ok(if anonymous { Vec::new() } else { alts })
 }
 
 /// RFC 6750 §2.1 `b64token`.
@@ -527,19 +581,45 @@ mod tests {
             "security": [{"oauth": ["read"]}]
         });
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<BTreeSet<_>>();
-        assert_eq!(needed_scopes(&doc, &json!({})), vec![s(&["read"])]);
+        let need = |decl: Value| needed_scopes(&doc, &decl).expect("readable");
+        assert_eq!(need(json!({})), vec![s(&["read"])]);
         assert_eq!(
-            needed_scopes(
-                &doc,
-                &json!({"security": [{"oauth": ["w"], "oidc": ["x"]}, {"oidc": ["admin"]}]})
-            ),
+            need(json!({"security": [{"oauth": ["w"], "oidc": ["x"]}, {"oidc": ["admin"]}]})),
             vec![s(&["w", "x"]), s(&["admin"])]
         );
         // An alternative without oauth scopes (apiKey only, or `{}`) needs none.
-        assert!(needed_scopes(&doc, &json!({"security": [{"oauth": ["w"]}, {}]})).is_empty());
-        assert!(needed_scopes(&doc, &json!({"security": [{"key": []}]})).is_empty());
-        assert!(needed_scopes(&doc, &json!({"security": []})).is_empty());
-        assert!(needed_scopes(&json!({}), &json!({})).is_empty());
+        assert!(need(json!({"security": [{"oauth": ["w"]}, {}]})).is_empty());
+        assert!(need(json!({"security": [{"key": []}]})).is_empty());
+        assert!(need(json!({"security": []})).is_empty());
+        assert_eq!(needed_scopes(&json!({}), &json!({})), Ok(Vec::new()));
+    }
+
+    #[test]
+    fn a_requirement_that_cannot_be_read_fails_closed() {
+        let doc = json!({
+            "securitySchemes": {"oauth": {"type": "oauth2"}, "typeless": {}},
+            "security": [{"oauth": ["read"]}]
+        });
+        for decl in [
+            // A failed projection, a non-object declaration.
+            Value::Null,
+            json!("tool"),
+            json!({"security": {"oauth": ["w"]}}),
+            json!({"security": ["oauth"]}),
+            // A scheme not declared (e.g. a composition that lost its schemes), even
+            // beside an anonymous alternative.
+            json!({"security": [{"other.oauth": ["w"]}]}),
+            json!({"security": [{}, {"gone": []}]}),
+            json!({"security": [{"typeless": []}]}),
+            json!({"security": [{"oauth": "w"}]}),
+            json!({"security": [{"oauth": [7]}]}),
+        ] {
+            assert!(needed_scopes(&doc, &decl).is_err(), "{decl}");
+        }
+        // The root requirement is read as strictly.
+        let bad_root = json!({"securitySchemes": {"oauth": {"type": "oauth2"}},
+            "security": [{"nope": ["read"]}]});
+        assert!(needed_scopes(&bad_root, &json!({})).is_err());
     }
 
     #[test]
