@@ -1654,3 +1654,228 @@ fn several_descriptions_search_facade_and_code_mode_follow_each_tools_scopes() {
     assert!(!is_error(&r), "{}", r.text());
     assert_eq!(up_notes.requests().len(), 1);
 }
+
+/// The tasks description with these `transports` (written beside it).
+fn with_transports(desc: &std::path::Path, name: &str, transports: Value) -> std::path::PathBuf {
+    let mut d: Value =
+        serde_json::from_str(&std::fs::read_to_string(desc).expect("read")).expect("json");
+    d["transports"] = transports;
+    let out = desc.with_file_name(format!("{name}.mcpdesc.json"));
+    std::fs::write(&out, serde_json::to_vec_pretty(&d).expect("json")).expect("write");
+    out
+}
+
+/// Spec §7.5 (a primitive's own `security`, then the selected transport's, then the
+/// root's) for the transport the gateway serves, the description's `streamable-http`
+/// entry, with one description and with two composed. Tasks' root needs `tasks:read`,
+/// `create_task` its own `tasks:write`; its streamable-http transport needs `tasks:http`
+/// (and its stdio transport nothing, which must not apply). Expectations by hand:
+/// `list_tasks` needs `tasks:http`, not `tasks:read`; `create_task` still `tasks:write`.
+#[test]
+#[cfg_attr(
+    mcpdesc_missing_node,
+    ignore = ".deps/node is missing (cargo xtask deps)"
+)]
+fn the_streamable_http_transports_security_comes_between_the_tool_and_the_root() {
+    let issuer = Issuer::start();
+    let dir = tempfile::tempdir().expect("tmp");
+    let up_notes = Recorder::always(Reply::json(200, "{\"notes\": []}"));
+    let up_tasks = Recorder::always(Reply::json(200, "{\"tasks\": []}"));
+    let (notes, tasks) = notes_and_tasks(dir.path(), &up_notes, &up_tasks);
+    let stdio = json!({"type": "stdio", "command": "tasks", "security": []});
+    let http_entry = |security: Value| json!({"type": "streamable-http", "url": "https://tasks.example/mcp", "security": security});
+    let tasks_http = with_transports(
+        &tasks,
+        "tasks-http",
+        json!([stdio, http_entry(json!([{"oauth": ["tasks:http"]}]))]),
+    );
+    // Each description's upstream credential, alone (unprefixed) and composed.
+    let env = [
+        TWO_CREDENTIALS[0],
+        TWO_CREDENTIALS[1],
+        ("MCPDESC_CREDENTIAL_OAUTH", "token:tasks-own-credential"),
+    ];
+    let step_up = |r: &Resp, scope: &str, meta: &str| {
+        assert_eq!(r.status, 403, "{}", r.text());
+        assert_eq!(
+            r.header("www-authenticate"),
+            Some(
+                format!(
+                    "Bearer error=\"insufficient_scope\", scope=\"{scope}\", resource_metadata=\"{meta}\""
+                )
+                .as_str()
+            )
+        );
+    };
+    let scopes_supported = |serve: &Serve| {
+        let r = http(
+            &serve.base,
+            "GET",
+            "/.well-known/oauth-protected-resource/mcp",
+            &[],
+            b"",
+        );
+        assert_eq!(r.status, 200, "{}", r.text());
+        r.json()["scopes_supported"].clone()
+    };
+    let call = |serve: &Serve, token: &str, name: &str| {
+        serve.rpc(
+            "/mcp",
+            Some(token),
+            "tools/call",
+            json!({"name": name, "arguments": if name.contains("create") {
+                json!({"text": "hi"})
+            } else {
+                json!({})
+            }}),
+        )
+    };
+    let list = |serve: &Serve, token: &str| {
+        let r = serve.rpc("/mcp", Some(token), "tools/list", json!({}));
+        assert_eq!(r.status, 200, "{}", r.text());
+        tool_names(&r)
+    };
+
+    // One description, and the same description composed with notes.
+    for (many, (list_tasks, create_task)) in [
+        (false, ("list_tasks", "create_task")),
+        (true, ("tasks_list_tasks", "tasks_create_task")),
+    ] {
+        let serve = if many {
+            Serve::start_many(
+                &[&notes, &tasks_http],
+                &["--auth-issuer", &issuer.url],
+                &env,
+            )
+        } else {
+            Serve::start(&tasks_http, &["--auth-issuer", &issuer.url], &env)
+        };
+        let resource = format!("{}/mcp", serve.base);
+        let meta_url = format!("{}/.well-known/oauth-protected-resource/mcp", serve.base);
+        let before = up_tasks.requests().len();
+        assert_eq!(
+            scopes_supported(&serve),
+            if many {
+                json!(["notes:read", "notes:write", "tasks:http", "tasks:write"])
+            } else {
+                json!(["tasks:http", "tasks:write"])
+            },
+            "many: {many}"
+        );
+        // The root's scope no longer opens the inheriting tool.
+        let root_reader = mint(&issuer, "tasks:read", &resource);
+        assert!(list(&serve, &root_reader).is_empty(), "many: {many}");
+        step_up(
+            &call(&serve, &root_reader, list_tasks),
+            "tasks:http",
+            &meta_url,
+        );
+        assert_eq!(
+            up_tasks.requests().len(),
+            before,
+            "a refused call reached tasks"
+        );
+        // The transport's scope does, and not the tool with its own requirement.
+        let http_reader = mint(&issuer, "tasks:http", &resource);
+        assert_eq!(list(&serve, &http_reader), [list_tasks]);
+        step_up(
+            &call(&serve, &http_reader, create_task),
+            "tasks:write",
+            &meta_url,
+        );
+        let r = call(&serve, &http_reader, list_tasks);
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert_ne!(r.json()["result"]["isError"], json!(true), "{}", r.text());
+        let writer = mint(&issuer, "tasks:write", &resource);
+        assert_eq!(list(&serve, &writer), [create_task]);
+        let r = call(&serve, &writer, create_task);
+        assert_eq!(r.status, 200, "{}", r.text());
+        let got = up_tasks.requests();
+        assert_eq!(
+            got[before..]
+                .iter()
+                .map(|r| r.method.as_str())
+                .collect::<Vec<_>>(),
+            ["GET", "POST"]
+        );
+        if many {
+            // notes (no transports) keeps its root's and its own.
+            let notes_reader = issuer.token("reader", "notes:read", Some(&resource));
+            assert_eq!(list(&serve, &notes_reader), ["notes_list_notes"]);
+        }
+    }
+
+    // `security: []` on the transport: explicitly no authentication beyond a valid
+    // token for the inheriting tool.
+    let open = with_transports(&tasks, "tasks-open", json!([http_entry(json!([]))]));
+    let serve = Serve::start(&open, &["--auth-issuer", &issuer.url], &env);
+    let resource = format!("{}/mcp", serve.base);
+    let nobody = mint(&issuer, "other", &resource);
+    assert_eq!(list(&serve, &nobody), ["list_tasks"]);
+    assert_eq!(scopes_supported(&serve), json!(["tasks:write"]));
+    drop(serve);
+
+    // Two streamable-http entries that disagree: the inheriting tool fails closed (403
+    // naming no scope, listed to no one), for one description and composed; the tool
+    // with its own requirement is unaffected.
+    let two = with_transports(
+        &tasks,
+        "tasks-two",
+        json!([
+            http_entry(json!([])),
+            http_entry(json!([{"oauth": ["tasks:http"]}]))
+        ]),
+    );
+    for many in [false, true] {
+        let serve = if many {
+            Serve::start_many(&[&notes, &two], &["--auth-issuer", &issuer.url], &env)
+        } else {
+            Serve::start(&two, &["--auth-issuer", &issuer.url], &env)
+        };
+        let (list_tasks, create_task) = if many {
+            ("tasks_list_tasks", "tasks_create_task")
+        } else {
+            ("list_tasks", "create_task")
+        };
+        let resource = format!("{}/mcp", serve.base);
+        let meta_url = format!("{}/.well-known/oauth-protected-resource/mcp", serve.base);
+        let before = up_tasks.requests().len();
+        let all = mint(&issuer, "tasks:read tasks:write tasks:http", &resource);
+        assert_eq!(list(&serve, &all), [create_task], "many: {many}");
+        let r = call(&serve, &all, list_tasks);
+        assert_eq!(r.status, 403, "{}", r.text());
+        assert_eq!(
+            r.header("www-authenticate"),
+            Some(
+                format!(
+                    "Bearer error=\"insufficient_scope\", error_description=\"the tool's security requirement cannot be read\", resource_metadata=\"{meta_url}\""
+                )
+                .as_str()
+            )
+        );
+        assert_eq!(
+            up_tasks.requests().len(),
+            before,
+            "a refused call reached tasks"
+        );
+        let why = "streamable-http transports declare different security";
+        let log = await_log(&serve, why);
+        assert!(log.contains(why), "{log}");
+    }
+    // `--auth-list all` lists it (the call is still refused) without the composition's
+    // internal marker.
+    let serve = Serve::start_many(
+        &[&notes, &two],
+        &["--auth-issuer", &issuer.url, "--auth-list", "all"],
+        &env,
+    );
+    let token = mint(&issuer, "tasks:http", &format!("{}/mcp", serve.base));
+    let r = serve.rpc("/mcp", Some(&token), "tools/list", json!({}));
+    assert!(tool_names(&r).contains(&"tasks_list_tasks".to_string()));
+    assert!(
+        !r.text().contains("x-mcpdesc-security-unresolved"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(call(&serve, &token, "tasks_list_tasks").status, 403);
+}

@@ -40,8 +40,15 @@
 //!   sites (`inputSchema`, `outputSchema`, `examples`, elicitation `requestedSchema`)
 //!   are inlined from that description's components, so no component names can clash.
 //! - `security`: each declaration carries its own description's effective requirement
-//!   (its own `security`, else its description's root `security`; none when neither is
-//!   declared), with every scheme name `<prefix>.<name>`; root `securitySchemes` holds
+//!   over Streamable HTTP (spec §7.5: its own `security`, else its description's
+//!   `streamable-http` transport's, else its root `security`; none when none is
+//!   declared; [`http_transport_security`]), with every scheme name `<prefix>.<name>`.
+//!   When that description's `streamable-http` transports disagree, an inheriting
+//!   declaration gets no `security` but [`UNRESOLVED_SECURITY`] saying why, and the
+//!   gate refuses it (fail closed). The composed description has no `transports` and
+//!   is served only: its requirements are read by the `--auth-issuer` gate of the HTTP
+//!   transport alone (stdio has no gate), so folding the HTTP transport's requirement
+//!   in is §7.5's "an operation that selects that transport"; root `securitySchemes` holds
 //!   each description's schemes under those names (a prefix has no `.`, so two
 //!   descriptions' schemes never clash) and the root has no `security`. The composed
 //!   description thus says what each tool needs, as its own description does: the
@@ -58,6 +65,7 @@
 //!   for one description or several).
 
 use crate::backend::{Backend, DeclRead, ReadAnswer};
+use crate::server::auth::{UNRESOLVED_SECURITY, http_transport_security};
 use mcpdesc_core::decl::root_scope;
 use mcpdesc_core::{DeclKind, RevisionSet, refs};
 use mcpdesc_rest::BoxFuture;
@@ -218,6 +226,7 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
     let mut instructions: Vec<String> = Vec::new();
     for (m, (doc, _)) in members.iter().enumerate() {
         let root = root_scope(doc);
+        let inherited = http_transport_security(doc);
         for (k, kind) in COMPOSED.into_iter().enumerate() {
             let names = match kind {
                 DeclKind::Tool => Some(0),
@@ -238,9 +247,17 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
                     {
                         o.insert(SERVER_EXTENSION.into(), server.clone());
                     }
-                    let security = o
-                        .remove("security")
-                        .or_else(|| doc.get("security").cloned());
+                    // §7.5 for Streamable HTTP: own, else transport, else root.
+                    let security = match o.remove("security") {
+                        Some(own) => Some(own),
+                        None => match &inherited {
+                            Ok(s) => s.cloned(),
+                            Err(why) => {
+                                o.insert(UNRESOLVED_SECURITY.into(), json!(why));
+                                None
+                            }
+                        },
+                    };
                     if let Some(s) = security {
                         o.insert("security".into(), renamed_security(&s, &prefixes[m]));
                     }
@@ -662,6 +679,75 @@ mod tests {
         assert_eq!(c.doc["securitySchemes"]["jobs.key"]["type"], "oauth2");
         assert_eq!(c.doc["securitySchemes"]["pet_store.key"]["type"], "apiKey");
         assert!(c.doc["securitySchemes"].get("key").is_none());
+    }
+
+    /// Spec §7.5 over Streamable HTTP, written out by hand: a declaration without
+    /// `security` of its own gets its description's streamable-http transport's (not
+    /// the stdio one's, not root's); one with its own keeps it; transports that disagree
+    /// leave an inheriting declaration unresolved, and the gate refuses it.
+    #[test]
+    fn the_streamable_http_transports_security_is_folded_into_inheriting_declarations() {
+        let p = pets();
+        let mut j = jobs();
+        j["securitySchemes"] = json!({"key": {"type": "oauth2", "flows": {"clientCredentials":
+            {"tokenUrl": "https://as.example/token", "scopes": {"jobs:read": "r", "jobs:http": "h"}}}}});
+        j["security"] = json!([{"key": ["jobs:read"]}]);
+        j["transports"] = json!([
+            {"type": "stdio", "command": "jobs", "security": []},
+            {"type": "streamable-http", "url": "https://jobs.example/mcp",
+                "security": [{"key": ["jobs:http"]}]}
+        ]);
+        j["tools"][1]["security"] = json!([{"key": ["jobs:read"]}]);
+        j["prompts"] = json!([{"name": "brief"}]);
+        let c = compose(&[(&p, None), (&j, None)]).expect("composes");
+        let errors: Vec<_> = mcpdesc_validate::validate_value(&c.doc)
+            .into_iter()
+            .filter(|d| d.is_error())
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}\n{:#}", c.doc);
+        assert!(c.doc.get("transports").is_none() && c.doc.get("security").is_none());
+        let t = &c.doc["tools"];
+        assert_eq!(t[2]["name"], "jobs_list");
+        assert_eq!(t[2]["security"], json!([{"jobs.key": ["jobs:http"]}]));
+        assert_eq!(t[3]["security"], json!([{"jobs.key": ["jobs:read"]}]));
+        assert_eq!(
+            c.doc["prompts"][0]["security"],
+            json!([{"jobs.key": ["jobs:http"]}])
+        );
+        // The other description (no transports) keeps its root's.
+        assert_eq!(t[0]["security"], json!([{"pet_store.key": []}]));
+        let s = |v: &str| std::collections::BTreeSet::from([v.to_string()]);
+        assert_eq!(
+            crate::server::auth::needed_scopes(&c.doc, &t[2]),
+            Ok(vec![s("jobs:http")])
+        );
+
+        // `security: []` on the transport clears root for it.
+        j["transports"][1]["security"] = json!([]);
+        let c = compose(&[(&p, None), (&j, None)]).expect("composes");
+        assert_eq!(c.doc["tools"][2]["security"], json!([]));
+        assert_eq!(
+            crate::server::auth::needed_scopes(&c.doc, &c.doc["tools"][2]),
+            Ok(Vec::new())
+        );
+
+        // Two streamable-http transports that disagree: unresolved, refused; a
+        // declaration with its own requirement is unaffected.
+        j["transports"]
+            .as_array_mut()
+            .expect("transports")
+            .push(json!({"type": "streamable-http", "url": "https://jobs.example/other"}));
+        let c = compose(&[(&p, None), (&j, None)]).expect("composes");
+        let errors: Vec<_> = mcpdesc_validate::validate_value(&c.doc)
+            .into_iter()
+            .filter(|d| d.is_error())
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}\n{:#}", c.doc);
+        let t = &c.doc["tools"];
+        assert!(t[2].get("security").is_none());
+        assert!(t[2][UNRESOLVED_SECURITY].is_string(), "{:#}", t[2]);
+        assert!(crate::server::auth::needed_scopes(&c.doc, &t[2]).is_err());
+        assert_eq!(t[3]["security"], json!([{"jobs.key": ["jobs:read"]}]));
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //!   resource_metadata="…"` (and `error="invalid_token"` when one was sent); nothing
 //!   of MCP runs. A token lacking `--auth-scopes`: 403 `insufficient_scope`.
 //! - Scopes per tool: the oauth2/openIdConnect scopes of the tool's effective security
-//!   requirement (tool-level, else root; alternatives: any one satisfied is enough),
+//!   requirement over Streamable HTTP (spec §7.5: tool-level, else the description's
+//!   `streamable-http` transport's, else root; [`http_transport_security`];
+//!   alternatives: any one satisfied is enough),
 //!   or a `tool-scopes` glob. A `tools/call` (also through `call_tool`) lacking them is
 //!   403 `insufficient_scope` with the step-up `scope`, and nothing is sent upstream;
 //!   `tools/list` (`--auth-list permitted`) answers only the tools the caller's scopes
@@ -462,17 +464,72 @@ impl Gate {
     }
 }
 
-/// The scope alternatives of a declaration's effective security requirement
-/// (tool-level `security`, else root): each alternative's oauth2/openIdConnect scopes.
-/// Empty when nothing is declared, `security: []`, or an alternative needs no scope.
-/// `Err` (fail closed) when the requirement cannot be read: the declaration is not an
-/// object, `security` is not an array, an entry is not an object, a scheme is not in
+/// On a composed declaration without `security` of its own ([`crate::compose`]): why
+/// its description's inherited requirement could not be resolved (the gate then
+/// refuses it, fail closed).
+pub const UNRESOLVED_SECURITY: &str = "x-mcpdesc-security-unresolved";
+
+/// The requirement a primitive without `security` of its own inherits when served over
+/// Streamable HTTP (spec §7.5 steps 2–4): the `security` of the description's
+/// `streamable-http` transport (§6.2.1: a transport is identified by its `type`), else
+/// root `security`, else none (`Ok(None)`). No `streamable-http` entry (no `transports`,
+/// or only stdio/sse ones): none is selected, so root. Several `streamable-http`
+/// entries whose effective requirements (own, else root) are equal: that one. Several
+/// that differ: `Err` (fail closed), since which one this gateway is cannot be told
+/// and §7.6 forbids inventing a combined requirement.
+pub fn http_transport_security(doc: &Value) -> Result<Option<&Value>, String> {
+    let root = doc.get("security");
+    let Some(transports) = doc.get("transports") else {
+        return Ok(root);
+    };
+    let Some(transports) = transports.as_array() else {
+        return Err("`transports` is not an array".into());
+    };
+    let mut chosen: Option<Option<&Value>> = None;
+    for t in transports {
+        let Some(t) = t.as_object() else {
+            return Err("a transport is not an object".into());
+        };
+        if t.get("type").and_then(Value::as_str) != Some("streamable-http") {
+            continue;
+        }
+        let effective = t.get("security").or(root);
+        match chosen {
+            None => chosen = Some(effective),
+            Some(c) if c == effective => {}
+            Some(_) => {
+                return Err("the description's streamable-http transports declare different security requirements, and which one is served here cannot be told".into());
+            }
+        }
+    }
+    Ok(chosen.unwrap_or(root))
+}
+
+/// The scope alternatives of a declaration's effective security requirement over
+/// Streamable HTTP (spec §7.5: its own `security`, else the streamable-http transport's,
+/// else root; [`http_transport_security`]): each alternative's oauth2/openIdConnect
+/// scopes. Empty when nothing is declared, `security: []`, or an alternative needs no
+/// scope. `Err` (fail closed) when the requirement cannot be read or resolved: the
+/// declaration is not an object, it carries [`UNRESOLVED_SECURITY`], the transports
+/// disagree, `security` is not an array, an entry is not an object, a scheme is not in
 /// root `securitySchemes` or has no string `type`, or scopes are not strings.
 pub fn needed_scopes(doc: &Value, decl: &Value) -> Result<Vec<BTreeSet<String>>, String> {
     let Some(decl) = decl.as_object() else {
         return Err("the declaration is not an object".into());
     };
-    let Some(security) = decl.get("security").or_else(|| doc.get("security")) else {
+    let security = match decl.get("security") {
+        Some(own) => Some(own),
+        None => {
+            if let Some(why) = decl.get(UNRESOLVED_SECURITY) {
+                return Err(why
+                    .as_str()
+                    .unwrap_or("its inherited requirement is unresolved")
+                    .to_string());
+            }
+            http_transport_security(doc)?
+        }
+    };
+    let Some(security) = security else {
         return Ok(Vec::new());
     };
     let Some(security) = security.as_array() else {
@@ -620,6 +677,72 @@ mod tests {
         let bad_root = json!({"securitySchemes": {"oauth": {"type": "oauth2"}},
             "security": [{"nope": ["read"]}]});
         assert!(needed_scopes(&bad_root, &json!({})).is_err());
+    }
+
+    /// Spec §6.4's table and §7.5's order, written out by hand.
+    #[test]
+    fn the_streamable_http_transport_comes_between_the_tool_and_the_root() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<BTreeSet<_>>();
+        let doc = |transports: Value| {
+            let mut d = json!({
+                "securitySchemes": {"oauth": {"type": "oauth2"}},
+                "security": [{"oauth": ["root"]}]
+            });
+            if !transports.is_null() {
+                d["transports"] = transports;
+            }
+            d
+        };
+        let http = |security: Value| {
+            let mut t = json!({"type": "streamable-http", "url": "https://x.example/mcp"});
+            if !security.is_null() {
+                t["security"] = security;
+            }
+            t
+        };
+        let stdio = json!({"type": "stdio", "command": "x", "security": [{"oauth": ["stdio"]}]});
+        let own = json!({"security": [{"oauth": ["own"]}]});
+        let inherit = json!({});
+        let need = |d: &Value, decl: &Value| needed_scopes(d, decl);
+        // Transport security replaces root; the tool's own replaces both.
+        let d = doc(json!([stdio, http(json!([{"oauth": ["http"]}]))]));
+        assert_eq!(need(&d, &inherit), Ok(vec![s(&["http"])]));
+        assert_eq!(need(&d, &own), Ok(vec![s(&["own"])]));
+        // `security: []` on the transport: explicitly no authentication.
+        let d = doc(json!([http(json!([]))]));
+        assert_eq!(need(&d, &inherit), Ok(Vec::new()));
+        assert_eq!(need(&d, &own), Ok(vec![s(&["own"])]));
+        // Transport security omitted: root. No streamable-http entry (only stdio): root,
+        // never the stdio transport's.
+        assert_eq!(
+            need(&doc(json!([http(Value::Null)])), &inherit),
+            Ok(vec![s(&["root"])])
+        );
+        assert_eq!(need(&doc(json!([stdio])), &inherit), Ok(vec![s(&["root"])]));
+        // Root and transport omitted: nothing.
+        let mut d = doc(json!([http(Value::Null)]));
+        d.as_object_mut().map(|o| o.remove("security"));
+        assert_eq!(need(&d, &inherit), Ok(Vec::new()));
+        // Two streamable-http entries: equal effective requirements are one; different
+        // ones cannot be told apart, so an inheriting tool fails closed.
+        let d = doc(json!([
+            http(Value::Null),
+            http(json!([{"oauth": ["root"]}]))
+        ]));
+        assert_eq!(need(&d, &inherit), Ok(vec![s(&["root"])]));
+        let d = doc(json!([http(json!([])), http(json!([{"oauth": ["http"]}]))]));
+        assert!(need(&d, &inherit).is_err());
+        assert_eq!(need(&d, &own), Ok(vec![s(&["own"])]));
+        // A transport requirement is read as strictly as a tool's.
+        let d = doc(json!([http(json!([{"gone": []}]))]));
+        assert!(need(&d, &inherit).is_err());
+        // A composed declaration whose inherited requirement is unresolved.
+        let d = doc(Value::Null);
+        assert!(need(&d, &json!({UNRESOLVED_SECURITY: "two transports"})).is_err());
+        assert_eq!(
+            need(&d, &json!({UNRESOLVED_SECURITY: "x", "security": []})),
+            Ok(Vec::new())
+        );
     }
 
     #[test]
