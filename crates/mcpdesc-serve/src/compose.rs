@@ -42,15 +42,16 @@
 //! - `security`: each declaration carries its own description's effective requirement
 //!   over Streamable HTTP (spec §7.5: its own `security`, else its description's
 //!   `streamable-http` transport's, else its root `security`; none when none is
-//!   declared; [`http_transport_security`]), with every scheme name `<prefix>.<name>`.
-//!   When that description's `streamable-http` transports disagree, an inheriting
-//!   declaration gets no `security` but [`UNRESOLVED_SECURITY`] saying why, and the
-//!   gate refuses it (fail closed). The composed description has no `transports` and
-//!   is served only: its requirements are read by the `--auth-issuer` gate of the HTTP
-//!   transport alone (stdio has no gate), so folding the HTTP transport's requirement
-//!   in is §7.5's "an operation that selects that transport"; root `securitySchemes` holds
-//!   each description's schemes under those names (a prefix has no `.`, so two
-//!   descriptions' schemes never clash) and the root has no `security`. The composed
+//!   declared; `server::auth::http_transport_security`), with every scheme name
+//!   `<prefix>.<name>`. When that description's `streamable-http` transports disagree,
+//!   an inheriting declaration gets no `security` but `x-mcpdesc-security-unresolved`
+//!   saying why, and the gate refuses it (fail closed). The composed description has
+//!   no `transports` and is served only: its requirements are read by the
+//!   `--auth-issuer` gate of the HTTP transport alone (stdio has no gate), so folding
+//!   the HTTP transport's requirement in is §7.5's "an operation that selects that
+//!   transport". Root `securitySchemes` holds each description's schemes under those
+//!   names (a prefix has no `.`, so two descriptions' schemes never clash) and the root
+//!   has no `security`. The composed
 //!   description thus says what each tool needs, as its own description does: the
 //!   `--auth-issuer` gate reads per-tool scopes from it, and `tool-scopes` globs match
 //!   the served (prefixed) names. Each backend still applies its own description's
