@@ -327,6 +327,8 @@ fn import_impl<S: Sink>(
     stats.operations = sites.len();
     let kept = select(&sites, &filters, &mut stats, &mut diags);
     let (shared, schemes) = shared_context(&spec, kept.len(), &mut diags);
+    let kept =
+        security::unrepresentable_kept(kept, &spec.docs[0].value, &shared.schemes, &mut diags);
     let names =
         naming::assign(&kept, &names_opts).map_err(|e| ImportError::Options(e.to_string()))?;
     clock.mark(Phase::Names);

@@ -10,6 +10,12 @@
 //! - A scheme that cannot be mapped is dropped with a warning, and so is every
 //!   requirement alternative that names it (an alternative cannot be represented
 //!   without its scheme; keeping the rest would widen access).
+//! - Fail closed: an operation whose own requirement has no representable alternative
+//!   (or is not an array) is not imported when the root has a representable
+//!   requirement, since its tool would inherit that one, which may be weaker; mcpdesc
+//!   has no spec-valid form for "requires something unrepresentable"
+//!   ([`unrepresentable_kept`] says why). Without a root requirement its `security` is
+//!   omitted (no declaration, §7.4), with a warning.
 //! - Requirement arrays keep their exact shape otherwise: `[]` stays `[]`, `[{}]`
 //!   stays `[{}]`; omitted stays omitted. Scopes of http/apiKey schemes are cleared
 //!   (mcpdesc requires empty arrays there), duplicates removed.
@@ -349,6 +355,59 @@ pub fn map_requirements(
     Some(Value::Array(out))
 }
 
+/// Fail closed: the operations of `kept` whose own `security` has no representable
+/// alternative, while the root's requirement is representable, are not imported (a
+/// warning at the operation's `security` says why); the others are returned in order.
+///
+/// Omitting such an operation's `security` would make its tool inherit the root
+/// requirement (§7.5), which may be weaker (even `[]`), and mcpdesc has no form for
+/// "requires something that cannot be represented": a scheme's `type` is one of four
+/// (§7.2), every name a requirement uses must be declared (§7.3), `[]` says
+/// explicitly no authentication (§6.4, §7.4), and an `x-*` extension must not change
+/// `security` (§14.4). A placeholder scheme would invent a mechanism. A description
+/// need not list every tool of a server (§2.2), so leaving the operation out is the
+/// one spec-valid form that claims nothing false. When the root has no representable
+/// requirement, an omitted `security` declares none at all (§7.4), which is what is
+/// known: the tool is kept, with [`map_requirements`]' warning.
+pub(crate) fn unrepresentable_kept<'s, 'a>(
+    kept: Vec<&'s crate::site::OpSite<'a>>,
+    root: &Value,
+    names: &SchemeNames,
+    diags: &mut Diags,
+) -> Vec<&'s crate::site::OpSite<'a>> {
+    let mut quiet = Diags::default();
+    let root_declared = root
+        .get("security")
+        .and_then(|v| map_requirements(v, names, 0, "/security", &mut quiet))
+        .is_some();
+    if !root_declared {
+        return kept;
+    }
+    kept.into_iter()
+        .filter(|site| {
+            let Some(own) = site.op.get("security") else {
+                return true;
+            };
+            // (`[]` maps to `[]`; a value that is not an array maps to nothing.)
+            if map_requirements(own, names, 0, "", &mut quiet).is_some() {
+                return true;
+            }
+            let mut ptr = site.op_ptr.clone();
+            push_token(&mut ptr, "security");
+            diags.warn(
+                site.item_doc,
+                "openapi-security-dropped",
+                format!(
+                    "{} {}: its security requirement cannot be represented in mcpdesc (no alternative can, or it is not an array), and without one its tool would inherit the root requirement, which may be weaker; the operation is not imported",
+                    site.method, site.path
+                ),
+                ptr,
+            );
+            false
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,6 +427,109 @@ mod tests {
         assert!(abs_url("https://x.example.com/o\"boolean\"orize", None).is_err());
         assert!(abs_url("https://x.example.com/t k", None).is_err());
         assert!(abs_url("t k", Some("https://api.x.com/v1")).is_err());
+    }
+
+    fn import(yaml: &str) -> (Value, Vec<mcpdesc_core::Diagnostic>) {
+        let mut sink = crate::ValueSink::new();
+        let report = crate::import(
+            crate::Source::bytes(yaml.as_bytes()),
+            &crate::ImportOptions::default(),
+            &mut sink,
+        )
+        .expect("imports");
+        assert!(report.stats.conforming, "{:#?}", report.diagnostics);
+        (sink.into_value().expect("document"), report.diagnostics)
+    }
+
+    const SPEC: &str = r#"openapi: 3.0.3
+info: {title: T, version: "1"}
+servers: [{url: "https://api.example.com"}]
+components:
+  securitySchemes:
+    oauth:
+      type: oauth2
+      flows:
+        clientCredentials:
+          tokenUrl: https://as.example.com/token
+          scopes: {read: r, write: w}
+    mtls: {type: mutualTLS}
+ROOT
+paths:
+  /a:
+    get: {operationId: a, responses: {"200": {description: ok}}}
+  /b:
+    get:
+      operationId: b
+      security: [{mtls: []}]
+      responses: {"200": {description: ok}}
+  /c:
+    get:
+      operationId: c
+      security: [{mtls: []}, {oauth: [write]}]
+      responses: {"200": {description: ok}}
+  /d:
+    get:
+      operationId: d
+      security: []
+      responses: {"200": {description: ok}}
+  /e:
+    get:
+      operationId: e
+      security: {oauth: [write]}
+      responses: {"200": {description: ok}}
+"#;
+
+    /// Written out by hand: with a root requirement, an operation none of whose
+    /// alternatives can be represented (mutualTLS only; `security` not an array) is not
+    /// imported, rather than inheriting the root's `oauth: [read]`; a partly
+    /// representable one keeps what it can (narrower, never wider); `[]` stays `[]`.
+    /// Without a root requirement, the tool declares none (§7.4) and is kept.
+    #[test]
+    fn an_operation_whose_requirement_cannot_be_represented_does_not_inherit_the_roots() {
+        let (doc, diags) = import(&SPEC.replace("ROOT", "security: [{oauth: [read]}]"));
+        let tools: Vec<(&str, Option<&Value>)> = doc["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .map(|t| (t["name"].as_str().unwrap_or(""), t.get("security")))
+            .collect();
+        assert_eq!(
+            tools,
+            [
+                ("a", None),
+                ("c", Some(&json!([{"oauth": ["write"]}]))),
+                ("d", Some(&json!([]))),
+            ]
+        );
+        assert_eq!(doc["security"], json!([{"oauth": ["read"]}]));
+        for (op, ptr) in [
+            ("/b", "/paths/~1b/get/security"),
+            ("/e", "/paths/~1e/get/security"),
+        ] {
+            let d = diags
+                .iter()
+                .find(|d| d.pointer == ptr && d.message.contains("not imported"))
+                .unwrap_or_else(|| panic!("no warning for {op}: {diags:#?}"));
+            assert_eq!(d.code, "openapi-security-dropped");
+            assert_eq!(d.severity, mcpdesc_core::Severity::Warning, "{d:?}");
+        }
+
+        let (doc, diags) = import(&SPEC.replace("ROOT", ""));
+        let names: Vec<&str> = doc["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .filter_map(|t| t["name"].as_str())
+            .collect();
+        assert_eq!(names, ["a", "b", "c", "d", "e"]);
+        assert!(doc.get("security").is_none());
+        assert!(doc["tools"][1].get("security").is_none());
+        assert!(
+            diags.iter().any(|d| d.code == "openapi-security-dropped"
+                && d.pointer == "/paths/~1b/get/security"
+                && d.message.contains("omitted")),
+            "{diags:#?}"
+        );
     }
 
     #[test]
