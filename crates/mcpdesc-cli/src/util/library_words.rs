@@ -168,11 +168,6 @@ fn named_flags<'f>(text: &str, flags: &'f BTreeSet<String>) -> Vec<&'f str> {
     hits
 }
 
-/// Literals in code other work owns at the time of writing (issue 30 named the rule;
-/// these files were being changed by others): each entry is a file and the flag it may
-/// still name. Remove an entry once its file is phrased as a situation.
-const PENDING: &[(&str, &str)] = &[("crates/mcpdesc-serve/src/server/http.rs", "--config")];
-
 #[test]
 fn no_library_string_names_a_cli_flag() {
     let flags = cli_flags();
@@ -191,9 +186,6 @@ fn no_library_string_names_a_cli_flag() {
             for (line, text) in string_literals(without_tests(&src)) {
                 for flag in named_flags(&text, &flags) {
                     let shown = f.strip_prefix(&root).unwrap_or(&f).display().to_string();
-                    if PENDING.contains(&(shown.as_str(), flag)) {
-                        continue;
-                    }
                     found.push(format!("{shown}:{line}: {flag} in {text:?}"));
                 }
             }

@@ -317,7 +317,7 @@ async fn reload_loop(state: std::sync::Weak<State>, local: SocketAddr) {
         let Some(st) = state.upgrade() else { return };
         let log = st.main().log().clone();
         let Some(hook) = lifecycle.reload_hook() else {
-            log.line("reload requested: nothing to reload (serve --config FILE reloads its file)");
+            log.line("reload requested: nothing to reload (a description read from standard input cannot be read again)");
             continue;
         };
         log.line("reload requested: reading the configuration");
