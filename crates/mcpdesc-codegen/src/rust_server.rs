@@ -144,7 +144,7 @@ fn render(doc: &Validated<'_>, ir: &Ir, opts: &RustServerOptions) -> Result<Rend
         diags.push(Diagnostic::info(
             "codegen-rust-server-http-execution",
             format!(
-                "tool `{}` declares `execution`: the Rust stub sends it over stdio, but over --http rmcp 3.11's typed tool list has no `execution` member and drops it",
+                "tool `{}` declares `execution`: the Rust stub sends it over stdio, but over streamable HTTP rmcp 3.11's typed tool list has no `execution` member and drops it",
                 t["name"].as_str().unwrap_or_default()
             ),
         ));
