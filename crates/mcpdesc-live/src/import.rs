@@ -85,7 +85,6 @@ pub fn import_dumps(
     opts: &ImportOptions,
 ) -> Result<ImportOutcome, Vec<FileDiagnostic>> {
     let mut diags: Vec<FileDiagnostic> = Vec::new();
-    let mut parsed_inputs: Vec<Input<'_>> = Vec::new();
     let mut input_revs = Vec::new();
     if inputs.is_empty() {
         return Err(vec![FileDiagnostic::global(Diagnostic::error(
@@ -93,76 +92,7 @@ pub fn import_dumps(
             "no tools/list dump given",
         ))]);
     }
-    for (file, bytes) in inputs {
-        let parsed = match parse_dump(bytes, &opts.limits) {
-            Ok(p) => p,
-            Err(ds) => {
-                diags.extend(ds.into_iter().map(|d| FileDiagnostic::of(file, d)));
-                continue;
-            }
-        };
-        diags.extend(
-            parsed
-                .warnings
-                .iter()
-                .cloned()
-                .map(|d| FileDiagnostic::of(file, d)),
-        );
-        let revision = match (&parsed.negotiated, opts.protocol_version) {
-            (Some((s, origin)), flag) => match ProtocolRevision::parse(s) {
-                Some(r) => {
-                    if let Some(f) = flag.filter(|f| *f != r) {
-                        diags.push(FileDiagnostic::of(
-                            file,
-                            origin.apply(Diagnostic::warning(
-                                "protocol-version-flag-ignored",
-                                format!("the dump negotiated {r}; the given protocol revision {f} applies only to dumps that do not say"),
-                            )),
-                        ));
-                    }
-                    input_revs.push(InputRevision {
-                        file: file.clone(),
-                        revision: r,
-                        negotiated: true,
-                    });
-                    r
-                }
-                None => {
-                    diags.push(FileDiagnostic::of(
-                        file,
-                        origin.apply(Diagnostic::error(
-                            "unknown-protocol-revision",
-                            format!("the session negotiated protocol revision `{s}`, which mcpdesc 0.8.0 does not cover"),
-                        )),
-                    ));
-                    continue;
-                }
-            },
-            (None, Some(r)) => {
-                input_revs.push(InputRevision {
-                    file: file.clone(),
-                    revision: r,
-                    negotiated: false,
-                });
-                r
-            }
-            (None, None) => {
-                diags.push(FileDiagnostic::of(
-                    file,
-                    Diagnostic::error(
-                        "protocol-version-required",
-                        "the dump does not say which protocol revision was negotiated (no initialize result), and none was given",
-                    ),
-                ));
-                continue;
-            }
-        };
-        parsed_inputs.push(Input {
-            file,
-            parsed,
-            revision,
-        });
-    }
+    let parsed_inputs = read_inputs(inputs, opts, &mut diags, &mut input_revs);
     if diags.iter().any(|d| d.diagnostic.is_error()) {
         return Err(diags);
     }
@@ -206,30 +136,7 @@ pub fn import_dumps(
             continue;
         };
         let (tool, field, reason) = key;
-        let msg = match reason {
-            DropReason::NotInRevision | DropReason::DialectNotInRevision => format!(
-                "tool `{tool}`: `{field}` is not defined in MCP {}; dropped from the view of {}",
-                revs,
-                if revs.len() == 1 {
-                    "that revision"
-                } else {
-                    "those revisions"
-                }
-            ),
-            DropReason::Unknown => format!(
-                "tool `{tool}`: `{field}` is not a field of the MCP Tool type; dropped (seen at {})",
-                revs
-            ),
-            DropReason::OutputSchemaRoot => format!(
-                "tool `{tool}`: `outputSchema` has no object root, which MCP {} requires; dropped from the view of {}",
-                revs,
-                if revs.len() == 1 {
-                    "that revision"
-                } else {
-                    "those revisions"
-                }
-            ),
-        };
+        let msg = drop_message(tool, field, *reason, *revs);
         diags.push(FileDiagnostic::of(
             file,
             origin.apply(Diagnostic::warning(reason.code(), msg)),
@@ -335,6 +242,116 @@ pub fn import_dumps(
         diagnostics: diags,
         inputs: input_revs,
     })
+}
+
+/// Parses each dump and settles its protocol revision (the dump's own, else the given
+/// one); problems go to `diags` and the dump is left out.
+fn read_inputs<'a>(
+    inputs: &'a [(String, Vec<u8>)],
+    opts: &ImportOptions,
+    diags: &mut Vec<FileDiagnostic>,
+    input_revs: &mut Vec<InputRevision>,
+) -> Vec<Input<'a>> {
+    let mut parsed_inputs = Vec::new();
+    for (file, bytes) in inputs {
+        let parsed = match parse_dump(bytes, &opts.limits) {
+            Ok(p) => p,
+            Err(ds) => {
+                diags.extend(ds.into_iter().map(|d| FileDiagnostic::of(file, d)));
+                continue;
+            }
+        };
+        diags.extend(
+            parsed
+                .warnings
+                .iter()
+                .cloned()
+                .map(|d| FileDiagnostic::of(file, d)),
+        );
+        let revision = match (&parsed.negotiated, opts.protocol_version) {
+            (Some((s, origin)), flag) => match ProtocolRevision::parse(s) {
+                Some(r) => {
+                    if let Some(f) = flag.filter(|f| *f != r) {
+                        diags.push(FileDiagnostic::of(
+                            file,
+                            origin.apply(Diagnostic::warning(
+                                "protocol-version-flag-ignored",
+                                format!("the dump negotiated {r}; the given protocol revision {f} applies only to dumps that do not say"),
+                            )),
+                        ));
+                    }
+                    input_revs.push(InputRevision {
+                        file: file.clone(),
+                        revision: r,
+                        negotiated: true,
+                    });
+                    r
+                }
+                None => {
+                    diags.push(FileDiagnostic::of(
+                        file,
+                        origin.apply(Diagnostic::error(
+                            "unknown-protocol-revision",
+                            format!("the session negotiated protocol revision `{s}`, which mcpdesc 0.8.0 does not cover"),
+                        )),
+                    ));
+                    continue;
+                }
+            },
+            (None, Some(r)) => {
+                input_revs.push(InputRevision {
+                    file: file.clone(),
+                    revision: r,
+                    negotiated: false,
+                });
+                r
+            }
+            (None, None) => {
+                diags.push(FileDiagnostic::of(
+                    file,
+                    Diagnostic::error(
+                        "protocol-version-required",
+                        "the dump does not say which protocol revision was negotiated (no initialize result), and none was given",
+                    ),
+                ));
+                continue;
+            }
+        };
+        parsed_inputs.push(Input {
+            file,
+            parsed,
+            revision,
+        });
+    }
+    parsed_inputs
+}
+
+/// The warning text for a field dropped from the views of `revs`.
+fn drop_message(tool: &str, field: &str, reason: DropReason, revs: RevisionSet) -> String {
+    match reason {
+        DropReason::NotInRevision | DropReason::DialectNotInRevision => format!(
+            "tool `{tool}`: `{field}` is not defined in MCP {}; dropped from the view of {}",
+            revs,
+            if revs.len() == 1 {
+                "that revision"
+            } else {
+                "those revisions"
+            }
+        ),
+        DropReason::Unknown => format!(
+            "tool `{tool}`: `{field}` is not a field of the MCP Tool type; dropped (seen at {})",
+            revs
+        ),
+        DropReason::OutputSchemaRoot => format!(
+            "tool `{tool}`: `outputSchema` has no object root, which MCP {} requires; dropped from the view of {}",
+            revs,
+            if revs.len() == 1 {
+                "that revision"
+            } else {
+                "those revisions"
+            }
+        ),
+    }
 }
 
 fn tools_names(tools: &[Value]) -> Vec<String> {
