@@ -183,113 +183,118 @@ pub fn lint(valid: &Validated<'_>, opts: &LintOptions) -> LintReport {
             push(&mut report, d);
         }
         sizes.list = sizer.size();
-        let tool_count = listed.len();
-        if opts.discovery_search {
-            let facade = facade_list(doc, rev);
-            push(
-                &mut report,
-                diag(
-                    rules::FACADE_CONTEXT,
-                    format!(
-                        "with search discovery, tools/list at {rev} is {} (search_tools, describe_tools, call_tool for {} tools); directly: {}",
-                        facade, tool_count, sizes.list
-                    ),
-                    String::new(),
-                ),
-            );
-        }
-        push(
-            &mut report,
-            diag(
-                rules::LIST_SIZE,
-                format!(
-                    "tools/list at {rev}: {} tools, {} (estimated tokens: see the README)",
-                    tool_count, sizes.list
-                ),
-                String::new(),
-            ),
-        );
-        if let Some(max) = opts.max_tools
-            && tool_count > max
-        {
-            push(
-                &mut report,
-                diag(
-                    rules::TOO_MANY_TOOLS,
-                    format!(
-                        "{} tools at {rev}, more than the maximum of {max}; the list is ~{} tokens of the model's context",
-                        tool_count, sizes.list.tokens
-                    ),
-                    "/tools".into(),
-                ),
-            );
-        }
-        for host in opts.hosts.iter().filter(|h| h.rewrites_names()) {
-            let mut registered: HashMap<String, &str> = HashMap::new();
-            for (at, name) in &listed {
-                let name = name.as_str();
-                let as_host = host.registered_name(opts.server_prefix.as_deref(), name);
-                if let Some(first) = registered.get(&as_host) {
-                    push(
-                        &mut report,
-                        diag(
-                            rules::HOST_NAME_COLLISION,
-                            format!(
-                                "{}: tools `{first}` and `{name}` are both registered as `{as_host}` at {rev}; the host's model reaches one of them ({})",
-                                host.id,
-                                host.source_of(|r| matches!(
-                                    r,
-                                    HostRule::NameTruncated(_) | HostRule::NameCharsReplaced(_)
-                                ))
-                            ),
-                            format!("/tools/{at}/name"),
-                        ),
-                    );
-                } else {
-                    registered.insert(as_host, name);
-                }
-            }
-        }
-        for host in &opts.hosts {
-            if let Some(max) = host.max_tools()
-                && tool_count > max
-            {
-                push(
-                    &mut report,
-                    diag(
-                        rules::HOST_TOO_MANY_TOOLS,
-                        format!(
-                            "{}: {} tools at {rev}, the host sends at most {max} ({})",
-                            host.id,
-                            tool_count,
-                            host.source_of(|r| matches!(r, HostRule::MaxTools(_)))
-                        ),
-                        "/tools".into(),
-                    ),
-                );
-            }
-            if let Some(max) = host.list_token_budget()
-                && sizes.list.tokens > max
-            {
-                push(
-                    &mut report,
-                    diag(
-                        rules::LIST_OVER_BUDGET,
-                        format!(
-                            "{}: tools/list at {rev} is ~{} tokens, over the host's {max} ({})",
-                            host.id,
-                            sizes.list.tokens,
-                            host.source_of(|r| matches!(r, HostRule::ListTokenBudget(_)))
-                        ),
-                        "/tools".into(),
-                    ),
-                );
-            }
+        for d in list_findings(doc, rev, opts, &listed, &sizes) {
+            push(&mut report, d);
         }
         report.sizes.push(sizes);
     }
     apply_levels(&mut report.diagnostics, &opts.allow, &opts.deny);
     report
+}
+
+/// The findings about the whole tools/list at `rev`: its size (directly and behind
+/// the search facade), the tool count against the configured and the hosts' maxima, and
+/// names a host registers twice. `listed` is (document index, name) per listed tool.
+fn list_findings(
+    doc: &Value,
+    rev: ProtocolRevision,
+    opts: &LintOptions,
+    listed: &[(usize, String)],
+    sizes: &RevisionSizes,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let tool_count = listed.len();
+    if opts.discovery_search {
+        let facade = facade_list(doc, rev);
+        out.push(
+            diag(
+                rules::FACADE_CONTEXT,
+                format!(
+                    "with search discovery, tools/list at {rev} is {} (search_tools, describe_tools, call_tool for {} tools); directly: {}",
+                    facade, tool_count, sizes.list
+                ),
+                String::new(),
+            ),
+        );
+    }
+    out.push(diag(
+        rules::LIST_SIZE,
+        format!(
+            "tools/list at {rev}: {} tools, {} (estimated tokens: see the README)",
+            tool_count, sizes.list
+        ),
+        String::new(),
+    ));
+    if let Some(max) = opts.max_tools
+        && tool_count > max
+    {
+        out.push(
+            diag(
+                rules::TOO_MANY_TOOLS,
+                format!(
+                    "{} tools at {rev}, more than the maximum of {max}; the list is ~{} tokens of the model's context",
+                    tool_count, sizes.list.tokens
+                ),
+                "/tools".into(),
+            ),
+        );
+    }
+    for host in opts.hosts.iter().filter(|h| h.rewrites_names()) {
+        let mut registered: HashMap<String, &str> = HashMap::new();
+        for (at, name) in listed {
+            let name = name.as_str();
+            let as_host = host.registered_name(opts.server_prefix.as_deref(), name);
+            if let Some(first) = registered.get(&as_host) {
+                out.push(
+                    diag(
+                        rules::HOST_NAME_COLLISION,
+                        format!(
+                            "{}: tools `{first}` and `{name}` are both registered as `{as_host}` at {rev}; the host's model reaches one of them ({})",
+                            host.id,
+                            host.source_of(|r| matches!(
+                                r,
+                                HostRule::NameTruncated(_) | HostRule::NameCharsReplaced(_)
+                            ))
+                        ),
+                        format!("/tools/{at}/name"),
+                    ),
+                );
+            } else {
+                registered.insert(as_host, name);
+            }
+        }
+    }
+    for host in &opts.hosts {
+        if let Some(max) = host.max_tools()
+            && tool_count > max
+        {
+            out.push(diag(
+                rules::HOST_TOO_MANY_TOOLS,
+                format!(
+                    "{}: {} tools at {rev}, the host sends at most {max} ({})",
+                    host.id,
+                    tool_count,
+                    host.source_of(|r| matches!(r, HostRule::MaxTools(_)))
+                ),
+                "/tools".into(),
+            ));
+        }
+        if let Some(max) = host.list_token_budget()
+            && sizes.list.tokens > max
+        {
+            out.push(diag(
+                rules::LIST_OVER_BUDGET,
+                format!(
+                    "{}: tools/list at {rev} is ~{} tokens, over the host's {max} ({})",
+                    host.id,
+                    sizes.list.tokens,
+                    host.source_of(|r| matches!(r, HostRule::ListTokenBudget(_)))
+                ),
+                "/tools".into(),
+            ));
+        }
+    }
+    out
 }
 
 /// `--allow` drops a rule's findings, `--deny` raises them to error.
