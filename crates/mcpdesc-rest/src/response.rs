@@ -3,10 +3,40 @@
 
 use super::ValidateOutput;
 use super::output::Verdict;
-use super::plan::{ToolPlan, essence, is_json};
+use super::plan::{BodyKind, ToolPlan, essence};
 use crate::call::{complete, error_result, text_block};
 use mcpdesc_core::{Feature, ProtocolRevision};
 use serde_json::{Map, Value, json};
+
+/// What a response body of a media type becomes in a Tool Result: one reader, on
+/// core's [`BodyKind`] (the request side's classification), for every branch below.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ResponseKind {
+    /// One JSON value: parsed, structured when the tool declares an output.
+    Json,
+    /// Characters (`text/*`, XML): a text block. JSON streams are not read as text here:
+    /// they stay an embedded resource, as before.
+    Text,
+    /// `image/*`: an image block.
+    Image,
+    /// `audio/*`: an audio block where the revision has one.
+    Audio,
+    /// Anything else: an embedded blob resource.
+    Other,
+}
+
+impl ResponseKind {
+    /// The kind of a media type's essence (lower case, no parameters).
+    fn of(essence: &str) -> ResponseKind {
+        match BodyKind::of(essence) {
+            BodyKind::Json => ResponseKind::Json,
+            BodyKind::Text if !mcpdesc_core::media::is_json_stream(essence) => ResponseKind::Text,
+            _ if essence.starts_with("image/") => ResponseKind::Image,
+            _ if essence.starts_with("audio/") => ResponseKind::Audio,
+            _ => ResponseKind::Other,
+        }
+    }
+}
 
 /// An upstream response as read (the body bounded by the client).
 #[derive(Debug, Clone, PartialEq)]
@@ -68,9 +98,11 @@ pub fn map(
             String::new()
         } else {
             let text = match (ct.as_deref(), resp.truncated) {
-                (Some(c), false) if is_json(c) => serde_json::from_slice::<Value>(&resp.body)
-                    .ok()
-                    .and_then(|v| serde_json::to_string_pretty(&v).ok()),
+                (Some(c), false) if ResponseKind::of(c) == ResponseKind::Json => {
+                    serde_json::from_slice::<Value>(&resp.body)
+                        .ok()
+                        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+                }
                 _ => None,
             }
             .unwrap_or_else(|| String::from_utf8_lossy(&resp.body).into_owned());
@@ -111,7 +143,7 @@ pub fn map(
         ));
     }
     match ct.as_deref() {
-        Some(c) if is_json(c) => {
+        Some(c) if ResponseKind::of(c) == ResponseKind::Json => {
             let body: Value = match serde_json::from_slice(&resp.body) {
                 Ok(v) => v,
                 Err(e) => {
@@ -135,7 +167,7 @@ pub fn map(
             };
             json_result(plan, rev, body, mode, wants_structured)
         }
-        Some(c) if c.starts_with("text/") || c.ends_with("/xml") || c.ends_with("+xml") => {
+        Some(c) if ResponseKind::of(c) == ResponseKind::Text => {
             if wants_structured {
                 return missing_structured(String::from_utf8_lossy(&resp.body).into_owned());
             }
@@ -146,7 +178,7 @@ pub fn map(
                 vec![],
             )
         }
-        Some(c) if c.starts_with("image/") && !wants_structured => ok(
+        Some(c) if ResponseKind::of(c) == ResponseKind::Image && !wants_structured => ok(
             rev,
             vec![
                 json!({"type": "image", "data": super::auth::base64_std(&resp.body), "mimeType": c}),
@@ -155,7 +187,9 @@ pub fn map(
             vec![],
         ),
         Some(c)
-            if c.starts_with("audio/") && rev.has(Feature::AudioContent) && !wants_structured =>
+            if ResponseKind::of(c) == ResponseKind::Audio
+                && rev.has(Feature::AudioContent)
+                && !wants_structured =>
         {
             ok(
                 rev,
@@ -279,4 +313,28 @@ fn json_result(
         return ok(rev, vec![text_block(text)], None, vec![]);
     }
     ok(rev, vec![text_block(text)], Some(structured), warnings)
+}
+
+#[cfg(test)]
+mod kind_tests {
+    use super::ResponseKind;
+
+    /// Hand-written from RFC 8259 / RFC 6839 (`+json`), RFC 7303 (`*/xml`, `+xml`) and
+    /// the top-level types of RFC 6838; a JSON stream stays a resource.
+    #[test]
+    fn one_reader_for_every_branch() {
+        for (m, k) in [
+            ("application/json", ResponseKind::Json),
+            ("application/problem+json", ResponseKind::Json),
+            ("text/html", ResponseKind::Text),
+            ("application/xml", ResponseKind::Text),
+            ("application/atom+xml", ResponseKind::Text),
+            ("application/x-ndjson", ResponseKind::Other),
+            ("image/png", ResponseKind::Image),
+            ("audio/mpeg", ResponseKind::Audio),
+            ("application/pdf", ResponseKind::Other),
+        ] {
+            assert_eq!(ResponseKind::of(m), k, "{m}");
+        }
+    }
 }
