@@ -112,7 +112,9 @@ async fn an_infinite_loop_ends_at_the_wall_time() {
     let (out, host, took) = run("while (true) {}").await;
     assert_eq!(kind(&out), Some(ErrorKind::Timeout), "{out:?}");
     assert!(took < Duration::from_millis(700 + 800), "{took:?}");
-    assert!(took >= Duration::from_millis(700), "{took:?}");
+    // The deadline is armed by the sandbox a moment before the test reads its own clock
+    // in `run` can: the final run saw 699.99 ms. 10 ms of slack keeps the "not early" check.
+    assert!(took >= Duration::from_millis(690), "{took:?}");
     assert!(host.calls.lock().unwrap().is_empty());
     next_execution_works().await;
 }
