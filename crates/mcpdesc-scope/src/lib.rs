@@ -25,6 +25,9 @@ pub mod split;
 
 mod components;
 
+#[cfg(test)]
+mod tests;
+
 pub use equiv::{equivalent, first_difference, normalize_view, views_equivalent};
 pub use export::{
     WireTool, compact_len, export_tools_list, list_of_view, server_info, tools_at,
