@@ -419,6 +419,76 @@ fn document_fix_keeps_an_older_original_name() {
     assert!(is_host_safe(doc["tools"][0]["name"].as_str().unwrap(), 20));
 }
 
+/// Latin-1 letters fold to their base letter (`ñ`, `ù ú û ü`), `þ` to `th`, and the
+/// Romanian comma-below `ș` to `s` (crate docs, scheme step 1.1) — each a whole word,
+/// never a separator.
+#[test]
+fn latin_letters_fold_to_ascii_inside_the_word() {
+    assert_eq!(n("año"), "ano");
+    assert_eq!(n("über"), "uber");
+    assert_eq!(n("dùúûü"), "duuuu");
+    assert_eq!(n("þing"), "thing");
+    assert_eq!(n("așa"), "asa");
+}
+
+/// Step 2: a raw name carrying the prefix is normalized without it, also when it is
+/// contested and gets a key-hash suffix (h6("GET /b") = db789e, from `sha256sum`).
+#[test]
+fn a_contested_prefixed_name_is_suffixed_once_prefixed() {
+    let opts = NameOptions::new(64, "acme_").unwrap();
+    let mut a = NameAllocator::new(opts);
+    a.request("acme_get_user", "GET /a");
+    a.request("acme_getUser", "GET /b");
+    let got = a.assign().unwrap();
+    assert_eq!(got.get("acme_get_user", "GET /a"), Some("acme_get_user"));
+    assert_eq!(
+        got.get("acme_getUser", "GET /b"),
+        Some("acme_get_user_db789e")
+    );
+}
+
+#[test]
+fn an_assignment_is_empty_only_without_requests() {
+    let empty = NameAllocator::new(NameOptions::default()).assign().unwrap();
+    assert!(empty.is_empty());
+    assert_eq!(empty.len(), 0);
+    let mut a = NameAllocator::new(NameOptions::default());
+    a.request("listPets", "GET /pets");
+    let one = a.assign().unwrap();
+    assert!(!one.is_empty());
+    assert_eq!(one.len(), 1);
+}
+
+/// The diagnostics' messages give every reason, in the order first character, case,
+/// characters, then length on its own diagnostic.
+#[test]
+fn diagnostics_say_why_a_name_is_not_host_safe() {
+    let opts = NameOptions::default();
+    let d = name_diagnostics("9Get-Pet", &opts, "/tools/0/name");
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].code, "name-not-host-safe");
+    assert_eq!(
+        d[0].message,
+        "tool name `9Get-Pet` is not host-safe: it starts with `9`, not an ASCII letter; \
+         it has uppercase letters; it contains `-` (host-safe names match ^[a-z][a-z0-9_]*$)"
+    );
+    assert_eq!(d[0].pointer, "/tools/0/name");
+    let long = "a".repeat(65);
+    let d = name_diagnostics(&long, &opts, "/tools/3/name");
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].code, "name-too-long");
+    assert_eq!(
+        d[0].message,
+        format!("tool name `{long}`: it has 65 characters, over the limit of 64")
+    );
+    let prefixed = NameOptions::new(64, "gh_").unwrap();
+    let d = name_diagnostics("list_pets", &prefixed, "/tools/1/name");
+    assert_eq!(
+        d[0].message,
+        "tool name `list_pets`: it does not start with the prefix `gh_`"
+    );
+}
+
 fn options() -> impl Strategy<Value = NameOptions> {
     (
         20usize..80,
