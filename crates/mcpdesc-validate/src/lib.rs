@@ -43,6 +43,8 @@ mod rules;
 mod schema_facts;
 pub mod structural;
 #[cfg(test)]
+mod tests_rules;
+#[cfg(test)]
 mod tests_support;
 mod validated;
 mod walk;
