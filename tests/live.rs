@@ -38,7 +38,7 @@ fn opts(rev: Option<ProtocolRevision>, server: Option<&str>) -> ImportOptions {
 fn import_ok(names: &[&str], o: &ImportOptions) -> (Value, Vec<FileDiagnostic>) {
     let inputs: Vec<_> = names.iter().map(|n| dump(n)).collect();
     match import_dumps(&inputs, o) {
-        Ok(out) => (out.document.to_value(), out.diagnostics),
+        Ok(out) => (out.description.value().clone(), out.diagnostics),
         Err(d) => panic!("import of {names:?} failed:\n{}", render(&d)),
     }
 }
@@ -48,7 +48,7 @@ fn import_err(names: &[&str], o: &ImportOptions) -> Vec<FileDiagnostic> {
     match import_dumps(&inputs, o) {
         Ok(out) => panic!(
             "import of {names:?} succeeded unexpectedly:\n{}",
-            out.document.to_json_string()
+            out.description.value()
         ),
         Err(d) => d,
     }
@@ -543,7 +543,7 @@ fn live_everything_stdio_all_revisions() {
             .iter()
             .all(|s| s.lifecycle == Lifecycle::Handshake)
     );
-    let doc = out.import.document.to_value();
+    let doc = out.import.description.value().clone();
     assert_eq!(
         doc["protocolVersions"],
         json!(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
@@ -613,7 +613,7 @@ fn live_python_stdio_all_revisions() {
         ])
     );
     assert_eq!(out.sessions[4].lifecycle, Lifecycle::Stateless);
-    let doc = out.import.document.to_value();
+    let doc = out.import.description.value().clone();
     assert_eq!(
         doc["info"],
         json!({"name": "mcpdesc-live-test", "title": "mcpdesc live test server", "version": "1.2.3"})
@@ -717,8 +717,8 @@ fn live_python_streamable_http() {
     // Same server, same description as over stdio.
     let stdio = capture(&py_target(), &cap_opts()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
-        out.import.document.to_value(),
-        stdio.import.document.to_value()
+        out.import.description.value(),
+        stdio.import.description.value()
     );
 }
 
@@ -1123,8 +1123,8 @@ fn live_server_stdout_imports_as_the_capture_does() {
             .unwrap_or_else(|d| panic!("{prefix}: {}", render(&d)));
         let captured = capture(&target, &cap_opts()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
-            imported.document.to_value(),
-            captured.import.document.to_value(),
+            imported.description.value(),
+            captured.import.description.value(),
             "{prefix}: the server's stdout alone and a full capture differ"
         );
     }

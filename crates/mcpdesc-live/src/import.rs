@@ -7,9 +7,9 @@
 //! protocol-scoped variants) → validate.
 
 use crate::dump::{Origin, ParsedDump, parse_dump};
-use crate::view::{DropReason, ViewTool, build_view, first_difference};
-use mcpdesc_core::model::Document;
-use mcpdesc_core::{Diagnostic, Limits, ProtocolRevision, RevisionSet, Severity, skeleton};
+use crate::view::{DropReason, ViewTool, build_view, first_difference, in_model_order};
+use mcpdesc_core::{Diagnostic, Limits, ProtocolRevision, RevisionSet, skeleton};
+use mcpdesc_validate::Validated;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
@@ -67,7 +67,9 @@ pub struct InputRevision {
 /// A successful import.
 #[derive(Debug, Clone)]
 pub struct ImportOutcome {
-    pub document: Document,
+    /// The imported description, validated once (by the merge of the views), in the
+    /// member order it is written in.
+    pub description: Validated<'static>,
     /// Warnings and notes (never errors).
     pub diagnostics: Vec<FileDiagnostic>,
     pub inputs: Vec<InputRevision>,
@@ -164,7 +166,6 @@ pub fn import_dumps(
     }
     let Some(info) = info else { return Err(diags) };
 
-    let root_scope: RevisionSet = merged_views.keys().copied().collect();
     // One single-revision view document per revision, merged by mcpdesc-scope (§4.13):
     // equal same-name tools collapse into one declaration with the union scope,
     // differing ones become disjoint protocol-scoped variants.
@@ -183,65 +184,51 @@ pub fn import_dumps(
             return Err(out);
         }
     };
-    let tools: Vec<Value> = merged
-        .value()
-        .get("tools")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-
-    for t in tools_names(&tools) {
-        if !host_safe(&t) {
-            diags.push(FileDiagnostic::global(
-                Diagnostic::warning(
-                    "tool-name-not-host-safe",
-                    format!("tool name `{t}` is kept as the server sends it, but it is not host-safe ([a-z][a-z0-9_]*, at most 64 bytes): some hosts reject it; `mcpdesc names` can propose a safe one"),
-                )
-                .at(format!("/tools/{}", tools.iter().position(|v| v["name"] == t.as_str()).unwrap_or(0))),
-            ));
-        }
-    }
-
-    let mut doc = skeleton::root(Value::Object(info), root_scope);
-    if !tools.is_empty() {
-        skeleton::set(&mut doc, "tools", Value::Array(tools));
-    }
-    let doc = Value::Object(doc);
-
-    // The result must conform before anyone writes it: it is the merge's result, which
-    // the merge validated (checked here, so a document built otherwise is validated).
-    // (`==` of objects ignores member order, which diagnostics follow: compare it too;
-    // the tools and `info` are the merge's own values.)
-    let keys = |v: &Value| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>());
-    let vdiags = if merged.value() == &doc && keys(merged.value()) == keys(&doc) {
-        merged.diagnostics().to_vec()
-    } else {
-        mcpdesc_validate::validate_value(&doc)
-    };
-    if vdiags.iter().any(Diagnostic::is_error) {
-        let mut out = vec![FileDiagnostic::global(Diagnostic::error(
-            "import-invalid-result",
-            "the imported description does not validate (details follow); nothing was written",
-        ))];
-        out.extend(vdiags.into_iter().map(FileDiagnostic::global));
-        return Err(out);
-    }
+    diags.extend(host_safety(merged.value()));
+    // The merge validated its result (once): its warnings are the import's.
     diags.extend(
-        vdiags
-            .into_iter()
-            .filter(|d| d.severity != Severity::Error)
+        merged
+            .diagnostics()
+            .iter()
+            .cloned()
             .map(FileDiagnostic::global),
     );
-    let document = Document::from_value(doc).map_err(|ds| {
-        ds.into_iter()
-            .map(FileDiagnostic::global)
-            .collect::<Vec<_>>()
-    })?;
     Ok(ImportOutcome {
-        document,
+        description: merged,
         diagnostics: diags,
         inputs: input_revs,
     })
+}
+
+/// A `tool-name-not-host-safe` warning per tool name (first declaration) that hosts may
+/// reject: names are kept as the server sends them.
+fn host_safety(doc: &Value) -> Vec<FileDiagnostic> {
+    let tools = doc
+        .get("tools")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    for (i, name) in tools
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| Some((i, t.get("name")?.as_str()?)))
+    {
+        if seen.contains(&name) {
+            continue;
+        }
+        seen.push(name);
+        if !host_safe(name) {
+            out.push(FileDiagnostic::global(
+                Diagnostic::warning(
+                    "tool-name-not-host-safe",
+                    format!("tool name `{name}` is kept as the server sends it, but it is not host-safe ([a-z][a-z0-9_]*, at most 64 bytes): some hosts reject it; `mcpdesc names` can propose a safe one"),
+                )
+                .at(format!("/tools/{i}")),
+            ));
+        }
+    }
+    out
 }
 
 /// Parses each dump and settles its protocol revision (the dump's own, else the given
@@ -352,18 +339,6 @@ fn drop_message(tool: &str, field: &str, reason: DropReason, revs: RevisionSet) 
             }
         ),
     }
-}
-
-fn tools_names(tools: &[Value]) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for t in tools {
-        if let Some(n) = t.get("name").and_then(Value::as_str)
-            && !names.iter().any(|x| x == n)
-        {
-            names.push(n.to_string());
-        }
-    }
-    names
 }
 
 /// Host-safe: what `mcpdesc-names` accepts (`[a-z][a-z0-9_]*`, at most
@@ -486,7 +461,7 @@ fn server_info(
         }
     }
     if let Some((info, _)) = chosen {
-        return Some(info);
+        return Some(in_model_order::<mcpdesc_core::model::Info>(info));
     }
     let Some(name) = opts.server_name.clone().filter(|n| !n.is_empty()) else {
         diags.push(FileDiagnostic::global(Diagnostic::error(
@@ -516,4 +491,49 @@ fn view_document(info: &Map<String, Value>, rev: ProtocolRevision, tools: &[View
         skeleton::set(&mut doc, "tools", Value::Array(tools));
     }
     Value::Object(doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(v: &Value) -> Vec<&str> {
+        v.as_object()
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    /// The handle is what is written: its members come in the spec tables' order
+    /// (§3.2 root, §5 Info, §9.1 Tool, §9.5 Tool Annotations), written out here by hand,
+    /// whatever order the server sent them in.
+    #[test]
+    fn the_description_is_built_in_the_spec_member_order_not_the_servers() {
+        let transcript = concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"title":"W","version":"1.0","name":"w"}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"annotations":{"openWorldHint":false,"readOnlyHint":true},"inputSchema":{"type":"object"},"description":"d","title":"T","name":"t"}]}}"#,
+            "\n",
+        );
+        let inputs = [("t.jsonl".to_string(), transcript.as_bytes().to_vec())];
+        let out = import_dumps(&inputs, &ImportOptions::default()).expect("imports");
+        let doc = out.description.value();
+        assert_eq!(
+            keys(doc),
+            ["$schema", "mcpdesc", "info", "protocolVersions", "tools"]
+        );
+        assert_eq!(keys(&doc["info"]), ["name", "version", "title"]);
+        let tool = &doc["tools"][0];
+        assert_eq!(
+            keys(tool),
+            ["name", "title", "description", "inputSchema", "annotations"]
+        );
+        assert_eq!(
+            keys(&tool["annotations"]),
+            ["readOnlyHint", "openWorldHint"]
+        );
+    }
 }

@@ -208,11 +208,29 @@ pub fn build_view(listing: &Listing, rev: ProtocolRevision) -> BuiltView {
         }
         out.tools.push(ViewTool {
             name: name.to_string(),
-            value: clean,
+            value: in_model_order::<mcpdesc_core::model::Tool>(clean),
             origin: raw.origin.clone(),
         });
     }
     out
+}
+
+/// `object`'s members in the order the description's model `T` gives them (§9.1 for a
+/// Tool, §5 for Info; nested typed objects too, such as Tool Annotations), not the
+/// order the server happened to send: what the importer builds is what it writes (a
+/// document is emitted in its members' order). Kept as it is when it does not read as
+/// a `T` (validation then says why).
+pub(crate) fn in_model_order<T>(object: Map<String, Value>) -> Map<String, Value>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let ordered = T::deserialize(&Value::Object(object.clone()))
+        .ok()
+        .and_then(|typed| serde_json::to_value(typed).ok());
+    match ordered {
+        Some(Value::Object(m)) if m.len() == object.len() => m,
+        _ => object,
+    }
 }
 
 /// The first JSON pointer (inside the tool) where `a` and `b` differ; `None` when equal.

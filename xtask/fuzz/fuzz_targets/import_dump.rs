@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         limits: Limits { max_depth: 64, max_collection_len: 10_000, ..Limits::default() },
     };
     let Ok(out) = import_dumps(&inputs, &opts) else { return };
-    let value = out.document.to_value();
+    let value = out.description.value().clone();
     let errors: Vec<_> = mcpdesc_validate::validate_value(&value)
         .into_iter()
         .filter(|d| d.is_error())

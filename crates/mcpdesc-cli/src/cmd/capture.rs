@@ -151,8 +151,11 @@ pub fn run(args: Args) -> CmdResult {
             if let Some(dir) = &args.save_transcripts {
                 save_transcripts(dir, &outcome.sessions)?;
             }
-            let doc = outcome.import.document.to_value();
-            util::write_value(&doc, args.output.as_ref(), Format::Json)?;
+            util::write_value(
+                outcome.import.description.value(),
+                args.output.as_ref(),
+                Format::Json,
+            )?;
             Ok(Outcome::Success)
         }
         Err(CaptureError::Import {

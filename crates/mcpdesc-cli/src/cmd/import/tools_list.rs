@@ -56,8 +56,11 @@ pub fn run(args: Args) -> CmdResult {
     match import_dumps(&inputs, &opts) {
         Ok(outcome) => {
             util::print_file_diagnostics(&outcome.diagnostics);
-            let doc = outcome.document.to_value();
-            util::write_value(&doc, args.output.as_ref(), Format::Json)?;
+            util::write_value(
+                outcome.description.value(),
+                args.output.as_ref(),
+                Format::Json,
+            )?;
             Ok(Outcome::Success)
         }
         Err(mut diags) => {
