@@ -679,6 +679,82 @@ fn the_standard_sampler_variables_choose_what_is_traced() {
     assert!(tp.contains(sampled), "{tp}");
 }
 
+/// A caller's unsampled trace (flags `00`) under `parentbased_always_on`: nothing of it
+/// is exported, and the upstream request still carries its trace context, unsampled
+/// (W3C Trace Context §3.2: a participant that does not record passes the trace on with
+/// the sampled flag as it got it). A sampled call beside it shows the exporter is live.
+#[test]
+#[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
+fn an_unsampled_callers_trace_is_passed_upstream_unsampled() {
+    if !venv_python().is_file() {
+        return missing("the Python venv with opentelemetry-proto (.deps/venv)");
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let desc = description(&dir);
+    let up = upstream();
+    let rx = Collector::start();
+    let endpoint = format!("http://127.0.0.1:{}", rx.port);
+    let serve = Serve::start(
+        &desc,
+        &up.base(),
+        &["--otlp-endpoint", &endpoint],
+        &[("OTEL_TRACES_SAMPLER", "parentbased_always_on")],
+    );
+    let unsampled = "7d3ac1e2b4f50617283940a5b6c7d8e9";
+    serve.call(
+        1,
+        "1",
+        json!({}),
+        &[(
+            "traceparent",
+            &format!("00-{unsampled}-3a4b5c6d7e8f9012-00"),
+        )],
+    );
+    let sampled = "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b";
+    serve.call(
+        2,
+        "2",
+        json!({}),
+        &[("traceparent", &format!("00-{sampled}-1122334455667788-01"))],
+    );
+    let (ok, _) = serve.stop();
+    assert!(ok, "serve did not exit 0 on SIGTERM");
+    let _ = Command::new("kill")
+        .args(["-KILL", &rx.child.id().to_string()])
+        .status();
+    let mut spans = Vec::new();
+    while let Ok(s) = rx.spans.recv_timeout(Duration::from_secs(30)) {
+        spans.push(s);
+    }
+    let traces: std::collections::BTreeSet<&str> = spans
+        .iter()
+        .filter_map(|s| s["trace_id"].as_str())
+        .collect();
+    assert_eq!(
+        traces.into_iter().collect::<Vec<_>>(),
+        vec![sampled],
+        "{spans:#?}"
+    );
+    let recorded = up.requests();
+    assert_eq!(recorded.len(), 2);
+    let tp = recorded[0]
+        .header("traceparent")
+        .unwrap_or_else(|| panic!("no traceparent upstream: {:?}", recorded[0]));
+    let parts: Vec<&str> = tp.split('-').collect();
+    assert_eq!(parts.len(), 4, "{tp}");
+    assert_eq!(parts[0], "00", "{tp}");
+    assert_eq!(parts[1], unsampled, "{tp}");
+    assert!(
+        parts[2].len() == 16
+            && parts[2] != "0000000000000000"
+            && parts[2].bytes().all(|b| b.is_ascii_hexdigit()),
+        "{tp}"
+    );
+    assert_eq!(parts[3], "00", "{tp}");
+    let tp = recorded[1].header("traceparent").unwrap_or_default();
+    assert!(tp.contains(sampled) && tp.ends_with("-01"), "{tp}");
+}
+
 /// Runs `mcpdesc serve ARGS` to its exit (it must not start); its exit code and stderr
 /// lines, checked by `json_lines.py` (Python's json): every line one JSON object with
 /// `timestamp`, `level` and `message`.
@@ -831,4 +907,81 @@ fn sighup_reloads_the_command_lines_description() {
     assert_eq!(serve.tool_names(), ["get_pet"]);
     let (ok, lines) = serve.stop();
     assert!(ok, "serve did not exit 0 on SIGTERM: {lines:#?}");
+}
+
+/// `--forward-header` (and the `forward-header` key of `--config`) refuses, at start
+/// with exit 2, every field RFC 9110 says a proxy must not forward — the hop-by-hop
+/// fields of §7.6.1 (and `Proxy-Authorization`, §11.7.2) — and the fields the client
+/// computes for each request (`Host`, §7.2; `Content-Length`, §8.6); the message names
+/// the header and why.
+#[test]
+fn forward_header_refuses_hop_by_hop_and_client_set_fields() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let desc = description(&dir);
+    let desc = desc.to_str().unwrap_or_default();
+    // Its exit code and standard error; a server that starts (prints where it serves)
+    // instead is stopped and fails the test.
+    let refused = |args: &[&str]| {
+        let mut child = Command::new(mcpdesc_bin())
+            .arg("serve")
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("spawn mcpdesc: {e}"));
+        let stderr = child.stderr.take().unwrap_or_else(|| panic!("no stderr"));
+        let mut err = String::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.contains(" at http://") {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("serve {args:?} started: {err}{line}");
+            }
+            err.push_str(&line);
+            err.push('\n');
+        }
+        let status = child.wait().unwrap_or_else(|e| panic!("wait: {e}"));
+        (status.code(), err)
+    };
+    let hop_by_hop = [
+        "Connection",
+        "keep-alive",
+        "Proxy-Connection",
+        "TE",
+        "Trailer",
+        "Transfer-Encoding",
+        "Upgrade",
+        "Proxy-Authorization",
+    ];
+    for name in hop_by_hop {
+        let (code, err) = refused(&[desc, "--http", "127.0.0.1:0", "--forward-header", name]);
+        assert_eq!(code, Some(2), "{name}: {err}");
+        assert!(
+            err.contains(&format!("`{name}`")) && err.contains("hop-by-hop"),
+            "{name}: {err}"
+        );
+    }
+    for name in ["Host", "content-length"] {
+        let (code, err) = refused(&[desc, "--http", "127.0.0.1:0", "--forward-header", name]);
+        assert_eq!(code, Some(2), "{name}: {err}");
+        assert!(
+            err.contains(&format!("`{name}`")) && err.contains("never forwarded"),
+            "{name}: {err}"
+        );
+    }
+    let config = dir.path().join("gateway.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "http: 127.0.0.1:0\nforward-header: [X-Request-Id, Upgrade]\napis:\n  - description: {desc}\n"
+        ),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (code, err) = refused(&["--config", config.to_str().unwrap_or_default()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("`Upgrade`") && err.contains("hop-by-hop"),
+        "{err}"
+    );
 }

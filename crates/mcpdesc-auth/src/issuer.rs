@@ -157,14 +157,7 @@ pub fn parse_metadata(doc: &Value, issuer: &str) -> Result<Metadata, IssuerError
 /// The HTTP client for issuer calls (reqwest over rustls with ring, platform roots; no
 /// redirects, no proxy).
 fn client() -> Result<reqwest::Client, IssuerError> {
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let tls = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .and_then(|b| {
-            use rustls_platform_verifier::BuilderVerifierExt as _;
-            b.with_platform_verifier()
-        })
-        .map(|b| b.with_no_client_auth())
+    let tls = crate::tls::client_config()
         .map_err(|e| IssuerError::Url(format!("TLS setup failed: {e}")))?;
     reqwest::Client::builder()
         .tls_backend_preconfigured(tls)

@@ -5,10 +5,12 @@
 //! algorithm allowlist) and the authorization server as the gateway talks to it
 //! ([`issuer`]: RFC 8414 / OpenID discovery, the JWKS with rate-limited refetch on key
 //! rotation, RFC 7662 introspection, RFC 8693 token exchange). The HTTP side (RFC 9728
-//! metadata, challenges, scopes per tool) is in `mcpdesc-serve`.
+//! metadata, challenges, scopes per tool) is in `mcpdesc-serve`. [`tls`] is the one rustls
+//! client set-up of every outbound HTTPS client (issuer calls and the REST gateway's).
 
 pub mod issuer;
 pub mod jwt;
+pub mod tls;
 
 pub use issuer::{
     ClientCredential, ExchangeError, Issuer, IssuerError, IssuerOptions, Metadata, SubjectToken,

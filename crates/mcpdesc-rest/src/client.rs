@@ -13,7 +13,6 @@ use crate::response::HttpResponse;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// A boxed, `Send` future (what [`HttpClient`] returns, so the trait is object-safe).
@@ -93,15 +92,8 @@ pub enum ClientError {
 impl ReqwestClient {
     /// Builds the client: `timeout` bounds each whole exchange (redirects included).
     pub fn new(timeout: Duration) -> Result<ReqwestClient, ClientError> {
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let tls = rustls::ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .and_then(|b| {
-                use rustls_platform_verifier::BuilderVerifierExt as _;
-                b.with_platform_verifier()
-            })
-            .map(|b| b.with_no_client_auth())
-            .map_err(|e| ClientError::Tls(e.to_string()))?;
+        let tls =
+            mcpdesc_auth::tls::client_config().map_err(|e| ClientError::Tls(e.to_string()))?;
         let policy = reqwest::redirect::Policy::custom(|attempt| {
             let Some(first) = attempt.previous().first() else {
                 return attempt.follow();
@@ -141,11 +133,13 @@ impl ReqwestClient {
         bearer: Option<&str>,
         limits: ReadLimits,
     ) -> Result<HttpResponse, SendError> {
-        let origin = Origin::of_url(&req.url)
-            .ok_or_else(|| SendError(format!("`{}` is not an http(s) URL", req.log_url)))?;
+        let not_http = || SendError(format!("`{}` is not an http(s) URL", req.log_url));
+        let url = url::Url::parse(&req.url).map_err(|_| not_http())?;
+        let origin = Origin::of(&url).ok_or_else(not_http)?;
         let method = reqwest::Method::from_bytes(req.method.as_str().as_bytes())
             .map_err(|_| SendError("bad method".into()))?;
-        let mut b = self.client.request(method, &req.url);
+        let traced = trace::Upstream::under_current(req, &origin);
+        let mut b = self.client.request(method, url);
         for (n, v) in &req.headers {
             b = b.header(n.as_str(), v.as_str());
         }
@@ -157,9 +151,8 @@ impl ReqwestClient {
                 .header("Content-Type", body.content_type.as_str())
                 .body(body.bytes.clone());
         }
-        let span = trace::client_span(req);
-        if let Some(cx) = &span {
-            for (n, v) in trace::inject(cx, req) {
+        if let Some(t) = &traced {
+            for (n, v) in t.inject(req) {
                 b = b.header(n, v);
             }
         }
@@ -171,8 +164,8 @@ impl ReqwestClient {
                 .map_err(SendError)
         }
         .await;
-        if let Some(cx) = span {
-            trace::end(&cx, out.as_ref().map(|r| r.status));
+        if let Some(t) = traced {
+            t.end(out.as_ref().map(|r| r.status));
         }
         out
     }
@@ -231,79 +224,118 @@ impl HttpClient for ReqwestClient {
     }
 }
 
-/// The CLIENT span of one upstream request (OpenTelemetry HTTP client conventions),
-/// opened only under a recording span of the current context (the MCP request's SERVER
-/// span, when `mcpdesc serve` exports traces), and the `traceparent` naming it, injected
-/// by the global propagator (W3C Trace Context, installed with the exporter).
+/// The trace context of one upstream request. Under a recording span of the current
+/// context (the MCP request's SERVER span, when `mcpdesc serve` exports traces) it is a
+/// CLIENT span (OpenTelemetry HTTP client conventions) and the `traceparent` names it;
+/// under a valid span context that is not recorded (a caller's unsampled trace) no span
+/// is made and that context is passed on as it is (W3C Trace Context: sampled flag
+/// unset); with no span context, nothing. The fields are written by the global
+/// propagator (W3C Trace Context, installed with the exporter).
 mod trace {
+    use crate::origin::Origin;
     use crate::request::HttpRequest;
+    use opentelemetry::global::{self, BoxedTracer};
     use opentelemetry::trace::{SpanKind, Status, TraceContextExt as _, Tracer as _};
-    use opentelemetry::{Context, KeyValue, global};
+    use opentelemetry::{Context, KeyValue};
+    use std::sync::OnceLock;
 
-    pub(super) fn client_span(req: &HttpRequest) -> Option<Context> {
-        let parent = Context::current();
-        if !parent.span().is_recording() {
-            return None;
+    /// The gateway's tracer, taken from the global provider the first time a CLIENT span
+    /// is made. A recording parent span means the process has installed its provider
+    /// (`mcpdesc serve` does once, at start, before it serves), so the tracer is not
+    /// looked up (a global lock and a boxed tracer) on every request.
+    fn tracer() -> &'static BoxedTracer {
+        static TRACER: OnceLock<BoxedTracer> = OnceLock::new();
+        TRACER.get_or_init(|| global::tracer("mcpdesc-rest"))
+    }
+
+    /// The context an upstream request is sent under, and whether it holds a CLIENT span
+    /// of ours (to end with the response).
+    pub(super) struct Upstream {
+        cx: Context,
+        span: bool,
+    }
+
+    impl Upstream {
+        /// The upstream context of `req` (to `origin`) under the current context; `None`
+        /// when it has no valid span context.
+        pub(super) fn under_current(req: &HttpRequest, origin: &Origin) -> Option<Upstream> {
+            let parent = Context::current();
+            let (recording, valid) = {
+                let s = parent.span();
+                (s.is_recording(), s.span_context().is_valid())
+            };
+            if recording {
+                let cx = client_span(&parent, req, origin);
+                Some(Upstream { cx, span: true })
+            } else if valid {
+                Some(Upstream {
+                    cx: parent,
+                    span: false,
+                })
+            } else {
+                None
+            }
         }
-        let url = url::Url::parse(&req.url).ok();
-        let mut attrs = vec![
+
+        /// The header fields the propagator writes (`traceparent`, `tracestate`), unless
+        /// the request already carries one (a forwarded inbound `traceparent`).
+        pub(super) fn inject(&self, req: &HttpRequest) -> Vec<(String, String)> {
+            struct Fields(Vec<(String, String)>);
+            impl opentelemetry::propagation::Injector for Fields {
+                fn set(&mut self, key: &str, value: String) {
+                    self.0.push((key.to_string(), value));
+                }
+            }
+            if req
+                .headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case("traceparent"))
+            {
+                return Vec::new();
+            }
+            let mut f = Fields(Vec::new());
+            global::get_text_map_propagator(|p| p.inject_context(&self.cx, &mut f));
+            f.0
+        }
+
+        /// Ends the CLIENT span (if one was made) with the response's status.
+        pub(super) fn end(self, status: Result<u16, &super::SendError>) {
+            if !self.span {
+                return;
+            }
+            let span = self.cx.span();
+            match status {
+                Ok(s) => {
+                    span.set_attribute(KeyValue::new("http.response.status_code", i64::from(s)));
+                    if s >= 400 {
+                        span.set_attribute(KeyValue::new("error.type", s.to_string()));
+                        span.set_status(Status::error(""));
+                    }
+                }
+                Err(_) => {
+                    span.set_attribute(KeyValue::new("error.type", "no_response"));
+                    span.set_status(Status::error("no response"));
+                }
+            }
+            span.end();
+        }
+    }
+
+    /// A CLIENT span of `req` under `parent`, in a context of its own.
+    fn client_span(parent: &Context, req: &HttpRequest, origin: &Origin) -> Context {
+        let attrs = vec![
             KeyValue::new("http.request.method", req.method.as_str().to_string()),
             KeyValue::new("url.full", redacted(&req.log_url)),
+            KeyValue::new("server.address", origin.host.clone()),
+            KeyValue::new("server.port", i64::from(origin.port)),
         ];
-        if let Some(u) = &url {
-            if let Some(h) = u.host_str() {
-                attrs.push(KeyValue::new("server.address", h.to_string()));
-            }
-            if let Some(p) = u.port_or_known_default() {
-                attrs.push(KeyValue::new("server.port", i64::from(p)));
-            }
-        }
-        let tracer = global::tracer("mcpdesc-rest");
+        let tracer = tracer();
         let span = tracer
             .span_builder(req.method.as_str().to_string())
             .with_kind(SpanKind::Client)
             .with_attributes(attrs)
-            .start_with_context(&tracer, &parent);
-        Some(parent.with_span(span))
-    }
-
-    /// The header fields the propagator writes (`traceparent`, `tracestate`), unless the
-    /// request already carries one (a `--forward-header traceparent`).
-    pub(super) fn inject(cx: &Context, req: &HttpRequest) -> Vec<(String, String)> {
-        struct Fields(Vec<(String, String)>);
-        impl opentelemetry::propagation::Injector for Fields {
-            fn set(&mut self, key: &str, value: String) {
-                self.0.push((key.to_string(), value));
-            }
-        }
-        if req
-            .headers
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case("traceparent"))
-        {
-            return Vec::new();
-        }
-        let mut f = Fields(Vec::new());
-        global::get_text_map_propagator(|p| p.inject_context(cx, &mut f));
-        f.0
-    }
-
-    pub(super) fn end(cx: &Context, status: Result<u16, &super::SendError>) {
-        let span = cx.span();
-        match status {
-            Ok(s) => {
-                span.set_attribute(KeyValue::new("http.response.status_code", i64::from(s)));
-                if s >= 400 {
-                    span.set_attribute(KeyValue::new("error.type", s.to_string()));
-                    span.set_status(Status::error(""));
-                }
-            }
-            Err(_) => {
-                span.set_attribute(KeyValue::new("error.type", "no_response"));
-                span.set_status(Status::error("no response"));
-            }
-        }
-        span.end();
+            .start_with_context(tracer, parent);
+        parent.with_span(span)
     }
 
     /// The log URL (query secrets already `REDACTED`) without user information.

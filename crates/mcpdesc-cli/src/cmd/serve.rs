@@ -486,11 +486,20 @@ fn parse_credential(s: &str) -> Result<(String, String), String> {
     Ok((scheme, var))
 }
 
+/// `--forward-header NAME`: an end-to-end header name; the gateway's rule
+/// ([`rest::HeaderRule`]) says which fields never pass, and this says why in words.
 fn parse_header_name(s: &str) -> Result<String, String> {
-    if mcpdesc_core::http::is_token(s) {
-        Ok(s.to_string())
-    } else {
-        Err(format!("`{s}` is not an HTTP header name (RFC 9110 token)"))
+    if !mcpdesc_core::http::is_token(s) {
+        return Err(format!("`{s}` is not an HTTP header name (RFC 9110 token)"));
+    }
+    match rest::HeaderRule::of(s) {
+        rest::HeaderRule::EndToEnd => Ok(s.to_string()),
+        rest::HeaderRule::HopByHop => Err(format!(
+            "`{s}` is a hop-by-hop header (RFC 9110 §7.6.1): it concerns one connection only and is never forwarded"
+        )),
+        rest::HeaderRule::GatewaySets => Err(format!(
+            "`{s}` is set by the gateway's HTTP client on each upstream request (RFC 9110 §7.2, §8.6) and is never forwarded"
+        )),
     }
 }
 
