@@ -271,7 +271,20 @@ pub fn wire_tools<'a>(
     doc: &'a Validated<'a>,
     rev: ProtocolRevision,
 ) -> impl Iterator<Item = WireTool<'a>> + 'a {
-    tools_at(doc, rev).map(move |(index, decl)| WireTool::of(doc, index, decl))
+    wire_tools_kept(doc, rev, |_, _| true)
+}
+
+/// [`wire_tools`] of the tools `keep` keeps, given each one's index in the source's
+/// `tools` and its declaration (a server serving a selection of the tools): the
+/// others' wire values are not built.
+pub fn wire_tools_kept<'a>(
+    doc: &'a Validated<'a>,
+    rev: ProtocolRevision,
+    mut keep: impl FnMut(usize, &Value) -> bool + 'a,
+) -> impl Iterator<Item = WireTool<'a>> + 'a {
+    tools_at(doc, rev)
+        .filter(move |&(index, decl)| keep(index, decl))
+        .map(move |(index, decl)| WireTool::of(doc, index, decl))
 }
 
 /// [`export_tools_list`] for an already projected (single-revision) view.

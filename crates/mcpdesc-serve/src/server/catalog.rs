@@ -22,20 +22,16 @@ use mcpdesc_core::decl::{decl_scope, root_scope};
 use mcpdesc_core::{DeclKind, Diagnostic, ProtocolRevision, RevisionSet, refs};
 use mcpdesc_validate::Validated;
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasher;
 use std::sync::{Arc, OnceLock};
 
 /// Default `--page-size`.
 pub const DEFAULT_PAGE_SIZE: usize = 100;
 
-/// The list kinds, in the order of their `DeclKind`.
-const LISTED: [DeclKind; 4] = [
-    DeclKind::Tool,
-    DeclKind::Resource,
-    DeclKind::ResourceTemplate,
-    DeclKind::Prompt,
-];
+/// The list kinds (the four primitives), in the order of their `DeclKind`.
+const LISTED: [DeclKind; 4] = DeclKind::PRIMITIVES;
 
 /// One declaration (tool, resource, resource template or prompt) of a view.
 ///
@@ -151,7 +147,18 @@ struct Fitted {
     /// Served (new) name → the declaration's name, for each renamed tool.
     renames: HashMap<String, String>,
     /// Declaration names that were renamed (no longer callable by that name).
-    renamed_away: std::collections::HashSet<String>,
+    renamed_away: HashSet<String>,
+}
+
+/// The tools/list of `view`'s revision as scope makes it from the validated source
+/// `source` (the catalog's document: [`mcpdesc_scope::wire_tools`], what `export
+/// tools-list` emits), restricted to the tools the view serves, in their order.
+fn wire_tools_of<'a>(
+    source: &'a Validated<'a>,
+    view: &View,
+) -> impl Iterator<Item = mcpdesc_scope::WireTool<'a>> + 'a {
+    let served: HashSet<usize> = view.tools.iter().map(|e| e.index).collect();
+    mcpdesc_scope::export::wire_tools_kept(source, view.revision, move |i, _| served.contains(&i))
 }
 
 /// Every served revision's view, plus the server's identity.
@@ -283,15 +290,19 @@ impl Catalog {
             indexmap::IndexMap::new();
         for view in &mut self.views {
             let mut tools = Vec::with_capacity(view.tools.len());
-            for e in &view.tools {
-                match mcpdesc_scope::wire_value(DeclKind::Tool, &self.doc, e.decl(), &e.pointer) {
+            for wired in wire_tools_of(source, view) {
+                match wired.wire {
                     Ok(Some(v)) => tools.push(v),
                     _ => {
+                        let name = wired.decl.get("name").and_then(Value::as_str);
                         let d = Diagnostic::error(
                             "serve-tool-unlistable",
-                            format!("cannot build the tools/list entry of `{}`", e.name),
+                            format!(
+                                "cannot build the tools/list entry of `{}`",
+                                name.unwrap_or_default()
+                            ),
                         )
-                        .at(e.pointer.clone());
+                        .at(format!("/tools/{}", wired.index));
                         found.entry(d).or_default().push(view.revision);
                     }
                 }
@@ -328,6 +339,28 @@ impl Catalog {
                 d
             })
             .collect()
+    }
+
+    /// The `tools/list` entries of `view` as served (all pages together, in order): the
+    /// fitted list when there is one, else the wire form of the view's tools
+    /// ([`wire_tools_of`]). `source` is the validator's handle of the catalog's
+    /// document.
+    pub fn served_tools<'a>(
+        &'a self,
+        source: &'a Validated<'a>,
+        view: &'a View,
+    ) -> impl Iterator<Item = Cow<'a, Value>> + 'a {
+        let fitted = view
+            .fitted
+            .as_ref()
+            .map(|f| f.tools.iter().map(Cow::Borrowed));
+        let wired = fitted.is_none().then(|| {
+            wire_tools_of(source, view).filter_map(|w| w.wire.ok().flatten().map(Cow::Owned))
+        });
+        fitted
+            .into_iter()
+            .flatten()
+            .chain(wired.into_iter().flatten())
     }
 
     /// The view of a served revision.
