@@ -144,13 +144,8 @@ impl Routes {
     }
 }
 
-/// The composed kinds, in the order of the composed document.
-const COMPOSED: [DeclKind; 4] = [
-    DeclKind::Tool,
-    DeclKind::Resource,
-    DeclKind::ResourceTemplate,
-    DeclKind::Prompt,
-];
+/// The composed kinds (the four primitives), in the order of the composed document.
+const COMPOSED: [DeclKind; 4] = DeclKind::PRIMITIVES;
 
 /// The tool-level key under which a composed tool keeps its own description's
 /// `info.name` (the search facade's `server` field). An `x-` member: never on the wire.
@@ -248,20 +243,7 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
                     {
                         o.insert(SERVER_EXTENSION.into(), server.clone());
                     }
-                    // §7.5 for Streamable HTTP: own, else transport, else root.
-                    let security = match o.remove("security") {
-                        Some(own) => Some(own),
-                        None => match &inherited {
-                            Ok(s) => s.cloned(),
-                            Err(why) => {
-                                o.insert(UNRESOLVED_SECURITY.into(), json!(why));
-                                None
-                            }
-                        },
-                    };
-                    if let Some(s) = security {
-                        o.insert("security".into(), renamed_security(&s, &prefixes[m]));
-                    }
+                    fold_security(o, &inherited, &prefixes[m]);
                     if root != union && !o.contains_key("protocolVersions") {
                         o.insert("protocolVersions".into(), json!(root.to_strings()));
                     }
@@ -323,6 +305,32 @@ pub fn compose(members: &[(&Value, Option<&str>)]) -> Result<Composition, Compos
         routes,
         prefixes,
     })
+}
+
+/// Folds a declaration's effective requirement over Streamable HTTP into it (spec §7.5:
+/// its own `security`, else `inherited`, its description's
+/// [`http_transport_security`]), with each scheme name composed ([`scheme_name`]); the
+/// same for every composed kind (tools, resources, resource templates, prompts). When
+/// `inherited` could not be settled, a declaration without its own gets no `security`
+/// but [`UNRESOLVED_SECURITY`] saying why (the gate refuses it).
+fn fold_security(
+    decl: &mut Map<String, Value>,
+    inherited: &Result<Option<&Value>, String>,
+    prefix: &str,
+) {
+    let security = match decl.remove("security") {
+        Some(own) => Some(own),
+        None => match inherited {
+            Ok(s) => s.cloned(),
+            Err(why) => {
+                decl.insert(UNRESOLVED_SECURITY.into(), json!(why));
+                None
+            }
+        },
+    };
+    if let Some(s) = security {
+        decl.insert("security".into(), renamed_security(&s, prefix));
+    }
 }
 
 /// The composed name of security scheme `name` of the description with `prefix`.
@@ -551,17 +559,44 @@ mod tests {
         )
     }
 
+    /// [`jobs`] behind an OAuth scheme `key` (the scheme name [`pets`] uses, meaning
+    /// something else there) with `scopes` (name → description), its root requiring
+    /// `jobs:read`.
+    fn jobs_with_oauth(scopes: Value) -> Value {
+        let mut j = jobs();
+        j["securitySchemes"] = json!({"key": {"type": "oauth2", "flows": {"clientCredentials":
+            {"tokenUrl": "https://as.example/token", "scopes": scopes}}}});
+        j["security"] = json!([{"key": ["jobs:read"]}]);
+        j
+    }
+
+    /// The names of a composition's declarations of `kind`, in order.
+    fn names_of(c: &Composition, kind: DeclKind) -> Vec<&str> {
+        c.doc[kind.collection()]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d["name"].as_str())
+            .collect()
+    }
+
+    /// The composition of `members`, which must be a valid description.
+    fn composed(members: &[(&Value, Option<&str>)]) -> Composition {
+        let c = compose(members).expect("composes");
+        let errors: Vec<_> = mcpdesc_validate::validate_value(&c.doc)
+            .into_iter()
+            .filter(|d| d.is_error())
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}\n{:#}", c.doc);
+        c
+    }
+
     #[test]
     fn names_are_prefixed_host_safe_and_free_of_collisions() {
         let (p, j) = (pets(), jobs());
         let c = compose(&[(&p, None), (&j, None)]).expect("composes");
         assert_eq!(c.prefixes, ["pet_store", "jobs"]);
-        let names: Vec<&str> = c.doc["tools"]
-            .as_array()
-            .expect("tools")
-            .iter()
-            .filter_map(|t| t["name"].as_str())
-            .collect();
+        let names = names_of(&c, DeclKind::Tool);
         assert_eq!(
             names,
             [
@@ -574,12 +609,7 @@ mod tests {
         assert_eq!(c.routes.tools, [(0, 0), (0, 1), (1, 0), (1, 1)]);
         // The same descriptions in the other order: the same names.
         let c2 = compose(&[(&j, None), (&p, None)]).expect("composes");
-        let mut n2: Vec<&str> = c2.doc["tools"]
-            .as_array()
-            .expect("tools")
-            .iter()
-            .filter_map(|t| t["name"].as_str())
-            .collect();
+        let mut n2 = names_of(&c2, DeclKind::Tool);
         n2.sort_unstable();
         let mut n1 = names.clone();
         n1.sort_unstable();
@@ -588,12 +618,7 @@ mod tests {
         let a = desc("a", &["2025-11-25"], vec![tool("x_y")]);
         let b = desc("b", &["2025-11-25"], vec![tool("y")]);
         let c = compose(&[(&a, Some("p")), (&b, Some("p_x"))]).expect("composes");
-        let n: Vec<&str> = c.doc["tools"]
-            .as_array()
-            .expect("tools")
-            .iter()
-            .filter_map(|t| t["name"].as_str())
-            .collect();
+        let n = names_of(&c, DeclKind::Tool);
         assert_ne!(n[0], n[1]);
         assert!(
             n.iter().all(|n| n.starts_with("p_x_y") && n.len() <= 64),
@@ -612,12 +637,7 @@ mod tests {
     #[test]
     fn the_composition_is_a_valid_description_with_each_scope_kept() {
         let (p, j) = (pets(), jobs());
-        let c = compose(&[(&p, None), (&j, None)]).expect("composes");
-        let errors: Vec<_> = mcpdesc_validate::validate_value(&c.doc)
-            .into_iter()
-            .filter(|d| d.is_error())
-            .collect();
-        assert!(errors.is_empty(), "{errors:#?}\n{:#}", c.doc);
+        let c = composed(&[(&p, None), (&j, None)]);
         assert_eq!(
             c.doc["protocolVersions"],
             json!(["2025-06-18", "2025-11-25", "2026-07-28"])
@@ -656,19 +676,11 @@ mod tests {
     fn each_tool_keeps_its_own_descriptions_security_under_its_own_schemes() {
         let p = pets();
         // The same scheme name `key` in both, meaning different things.
-        let mut j = jobs();
-        j["securitySchemes"] = json!({"key": {"type": "oauth2", "flows": {"clientCredentials":
-            {"tokenUrl": "https://as.example/token", "scopes": {"jobs:read": "r", "jobs:write": "w"}}}}});
-        j["security"] = json!([{"key": ["jobs:read"]}]);
+        let mut j = jobs_with_oauth(json!({"jobs:read": "r", "jobs:write": "w"}));
         j["tools"][1]["security"] = json!([{"key": ["jobs:write"]}, {}]);
         j["tools"].as_array_mut().expect("tools").push(json!(
             {"name": "open", "inputSchema": {"type": "object"}, "security": []}));
-        let c = compose(&[(&p, None), (&j, None)]).expect("composes");
-        let errors: Vec<_> = mcpdesc_validate::validate_value(&c.doc)
-            .into_iter()
-            .filter(|d| d.is_error())
-            .collect();
-        assert!(errors.is_empty(), "{errors:#?}\n{:#}", c.doc);
+        let c = composed(&[(&p, None), (&j, None)]);
         let t = &c.doc["tools"];
         assert_eq!(t[2]["name"], "jobs_list");
         assert_eq!(t[2]["security"], json!([{"jobs.key": ["jobs:read"]}]));
@@ -689,10 +701,7 @@ mod tests {
     #[test]
     fn the_streamable_http_transports_security_is_folded_into_inheriting_declarations() {
         let p = pets();
-        let mut j = jobs();
-        j["securitySchemes"] = json!({"key": {"type": "oauth2", "flows": {"clientCredentials":
-            {"tokenUrl": "https://as.example/token", "scopes": {"jobs:read": "r", "jobs:http": "h"}}}}});
-        j["security"] = json!([{"key": ["jobs:read"]}]);
+        let mut j = jobs_with_oauth(json!({"jobs:read": "r", "jobs:http": "h"}));
         j["transports"] = json!([
             {"type": "stdio", "command": "jobs", "security": []},
             {"type": "streamable-http", "url": "https://jobs.example/mcp",
@@ -700,12 +709,7 @@ mod tests {
         ]);
         j["tools"][1]["security"] = json!([{"key": ["jobs:read"]}]);
         j["prompts"] = json!([{"name": "brief"}]);
-        let c = compose(&[(&p, None), (&j, None)]).expect("composes");
-        let errors: Vec<_> = mcpdesc_validate::validate_value(&c.doc)
-            .into_iter()
-            .filter(|d| d.is_error())
-            .collect();
-        assert!(errors.is_empty(), "{errors:#?}\n{:#}", c.doc);
+        let c = composed(&[(&p, None), (&j, None)]);
         assert!(c.doc.get("transports").is_none() && c.doc.get("security").is_none());
         let t = &c.doc["tools"];
         assert_eq!(t[2]["name"], "jobs_list");
@@ -738,12 +742,7 @@ mod tests {
             .as_array_mut()
             .expect("transports")
             .push(json!({"type": "streamable-http", "url": "https://jobs.example/other"}));
-        let c = compose(&[(&p, None), (&j, None)]).expect("composes");
-        let errors: Vec<_> = mcpdesc_validate::validate_value(&c.doc)
-            .into_iter()
-            .filter(|d| d.is_error())
-            .collect();
-        assert!(errors.is_empty(), "{errors:#?}\n{:#}", c.doc);
+        let c = composed(&[(&p, None), (&j, None)]);
         let t = &c.doc["tools"];
         assert!(t[2].get("security").is_none());
         assert!(t[2][UNRESOLVED_SECURITY].is_string(), "{:#}", t[2]);
@@ -762,11 +761,9 @@ mod tests {
         b["resourceTemplates"] = json!([{"uriTemplate": "b://{id}", "name": "t"}]);
         let c = compose(&[(&a, None), (&b, None)]).expect("composes");
         let names = |c: &Composition| -> Vec<String> {
-            let mut n: Vec<String> = c.doc["prompts"]
-                .as_array()
-                .expect("prompts")
-                .iter()
-                .filter_map(|p| p["name"].as_str().map(String::from))
+            let mut n: Vec<String> = names_of(c, DeclKind::Prompt)
+                .into_iter()
+                .map(String::from)
                 .collect();
             n.sort_unstable();
             n
