@@ -6,342 +6,23 @@
 //! Oracles the gateway did not produce: the provider's tokens and metadata, tokens
 //! minted here by hand (the provider signs with the test key rsa1 of
 //! crates/mcpdesc-auth/testdata, so a hostile token can carry a valid signature under
-//! the real kid), RFC 9728/6750 texts written out below, and the recorder's wire bytes.
+//! the real kid), RFC 9728/6750 texts written out by hand (here and in `support`), and
+//! the recorder's wire bytes. The set-up (issuer, server, tokens, descriptions) is in
+//! `support`, so each test reads as what it checks.
 
 #[path = "../serve_rest/recorder.rs"]
 #[allow(dead_code)]
 mod recorder;
+mod support;
 
 use base64::Engine as _;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
-use mcpdesc_tests::{mcpdesc_bin, workspace_root};
-use recorder::{Recorder, Reply};
+use mcpdesc_tests::workspace_root;
+use recorder::Recorder;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::Receiver;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-const TIMEOUT: Duration = Duration::from_secs(60);
-
-/// The provider on a loopback port; killed when dropped.
-struct Issuer {
-    child: Child,
-    url: String,
-}
-
-impl Issuer {
-    fn start() -> Issuer {
-        let root = workspace_root();
-        let mut child = Command::new("node")
-            .arg(root.join("tests/fixtures/auth/issuer.mjs"))
-            .arg(root.join("crates/mcpdesc-auth/testdata"))
-            .arg(root.join(".deps/node/node_modules"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("node");
-        let out = child.stdout.take().expect("stdout");
-        let rx = lines(out);
-        let port = loop {
-            let l = rx
-                .recv_timeout(TIMEOUT)
-                .expect("the issuer printed no port");
-            if let Some(p) = l.strip_prefix("PORT ") {
-                break p.trim().to_string();
-            }
-        };
-        Issuer {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-        }
-    }
-
-    /// A client-credentials token (`resource`: an RFC 8707 JWT for it; else opaque).
-    fn token(&self, client: &str, scope: &str, resource: Option<&str>) -> String {
-        let mut form = format!("grant_type=client_credentials&scope={}", enc(scope));
-        if let Some(r) = resource {
-            form.push_str(&format!("&resource={}", enc(r)));
-        }
-        let basic =
-            base64::engine::general_purpose::STANDARD.encode(format!("{client}:{client}-secret"));
-        let r = http(
-            &self.url,
-            "POST",
-            "/token",
-            &[
-                ("Authorization", &format!("Basic {basic}")),
-                ("Content-Type", "application/x-www-form-urlencoded"),
-            ],
-            form.as_bytes(),
-        );
-        assert_eq!(r.status, 200, "token: {}", r.text());
-        r.json()["access_token"]
-            .as_str()
-            .expect("access_token")
-            .to_string()
-    }
-}
-
-impl Drop for Issuer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn lines(r: impl Read + Send + 'static) -> Receiver<String> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for l in BufReader::new(r).lines().map_while(Result::ok) {
-            if tx.send(l).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
-
-fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
-
-/// `mcpdesc serve --http 127.0.0.1:0` with these flags; its whole log is kept.
-struct Serve {
-    child: Child,
-    base: String,
-    log: Arc<Mutex<Vec<String>>>,
-}
-
-impl Serve {
-    fn start(desc: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Serve {
-        Serve::start_many(&[desc], args, env)
-    }
-
-    /// Several descriptions served as one (`mcpdesc serve A B …`).
-    fn start_many(descs: &[&std::path::Path], args: &[&str], env: &[(&str, &str)]) -> Serve {
-        let mut child = Command::new(mcpdesc_bin())
-            .arg("serve")
-            .args(descs)
-            .args(["--http", "127.0.0.1:0"])
-            .args(args)
-            .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn serve");
-        let rx = lines(child.stderr.take().expect("stderr"));
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let until = Instant::now() + TIMEOUT;
-        let base = loop {
-            let Ok(l) = rx.recv_timeout(until.saturating_duration_since(Instant::now())) else {
-                let _ = child.kill();
-                panic!(
-                    "serve did not start:\n{}",
-                    log.lock().map(|v| v.join("\n")).unwrap_or_default()
-                );
-            };
-            if let Ok(mut v) = log.lock() {
-                v.push(l.clone());
-            }
-            // (In a JSON log line the URL ends the message string.)
-            if let Some(u) = l
-                .split_whitespace()
-                .map(|u| u.trim_end_matches(['"', '}']))
-                .find(|u| u.starts_with("http://") && u.ends_with("/mcp"))
-            {
-                break u.trim_end_matches("/mcp").to_string();
-            }
-        };
-        let keep = Arc::clone(&log);
-        std::thread::spawn(move || {
-            while let Ok(l) = rx.recv() {
-                if let Ok(mut v) = keep.lock() {
-                    v.push(l);
-                }
-            }
-        });
-        Serve { child, base, log }
-    }
-
-    fn log(&self) -> String {
-        self.log.lock().map(|v| v.join("\n")).unwrap_or_default()
-    }
-
-    /// One 2026-07-28 request at `path` with `token`.
-    fn rpc(&self, path: &str, token: Option<&str>, method: &str, params: Value) -> Resp {
-        let mut params = params;
-        params["_meta"] = json!({
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-        });
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-        let auth = token.map(|t| format!("Bearer {t}"));
-        let mut h = vec![
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", "2026-07-28"),
-            ("Mcp-Method", method),
-        ];
-        let name;
-        if method == "tools/call" {
-            name = params["name"].as_str().unwrap_or("").to_string();
-            h.push(("Mcp-Name", &name));
-        }
-        if let Some(a) = &auth {
-            h.push(("Authorization", a));
-        }
-        http(&self.base, "POST", path, &h, body.to_string().as_bytes())
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-#[derive(Debug)]
-struct Resp {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Resp {
-    fn header(&self, n: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(n))
-            .map(|(_, v)| v.as_str())
-    }
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
-    }
-}
-
-/// HTTP/1.1 with `Connection: close` over std (the bytes as sent and received).
-fn http(base: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Resp {
-    let authority = base.trim_start_matches("http://");
-    let mut s = TcpStream::connect(authority).expect("connect");
-    s.set_read_timeout(Some(TIMEOUT)).expect("timeout");
-    let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    s.write_all(req.as_bytes()).expect("write");
-    s.write_all(body).expect("write");
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).expect("read");
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("header end");
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let mut rest = raw[split + 4..].to_vec();
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|c| c.parse().ok())
-        .expect("status");
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-        .collect();
-    let chunked = headers.iter().any(|(k, v)| {
-        k.eq_ignore_ascii_case("transfer-encoding") && v.eq_ignore_ascii_case("chunked")
-    });
-    if chunked {
-        let mut out = Vec::new();
-        let mut at = 0;
-        while let Some(end) = rest[at..].windows(2).position(|w| w == b"\r\n") {
-            let size =
-                usize::from_str_radix(String::from_utf8_lossy(&rest[at..at + end]).trim(), 16)
-                    .unwrap_or(0);
-            if size == 0 {
-                break;
-            }
-            let start = at + end + 2;
-            out.extend_from_slice(&rest[start..start + size]);
-            at = start + size + 2;
-        }
-        rest = out;
-    }
-    Resp {
-        status,
-        headers,
-        body: rest,
-    }
-}
-
-fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
-}
-
-fn b64(b: &[u8]) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b)
-}
-
-fn sign(key: &[u8], kid: &str, claims: &Value) -> String {
-    let mut h = Header::new(Algorithm::RS256);
-    h.kid = Some(kid.into());
-    h.typ = Some("at+jwt".into());
-    jsonwebtoken::encode(&h, claims, &EncodingKey::from_rsa_der(key)).expect("sign")
-}
-
-const RSA1: &[u8] = include_bytes!("../../crates/mcpdesc-auth/testdata/rsa1.der");
-const RSA2: &[u8] = include_bytes!("../../crates/mcpdesc-auth/testdata/rsa2.der");
-
-/// The description imported from tests/fixtures/auth/notes.openapi.yaml (root
-/// security `oauth: [notes:read]`; `create_note` needs `notes:write`).
-fn notes(dir: &std::path::Path) -> std::path::PathBuf {
-    let desc = dir.join("notes.mcpdesc.json");
-    let o = Command::new(mcpdesc_bin())
-        .args(["import", "openapi"])
-        .arg(workspace_root().join("tests/fixtures/auth/notes.openapi.yaml"))
-        .arg("-o")
-        .arg(&desc)
-        .output()
-        .expect("import");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    desc
-}
-
-fn tool_names(r: &Resp) -> Vec<String> {
-    r.json()["result"]["tools"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|t| t["name"].as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-const UPSTREAM_CREDENTIAL: &str = "gateway-own-upstream-credential";
+use std::process::Command;
+use std::time::Instant;
+use support::*;
 
 #[test]
 #[cfg_attr(
@@ -349,58 +30,34 @@ const UPSTREAM_CREDENTIAL: &str = "gateway-own-upstream-credential";
     ignore = ".deps/node is missing (cargo xtask deps)"
 )]
 fn resource_server_against_a_real_issuer() {
-    let issuer = Issuer::start();
-    let dir = tempfile::tempdir().expect("tmp");
-    let desc = notes(dir.path());
-    let up = Recorder::always(Reply::json(200, "{\"notes\": []}"));
-    let serve = Serve::start(
-        &desc,
-        &[
-            "--base-url",
-            &up.base(),
-            "--auth-issuer",
-            &issuer.url,
-            "--auth-client-credential",
-            "GW_CRED",
-        ],
-        &[
-            ("GW_CRED", "gateway:gateway-secret"),
-            (
-                "MCPDESC_CREDENTIAL_OAUTH",
-                &format!("token:{UPSTREAM_CREDENTIAL}"),
-            ),
-        ],
+    let notes = Notes::start();
+    let issuer = &notes.issuer;
+    let up = notes_upstream();
+    let serve = notes.serve(
+        &up,
+        &["--auth-client-credential", "GW_CRED"],
+        &[("GW_CRED", "gateway:gateway-secret")],
     );
-    let resource = format!("{}/mcp", serve.base);
+    let resource = serve.resource();
     let toolset = format!("{}/mcp/x/notes", serve.base);
-    let meta_url = format!("{}/.well-known/oauth-protected-resource/mcp", serve.base);
+    let meta_url = serve.meta_url();
 
     // RFC 9728 metadata, at the path-suffixed URL and (for /mcp) the root one.
-    for path in [
-        "/.well-known/oauth-protected-resource/mcp",
-        "/.well-known/oauth-protected-resource",
-    ] {
-        let r = http(&serve.base, "GET", path, &[], b"");
-        assert_eq!(r.status, 200, "{path}");
+    for path in ["/mcp", ""] {
+        let m = serve.metadata(path);
         assert_eq!(
-            r.json(),
+            m,
             json!({
                 "resource": resource,
                 "authorization_servers": [issuer.url],
                 "scopes_supported": ["notes:read", "notes:write"],
                 "bearer_methods_supported": ["header"],
-                "resource_name": r.json()["resource_name"],
-            })
+                "resource_name": m["resource_name"],
+            }),
+            "{path}"
         );
     }
-    let r = http(
-        &serve.base,
-        "GET",
-        "/.well-known/oauth-protected-resource/mcp/x/notes",
-        &[],
-        b"",
-    );
-    assert_eq!(r.json()["resource"], json!(toolset));
+    assert_eq!(serve.metadata("/mcp/x/notes")["resource"], json!(toolset));
     let r = http(
         &serve.base,
         "GET",
@@ -493,38 +150,19 @@ fn resource_server_against_a_real_issuer() {
 
     // Per-tool scopes: the reader lacks create_note in its list, and calling it is a
     // 403 step-up challenge with nothing sent upstream.
-    let reader = issuer.token("reader", "notes:read", Some(&resource));
+    let reader = issuer.reader(&resource);
     let r = serve.rpc("/mcp", Some(&reader), "tools/list", json!({}));
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(tool_names(&r), ["list_notes"]);
     assert_eq!(r.json()["result"]["cacheScope"], "private");
-    let r = serve.rpc(
-        "/mcp",
-        Some(&reader),
-        "tools/call",
-        json!({"name": "create_note", "arguments": {"text": "hi"}}),
-    );
-    assert_eq!(r.status, 403, "{}", r.text());
-    assert_eq!(
-        r.header("www-authenticate"),
-        Some(
-            format!(
-                "Bearer error=\"insufficient_scope\", scope=\"notes:write\", resource_metadata=\"{meta_url}\""
-            )
-            .as_str()
-        )
-    );
+    let r = serve.call(&reader, "create_note", json!({"text": "hi"}));
+    assert_step_up(&r, "notes:write", &meta_url);
     assert!(
         up.requests().is_empty(),
         "the upstream got {:?}",
         up.requests()
     );
-    let r = serve.rpc(
-        "/mcp",
-        Some(&reader),
-        "tools/call",
-        json!({"name": "list_notes", "arguments": {}}),
-    );
+    let r = serve.call(&reader, "list_notes", json!({}));
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(
         r.json()["result"]["structuredContent"],
@@ -535,15 +173,9 @@ fn resource_server_against_a_real_issuer() {
     assert_eq!(up.requests().len(), 1);
 
     // The writer lists and calls the write tool.
-    let writer = issuer.token("writer", "notes:read notes:write", Some(&resource));
-    let r = serve.rpc("/mcp", Some(&writer), "tools/list", json!({}));
-    assert_eq!(tool_names(&r), ["list_notes", "create_note"]);
-    let r = serve.rpc(
-        "/mcp",
-        Some(&writer),
-        "tools/call",
-        json!({"name": "create_note", "arguments": {"text": "hi"}}),
-    );
+    let writer = issuer.writer(&resource);
+    assert_eq!(serve.tools(&writer), ["list_notes", "create_note"]);
+    let r = serve.call(&writer, "create_note", json!({"text": "hi"}));
     assert_eq!(r.status, 200, "{}", r.text());
     let reqs = up.requests();
     assert_eq!(reqs.len(), 2);
@@ -559,9 +191,7 @@ fn resource_server_against_a_real_issuer() {
     // Opaque tokens are introspected with the gateway's own credential.
     let opaque = issuer.token("reader", "notes:read", None);
     assert_eq!(opaque.matches('.').count(), 0, "opaque: {opaque}");
-    let r = serve.rpc("/mcp", Some(&opaque), "tools/list", json!({}));
-    assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(tool_names(&r), ["list_notes"]);
+    assert_eq!(serve.tools(&opaque), ["list_notes"]);
 
     // Key rotation: a key published after start signs an accepted token.
     let rotated = sign(RSA2, "rsa2", &good);
@@ -646,14 +276,6 @@ fn resource_server_against_a_real_issuer() {
     }
 }
 
-/// The text of a tool result (its first content block).
-fn result_text(r: &Resp) -> String {
-    r.json()["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
 /// The authenticated caller is whom the rate limit counts and the JSON log names (issue
 /// 29 with 28): two callers behind one peer address hold a budget each, and a call's
 /// log line carries the caller's key — the token's `sub`, read here from the token the
@@ -664,36 +286,13 @@ fn result_text(r: &Resp) -> String {
     ignore = ".deps/node is missing (cargo xtask deps)"
 )]
 fn the_rate_limit_and_the_log_follow_the_authenticated_caller() {
-    let issuer = Issuer::start();
-    let dir = tempfile::tempdir().expect("tmp");
-    let desc = notes(dir.path());
-    let up = Recorder::always(Reply::json(200, "{\"notes\": []}"));
-    let cred = format!("token:{UPSTREAM_CREDENTIAL}");
-    let serve = Serve::start(
-        &desc,
-        &[
-            "--base-url",
-            &up.base(),
-            "--auth-issuer",
-            &issuer.url,
-            "--rate-limit",
-            "2/min",
-            "--log-format",
-            "json",
-        ],
-        &[("MCPDESC_CREDENTIAL_OAUTH", cred.as_str())],
-    );
-    let resource = format!("{}/mcp", serve.base);
-    let reader = issuer.token("reader", "notes:read", Some(&resource));
-    let writer = issuer.token("writer", "notes:read notes:write", Some(&resource));
-    let call = |token: &str| {
-        serve.rpc(
-            "/mcp",
-            Some(token),
-            "tools/call",
-            json!({"name": "list_notes", "arguments": {}}),
-        )
-    };
+    let notes = Notes::start();
+    let up = notes_upstream();
+    let serve = notes.serve(&up, &["--rate-limit", "2/min", "--log-format", "json"], &[]);
+    let resource = serve.resource();
+    let reader = notes.issuer.reader(&resource);
+    let writer = notes.issuer.writer(&resource);
+    let call = |token: &str| serve.call(token, "list_notes", json!({}));
     assert_eq!(call(&reader).status, 200);
     assert_eq!(call(&reader).status, 200);
     let limited = call(&reader);
@@ -754,54 +353,23 @@ fn the_rate_limit_and_the_log_follow_the_authenticated_caller() {
     ignore = ".deps/node is missing (cargo xtask deps)"
 )]
 fn search_facade_and_code_mode_follow_the_callers_scopes() {
-    let issuer = Issuer::start();
-    let dir = tempfile::tempdir().expect("tmp");
-    let desc = notes(dir.path());
-    let cred = format!("token:{UPSTREAM_CREDENTIAL}");
-    let env = [("MCPDESC_CREDENTIAL_OAUTH", cred.as_str())];
-    let start = |up: &Recorder, discovery: &str| {
-        Serve::start(
-            &desc,
-            &[
-                "--base-url",
-                &up.base(),
-                "--auth-issuer",
-                &issuer.url,
-                "--discovery",
-                discovery,
-            ],
-            &env,
-        )
-    };
+    let notes = Notes::start();
+    let start = |up: &Recorder, discovery: &str| notes.serve(up, &["--discovery", discovery], &[]);
     let call = |serve: &Serve, token: &str, name: &str, args: Value| {
-        let r = serve.rpc(
-            "/mcp",
-            Some(token),
-            "tools/call",
-            json!({"name": name, "arguments": args}),
-        );
+        let r = serve.call(token, name, args);
         assert_eq!(r.status, 200, "{name}: {}", r.text());
         r
     };
-    let names = |r: &Resp| -> Vec<String> {
-        r.json()["result"]["structuredContent"]["tools"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|t| t.as_str().or_else(|| t["name"].as_str()).map(String::from))
-            .collect()
-    };
-    let is_error = |r: &Resp| r.json()["result"]["isError"] == json!(true);
+    let names = found_tools;
 
     // --discovery search.
-    let up = Recorder::always(Reply::json(200, "{\"notes\": []}"));
+    let up = notes_upstream();
     let serve = start(&up, "search");
     // Ready: the issuer's metadata and JWKS were fetched (the `auth-issuer` gate).
     let r = http(&serve.base, "GET", "/readyz", &[], b"");
     assert_eq!(r.status, 200, "{}", r.text());
-    let resource = format!("{}/mcp", serve.base);
-    let reader = issuer.token("reader", "notes:read", Some(&resource));
-    let writer = issuer.token("writer", "notes:read notes:write", Some(&resource));
+    let reader = notes.issuer.reader(&serve.resource());
+    let writer = notes.issuer.writer(&serve.resource());
     // The write tool ranks first for this query; the reader still gets `limit` hits,
     // of the tools it may call.
     let q = json!({"query": "create notes", "limit": 1});
@@ -825,7 +393,7 @@ fn search_facade_and_code_mode_follow_the_callers_scopes() {
         "describe_tools",
         json!({"names": ["list_notes", "create_note"]}),
     );
-    assert!(is_error(&r), "{}", r.text());
+    assert!(is_tool_error(&r), "{}", r.text());
     assert!(!r.text().contains("inputSchema"), "{}", r.text());
     let r = call(
         &serve,
@@ -834,7 +402,7 @@ fn search_facade_and_code_mode_follow_the_callers_scopes() {
         json!({"names": ["creat_note"]}),
     );
     assert!(
-        is_error(&r) && !r.text().contains("create_note"),
+        is_tool_error(&r) && !r.text().contains("create_note"),
         "{}",
         r.text()
     );
@@ -864,11 +432,10 @@ fn search_facade_and_code_mode_follow_the_callers_scopes() {
     drop(serve);
 
     // --discovery code.
-    let up = Recorder::always(Reply::json(200, "{\"notes\": []}"));
+    let up = notes_upstream();
     let serve = start(&up, "code");
-    let resource = format!("{}/mcp", serve.base);
-    let reader = issuer.token("reader", "notes:read", Some(&resource));
-    let writer = issuer.token("writer", "notes:read notes:write", Some(&resource));
+    let reader = notes.issuer.reader(&serve.resource());
+    let writer = notes.issuer.writer(&serve.resource());
     for q in ["create notes", ""] {
         let r = call(&serve, &reader, "search_api", json!({"query": q}));
         assert_eq!(names(&r), ["list_notes"], "{}", r.text());
@@ -886,7 +453,7 @@ fn search_facade_and_code_mode_follow_the_callers_scopes() {
     }
     let write = "return await api.create_note({text: 'hi'});";
     let r = call(&serve, &reader, "execute", json!({"code": write}));
-    assert!(is_error(&r), "{}", r.text());
+    assert!(is_tool_error(&r), "{}", r.text());
     let t = result_text(&r);
     assert!(
         t.contains("insufficient_scope") && t.contains("notes:write"),
@@ -903,10 +470,10 @@ fn search_facade_and_code_mode_follow_the_callers_scopes() {
         "execute",
         json!({"code": "return await api.list_notes({});"}),
     );
-    assert!(!is_error(&r), "{}", r.text());
+    assert!(!is_tool_error(&r), "{}", r.text());
     assert_eq!(up.requests().len(), 1);
     let r = call(&serve, &writer, "execute", json!({"code": write}));
-    assert!(!is_error(&r), "{}", r.text());
+    assert!(!is_tool_error(&r), "{}", r.text());
     let reqs = up.requests();
     assert_eq!(reqs.len(), 2);
     assert_eq!(reqs[1].method, "POST");
@@ -930,58 +497,8 @@ fn auth_issuer_refuses_another_use_of_the_authorization_header() {
             "token passthrough",
         ),
     ] {
-        let o = Command::new(mcpdesc_bin())
-            .arg("serve")
-            .arg(&desc)
-            .args([
-                "--http",
-                "127.0.0.1:0",
-                "--auth-issuer",
-                "https://as.example",
-            ])
-            .args(&extra)
-            .env("TOK", "x")
-            .output()
-            .expect("serve");
-        assert_eq!(o.status.code(), Some(2), "{extra:?}");
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = refused_at_start(&desc, &extra, &[("TOK", "x")]);
         assert!(err.contains(why), "{extra:?}: {err}");
-    }
-}
-
-/// The claims of a JWT, its signature checked against the issuer's key rsa1 (the
-/// fixture signs exchanged tokens with it): an oracle independent of the gateway.
-fn verified_claims(token: &str) -> Value {
-    let jwks: Value =
-        serde_json::from_str(include_str!("../../crates/mcpdesc-auth/testdata/jwks.json"))
-            .expect("jwks");
-    let jwk = jwks["keys"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|k| k["kid"] == "rsa1")
-        .expect("rsa1");
-    let key = jsonwebtoken::DecodingKey::from_rsa_components(
-        jwk["n"].as_str().expect("n"),
-        jwk["e"].as_str().expect("e"),
-    )
-    .expect("key");
-    let mut v = jsonwebtoken::Validation::new(Algorithm::RS256);
-    v.validate_aud = false;
-    jsonwebtoken::decode::<Value>(token, &key, &v)
-        .expect("a JWT signed by the issuer")
-        .claims
-}
-
-/// Waits until the server's log has a line containing `what`.
-fn await_log(serve: &Serve, what: &str) -> String {
-    let until = Instant::now() + TIMEOUT;
-    loop {
-        let log = serve.log();
-        if log.contains(what) || Instant::now() > until {
-            return log;
-        }
-        std::thread::yield_now();
     }
 }
 
@@ -997,41 +514,27 @@ fn await_log(serve: &Serve, what: &str) -> String {
     ignore = ".deps/node is missing (cargo xtask deps)"
 )]
 fn token_exchange_gives_the_upstream_a_token_for_it_on_the_callers_behalf() {
-    let issuer = Issuer::start();
-    let dir = tempfile::tempdir().expect("tmp");
-    let desc = notes(dir.path());
-    let up = Recorder::always(Reply::json(200, "{\"notes\": []}"));
-    let configured = format!("token:{UPSTREAM_CREDENTIAL}");
-    let serve = Serve::start(
-        &desc,
+    let notes = Notes::start();
+    let issuer = &notes.issuer;
+    let up = notes_upstream();
+    let serve = notes.serve(
+        &up,
         &[
-            "--base-url",
-            &up.base(),
-            "--auth-issuer",
-            &issuer.url,
             "--auth-client-credential",
             "GW_CRED",
             "--upstream-token-exchange",
             "oauth",
         ],
-        &[
-            ("GW_CRED", "gateway:gateway-secret"),
-            ("MCPDESC_CREDENTIAL_OAUTH", configured.as_str()),
-        ],
+        &[("GW_CRED", "gateway:gateway-secret")],
     );
-    let resource = format!("{}/mcp", serve.base);
+    let resource = serve.resource();
     let exchanges = || -> u64 {
         http(&issuer.url, "GET", "/test/exchanges", &[], b"").json()["count"]
             .as_u64()
             .expect("count")
     };
     let call = |token: &str| {
-        let r = serve.rpc(
-            "/mcp",
-            Some(token),
-            "tools/call",
-            json!({"name": "list_notes", "arguments": {}}),
-        );
+        let r = serve.call(token, "list_notes", json!({}));
         assert_eq!(r.status, 200, "{}", r.text());
         r
     };
@@ -1040,8 +543,8 @@ fn token_exchange_gives_the_upstream_a_token_for_it_on_the_callers_behalf() {
         let auth = reqs[i].header("authorization").expect("authorization");
         auth.strip_prefix("Bearer ").expect("bearer").to_string()
     };
-    let reader = issuer.token("reader", "notes:read", Some(&resource));
-    let writer = issuer.token("writer", "notes:read notes:write", Some(&resource));
+    let reader = issuer.reader(&resource);
+    let writer = issuer.writer(&resource);
     let reader_sub = verified_claims(&reader)["sub"].clone();
     let writer_sub = verified_claims(&writer)["sub"].clone();
     assert_ne!(reader_sub, writer_sub);
@@ -1131,133 +634,9 @@ fn token_exchange_is_checked_at_start() {
             "declares no security scheme `nope`",
         ),
     ] {
-        let o = Command::new(mcpdesc_bin())
-            .arg("serve")
-            .arg(&desc)
-            .args([
-                "--http",
-                "127.0.0.1:0",
-                "--auth-issuer",
-                "https://as.example",
-            ])
-            .args(&extra)
-            .env("GW", "gateway:gateway-secret")
-            .output()
-            .expect("serve");
-        assert_eq!(o.status.code(), Some(2), "{extra:?}");
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = refused_at_start(&desc, &extra, &[("GW", "gateway:gateway-secret")]);
         assert!(err.contains(why), "{extra:?}: {err}");
     }
-}
-
-/// The OpenAPI text `yaml`, written as `<name>.openapi.yaml` and imported.
-fn import_api(dir: &std::path::Path, name: &str, yaml: &str) -> std::path::PathBuf {
-    let src = dir.join(format!("{name}.openapi.yaml"));
-    std::fs::write(&src, yaml).expect("write");
-    let desc = dir.join(format!("{name}.mcpdesc.json"));
-    let o = Command::new(mcpdesc_bin())
-        .args(["import", "openapi"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&desc)
-        .output()
-        .expect("import");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    desc
-}
-
-/// A second API beside notes: its scheme is also named `oauth` but has its own scopes
-/// (root `oauth: [tasks:read]`; `create_task` needs `tasks:write`).
-const TASKS: &str = r#"openapi: 3.0.3
-info:
-  title: Tasks
-  version: "1.0"
-servers:
-  - url: BASE
-components:
-  securitySchemes:
-    oauth:
-      type: oauth2
-      flows:
-        clientCredentials:
-          tokenUrl: https://tasks-as.invalid/token
-          scopes:
-            tasks:read: read tasks
-            tasks:write: write tasks
-security:
-  - oauth: [tasks:read]
-paths:
-  /tasks:
-    get:
-      operationId: list_tasks
-      tags: [tasks]
-      responses:
-        "200":
-          description: the tasks
-          content:
-            application/json:
-              schema:
-                type: object
-    post:
-      operationId: create_task
-      tags: [tasks]
-      security:
-        - oauth: [tasks:write]
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema:
-              type: object
-              properties:
-                text:
-                  type: string
-              required: [text]
-      responses:
-        "201":
-          description: created
-          content:
-            application/json:
-              schema:
-                type: object
-"#;
-
-/// Each description's own upstream credential (`MCPDESC_CREDENTIAL_<PREFIX>_<SCHEME>`).
-const TWO_CREDENTIALS: [(&str, &str); 2] = [
-    (
-        "MCPDESC_CREDENTIAL_NOTES_OAUTH",
-        "token:notes-own-credential",
-    ),
-    (
-        "MCPDESC_CREDENTIAL_TASKS_OAUTH",
-        "token:tasks-own-credential",
-    ),
-];
-
-/// The notes and tasks descriptions, each served by its own recorder.
-fn notes_and_tasks(
-    dir: &std::path::Path,
-    up_notes: &Recorder,
-    up_tasks: &Recorder,
-) -> (std::path::PathBuf, std::path::PathBuf) {
-    let notes_yaml =
-        std::fs::read_to_string(workspace_root().join("tests/fixtures/auth/notes.openapi.yaml"))
-            .expect("notes")
-            .replace("http://notes.invalid", &up_notes.base());
-    let notes = import_api(dir, "notes", &notes_yaml);
-    let tasks = import_api(dir, "tasks", &TASKS.replace("BASE", &up_tasks.base()));
-    (notes, tasks)
-}
-
-/// A token signed with the issuer's own key (rsa1) for scopes its fixture does not hand
-/// out.
-fn mint(issuer: &Issuer, scope: &str, aud: &str) -> String {
-    sign(
-        RSA1,
-        "rsa1",
-        &json!({"iss": issuer.url, "aud": aud, "sub": "alice", "client_id": "app",
-            "scope": scope, "exp": now() + 300, "iat": now()}),
-    )
 }
 
 /// Two descriptions served together (issue 28 with issue 21's composition): each
@@ -1270,126 +649,54 @@ fn mint(issuer: &Issuer, scope: &str, aud: &str) -> String {
     ignore = ".deps/node is missing (cargo xtask deps)"
 )]
 fn several_descriptions_keep_each_tools_own_scopes() {
-    let issuer = Issuer::start();
-    let dir = tempfile::tempdir().expect("tmp");
-    let up_notes = Recorder::always(Reply::json(200, "{\"notes\": []}"));
-    let up_tasks = Recorder::always(Reply::json(200, "{\"tasks\": []}"));
-    let (notes, tasks) = notes_and_tasks(dir.path(), &up_notes, &up_tasks);
-    let env = TWO_CREDENTIALS;
-    let serve = Serve::start_many(&[&notes, &tasks], &["--auth-issuer", &issuer.url], &env);
-    let resource = format!("{}/mcp", serve.base);
+    let apis = TwoApis::start();
+    let (issuer, up_tasks) = (&apis.issuer, &apis.up_tasks);
+    let serve = apis.serve_both(&[]);
+    let resource = serve.resource();
     let toolset = format!("{}/mcp/x/tasks", serve.base);
-    let meta_url = format!("{}/.well-known/oauth-protected-resource/mcp", serve.base);
-    let nothing_upstream = |what: &str| {
-        assert!(
-            up_notes.requests().is_empty() && up_tasks.requests().is_empty(),
-            "{what}: an upstream got {:?} {:?}",
-            up_notes.requests(),
-            up_tasks.requests()
-        );
-    };
+    let meta_url = serve.meta_url();
 
     // The metadata names every scope of both descriptions.
-    let r = http(
-        &serve.base,
-        "GET",
-        "/.well-known/oauth-protected-resource/mcp",
-        &[],
-        b"",
-    );
-    assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(
-        r.json()["scopes_supported"],
-        json!(["notes:read", "notes:write", "tasks:read", "tasks:write"]),
-        "{}",
-        r.text()
+        serve.metadata("/mcp")["scopes_supported"],
+        json!(["notes:read", "notes:write", "tasks:read", "tasks:write"])
     );
-    let r = http(
-        &serve.base,
-        "GET",
-        "/.well-known/oauth-protected-resource/mcp/x/tasks",
-        &[],
-        b"",
-    );
-    assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.json()["resource"], json!(toolset));
-    assert_eq!(
-        r.json()["scopes_supported"],
-        json!(["tasks:read", "tasks:write"]),
-        "{}",
-        r.text()
-    );
+    let m = serve.metadata("/mcp/x/tasks");
+    assert_eq!(m["resource"], json!(toolset));
+    assert_eq!(m["scopes_supported"], json!(["tasks:read", "tasks:write"]));
 
-    let call = |token: &str, path: &str, name: &str| {
-        serve.rpc(
-            path,
-            Some(token),
-            "tools/call",
-            json!({"name": name, "arguments": if name.contains("create") {
-                json!({"text": "hi"})
-            } else {
-                json!({})
-            }}),
-        )
-    };
-    let step_up = |r: &Resp, scope: &str, meta: &str| {
-        assert_eq!(r.status, 403, "{}", r.text());
-        assert_eq!(
-            r.header("www-authenticate"),
-            Some(
-                format!(
-                    "Bearer error=\"insufficient_scope\", scope=\"{scope}\", resource_metadata=\"{meta}\""
-                )
-                .as_str()
-            )
-        );
-    };
+    let call =
+        |token: &str, path: &str, name: &str| serve.call_at(path, token, name, args_for(name));
 
     // A notes reader (a token of the real issuer): only notes' read tool.
-    let reader = issuer.token("reader", "notes:read", Some(&resource));
-    let r = serve.rpc("/mcp", Some(&reader), "tools/list", json!({}));
-    assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(tool_names(&r), ["notes_list_notes"]);
-    step_up(
-        &call(&reader, "/mcp", "notes_create_note"),
-        "notes:write",
-        &meta_url,
-    );
-    step_up(
-        &call(&reader, "/mcp", "tasks_list_tasks"),
-        "tasks:read",
-        &meta_url,
-    );
-    step_up(
-        &call(&reader, "/mcp", "tasks_create_task"),
-        "tasks:write",
-        &meta_url,
-    );
-    nothing_upstream("the notes reader's refused calls");
+    let reader = issuer.reader(&resource);
+    assert_eq!(serve.tools(&reader), ["notes_list_notes"]);
+    for (name, scope) in [
+        ("notes_create_note", "notes:write"),
+        ("tasks_list_tasks", "tasks:read"),
+        ("tasks_create_task", "tasks:write"),
+    ] {
+        assert_step_up(&call(&reader, "/mcp", name), scope, &meta_url);
+    }
+    apis.assert_nothing_upstream("the notes reader's refused calls");
 
     // A tasks reader (the issuer's key signs scopes its fixture does not hand out).
-    let tasks_reader = mint(&issuer, "tasks:read", &resource);
-    let r = serve.rpc("/mcp", Some(&tasks_reader), "tools/list", json!({}));
-    assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(tool_names(&r), ["tasks_list_tasks"]);
-    step_up(
-        &call(&tasks_reader, "/mcp", "tasks_create_task"),
-        "tasks:write",
-        &meta_url,
-    );
-    step_up(
-        &call(&tasks_reader, "/mcp", "notes_list_notes"),
-        "notes:read",
-        &meta_url,
-    );
+    let tasks_reader = issuer.mint("tasks:read", &resource);
+    assert_eq!(serve.tools(&tasks_reader), ["tasks_list_tasks"]);
+    for (name, scope) in [
+        ("tasks_create_task", "tasks:write"),
+        ("notes_list_notes", "notes:read"),
+    ] {
+        assert_step_up(&call(&tasks_reader, "/mcp", name), scope, &meta_url);
+    }
     // A notes:write scope does not open the tasks write tool (same scheme name `oauth`).
-    let notes_writer = mint(&issuer, "notes:read notes:write tasks:read", &resource);
-    step_up(
+    let notes_writer = issuer.mint("notes:read notes:write tasks:read", &resource);
+    assert_step_up(
         &call(&notes_writer, "/mcp", "tasks_create_task"),
         "tasks:write",
         &meta_url,
     );
-    nothing_upstream("the refused calls");
+    apis.assert_nothing_upstream("the refused calls");
 
     // The permitted calls reach each one's own upstream with its own credential.
     for (token, name) in [
@@ -1400,14 +707,9 @@ fn several_descriptions_keep_each_tools_own_scopes() {
         assert_eq!(r.status, 200, "{name}: {}", r.text());
         assert_ne!(r.json()["result"]["isError"], json!(true), "{}", r.text());
     }
-    let writer = mint(
-        &issuer,
-        "notes:read notes:write tasks:read tasks:write",
-        &resource,
-    );
-    let r = serve.rpc("/mcp", Some(&writer), "tools/list", json!({}));
+    let writer = issuer.mint("notes:read notes:write tasks:read tasks:write", &resource);
     assert_eq!(
-        tool_names(&r),
+        serve.tools(&writer),
         [
             "notes_list_notes",
             "notes_create_note",
@@ -1420,7 +722,7 @@ fn several_descriptions_keep_each_tools_own_scopes() {
         assert_eq!(r.status, 200, "{name}: {}", r.text());
         assert_ne!(r.json()["result"]["isError"], json!(true), "{}", r.text());
     }
-    let (n, t) = (up_notes.requests(), up_tasks.requests());
+    let (n, t) = (apis.up_notes.requests(), up_tasks.requests());
     assert_eq!(
         n.iter().map(|r| r.method.as_str()).collect::<Vec<_>>(),
         ["GET", "POST"]
@@ -1443,11 +745,11 @@ fn several_descriptions_keep_each_tools_own_scopes() {
     }
 
     // A toolset path follows the same rule.
-    let for_toolset = mint(&issuer, "notes:read notes:write tasks:read", &toolset);
+    let for_toolset = issuer.mint("notes:read notes:write tasks:read", &toolset);
     let r = serve.rpc("/mcp/x/tasks", Some(&for_toolset), "tools/list", json!({}));
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(tool_names(&r), ["tasks_list_tasks"]);
-    step_up(
+    assert_step_up(
         &call(&for_toolset, "/mcp/x/tasks", "tasks_create_task"),
         "tasks:write",
         &format!(
@@ -1460,49 +762,28 @@ fn several_descriptions_keep_each_tools_own_scopes() {
 
     // `tool-scopes` globs match the served (prefixed) names: `tasks_*` needs
     // tasks:admin; `list_notes` (a name only inside its description) matches nothing.
-    let serve = Serve::start_many(
-        &[&notes, &tasks],
-        &[
-            "--auth-issuer",
-            &issuer.url,
-            "--tool-scopes",
-            "tasks_*=tasks:admin",
-            "--tool-scopes",
-            "list_notes=nobody",
-        ],
-        &env,
+    let serve = apis.serve_both(&[
+        "--tool-scopes",
+        "tasks_*=tasks:admin",
+        "--tool-scopes",
+        "list_notes=nobody",
+    ]);
+    let resource = serve.resource();
+    let writer = issuer.mint("notes:read notes:write tasks:read tasks:write", &resource);
+    assert_eq!(
+        serve.tools(&writer),
+        ["notes_list_notes", "notes_create_note"]
     );
-    let resource = format!("{}/mcp", serve.base);
-    let meta_url = format!("{}/.well-known/oauth-protected-resource/mcp", serve.base);
-    let writer = mint(
-        &issuer,
-        "notes:read notes:write tasks:read tasks:write",
-        &resource,
-    );
-    let r = serve.rpc("/mcp", Some(&writer), "tools/list", json!({}));
-    assert_eq!(tool_names(&r), ["notes_list_notes", "notes_create_note"]);
-    let r = serve.rpc(
-        "/mcp",
-        Some(&writer),
-        "tools/call",
-        json!({"name": "tasks_list_tasks", "arguments": {}}),
-    );
-    step_up(&r, "tasks:admin", &meta_url);
-    let admin = mint(&issuer, "tasks:admin", &resource);
-    let r = serve.rpc("/mcp", Some(&admin), "tools/list", json!({}));
-    assert_eq!(tool_names(&r), ["tasks_list_tasks", "tasks_create_task"]);
-    let r = http(
-        &serve.base,
-        "GET",
-        "/.well-known/oauth-protected-resource/mcp",
-        &[],
-        b"",
+    let r = serve.call(&writer, "tasks_list_tasks", json!({}));
+    assert_step_up(&r, "tasks:admin", &serve.meta_url());
+    let admin = issuer.mint("tasks:admin", &resource);
+    assert_eq!(
+        serve.tools(&admin),
+        ["tasks_list_tasks", "tasks_create_task"]
     );
     assert_eq!(
-        r.json()["scopes_supported"],
-        json!(["notes:read", "notes:write", "tasks:admin"]),
-        "{}",
-        r.text()
+        serve.metadata("/mcp")["scopes_supported"],
+        json!(["notes:read", "notes:write", "tasks:admin"])
     );
     assert_eq!(up_tasks.requests().len(), 2, "a refused call reached tasks");
 }
@@ -1516,48 +797,16 @@ fn several_descriptions_keep_each_tools_own_scopes() {
     ignore = ".deps/node is missing (cargo xtask deps)"
 )]
 fn several_descriptions_search_facade_and_code_mode_follow_each_tools_scopes() {
-    let issuer = Issuer::start();
-    let dir = tempfile::tempdir().expect("tmp");
-    let up_notes = Recorder::always(Reply::json(200, "{\"notes\": []}"));
-    let up_tasks = Recorder::always(Reply::json(200, "{\"tasks\": []}"));
-    let (notes, tasks) = notes_and_tasks(dir.path(), &up_notes, &up_tasks);
-    let names = |r: &Resp| -> Vec<String> {
-        let mut n: Vec<String> = r.json()["result"]["structuredContent"]["tools"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|t| t.as_str().or_else(|| t["name"].as_str()).map(String::from))
-            .collect();
-        n.sort_unstable();
-        n
-    };
-    let is_error = |r: &Resp| r.json()["result"]["isError"] == json!(true);
-    let nothing_upstream = || {
-        assert!(
-            up_notes.requests().is_empty() && up_tasks.requests().is_empty(),
-            "an upstream got {:?} {:?}",
-            up_notes.requests(),
-            up_tasks.requests()
-        );
-    };
+    let apis = TwoApis::start();
+    let (issuer, up_notes, up_tasks) = (&apis.issuer, &apis.up_notes, &apis.up_tasks);
+    let names = found_tools;
 
     // --discovery search.
-    let serve = Serve::start_many(
-        &[&notes, &tasks],
-        &["--auth-issuer", &issuer.url, "--discovery", "search"],
-        &TWO_CREDENTIALS,
-    );
-    let resource = format!("{}/mcp", serve.base);
-    let call = |token: &str, name: &str, args: Value| {
-        serve.rpc(
-            "/mcp",
-            Some(token),
-            "tools/call",
-            json!({"name": name, "arguments": args}),
-        )
-    };
-    let reader = issuer.token("reader", "notes:read", Some(&resource));
-    let tasks_writer = mint(&issuer, "tasks:read tasks:write", &resource);
+    let serve = apis.serve_both(&["--discovery", "search"]);
+    let resource = serve.resource();
+    let call = |token: &str, name: &str, args: Value| serve.call(token, name, args);
+    let reader = issuer.reader(&resource);
+    let tasks_writer = issuer.mint("tasks:read tasks:write", &resource);
     let q = json!({"query": "create tasks notes", "limit": 10});
     let r = call(&reader, "search_tools", q.clone());
     assert_eq!(r.status, 200, "{}", r.text());
@@ -1576,7 +825,7 @@ fn several_descriptions_search_facade_and_code_mode_follow_each_tools_scopes() {
         json!({"names": ["tasks_create_task"]}),
     );
     assert!(
-        is_error(&r) && !r.text().contains("inputSchema"),
+        is_tool_error(&r) && !r.text().contains("inputSchema"),
         "{}",
         r.text()
     );
@@ -1599,34 +848,22 @@ fn several_descriptions_search_facade_and_code_mode_follow_each_tools_scopes() {
         json!({"name": "notes_list_notes", "arguments": {}}),
     );
     assert_eq!(r.status, 403, "{}", r.text());
-    nothing_upstream();
+    apis.assert_nothing_upstream("refused calls");
     let r = call(
         &tasks_writer,
         "call_tool",
         json!({"name": "tasks_create_task", "arguments": {"text": "hi"}}),
     );
     assert_eq!(r.status, 200, "{}", r.text());
-    assert!(!is_error(&r), "{}", r.text());
+    assert!(!is_tool_error(&r), "{}", r.text());
     assert_eq!(up_tasks.requests().len(), 1);
     assert!(up_notes.requests().is_empty());
     drop(serve);
 
     // --discovery code.
-    let serve = Serve::start_many(
-        &[&notes, &tasks],
-        &["--auth-issuer", &issuer.url, "--discovery", "code"],
-        &TWO_CREDENTIALS,
-    );
-    let resource = format!("{}/mcp", serve.base);
-    let call = |token: &str, name: &str, args: Value| {
-        serve.rpc(
-            "/mcp",
-            Some(token),
-            "tools/call",
-            json!({"name": name, "arguments": args}),
-        )
-    };
-    let reader = issuer.token("reader", "notes:read", Some(&resource));
+    let serve = apis.serve_both(&["--discovery", "code"]);
+    let call = |token: &str, name: &str, args: Value| serve.call(token, name, args);
+    let reader = issuer.reader(&serve.resource());
     let r = call(
         &reader,
         "search_api",
@@ -1639,7 +876,7 @@ fn several_descriptions_search_facade_and_code_mode_follow_each_tools_scopes() {
         "execute",
         json!({"code": "return await api.tasks_create_task({text: 'hi'});"}),
     );
-    assert!(is_error(&r), "{}", r.text());
+    assert!(is_tool_error(&r), "{}", r.text());
     let t = result_text(&r);
     assert!(
         t.contains("insufficient_scope") && t.contains("tasks:write"),
@@ -1651,18 +888,8 @@ fn several_descriptions_search_facade_and_code_mode_follow_each_tools_scopes() {
         "execute",
         json!({"code": "return await api.notes_list_notes({});"}),
     );
-    assert!(!is_error(&r), "{}", r.text());
+    assert!(!is_tool_error(&r), "{}", r.text());
     assert_eq!(up_notes.requests().len(), 1);
-}
-
-/// The tasks description with these `transports` (written beside it).
-fn with_transports(desc: &std::path::Path, name: &str, transports: Value) -> std::path::PathBuf {
-    let mut d: Value =
-        serde_json::from_str(&std::fs::read_to_string(desc).expect("read")).expect("json");
-    d["transports"] = transports;
-    let out = desc.with_file_name(format!("{name}.mcpdesc.json"));
-    std::fs::write(&out, serde_json::to_vec_pretty(&d).expect("json")).expect("write");
-    out
 }
 
 /// Spec §7.5 (a primitive's own `security`, then the selected transport's, then the
@@ -1677,15 +904,13 @@ fn with_transports(desc: &std::path::Path, name: &str, transports: Value) -> std
     ignore = ".deps/node is missing (cargo xtask deps)"
 )]
 fn the_streamable_http_transports_security_comes_between_the_tool_and_the_root() {
-    let issuer = Issuer::start();
-    let dir = tempfile::tempdir().expect("tmp");
-    let up_notes = Recorder::always(Reply::json(200, "{\"notes\": []}"));
-    let up_tasks = Recorder::always(Reply::json(200, "{\"tasks\": []}"));
-    let (notes, tasks) = notes_and_tasks(dir.path(), &up_notes, &up_tasks);
+    let apis = TwoApis::start();
+    let (issuer, up_tasks) = (&apis.issuer, &apis.up_tasks);
+    let (notes, tasks) = (&apis.notes, &apis.tasks);
     let stdio = json!({"type": "stdio", "command": "tasks", "security": []});
     let http_entry = |security: Value| json!({"type": "streamable-http", "url": "https://tasks.example/mcp", "security": security});
     let tasks_http = with_transports(
-        &tasks,
+        tasks,
         "tasks-http",
         json!([stdio, http_entry(json!([{"oauth": ["tasks:http"]}]))]),
     );
@@ -1695,46 +920,10 @@ fn the_streamable_http_transports_security_comes_between_the_tool_and_the_root()
         TWO_CREDENTIALS[1],
         ("MCPDESC_CREDENTIAL_OAUTH", "token:tasks-own-credential"),
     ];
-    let step_up = |r: &Resp, scope: &str, meta: &str| {
-        assert_eq!(r.status, 403, "{}", r.text());
-        assert_eq!(
-            r.header("www-authenticate"),
-            Some(
-                format!(
-                    "Bearer error=\"insufficient_scope\", scope=\"{scope}\", resource_metadata=\"{meta}\""
-                )
-                .as_str()
-            )
-        );
-    };
-    let scopes_supported = |serve: &Serve| {
-        let r = http(
-            &serve.base,
-            "GET",
-            "/.well-known/oauth-protected-resource/mcp",
-            &[],
-            b"",
-        );
-        assert_eq!(r.status, 200, "{}", r.text());
-        r.json()["scopes_supported"].clone()
-    };
-    let call = |serve: &Serve, token: &str, name: &str| {
-        serve.rpc(
-            "/mcp",
-            Some(token),
-            "tools/call",
-            json!({"name": name, "arguments": if name.contains("create") {
-                json!({"text": "hi"})
-            } else {
-                json!({})
-            }}),
-        )
-    };
-    let list = |serve: &Serve, token: &str| {
-        let r = serve.rpc("/mcp", Some(token), "tools/list", json!({}));
-        assert_eq!(r.status, 200, "{}", r.text());
-        tool_names(&r)
-    };
+    let scopes_supported = |serve: &Serve| serve.metadata("/mcp")["scopes_supported"].clone();
+    let call = |serve: &Serve, token: &str, name: &str| serve.call(token, name, args_for(name));
+    // `descs` served one (as itself) or several (composed), with `args`.
+    let start = |descs: &[&std::path::Path], args: &[&str]| apis.serve(descs, args, &env);
 
     // One description, and the same description composed with notes.
     for (many, (list_tasks, create_task)) in [
@@ -1742,16 +931,12 @@ fn the_streamable_http_transports_security_comes_between_the_tool_and_the_root()
         (true, ("tasks_list_tasks", "tasks_create_task")),
     ] {
         let serve = if many {
-            Serve::start_many(
-                &[&notes, &tasks_http],
-                &["--auth-issuer", &issuer.url],
-                &env,
-            )
+            start(&[notes, &tasks_http], &[])
         } else {
-            Serve::start(&tasks_http, &["--auth-issuer", &issuer.url], &env)
+            start(&[&tasks_http], &[])
         };
-        let resource = format!("{}/mcp", serve.base);
-        let meta_url = format!("{}/.well-known/oauth-protected-resource/mcp", serve.base);
+        let resource = serve.resource();
+        let meta_url = serve.meta_url();
         let before = up_tasks.requests().len();
         assert_eq!(
             scopes_supported(&serve),
@@ -1763,9 +948,9 @@ fn the_streamable_http_transports_security_comes_between_the_tool_and_the_root()
             "many: {many}"
         );
         // The root's scope no longer opens the inheriting tool.
-        let root_reader = mint(&issuer, "tasks:read", &resource);
-        assert!(list(&serve, &root_reader).is_empty(), "many: {many}");
-        step_up(
+        let root_reader = issuer.mint("tasks:read", &resource);
+        assert!(serve.tools(&root_reader).is_empty(), "many: {many}");
+        assert_step_up(
             &call(&serve, &root_reader, list_tasks),
             "tasks:http",
             &meta_url,
@@ -1776,9 +961,9 @@ fn the_streamable_http_transports_security_comes_between_the_tool_and_the_root()
             "a refused call reached tasks"
         );
         // The transport's scope does, and not the tool with its own requirement.
-        let http_reader = mint(&issuer, "tasks:http", &resource);
-        assert_eq!(list(&serve, &http_reader), [list_tasks]);
-        step_up(
+        let http_reader = issuer.mint("tasks:http", &resource);
+        assert_eq!(serve.tools(&http_reader), [list_tasks]);
+        assert_step_up(
             &call(&serve, &http_reader, create_task),
             "tasks:write",
             &meta_url,
@@ -1786,8 +971,8 @@ fn the_streamable_http_transports_security_comes_between_the_tool_and_the_root()
         let r = call(&serve, &http_reader, list_tasks);
         assert_eq!(r.status, 200, "{}", r.text());
         assert_ne!(r.json()["result"]["isError"], json!(true), "{}", r.text());
-        let writer = mint(&issuer, "tasks:write", &resource);
-        assert_eq!(list(&serve, &writer), [create_task]);
+        let writer = issuer.mint("tasks:write", &resource);
+        assert_eq!(serve.tools(&writer), [create_task]);
         let r = call(&serve, &writer, create_task);
         assert_eq!(r.status, 200, "{}", r.text());
         let got = up_tasks.requests();
@@ -1801,17 +986,17 @@ fn the_streamable_http_transports_security_comes_between_the_tool_and_the_root()
         if many {
             // notes (no transports) keeps its root's and its own.
             let notes_reader = issuer.token("reader", "notes:read", Some(&resource));
-            assert_eq!(list(&serve, &notes_reader), ["notes_list_notes"]);
+            assert_eq!(serve.tools(&notes_reader), ["notes_list_notes"]);
         }
     }
 
     // `security: []` on the transport: explicitly no authentication beyond a valid
     // token for the inheriting tool.
-    let open = with_transports(&tasks, "tasks-open", json!([http_entry(json!([]))]));
-    let serve = Serve::start(&open, &["--auth-issuer", &issuer.url], &env);
-    let resource = format!("{}/mcp", serve.base);
-    let nobody = mint(&issuer, "other", &resource);
-    assert_eq!(list(&serve, &nobody), ["list_tasks"]);
+    let open = with_transports(tasks, "tasks-open", json!([http_entry(json!([]))]));
+    let serve = start(&[&open], &[]);
+    let resource = serve.resource();
+    let nobody = issuer.mint("other", &resource);
+    assert_eq!(serve.tools(&nobody), ["list_tasks"]);
     assert_eq!(scopes_supported(&serve), json!(["tasks:write"]));
     drop(serve);
 
@@ -1819,7 +1004,7 @@ fn the_streamable_http_transports_security_comes_between_the_tool_and_the_root()
     // naming no scope, listed to no one), for one description and composed; the tool
     // with its own requirement is unaffected.
     let two = with_transports(
-        &tasks,
+        tasks,
         "tasks-two",
         json!([
             http_entry(json!([])),
@@ -1828,20 +1013,20 @@ fn the_streamable_http_transports_security_comes_between_the_tool_and_the_root()
     );
     for many in [false, true] {
         let serve = if many {
-            Serve::start_many(&[&notes, &two], &["--auth-issuer", &issuer.url], &env)
+            start(&[notes, &two], &[])
         } else {
-            Serve::start(&two, &["--auth-issuer", &issuer.url], &env)
+            start(&[&two], &[])
         };
         let (list_tasks, create_task) = if many {
             ("tasks_list_tasks", "tasks_create_task")
         } else {
             ("list_tasks", "create_task")
         };
-        let resource = format!("{}/mcp", serve.base);
-        let meta_url = format!("{}/.well-known/oauth-protected-resource/mcp", serve.base);
+        let resource = serve.resource();
+        let meta_url = serve.meta_url();
         let before = up_tasks.requests().len();
-        let all = mint(&issuer, "tasks:read tasks:write tasks:http", &resource);
-        assert_eq!(list(&serve, &all), [create_task], "many: {many}");
+        let all = issuer.mint("tasks:read tasks:write tasks:http", &resource);
+        assert_eq!(serve.tools(&all), [create_task], "many: {many}");
         let r = call(&serve, &all, list_tasks);
         assert_eq!(r.status, 403, "{}", r.text());
         assert_eq!(
@@ -1864,12 +1049,8 @@ fn the_streamable_http_transports_security_comes_between_the_tool_and_the_root()
     }
     // `--auth-list all` lists it (the call is still refused) without the composition's
     // internal marker.
-    let serve = Serve::start_many(
-        &[&notes, &two],
-        &["--auth-issuer", &issuer.url, "--auth-list", "all"],
-        &env,
-    );
-    let token = mint(&issuer, "tasks:http", &format!("{}/mcp", serve.base));
+    let serve = start(&[notes, &two], &["--auth-list", "all"]);
+    let token = issuer.mint("tasks:http", &serve.resource());
     let r = serve.rpc("/mcp", Some(&token), "tools/list", json!({}));
     assert!(tool_names(&r).contains(&"tasks_list_tasks".to_string()));
     assert!(
