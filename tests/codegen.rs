@@ -16,6 +16,7 @@
 use mcpdesc_codegen::{Generated, RustOptions, TsOptions, TsSdk};
 use mcpdesc_codegen_check::{self as check, CheckConfig};
 use mcpdesc_core::ProtocolRevision;
+use mcpdesc_tests::servers::{HttpChild, capture_equals_export, link, run_rust_app, run_ts_app};
 use mcpdesc_tests::{check_config, code_only, fixture, missing, snapshot_dir, workspace_root};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -875,8 +876,8 @@ fn e2e_generated_rust_client_calls_real_servers() {
     })
     .collect();
     let stdout = run_rust_app(
-        &cfg,
         &cfg.work_dir.join("e2e-rust"),
+        "e2e-app",
         &crates,
         RUST_E2E_MAIN,
         &[server.as_os_str(), py.as_os_str(), script.as_os_str()],
@@ -970,109 +971,6 @@ fn e2e_generated_typescript_client_calls_real_servers() {
     );
     assert_eq!(v["add"]["result"], 42);
     assert_eq!(v["toolError"], "ToolError", "{v}");
-}
-
-/// Writes each generated crate (`(package name, generation)`, in a folder of that name)
-/// and an app depending on them under `base`, runs the app (`main`) with `args`, and
-/// returns its standard output; fails the test when it fails.
-fn run_rust_app(
-    cfg: &CheckConfig,
-    base: &Path,
-    crates: &[(String, mcpdesc_codegen::Generated)],
-    main: &str,
-    args: &[&std::ffi::OsStr],
-) -> String {
-    let mut deps = String::new();
-    for (package, g) in crates {
-        let d = base.join(package);
-        let _ = std::fs::remove_dir_all(&d);
-        mcpdesc_codegen::write_files(&d, &g.files).expect("writes");
-        deps.push_str(&format!("{package} = {{ path = \"../{package}\" }}\n"));
-    }
-    let app = base.join("app");
-    let cargo_toml = format!(
-        "[package]\nname = \"e2e-app\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n{deps}serde_json = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"rt\"] }}\n\n[workspace]\n"
-    );
-    let _ = std::fs::remove_dir_all(&app);
-    let files = [
-        ("Cargo.toml", cargo_toml),
-        ("src/main.rs", main.to_string()),
-    ]
-    .map(|(path, contents)| mcpdesc_codegen::GeneratedFile {
-        path: path.into(),
-        contents,
-    });
-    mcpdesc_codegen::write_files(&app, &files).expect("writes");
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["run", "--quiet", "--manifest-path"])
-        .arg(app.join("Cargo.toml"))
-        .arg("--")
-        .args(args)
-        .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
-        .output()
-        .expect("cargo runs");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "e2e app failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
-
-/// Writes and compiles (`tsc`) each generated package (`(folder, generation)`) under
-/// `base`, runs `script` (an ES module beside them) with node and `args`, and returns
-/// its last line of output as JSON; fails the test when anything fails.
-fn run_ts_app(
-    cfg: &CheckConfig,
-    tsc: &Path,
-    base: &Path,
-    packages: &[(&str, mcpdesc_codegen::Generated)],
-    script: &str,
-    args: &[&std::ffi::OsStr],
-) -> Value {
-    let _ = std::fs::remove_dir_all(base);
-    let node_modules = cfg.node_dir.join("node_modules");
-    for (dir, g) in packages {
-        let d = base.join(dir);
-        mcpdesc_codegen::write_files(&d, &g.files).expect("writes");
-        link(&node_modules, &d.join("node_modules"));
-        let out = Command::new("node")
-            .arg(tsc)
-            .arg("-p")
-            .arg(d.join("tsconfig.json"))
-            .output()
-            .expect("tsc runs");
-        assert!(
-            out.status.success(),
-            "tsc {dir}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    std::fs::write(base.join("package.json"), "{\"type\": \"module\"}\n").expect("writes");
-    std::fs::write(base.join("e2e.mjs"), script).expect("writes");
-    link(&node_modules, &base.join("node_modules"));
-    let out = Command::new("node")
-        .arg(base.join("e2e.mjs"))
-        .args(args)
-        .current_dir(base)
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line")
-}
-
-fn link(target: &Path, link: &Path) {
-    if !link.exists() {
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(target, link).expect("symlink");
-    }
 }
 
 fn pets_server() -> Option<(PathBuf, PathBuf)> {
@@ -1187,8 +1085,8 @@ fn e2e_generated_rust_client_decodes_the_negotiated_revision() {
         })
         .collect();
     let stdout = run_rust_app(
-        &cfg,
         &cfg.work_dir.join("e2e-revisions-rust"),
+        "e2e-app",
         &crates,
         RUST_REVISIONS_MAIN,
         &[py.as_os_str(), script.as_os_str(), everything.as_os_str()],
@@ -1381,58 +1279,6 @@ fn e2e_generated_typescript_v2_client_negotiates_each_revision() {
     assert_eq!(v["only"]["pets"], pets, "{v}");
 }
 
-/// `mcpdesc serve … --http 127.0.0.1:0` as a child; the URL from its start-up line.
-struct ServeHttp {
-    child: std::process::Child,
-    url: String,
-}
-
-impl ServeHttp {
-    fn spawn(args: &[&std::ffi::OsStr]) -> ServeHttp {
-        use std::io::BufRead as _;
-        let mut child = Command::new(mcpdesc_tests::mcpdesc_bin())
-            .arg("serve")
-            .args(args)
-            .args(["--http", "127.0.0.1:0"])
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("spawn mcpdesc serve --http");
-        let err = child.stderr.take().expect("stderr");
-        let mut lines = std::io::BufReader::new(err).lines();
-        let mut log = Vec::new();
-        let url = loop {
-            match lines.next() {
-                Some(Ok(line)) => {
-                    if let Some(u) = line
-                        .split_whitespace()
-                        .find(|u| u.starts_with("http://") && u.ends_with("/mcp"))
-                    {
-                        break u.to_string();
-                    }
-                    log.push(line);
-                }
-                _ => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    panic!("mcpdesc serve --http did not start:\n{}", log.join("\n"));
-                }
-            }
-        };
-        // Keep draining stderr so the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
-        ServeHttp { child, url }
-    }
-}
-
-impl Drop for ServeHttp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 const TS_V2_MOCK_E2E: &str = r#"
 import { McpClient } from "./pets/dist/index.js";
 import { McpClient as Only } from "./pets-only/dist/index.js";
@@ -1493,8 +1339,8 @@ fn e2e_generated_typescript_v2_client_reaches_serve_mock_http() {
             (name, generate_typescript(&doc, &opts).expect("generates"))
         })
         .collect();
-    let session = ServeHttp::spawn(&[session_path.as_os_str(), "--mock".as_ref()]);
-    let only = ServeHttp::spawn(&[only_path.as_os_str(), "--mock".as_ref()]);
+    let session = HttpChild::serve(&[session_path.as_os_str(), "--mock".as_ref()]);
+    let only = HttpChild::serve(&[only_path.as_os_str(), "--mock".as_ref()]);
     let v = run_ts_app(
         &cfg,
         &tsc,
@@ -1797,82 +1643,6 @@ fn build_ts_package(cfg: &CheckConfig, tsc: &Path, dir: &Path) -> (bool, String)
     )
 }
 
-/// The declared revisions of a description file (through the CLI's decoder).
-fn declared_revisions(doc: &Value) -> Vec<String> {
-    doc["protocolVersions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|v| v.as_str().map(str::to_string))
-        .collect()
-}
-
-/// `mcpdesc capture` of the built stub in `dir` (`node dist/main.js`) at every revision
-/// `desc` declares, transcripts saved; then, per declared revision, the `tools/list`
-/// result the stub sent (in its order) and the export of the captured description (in
-/// name order) both equal `mcpdesc export tools-list --protocol-version V` of `desc`.
-fn capture_equals_export(desc: &Path, dir: &Path) {
-    let doc = mcpdesc_tests::load_description(desc);
-    let revisions = declared_revisions(&doc);
-    let captured = dir.join("captured.mcpdesc.json");
-    let transcripts = dir.join("transcripts");
-    let _ = std::fs::remove_dir_all(&transcripts);
-    let main = dir.join("dist/main.js");
-    let (ok, err) = mcpdesc(&[
-        "capture".as_ref(),
-        "--protocol-versions".as_ref(),
-        revisions.join(",").as_ref(),
-        "--save-transcripts".as_ref(),
-        transcripts.as_os_str(),
-        "-o".as_ref(),
-        captured.as_os_str(),
-        "--".as_ref(),
-        "node".as_ref(),
-        main.as_os_str(),
-    ]);
-    assert!(ok, "capture of {}: {err}", dir.display());
-    let captured_doc = mcpdesc_tests::load_description(&captured);
-    let by_name = |v: &Value| {
-        let mut tools = v["tools"].as_array().cloned().unwrap_or_default();
-        tools.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
-        tools
-    };
-    for rev in &revisions {
-        let r: ProtocolRevision = rev.parse().expect("known revision");
-        let expected = mcpdesc_tests::export_tools_list(&doc, r).expect("exports");
-        let transcript = std::fs::read_to_string(transcripts.join(format!("session-{rev}.jsonl")))
-            .unwrap_or_else(|e| panic!("{}: transcript {rev}: {e}", dir.display()));
-        let lists: Vec<Value> = transcript
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter_map(|m| {
-                m.get("result")
-                    .filter(|r| r.get("tools").is_some())
-                    .cloned()
-            })
-            .collect();
-        assert_eq!(
-            lists.len(),
-            1,
-            "{}: {rev}: one tools/list page",
-            desc.display()
-        );
-        assert_eq!(
-            lists[0]["tools"],
-            expected["tools"],
-            "{}: the stub's tools/list at {rev} is the export",
-            desc.display()
-        );
-        let again = mcpdesc_tests::export_tools_list(&captured_doc, r).expect("exports");
-        assert_eq!(
-            by_name(&again),
-            by_name(&expected),
-            "{}: the captured description's export at {rev}",
-            desc.display()
-        );
-    }
-}
-
 /// Issue 32: the generated TypeScript server of each spec example (and the codegen
 /// fixtures with examples and revisions) builds under the strict tsconfig, and
 /// `capture` of the built stub at every declared revision gives back the description's
@@ -1900,7 +1670,12 @@ fn generated_typescript_servers_serve_their_contract() {
         generate_ts_server(desc, &dir);
         let (ok, out) = build_ts_package(&cfg, &tsc, &dir);
         assert!(ok, "{}: build failed:\n{out}", desc.display());
-        capture_equals_export(desc, &dir);
+        let main = dir.join("dist/main.js");
+        capture_equals_export(
+            desc,
+            &dir,
+            &["--".as_ref(), "node".as_ref(), main.as_os_str()],
+        );
     }
 }
 

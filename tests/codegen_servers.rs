@@ -5,8 +5,9 @@
 //!   a note, and the captured view is the description's export;
 //! - `generate rust-server`: the stubs of the spec examples and codegen fixtures build
 //!   (clippy `-D warnings`) and `capture` of each gives back the description's export at
-//!   every declared revision; the generated Rust client and the Python SDK reach a stub
-//!   over stdio and HTTP at 2026-07-28 and at 2025-11-25; the user's handlers survive
+//!   every declared revision, over stdio and HTTP; the generated Rust and TypeScript (v2)
+//!   clients and the Python SDK reach a stub over stdio and HTTP at 2026-07-28 and at
+//!   2025-11-25; the user's handlers survive
 //!   regeneration and a changed schema breaks the build there only; snapshots of the
 //!   generated tree.
 //!
@@ -14,8 +15,9 @@
 //! and are built as few cargo invocations as possible (the stubs of the examples as
 //! members of one workspace).
 
-use mcpdesc_codegen::{Generated, RustOptions};
+use mcpdesc_codegen::{RustOptions, TsOptions};
 use mcpdesc_core::ProtocolRevision;
+use mcpdesc_tests::servers::{HttpChild, capture_equals_export, run_rust_app, run_ts_app};
 use mcpdesc_tests::{check_config, fixture, missing, snapshot_dir, workspace_root};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -49,58 +51,6 @@ fn mcpdesc(args: &[&std::ffi::OsStr]) -> (bool, String, String) {
     )
 }
 
-/// `mcpdesc serve … --http 127.0.0.1:0` as a child; the URL from its start-up line.
-struct ServeHttp {
-    child: std::process::Child,
-    url: String,
-}
-
-impl ServeHttp {
-    fn spawn(args: &[&std::ffi::OsStr]) -> ServeHttp {
-        use std::io::BufRead as _;
-        let mut child = Command::new(mcpdesc_tests::mcpdesc_bin())
-            .arg("serve")
-            .args(args)
-            .args(["--http", "127.0.0.1:0"])
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("spawn mcpdesc serve --http");
-        let err = child.stderr.take().expect("stderr");
-        let mut lines = std::io::BufReader::new(err).lines();
-        let mut log = Vec::new();
-        let url = loop {
-            match lines.next() {
-                Some(Ok(line)) => {
-                    if let Some(u) = line
-                        .split_whitespace()
-                        .find(|u| u.starts_with("http://") && u.ends_with("/mcp"))
-                    {
-                        break u.to_string();
-                    }
-                    log.push(line);
-                }
-                _ => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    panic!("mcpdesc serve --http did not start:\n{}", log.join("\n"));
-                }
-            }
-        };
-        // Keep draining stderr so the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
-        ServeHttp { child, url }
-    }
-}
-
-impl Drop for ServeHttp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn write_json(path: &Path, v: &Value) {
     std::fs::write(path, serde_json::to_string_pretty(v).expect("json")).expect("writes");
 }
@@ -121,7 +71,7 @@ fn capture_all_of_a_server_of_2026_07_28_alone() {
     let expected =
         mcpdesc_tests::export_tools_list(&doc, ProtocolRevision::V2026_07_28).expect("exports");
     let bin = mcpdesc_tests::mcpdesc_bin();
-    let http = ServeHttp::spawn(&[desc.as_os_str(), "--mock".as_ref()]);
+    let http = HttpChild::serve(&[desc.as_os_str(), "--mock".as_ref()]);
     let stdio: [&std::ffi::OsStr; 5] = [
         "--".as_ref(),
         bin.as_os_str(),
@@ -240,79 +190,6 @@ fn binary(name: &str) -> PathBuf {
     check_config().cargo_target_dir.join("debug").join(name)
 }
 
-fn declared_revisions(doc: &Value) -> Vec<String> {
-    doc["protocolVersions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|v| v.as_str().map(str::to_string))
-        .collect()
-}
-
-/// `mcpdesc capture` of the stdio server `program` at every revision `desc` declares,
-/// transcripts saved under `dir`; then, per declared revision, the `tools/list` result
-/// the server sent (in its order) and the export of the captured description (in name
-/// order) both equal `mcpdesc export tools-list --protocol-version V` of `desc`.
-fn capture_equals_export(desc: &Path, dir: &Path, program: &Path) {
-    let doc = mcpdesc_tests::load_description(desc);
-    let revisions = declared_revisions(&doc);
-    let captured = dir.join("captured.mcpdesc.json");
-    let transcripts = dir.join("transcripts");
-    let _ = std::fs::remove_dir_all(&transcripts);
-    let (ok, _, err) = mcpdesc(&[
-        "capture".as_ref(),
-        "--protocol-versions".as_ref(),
-        revisions.join(",").as_ref(),
-        "--save-transcripts".as_ref(),
-        transcripts.as_os_str(),
-        "-o".as_ref(),
-        captured.as_os_str(),
-        "--".as_ref(),
-        program.as_os_str(),
-    ]);
-    assert!(ok, "capture of {}: {err}", program.display());
-    let captured_doc = mcpdesc_tests::load_description(&captured);
-    let by_name = |v: &Value| {
-        let mut tools = v["tools"].as_array().cloned().unwrap_or_default();
-        tools.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
-        tools
-    };
-    for rev in &revisions {
-        let r: ProtocolRevision = rev.parse().expect("known revision");
-        let expected = mcpdesc_tests::export_tools_list(&doc, r).expect("exports");
-        let transcript = std::fs::read_to_string(transcripts.join(format!("session-{rev}.jsonl")))
-            .unwrap_or_else(|e| panic!("{}: transcript {rev}: {e}", dir.display()));
-        let lists: Vec<Value> = transcript
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter_map(|m| {
-                m.get("result")
-                    .filter(|r| r.get("tools").is_some())
-                    .cloned()
-            })
-            .collect();
-        assert_eq!(
-            lists.len(),
-            1,
-            "{}: {rev}: one tools/list page",
-            desc.display()
-        );
-        assert_eq!(
-            lists[0]["tools"],
-            expected["tools"],
-            "{}: the stub's tools/list at {rev} is the export",
-            desc.display()
-        );
-        let again = mcpdesc_tests::export_tools_list(&captured_doc, r).expect("exports");
-        assert_eq!(
-            by_name(&again),
-            by_name(&expected),
-            "{}: the captured description's export at {rev}",
-            desc.display()
-        );
-    }
-}
-
 /// The generated Rust server trees (issue 32): every file of the `revisions` fixture's
 /// stub (two revisions, a reshaped output, an example, a tool at one revision) and of
 /// `everything`'s (many tools, content and structured outputs), the user's seeds
@@ -361,10 +238,12 @@ fn snapshots_of_rust_server_trees() {
 
 /// Issue 32: the generated Rust server of each spec example (and the codegen fixtures
 /// with examples and revisions) builds with `RUSTFLAGS=-D warnings` and `cargo clippy --
-/// -D warnings`, and `capture` of the built stub at every declared revision gives back
-/// the description's `export tools-list` at that revision, exactly. The stubs are built
-/// as members of one workspace (their `[workspace]` table removed), one cargo run each
-/// for clippy and the build.
+/// -D warnings`, and `capture` of the built stub at every declared revision, over stdio
+/// and over Streamable HTTP (`--http`), gives back the description's `export tools-list`
+/// at that revision, exactly: `everything`'s tools declare `execution`, which rmcp's typed
+/// `Tool` has no member for (2025-11-25, a session revision), and `revisions` is served
+/// statelessly at 2026-07-28. The stubs are built as members of one workspace (their
+/// `[workspace]` table removed), one cargo run each for clippy and the build.
 #[cfg_attr(
     mcpdesc_skip_generated_builds,
     ignore = "MCPDESC_SKIP_GENERATED_BUILDS is set"
@@ -424,7 +303,10 @@ fn generated_rust_servers_serve_their_contract() {
     let (ok, out) = cargo("build", &manifest, &["--workspace", "--quiet"]);
     assert!(ok, "build:\n{out}");
     for (desc, dir, name) in &members {
-        capture_equals_export(desc, dir, &binary(name));
+        let program = binary(name);
+        capture_equals_export(desc, dir, &["--".as_ref(), program.as_os_str()]);
+        let http = HttpChild::program(&program);
+        capture_equals_export(desc, dir, &["--url".as_ref(), http.url.as_ref()]);
     }
 }
 
@@ -517,6 +399,39 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 "#;
 
+/// The generated v2 TypeScript client (`@modelcontextprotocol/client` 2.4) against the
+/// stub over stdio and HTTP, negotiating `auto` (2026-07-28) and `legacy` (the handshake);
+/// the same SDK's `Client` lists the tools on each connection. One JSON line.
+const TS_CLIENT: &str = r#"
+import { McpClient, ToolError } from "./pets/dist/index.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+const [stub, url] = process.argv.slice(2);
+const failure = (err) => (err instanceof ToolError ? "ToolError: " : err.name + ": ") + err.message;
+async function listed(transport, mode) {
+  const c = new Client({ name: "lister", version: "0.0.0" }, { versionNegotiation: { mode } });
+  await c.connect(transport);
+  const { tools } = await c.listTools();
+  await c.close();
+  return tools.map((t) => t.name).sort();
+}
+async function session(c) {
+  const r = { negotiated: c.protocolVersion, pets: await c.listPets({ limit: 1 }), pet: await c.getPet({ id: 7 }) };
+  try { r.wrong = await c.getPet({ id: 0 }); } catch (err) { r.wrong = failure(err); }
+  try { r.adopt = await c.adopt({ id: 1 }); } catch (err) { r.adopt = failure(err); }
+  await c.close();
+  return r;
+}
+const out = {};
+for (const mode of ["auto", "legacy"]) {
+  out["stdio-" + mode] = await session(await McpClient.connectStdio(stub, [], { versionNegotiation: mode }));
+  out["stdio-" + mode].tools = await listed(new StdioClientTransport({ command: stub, args: [] }), mode);
+  out["http-" + mode] = await session(await McpClient.connectHttp(url, { versionNegotiation: mode }));
+  out["http-" + mode].tools = await listed(new StreamableHTTPClientTransport(new URL(url)), mode);
+}
+console.log(JSON.stringify(out));
+"#;
+
 /// The Python SDK (`mcp` 2.3.0) against the stub over stdio and HTTP, negotiating
 /// `auto` (2026-07-28) and `legacy` (the handshake); one JSON line.
 const PY_CLIENT: &str = r#"
@@ -554,95 +469,6 @@ async def main():
 anyio.run(main)
 "#;
 
-/// A stub's `--http 127.0.0.1:0` as a child; the URL from its start-up line.
-struct StubHttp(ServeHttp);
-
-impl StubHttp {
-    fn spawn(program: &Path) -> StubHttp {
-        use std::io::BufRead as _;
-        let mut child = Command::new(program)
-            .args(["--http", "127.0.0.1:0"])
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("spawn the stub");
-        let err = child.stderr.take().expect("stderr");
-        let mut lines = std::io::BufReader::new(err).lines();
-        let mut log = Vec::new();
-        let url = loop {
-            match lines.next() {
-                Some(Ok(line)) => {
-                    if let Some(u) = line
-                        .split_whitespace()
-                        .find(|u| u.starts_with("http://") && u.ends_with("/mcp"))
-                    {
-                        break u.to_string();
-                    }
-                    log.push(line);
-                }
-                _ => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    panic!("the stub did not start:\n{}", log.join("\n"));
-                }
-            }
-        };
-        std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
-        StubHttp(ServeHttp { child, url })
-    }
-}
-
-/// Writes the generated client crates and an app depending on them under `base`, runs
-/// the app with `args` (`cargo run`, the shared target directory) and returns its last
-/// line as JSON.
-fn run_rust_app(
-    base: &Path,
-    crates: &[(&str, Generated)],
-    main: &str,
-    args: &[&std::ffi::OsStr],
-) -> Value {
-    let mut deps = String::new();
-    for (package, g) in crates {
-        let d = base.join(package);
-        let _ = std::fs::remove_dir_all(&d);
-        mcpdesc_codegen::write_files(&d, &g.files).expect("writes");
-        deps.push_str(&format!("{package} = {{ path = \"../{package}\" }}\n"));
-    }
-    let app = base.join("app");
-    let _ = std::fs::remove_dir_all(&app);
-    let files = [
-        (
-            "Cargo.toml",
-            format!(
-                "[package]\nname = \"e2e-server-app\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n{deps}serde_json = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"rt\"] }}\n\n[workspace]\n"
-            ),
-        ),
-        ("src/main.rs", main.to_string()),
-    ]
-    .map(|(path, contents)| mcpdesc_codegen::GeneratedFile {
-        path: path.into(),
-        contents,
-    });
-    mcpdesc_codegen::write_files(&app, &files).expect("writes");
-    let cfg = check_config();
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["run", "--quiet", "--manifest-path"])
-        .arg(app.join("Cargo.toml"))
-        .arg("--")
-        .args(args)
-        .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
-        .output()
-        .expect("cargo runs");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "e2e app failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line")
-}
-
 /// Issue 32: a Rust stub's user code survives regeneration and the contract holds it to
 /// the description. A hand-written `get_pet` survives `generate rust-server` again; the
 /// stub builds as generated (`cargo build`, its own `[workspace]`) into a binary named
@@ -654,12 +480,18 @@ fn run_rust_app(
 /// example) is "not implemented" (absent from 2025-11-25, where the client does not call
 /// it). The Python SDK gets the same over stdio and HTTP in `auto` and `legacy` mode, and
 /// arguments that are not the inputSchema's are a tool error before the handler runs.
+/// The generated v2 TypeScript client gets the same over stdio and HTTP at 2026-07-28
+/// (`auto`) and 2025-11-25 (`legacy`), where its SDK lists the tools of that revision.
 /// The same client generated for the 2026-07-28-only description reaches `mcpdesc serve
 /// --mock --http` of it. After the description renames `get_pet`'s output property, the
 /// build fails in `src/handlers.rs` and nowhere else.
 #[cfg_attr(
-    any(mcpdesc_missing_venv, mcpdesc_skip_generated_builds),
-    ignore = "needs .deps/venv (cargo xtask deps) and MCPDESC_SKIP_GENERATED_BUILDS unset"
+    any(
+        mcpdesc_missing_venv,
+        mcpdesc_missing_node,
+        mcpdesc_skip_generated_builds
+    ),
+    ignore = "needs .deps/venv and .deps/node (cargo xtask deps) and MCPDESC_SKIP_GENERATED_BUILDS unset"
 )]
 #[test]
 fn generated_rust_server_keeps_user_code_and_checks_it() {
@@ -703,8 +535,8 @@ fn generated_rust_server_keeps_user_code_and_checks_it() {
         .expect("projects");
     let only_path = base.join("only.mcpdesc.json");
     write_json(&only_path, &only);
-    let http = StubHttp::spawn(&program);
-    let mock = ServeHttp::spawn(&[only_path.as_os_str(), "--mock".as_ref()]);
+    let http = HttpChild::program(&program);
+    let mock = HttpChild::serve(&[only_path.as_os_str(), "--mock".as_ref()]);
     let client = |doc: &Value, name: &str| {
         let g = mcpdesc_codegen::generate_rust(
             &mcpdesc_tests::valid(doc),
@@ -717,15 +549,18 @@ fn generated_rust_server_keeps_user_code_and_checks_it() {
         assert!(!g.files.is_empty(), "{name}: {:#?}", g.diagnostics);
         g
     };
-    let v = run_rust_app(
+    let stdout = run_rust_app(
         &base.join("rust"),
+        "e2e-server-app",
         &[
             ("pets-client", client(&pets(), "pets-client")),
             ("pets-only-client", client(&only, "pets-only-client")),
         ],
         RUST_CLIENT_MAIN,
-        &[program.as_os_str(), http.0.url.as_ref(), mock.url.as_ref()],
+        &[program.as_os_str(), http.url.as_ref(), mock.url.as_ref()],
     );
+    let v: Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
     let example = json!([{"id": 1, "name": "Rex"}]);
     for transport in ["stdio", "http"] {
         for (label, rev) in [("modern", "2026-07-28"), ("session", "2025-11-25")] {
@@ -762,7 +597,7 @@ fn generated_rust_server_keeps_user_code_and_checks_it() {
     let out = Command::new(&py)
         .arg(&script)
         .arg(&program)
-        .arg(&http.0.url)
+        .arg(&http.url)
         .output()
         .expect("python runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -805,6 +640,55 @@ fn generated_rust_server_keeps_user_code_and_checks_it() {
                 assert!(why.contains("unknown tool: adopt"), "{p}");
             }
         }
+    }
+    if let (Some(tsc), true) = (cfg.tsc(), cfg.has_client_v2()) {
+        let client = mcpdesc_codegen::generate_typescript(
+            &mcpdesc_tests::valid(&pets()),
+            &TsOptions {
+                package_name: Some("pets".into()),
+                ..Default::default()
+            },
+        )
+        .expect("generates");
+        let t = run_ts_app(
+            &cfg,
+            &tsc,
+            &base.join("ts"),
+            &[("pets", client)],
+            TS_CLIENT,
+            &[program.as_os_str(), http.url.as_ref()],
+        );
+        for transport in ["stdio", "http"] {
+            for (mode, rev) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
+                let r = &t[format!("{transport}-{mode}")];
+                assert_eq!(r["negotiated"], rev, "{t}");
+                let tools = if rev == "2026-07-28" {
+                    json!(["adopt", "get_pet", "list_pets"])
+                } else {
+                    json!(["get_pet", "list_pets"])
+                };
+                assert_eq!(r["tools"], tools, "{transport} {mode}: {t}");
+                assert_eq!(r["pets"], example, "{transport} {mode}: {t}");
+                assert_eq!(r["pet"], json!({"id": 7, "name": "pet 7"}), "{t}");
+                let wrong = r["wrong"].as_str().unwrap_or_default();
+                assert!(
+                    wrong.starts_with("ToolError: ")
+                        && wrong.contains("does not match its outputSchema"),
+                    "{transport} {mode}: {t}"
+                );
+                let adopt = r["adopt"].as_str().unwrap_or_default();
+                if rev == "2026-07-28" {
+                    assert!(
+                        adopt.starts_with("ToolError: ") && adopt.contains("not implemented"),
+                        "{t}"
+                    );
+                } else {
+                    assert!(adopt.starts_with("ToolUnavailableError: "), "{t}");
+                }
+            }
+        }
+    } else {
+        missing("typescript and @modelcontextprotocol/client (.deps/node)");
     }
     drop(http);
 

@@ -5,6 +5,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 pub mod prism;
+pub mod servers;
 
 /// A description file (JSON or YAML, detected as the CLI does) decoded; panics naming
 /// the file when it cannot be read or decoded (fixtures are the tests' own).

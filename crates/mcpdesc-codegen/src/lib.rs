@@ -33,6 +33,7 @@ pub mod names;
 pub mod render;
 pub mod rust;
 pub mod rust_server;
+pub mod server;
 pub mod ts_server;
 pub mod typescript;
 
@@ -42,7 +43,8 @@ use std::path::{Component, Path};
 
 pub use rust::RustOptions;
 pub use rust_server::RustServerOptions;
-pub use ts_server::{ServerGenerated, TsServerOptions, write_server};
+pub use server::{ServerGenerated, write_server};
+pub use ts_server::TsServerOptions;
 pub use typescript::{TsOptions, TsSdk};
 
 /// Library errors (as opposed to diagnostics about the input).
@@ -75,6 +77,14 @@ pub enum Error {
 pub struct GeneratedFile {
     pub path: String,
     pub contents: String,
+}
+
+/// A generated file at `path` (relative, `/`-separated).
+pub(crate) fn file(path: &str, contents: String) -> GeneratedFile {
+    GeneratedFile {
+        path: path.into(),
+        contents,
+    }
 }
 
 /// The result of generation.

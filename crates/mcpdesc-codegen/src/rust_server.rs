@@ -5,17 +5,18 @@
 //! `<Tool>Output` types (`types.rs`, the same file the Rust client gets), the `Handlers`
 //! trait with one method per tool whose default answers from the tool's named examples
 //! (`mod.rs`), the runtime (`runtime.rs`) and `contract.json` (the same contract as the
-//! TypeScript stub's, [`crate::ts_server::contract`], embedded with `include_str!`: no
+//! TypeScript stub's, [`crate::server::contract`], embedded with `include_str!`: no
 //! schema is copied into code). `src/handlers.rs` and `src/main.rs` are the user's:
-//! [`ServerGenerated::seeds`], written only when missing ([`crate::write_server`]).
+//! [`ServerGenerated::seeds`], written only when missing ([`crate::write_server`]). The
+//! generation step around these files is [`crate::server`]'s.
 
 use crate::escape::Untrusted;
 use crate::ir::Ir;
-use crate::render::{Ident, doc_text, filters, untrusted};
-use crate::ts_server::ServerGenerated;
-use crate::{Error, GeneratedFile};
+use crate::render::{Ident, filters, untrusted};
+use crate::server::{ServerGenerated, StubFiles};
+use crate::{Error, file};
 use askama::Template;
-use mcpdesc_core::{Diagnostic, ProtocolRevision};
+use mcpdesc_core::ProtocolRevision;
 use mcpdesc_validate::Validated;
 
 /// Options for the Rust server target.
@@ -85,26 +86,13 @@ pub fn package_name(requested: Option<&str>, server: &str) -> String {
 
 /// Generates the server crate for `doc` (see the module documentation).
 pub fn generate(doc: &Validated<'_>, opts: &RustServerOptions) -> Result<ServerGenerated, Error> {
-    let mut seeds = Vec::new();
-    let generated = crate::generate_with(doc, opts.protocol_version, |ir| {
-        let (files, user, diags) = render(doc, ir, opts)?;
-        seeds = user;
-        Ok((files, diags))
-    })?;
-    if generated.files.is_empty() {
-        seeds.clear();
-    }
-    Ok(ServerGenerated { generated, seeds })
+    crate::server::generate_stub(doc, opts.protocol_version, |ir, description| {
+        render(ir, description, opts)
+    })
 }
 
-type Rendered = (Vec<GeneratedFile>, Vec<GeneratedFile>, Vec<Diagnostic>);
-
-fn render(doc: &Validated<'_>, ir: &Ir, opts: &RustServerOptions) -> Result<Rendered, Error> {
-    let contract = match crate::ts_server::contract(doc, ir) {
-        Ok(c) => c,
-        Err(diags) => return Ok((Vec::new(), Vec::new(), diags)),
-    };
-    let (types, mut diags) = crate::rust::types_file(ir)?;
+fn render(ir: &Ir, description: Untrusted, opts: &RustServerOptions) -> Result<StubFiles, Error> {
+    let (types, diagnostics) = crate::rust::types_file(ir)?;
     let name = |id: usize| -> Result<Ident, Error> {
         let t = ir
             .types
@@ -133,38 +121,7 @@ fn render(doc: &Validated<'_>, ir: &Ir, opts: &RustServerOptions) -> Result<Rend
             output,
         });
     }
-    if let Some(t) = contract["revisions"]
-        .as_object()
-        .into_iter()
-        .flat_map(|m| m.values())
-        .filter_map(|r| r["tools"]["tools"].as_array())
-        .flatten()
-        .find(|t| t.get("execution").is_some())
-    {
-        diags.push(Diagnostic::info(
-            "codegen-rust-server-http-execution",
-            format!(
-                "tool `{}` declares `execution`: the Rust stub sends it over stdio, but over streamable HTTP rmcp 3.11's typed tool list has no `execution` member and drops it",
-                t["name"].as_str().unwrap_or_default()
-            ),
-        ));
-    }
     let package = package_name(opts.crate_name.as_deref(), &ir.server.name);
-    let description = doc_text(
-        Some(&format!(
-            "MCP server for {} (from its MCP Description)",
-            ir.server.label()
-        )),
-        None,
-        false,
-    );
-    let file = |path: &str, contents: String| GeneratedFile {
-        path: path.into(),
-        contents,
-    };
-    let mut contract_text =
-        serde_json::to_string_pretty(&contract).map_err(|_| Error::Internal("contract JSON"))?;
-    contract_text.push('\n');
     let server = untrusted(ir.server.label());
     let seeds = vec![
         file(
@@ -197,7 +154,10 @@ fn render(doc: &Validated<'_>, ir: &Ir, opts: &RustServerOptions) -> Result<Rend
         ),
         file("src/generated/types.rs", types),
         file("src/generated/runtime.rs", RuntimeTpl.render()?),
-        file("src/generated/contract.json", contract_text),
     ];
-    Ok((files, seeds, diags))
+    Ok(StubFiles {
+        files,
+        seeds,
+        diagnostics,
+    })
 }

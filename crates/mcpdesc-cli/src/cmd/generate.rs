@@ -1,9 +1,9 @@
 //! `mcpdesc generate rust|rust-server|typescript|typescript-server`.
 
 use crate::util::{self, CmdResult, Outcome, Refusal, UsageError};
-use mcpdesc_codegen::Generated;
+use mcpdesc_codegen::ServerGenerated;
 use mcpdesc_validate::Validated;
-use std::path::Path;
+use std::path::PathBuf;
 
 pub mod rust;
 pub mod rust_server;
@@ -28,34 +28,48 @@ pub fn run(cmd: GenerateCommand) -> CmdResult {
     }
 }
 
-/// What `generate rust` and `generate typescript` share: read, decode, validate (once;
-/// the generator takes the handle), generate, print diagnostics, write the files under
-/// `output`.
+/// The description and the output directory, as every `generate` command takes them.
+#[derive(Debug, clap::Args)]
+pub struct Io {
+    /// MCP Description (JSON or YAML), or `-` for standard input.
+    pub input: String,
+    /// Output directory (created if missing; generated files are replaced atomically).
+    #[arg(short, long, value_hint = clap::ValueHint::DirPath)]
+    pub output: PathBuf,
+}
+
+/// What every `generate` command does: read, decode, validate (once; the generator takes
+/// the handle), generate, print diagnostics, write the generated files under the output
+/// directory atomically and create each of the user's files that is missing (a server's
+/// handlers; a client has none), saying which were kept.
 fn generate_into(
-    input: &str,
-    output: &Path,
-    generate: impl FnOnce(&Validated<'_>) -> Result<Generated, mcpdesc_codegen::Error>,
+    io: &Io,
+    generate: impl FnOnce(&Validated<'_>) -> Result<ServerGenerated, mcpdesc_codegen::Error>,
 ) -> CmdResult {
-    let Some((decoded, name)) = util::read_description(input)? else {
+    let Some((decoded, name)) = util::read_description(&io.input)? else {
         return Ok(Outcome::Rejected);
     };
     let Some(valid) = util::validated(&decoded, &name, Refusal::Errors) else {
         return Ok(Outcome::Rejected);
     };
     let generated = generate(&valid).map_err(|e| UsageError(e.to_string()))?;
-    let mut diags = generated.diagnostics;
+    let mut diags = generated.generated.diagnostics.clone();
     valid.annotate(&mut diags);
     util::print_diagnostics(&name, &diags);
-    if generated.files.is_empty() {
+    if generated.generated.files.is_empty() {
         return Ok(Outcome::Rejected);
     }
+    let output = &io.output;
     if output.exists() && !output.is_dir() {
         return Err(UsageError::at(
             output.display(),
             "exists and is not a directory",
         ));
     }
-    mcpdesc_codegen::write_files(output, &generated.files)
-        .map_err(|e| UsageError(e.to_string()))?;
+    let kept =
+        mcpdesc_codegen::write_server(output, &generated).map_err(|e| UsageError(e.to_string()))?;
+    for path in kept {
+        eprintln!("kept {path} (yours: never overwritten)");
+    }
     Ok(util::outcome_of(&diags))
 }

@@ -3,7 +3,6 @@
 use crate::util::CmdResult;
 use mcpdesc_codegen::RustOptions;
 use mcpdesc_core::ProtocolRevision;
-use std::path::PathBuf;
 
 /// Generate a typed Rust client crate (rmcp) for the tools of an MCP Description.
 ///
@@ -18,11 +17,8 @@ use std::path::PathBuf;
 cd my-client && cargo check"
 )]
 pub struct Args {
-    /// MCP Description (JSON or YAML), or `-` for standard input.
-    pub input: String,
-    /// Output directory (created if missing; generated files are replaced atomically).
-    #[arg(short, long, value_hint = clap::ValueHint::DirPath)]
-    pub output: PathBuf,
+    #[command(flatten)]
+    pub io: super::Io,
     /// Cargo package name (default: `<server name>-client`).
     #[arg(long)]
     pub crate_name: Option<String>,
@@ -36,7 +32,7 @@ pub fn run(args: Args) -> CmdResult {
         protocol_version: args.protocol_version,
         crate_name: args.crate_name.clone(),
     };
-    super::generate_into(&args.input, &args.output, |doc| {
-        mcpdesc_codegen::generate_rust(doc, &opts)
+    super::generate_into(&args.io, |doc| {
+        mcpdesc_codegen::generate_rust(doc, &opts).map(Into::into)
     })
 }

@@ -1,10 +1,9 @@
 //! `mcpdesc generate rust-server FILE -o DIR [--crate-name NAME]
 //! [--protocol-version V]`.
 
-use crate::util::{self, CmdResult, Outcome, Refusal, UsageError};
+use crate::util::CmdResult;
 use mcpdesc_codegen::RustServerOptions;
 use mcpdesc_core::ProtocolRevision;
-use std::path::PathBuf;
 
 /// Generate a Rust MCP server crate (rmcp 3.x) whose contract is the description.
 ///
@@ -26,11 +25,8 @@ cd my-server && cargo build --release && ./target/release/<name>-server   # stdi
 ./target/release/<name>-server --http 127.0.0.1:8000                     # http://127.0.0.1:8000/mcp"
 )]
 pub struct Args {
-    /// MCP Description (JSON or YAML), or `-` for standard input.
-    pub input: String,
-    /// Output directory (created if missing).
-    #[arg(short, long, value_hint = clap::ValueHint::DirPath)]
-    pub output: PathBuf,
+    #[command(flatten)]
+    pub io: super::Io,
     /// Cargo package and binary name (default: `<server name>-server`).
     #[arg(long)]
     pub crate_name: Option<String>,
@@ -45,31 +41,7 @@ pub fn run(args: Args) -> CmdResult {
         protocol_version: args.protocol_version,
         crate_name: args.crate_name.clone(),
     };
-    let Some((decoded, name)) = util::read_description(&args.input)? else {
-        return Ok(Outcome::Rejected);
-    };
-    let Some(valid) = util::validated(&decoded, &name, Refusal::Errors) else {
-        return Ok(Outcome::Rejected);
-    };
-    let generated = mcpdesc_codegen::generate_rust_server(&valid, &opts)
-        .map_err(|e| UsageError(e.to_string()))?;
-    let mut diags = generated.generated.diagnostics.clone();
-    valid.annotate(&mut diags);
-    util::print_diagnostics(&name, &diags);
-    if generated.generated.files.is_empty() {
-        return Ok(Outcome::Rejected);
-    }
-    let output = &args.output;
-    if output.exists() && !output.is_dir() {
-        return Err(UsageError::at(
-            output.display(),
-            "exists and is not a directory",
-        ));
-    }
-    let kept =
-        mcpdesc_codegen::write_server(output, &generated).map_err(|e| UsageError(e.to_string()))?;
-    for path in kept {
-        eprintln!("kept {path} (yours: never overwritten)");
-    }
-    Ok(util::outcome_of(&diags))
+    super::generate_into(&args.io, |doc| {
+        mcpdesc_codegen::generate_rust_server(doc, &opts)
+    })
 }

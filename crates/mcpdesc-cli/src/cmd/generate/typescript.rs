@@ -4,7 +4,6 @@
 use crate::util::CmdResult;
 use mcpdesc_codegen::{TsOptions, TsSdk};
 use mcpdesc_core::ProtocolRevision;
-use std::path::PathBuf;
 
 /// Generate a typed TypeScript client package (@modelcontextprotocol/client 2.x, or
 /// @modelcontextprotocol/sdk 1.x with `--sdk v1`) for the tools of an MCP Description.
@@ -22,11 +21,8 @@ use std::path::PathBuf;
 cd my-client && npm install && npx tsc -p ."
 )]
 pub struct Args {
-    /// MCP Description (JSON or YAML), or `-` for standard input.
-    pub input: String,
-    /// Output directory (created if missing; generated files are replaced atomically).
-    #[arg(short, long, value_hint = clap::ValueHint::DirPath)]
-    pub output: PathBuf,
+    #[command(flatten)]
+    pub io: super::Io,
     /// npm package name (default: `<server name>-client`).
     #[arg(long)]
     pub package_name: Option<String>,
@@ -55,7 +51,7 @@ pub fn run(args: Args) -> CmdResult {
             Sdk::V1 => TsSdk::V1,
         },
     };
-    super::generate_into(&args.input, &args.output, |doc| {
-        mcpdesc_codegen::generate_typescript(doc, &opts)
+    super::generate_into(&args.io, |doc| {
+        mcpdesc_codegen::generate_typescript(doc, &opts).map(Into::into)
     })
 }
