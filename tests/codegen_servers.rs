@@ -322,6 +322,15 @@ fn pets() -> Value {
     doc
 }
 
+/// The names of [`pets`]' tools at `rev`, sorted: `adopt` exists at 2026-07-28 only.
+fn pets_tools_at(rev: &str) -> Value {
+    if rev == "2026-07-28" {
+        json!(["adopt", "get_pet", "list_pets"])
+    } else {
+        json!(["get_pet", "list_pets"])
+    }
+}
+
 /// [`pets`] with `get_pet`'s output property `name` renamed `title`.
 fn pets_renamed() -> Value {
     let mut doc = pets();
@@ -612,12 +621,7 @@ fn generated_rust_server_keeps_user_code_and_checks_it() {
         for (mode, rev) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
             let r = &p[format!("{transport}-{mode}")];
             assert_eq!(r["negotiated"], rev, "{p}");
-            let tools = if rev == "2026-07-28" {
-                json!(["adopt", "get_pet", "list_pets"])
-            } else {
-                json!(["get_pet", "list_pets"])
-            };
-            assert_eq!(r["tools"], tools, "{p}");
+            assert_eq!(r["tools"], pets_tools_at(rev), "{p}");
             assert_eq!(r["pet"], json!({"id": 7, "name": "pet 7"}), "{p}");
             assert_eq!(r["invalid"][0], true, "{p}");
             let invalid = r["invalid"][1].as_str().unwrap_or_default();
@@ -662,12 +666,7 @@ fn generated_rust_server_keeps_user_code_and_checks_it() {
             for (mode, rev) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
                 let r = &t[format!("{transport}-{mode}")];
                 assert_eq!(r["negotiated"], rev, "{t}");
-                let tools = if rev == "2026-07-28" {
-                    json!(["adopt", "get_pet", "list_pets"])
-                } else {
-                    json!(["get_pet", "list_pets"])
-                };
-                assert_eq!(r["tools"], tools, "{transport} {mode}: {t}");
+                assert_eq!(r["tools"], pets_tools_at(rev), "{transport} {mode}: {t}");
                 assert_eq!(r["pets"], example, "{transport} {mode}: {t}");
                 assert_eq!(r["pet"], json!({"id": 7, "name": "pet 7"}), "{t}");
                 let wrong = r["wrong"].as_str().unwrap_or_default();
