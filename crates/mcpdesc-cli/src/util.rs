@@ -325,11 +325,30 @@ pub fn check_not_same_file(
     Ok(())
 }
 
+/// What this CLI adds to a library diagnostic of a given code: the command that deals
+/// with the situation the library names (libraries never name commands or flags).
+const CLI_HINTS: &[(&str, &str)] = &[(
+    "tool-name-not-host-safe",
+    "`mcpdesc names` can propose a safe one",
+)];
+
+/// `d` with this CLI's hint for its code appended to its message, if there is one.
+fn hinted(d: &Diagnostic) -> std::borrow::Cow<'_, Diagnostic> {
+    match CLI_HINTS.iter().find(|(code, _)| *code == d.code) {
+        Some((_, hint)) => {
+            let mut d = d.clone();
+            d.message = format!("{}; {hint}", d.message);
+            std::borrow::Cow::Owned(d)
+        }
+        None => std::borrow::Cow::Borrowed(d),
+    }
+}
+
 /// Prints diagnostics to stderr as `FILE:LINE:COL: severity[code]: message (at POINTER)`.
 pub fn print_diagnostics(file: &str, diags: &[Diagnostic]) {
     let mut err = std::io::stderr().lock();
     for d in diags {
-        let _ = writeln!(err, "{}", d.render(file));
+        let _ = writeln!(err, "{}", hinted(d).render(file));
     }
 }
 
@@ -337,6 +356,10 @@ pub fn print_diagnostics(file: &str, diags: &[Diagnostic]) {
 pub fn print_file_diagnostics(diags: &[FileDiagnostic]) {
     let mut err = std::io::stderr().lock();
     for d in diags {
+        let d = FileDiagnostic {
+            file: d.file.clone(),
+            diagnostic: hinted(&d.diagnostic).into_owned(),
+        };
         let _ = writeln!(err, "{}", d.render());
     }
 }
@@ -398,6 +421,24 @@ mod library_words;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The CLI names the command a library's situation calls for; other codes pass as
+    /// they are.
+    #[test]
+    fn a_not_host_safe_name_gets_the_names_command_as_its_hint() {
+        let d = Diagnostic::warning(
+            "tool-name-not-host-safe",
+            "tool name `a.b` is not host-safe",
+        )
+        .at("/tools/2");
+        assert_eq!(
+            hinted(&d).render("mcpdesc"),
+            "mcpdesc: warning[tool-name-not-host-safe]: tool name `a.b` is not host-safe; \
+             `mcpdesc names` can propose a safe one (at /tools/2)"
+        );
+        let other = Diagnostic::warning("meh", "m");
+        assert_eq!(hinted(&other).message, "m");
+    }
 
     /// The line README documents, byte for byte (what the hand-built JSON printed).
     #[test]

@@ -222,7 +222,7 @@ fn host_safety(doc: &Value) -> Vec<FileDiagnostic> {
             out.push(FileDiagnostic::global(
                 Diagnostic::warning(
                     "tool-name-not-host-safe",
-                    format!("tool name `{name}` is kept as the server sends it, but it is not host-safe ([a-z][a-z0-9_]*, at most 64 bytes): some hosts reject it; `mcpdesc names` can propose a safe one"),
+                    format!("tool name `{name}` is kept as the server sends it, but it is not host-safe ([a-z][a-z0-9_]*, at most 64 bytes): some hosts reject it"),
                 )
                 .at(format!("/tools/{i}")),
             ));

@@ -87,7 +87,7 @@ pub fn map_schemes(
                     new_name = format!("{new_name}-{}", short_hash(name));
                 }
                 if new_name != *name {
-                    diags.info(0, "openapi-security-scheme-renamed", format!("security scheme `{name}` is named `{new_name}` (mcpdesc names match ^[A-Za-z0-9._-]+$)"), ptr);
+                    diags.info(0, "openapi-security-scheme-renamed", format!("security scheme `{name}` is named `{new_name}` (a description's scheme names match ^[A-Za-z0-9._-]+$)"), ptr);
                 }
                 names.map.insert(name.clone(), (new_name.clone(), scoped));
                 out.insert(new_name, scheme);

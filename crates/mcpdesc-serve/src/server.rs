@@ -804,7 +804,7 @@ impl Server {
             "completion/complete" => Err(not_backed(method)),
             _ => Err(RpcError::method_not_found(
                 method,
-                format!("`{method}` is not a method `mcpdesc serve` provides at MCP {rev}"),
+                format!("`{method}` is not a method this server provides at MCP {rev}"),
             )),
         }
     }

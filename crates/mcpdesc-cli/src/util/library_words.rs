@@ -1,5 +1,6 @@
 //! Library crates speak of situations, not of this CLI: no string literal in a library
-//! crate's code names one of the CLI's flags. The flags are read from clap's command
+//! crate's code names one of the CLI's flags, or tells its reader to run one of its
+//! commands (`` `mcpdesc names` ``). The flags are read from clap's command
 //! definition (every subcommand's long options), so a flag added to the CLI is checked
 //! from then on. Test code (`#[cfg(test)]` modules, `tests.rs`, `src/tests/`) is not
 //! scanned, and a literal that is exactly one option (`"--quiet"`, an argument handed to
@@ -30,6 +31,33 @@ fn cli_flags() -> BTreeSet<String> {
     out.remove("--help");
     out.remove("--version");
     out
+}
+
+/// Every top-level command of the CLI as a reader would be told to run it, in backticks:
+/// `` `mcpdesc names` ``. (The bare words also name the program in a log prefix or an
+/// auth realm, which is identity, not advice.)
+fn cli_commands() -> BTreeSet<String> {
+    crate::Cli::command()
+        .get_subcommands()
+        .map(|s| format!("`mcpdesc {}", s.get_name()))
+        .collect()
+}
+
+/// The commands a literal tells its reader to run: `` `mcpdesc CMD`` followed by a
+/// backtick, a space or the end (not a longer word).
+fn named_commands<'c>(text: &str, commands: &'c BTreeSet<String>) -> Vec<&'c str> {
+    commands
+        .iter()
+        .filter(|c| {
+            text.match_indices(c.as_str()).any(|(at, _)| {
+                text[at + c.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|n| n == '`' || n == ' ')
+            })
+        })
+        .map(String::as_str)
+        .collect()
 }
 
 /// The string literals of Rust source `src` outside comments, each with its line.
@@ -175,6 +203,11 @@ fn no_library_string_names_a_cli_flag() {
         flags.contains("--host") && flags.contains("--protocol-version"),
         "the flag list comes from clap: {flags:?}"
     );
+    let commands = cli_commands();
+    assert!(
+        commands.contains("`mcpdesc names") && commands.contains("`mcpdesc serve"),
+        "the command list comes from clap: {commands:?}"
+    );
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut found = Vec::new();
     for krate in library_crates(&root) {
@@ -184,9 +217,12 @@ fn no_library_string_names_a_cli_flag() {
         for f in files {
             let src = std::fs::read_to_string(&f).expect("reads");
             for (line, text) in string_literals(without_tests(&src)) {
+                let shown = f.strip_prefix(&root).unwrap_or(&f).display().to_string();
                 for flag in named_flags(&text, &flags) {
-                    let shown = f.strip_prefix(&root).unwrap_or(&f).display().to_string();
                     found.push(format!("{shown}:{line}: {flag} in {text:?}"));
+                }
+                for command in named_commands(&text, &commands) {
+                    found.push(format!("{shown}:{line}: {command}` in {text:?}"));
                 }
             }
         }
@@ -196,6 +232,21 @@ fn no_library_string_names_a_cli_flag() {
         "library strings name CLI flags (say what the situation is; let the CLI name its flags):\n{}",
         found.join("\n")
     );
+}
+
+#[test]
+fn a_command_counts_when_a_reader_is_told_to_run_it() {
+    let commands: BTreeSet<String> = ["`mcpdesc names".to_string()].into();
+    assert_eq!(
+        named_commands("not host-safe; `mcpdesc names` can propose one", &commands),
+        ["`mcpdesc names"]
+    );
+    assert_eq!(
+        named_commands("run `mcpdesc names FILE --fix`", &commands),
+        ["`mcpdesc names"]
+    );
+    assert!(named_commands("`mcpdesc namespace`", &commands).is_empty());
+    assert!(named_commands("mcpdesc names match ^[a-z]+$", &commands).is_empty());
 }
 
 #[test]
