@@ -451,13 +451,34 @@ fn search_facade_and_code_mode_follow_the_callers_scopes() {
             r.text()
         );
     }
+    // A script's `api` holds what the caller may call, nothing else: the reader's has no
+    // create_note, and calling it fails exactly as calling a tool that does not exist.
+    let keys = |token: &str| {
+        let r = call(
+            &serve,
+            token,
+            "execute",
+            json!({"code": "return Object.keys(api).sort();"}),
+        );
+        r.json()["result"]["structuredContent"]["result"].clone()
+    };
+    assert_eq!(keys(&reader), json!(["list_notes"]));
+    assert_eq!(keys(&writer), json!(["create_note", "list_notes"]));
     let write = "return await api.create_note({text: 'hi'});";
     let r = call(&serve, &reader, "execute", json!({"code": write}));
     assert!(is_tool_error(&r), "{}", r.text());
     let t = result_text(&r);
     assert!(
-        t.contains("insufficient_scope") && t.contains("notes:write"),
+        !t.contains("insufficient_scope") && !t.contains("notes:write"),
         "{t}"
+    );
+    let none = "return await api.no_such_tool({text: 'hi'});";
+    let r = call(&serve, &reader, "execute", json!({"code": none}));
+    assert!(is_tool_error(&r), "{}", r.text());
+    assert_eq!(
+        t.replace("create_note", "TOOL"),
+        result_text(&r).replace("no_such_tool", "TOOL"),
+        "a forbidden tool and an absent one fail alike"
     );
     assert!(
         up.requests().is_empty(),
@@ -874,12 +895,23 @@ fn several_descriptions_search_facade_and_code_mode_follow_each_tools_scopes() {
     let r = call(
         &reader,
         "execute",
+        json!({"code": "return Object.keys(api).sort();"}),
+    );
+    assert_eq!(
+        r.json()["result"]["structuredContent"]["result"],
+        json!(["notes_list_notes"]),
+        "{}",
+        r.text()
+    );
+    let r = call(
+        &reader,
+        "execute",
         json!({"code": "return await api.tasks_create_task({text: 'hi'});"}),
     );
     assert!(is_tool_error(&r), "{}", r.text());
     let t = result_text(&r);
     assert!(
-        t.contains("insufficient_scope") && t.contains("tasks:write"),
+        !t.contains("insufficient_scope") && !t.contains("tasks:write"),
         "{t}"
     );
     assert_eq!(up_tasks.requests().len(), 1, "a refused call reached tasks");

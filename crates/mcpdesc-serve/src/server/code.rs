@@ -15,8 +15,10 @@
 //!   The worker sends each call to this process as a message; the worker holds no
 //!   credential and opens no socket (SECURITY.md).
 //! - With `--auth-issuer`, `search_api` declares only the tools the caller's scopes
-//!   permit, and an `api` call of any other tool is an error to the script naming the
-//!   missing scope, with nothing sent upstream (the check of a direct `tools/call`).
+//!   permit, and the script's `api` holds only those: another tool's name is not
+//!   disclosed (`api.x` is `undefined`, as for a tool that does not exist). Every `api`
+//!   call is still checked as a direct `tools/call` is, with nothing sent upstream when
+//!   the check fails.
 //! - At most [`MAX_EXECUTIONS`] scripts run at once in the whole process (each may hold
 //!   its heap limit resident); another `execute` waits for a turn up to its wall time,
 //!   then is a tool error saying so. A script past its wall time is killed with its
@@ -274,8 +276,16 @@ pub(crate) async fn execute(
             .line(&format!("tools/call {EXECUTE} [{rev}] -> error: {msg}"));
         return as_map(error_result(rev, &msg));
     };
+    // The script's `api` holds the tools the caller may call and no others, as its
+    // `tools/list` and `search_api` do: a forbidden tool's name is not disclosed, and
+    // calling it fails as calling a tool that does not exist does.
     let names: Vec<String> = (0..view.tools().len())
-        .map(|i| view.served_name(i).to_string())
+        .map(|i| view.served_name(i))
+        .filter(|n| match (&job.access, view.tool(n)) {
+            (Some(a), Some(t)) => a.permits(server, t).is_ok(),
+            _ => true,
+        })
+        .map(str::to_string)
         .collect();
     let host = Arc::new(CodeHost {
         server: Arc::clone(server),
