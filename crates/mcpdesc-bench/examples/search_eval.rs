@@ -16,6 +16,12 @@
 //! fusion, k = 60, of the lexical ranking and the semantic one), for comparison.
 //! `--api-sweep` scores the default fusion at a range of API-prior weights γ (the
 //! pooled index knows each tool's API, as `serve` does; tuning set only).
+//! `--fit-gate` (tuning set only) fits the per-query gate (`mcpdesc_catalog::search::Gate`):
+//! a logistic regression of "lexical ranks this request better than the ungated hybrid"
+//! on the request's gate signals, over every request of the set in the pooled and in its
+//! own API's catalog (requests both rank equally are left out), and prints its
+//! constants; then it scores the hybrid with that gate over a grid of thresholds,
+//! gated α and API-prior lexical shares μ, each with the slices still below lexical.
 //!
 //! Specs are read from `.deps/node/node_modules` (or `$MCPDESC_SEARCH_SPECS`);
 //! `--texts-of SPEC OUT` only writes SPEC's tool texts as a JSON array (the input of
@@ -38,6 +44,7 @@
 //! operation is not among its API's tools (the fixture would be wrong).
 use indexmap::IndexMap;
 use mcpdesc_bench::workspace_root;
+use mcpdesc_catalog::search::{Filter, GATE_FEATURES, Gate, Index, Semantic};
 use mcpdesc_embed::StaticModel;
 use serde::Deserialize;
 use serde_json::Value;
@@ -406,6 +413,9 @@ fn main() -> ExitCode {
             );
         }
     }
+    if args.iter().any(|a| a == "--fit-gate") {
+        fit_gate(&tools, &fixture.requests);
+    }
     if sweep {
         for alpha in [0.5, 0.6, 0.7, 0.8, 0.9] {
             for depth in [20, 50, 100] {
@@ -714,4 +724,239 @@ fn evaluate_rrf(tools: &[Tool], requests: &[Request], misses: bool, per_api_tabl
             .collect();
         (all, mine)
     });
+}
+
+/// The pooled catalog and each request's API's own catalog, as one ranker indexes them.
+struct Catalogs<'a> {
+    pooled: Index,
+    apis: IndexMap<&'a str, (Vec<usize>, Index)>,
+}
+
+impl<'a> Catalogs<'a> {
+    fn build(hybrid: bool, tools: &[Tool], requests: &'a [Request]) -> Catalogs<'a> {
+        let semantic = || -> Option<Box<dyn Semantic>> {
+            hybrid.then(|| {
+                Box::new(mcpdesc_catalog::semantic::Embeddings::embedded()) as Box<dyn Semantic>
+            })
+        };
+        let mut pooled = Index::build(tools.iter().map(|t| t.entry.clone()).collect(), semantic());
+        let labels: Vec<&str> = tools.iter().map(|t| t.api.as_str()).collect();
+        pooled.set_apis(&labels);
+        let mut apis = IndexMap::new();
+        for r in requests {
+            if !apis.contains_key(r.api.as_str()) {
+                let members: Vec<usize> = (0..tools.len())
+                    .filter(|&i| tools[i].api == r.api)
+                    .collect();
+                let index = Index::build(
+                    members.iter().map(|&i| tools[i].entry.clone()).collect(),
+                    semantic(),
+                );
+                apis.insert(r.api.as_str(), (members, index));
+            }
+        }
+        Catalogs { pooled, apis }
+    }
+
+    fn each(&mut self, mut f: impl FnMut(&mut Index)) {
+        f(&mut self.pooled);
+        for (_, index) in self.apis.values_mut() {
+            f(index);
+        }
+    }
+
+    /// Per request: recall@5, @10 pooled, then @5, @10 in its own API's catalog.
+    fn recalls(&self, tools: &[Tool], requests: &[Request]) -> Vec<[f64; 4]> {
+        requests
+            .iter()
+            .map(|r| {
+                let steps = steps_of(r);
+                let all: Vec<usize> = self
+                    .pooled
+                    .search(&r.q, 10, &Filter::default())
+                    .into_iter()
+                    .map(|h| h.tool)
+                    .collect();
+                let (members, index) = &self.apis[r.api.as_str()];
+                let mine: Vec<usize> = index
+                    .search(&r.q, 10, &Filter::default())
+                    .into_iter()
+                    .map(|h| members[h.tool])
+                    .collect();
+                let top =
+                    |v: &[usize], k: usize| recall(&steps, &v[..k.min(v.len())], tools, &r.api);
+                [top(&all, 5), top(&all, 10), top(&mine, 5), top(&mine, 10)]
+            })
+            .collect()
+    }
+}
+
+fn steps_of(r: &Request) -> Vec<Vec<String>> {
+    r.expect
+        .iter()
+        .map(|s| s.split("||").map(|a| a.trim().to_string()).collect())
+        .collect()
+}
+
+/// Mean recalls of `per_request` over the requests `keep` selects.
+fn mean(
+    per_request: &[[f64; 4]],
+    requests: &[Request],
+    keep: impl Fn(&Request) -> bool,
+) -> [f64; 4] {
+    let mut sum = [0f64; 4];
+    let mut n = 0usize;
+    for (r, v) in requests.iter().zip(per_request) {
+        if keep(r) {
+            n += 1;
+            for k in 0..4 {
+                sum[k] += v[k];
+            }
+        }
+    }
+    sum.map(|s| s / n.max(1) as f64)
+}
+
+/// The slices (set pooled and per-API catalogs, each API in both) where `ranker` is
+/// below `lexical`, as text; empty: none.
+fn losses(ranker: &[[f64; 4]], lexical: &[[f64; 4]], requests: &[Request]) -> Vec<String> {
+    let names = ["pooled@5", "pooled@10", "per-api@5", "per-api@10"];
+    let mut out = Vec::new();
+    // None: the whole set; Some(api): that API's requests.
+    let mut slices: Vec<Option<&str>> = vec![None];
+    for r in requests {
+        if !slices.contains(&Some(r.api.as_str())) {
+            slices.push(Some(&r.api));
+        }
+    }
+    for slice in slices {
+        let name = slice.unwrap_or("all");
+        let keep = |r: &Request| slice.is_none_or(|a| r.api == a);
+        let (h, l) = (mean(ranker, requests, keep), mean(lexical, requests, keep));
+        for k in 0..4 {
+            if h[k] + 1e-9 < l[k] {
+                out.push(format!("{name} {} {:.3}<{:.3}", names[k], h[k], l[k]));
+            }
+        }
+    }
+    out
+}
+
+/// A logistic regression by gradient descent on standardised features, L2-penalised
+/// (λ = 1 over the samples); returns the weights and intercept on the raw features.
+fn logistic(samples: &[([f32; GATE_FEATURES], bool)]) -> ([f32; GATE_FEATURES], f32) {
+    let n = samples.len() as f64;
+    let mut mu = [0f64; GATE_FEATURES];
+    let mut sd = [0f64; GATE_FEATURES];
+    for (x, _) in samples {
+        for j in 0..GATE_FEATURES {
+            mu[j] += f64::from(x[j]) / n;
+        }
+    }
+    for (x, _) in samples {
+        for j in 0..GATE_FEATURES {
+            sd[j] += (f64::from(x[j]) - mu[j]).powi(2) / n;
+        }
+    }
+    let sd = sd.map(|v| v.sqrt().max(1e-6));
+    let z: Vec<([f64; GATE_FEATURES], f64)> = samples
+        .iter()
+        .map(|(x, y)| {
+            (
+                std::array::from_fn(|j| (f64::from(x[j]) - mu[j]) / sd[j]),
+                f64::from(u8::from(*y)),
+            )
+        })
+        .collect();
+    let (mut w, mut b) = ([0f64; GATE_FEATURES], 0f64);
+    for _ in 0..20_000 {
+        let mut gw = [0f64; GATE_FEATURES];
+        let mut gb = 0f64;
+        for (x, y) in &z {
+            let p =
+                1.0 / (1.0 + (-(b + (0..GATE_FEATURES).map(|j| w[j] * x[j]).sum::<f64>())).exp());
+            for j in 0..GATE_FEATURES {
+                gw[j] += (p - y) * x[j] / n;
+            }
+            gb += (p - y) / n;
+        }
+        for j in 0..GATE_FEATURES {
+            w[j] -= 0.5 * (gw[j] + w[j] / n);
+        }
+        b -= 0.5 * gb;
+    }
+    let raw: [f32; GATE_FEATURES] = std::array::from_fn(|j| (w[j] / sd[j]) as f32);
+    let bias = b
+        - (0..GATE_FEATURES)
+            .map(|j| w[j] * mu[j] / sd[j])
+            .sum::<f64>();
+    (raw, bias as f32)
+}
+
+/// `--fit-gate`: fits the gate on this set (the tuning set) and sweeps its use.
+fn fit_gate(tools: &[Tool], requests: &[Request]) {
+    let lexical = Catalogs::build(false, tools, requests);
+    let mut hybrid = Catalogs::build(true, tools, requests);
+    hybrid.each(|ix| ix.set_gate(None));
+    let lex = lexical.recalls(tools, requests);
+    let ungated = hybrid.recalls(tools, requests);
+    let mut samples = Vec::new();
+    for (i, r) in requests.iter().enumerate() {
+        let (l, h) = (lex[i], ungated[i]);
+        for (index, off) in [(&hybrid.pooled, 0), (&hybrid.apis[r.api.as_str()].1, 2)] {
+            let (ls, hs) = (l[off] + l[off + 1], h[off] + h[off + 1]);
+            if ls == hs {
+                continue;
+            }
+            if let Some(x) = index.gate_features(&r.q) {
+                samples.push((x, ls > hs));
+            }
+        }
+    }
+    let positives = samples.iter().filter(|s| s.1).count();
+    let (weights, bias) = logistic(&samples);
+    println!(
+        "gate: {} samples ({positives} lexical better); weights {weights:?} bias {bias}",
+        samples.len()
+    );
+    let show = |label: &str, v: &[[f64; 4]]| {
+        let m = mean(v, requests, |_| true);
+        let lost = losses(v, &lex, requests);
+        println!(
+            "{label:<32} pooled {:.3}/{:.3} per-api {:.3}/{:.3}  below lexical: {} {}",
+            m[0],
+            m[1],
+            m[2],
+            m[3],
+            lost.len(),
+            lost.join("; ")
+        );
+    };
+    show("lexical", &lex);
+    show("hybrid ungated", &ungated);
+    for share in [0.0, 0.5] {
+        for threshold in [1.1, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7] {
+            for gated in [0.7, 0.85, 0.9, 0.95, 1.0] {
+                if threshold > 1.0 && gated != 1.0 {
+                    continue;
+                }
+                let gate = (threshold <= 1.0).then_some(Gate {
+                    weights,
+                    bias,
+                    threshold,
+                    lexical_weight: gated,
+                });
+                hybrid.each(|ix| {
+                    ix.set_gate(gate);
+                    ix.set_api_lexical_share(share);
+                });
+                let label = if gate.is_some() {
+                    format!("mu={share} tau={threshold} a={gated}")
+                } else {
+                    format!("mu={share} no gate")
+                };
+                show(&label, &hybrid.recalls(tools, requests));
+            }
+        }
+    }
 }

@@ -1,5 +1,5 @@
 //! An offline tool search: BM25F over a tool's fields, optionally fused with a semantic
-//! ranking by reciprocal rank fusion.
+//! ranking by a calibrated convex combination.
 //!
 //! # Fields and weights
 //! Each tool is a document of [`Field`]s, each analyzed by [`crate::text`] (identifier
@@ -24,6 +24,12 @@
 //! BM25F scores and the semantic ranking's best [`SEM_DEPTH`]. A query BM25F finds
 //! nothing for ranks by the semantic score alone. α was chosen on the tuning set of
 //! `tests/fixtures/search` and checked on the held-out one (PERFORMANCE.md).
+//!
+//! # Per-query gate
+//! A request whose rankings say lexical is right (a logistic model, [`Gate`], of
+//! signals such as the lexical top hit's coverage of the request's terms, the lexical
+//! margin and the agreement of the two top lists: [`Index::gate_features`]) is fused
+//! with the gate's α instead ([`GATE`], fitted on the tuning set).
 //!
 //! # API prior
 //! When the index knows each tool's API ([`Index::set_apis`]: several descriptions
@@ -93,6 +99,58 @@ pub const SEM_DEPTH: usize = 100;
 /// The API prior's weight γ: a hybrid score gains `γ · a` where `a` is how much the
 /// request is about the tool's API (see [`Index::set_apis`]).
 pub const API_WEIGHT: f32 = 0.3;
+
+/// How many signals the per-query gate reads ([`Index::gate_features`]).
+pub const GATE_FEATURES: usize = 5;
+
+/// A per-query gate: a logistic model of "the lexical ranking is right here", read from
+/// signals of the request's two rankings ([`Index::gate_features`]): when its
+/// probability `σ(w · x + b)` reaches `threshold`, the request is fused with α =
+/// `lexical_weight` (towards BM25F) instead of the index's α.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gate {
+    /// The weights w of the signals, in [`Index::gate_features`]' order.
+    pub weights: [f32; GATE_FEATURES],
+    /// The intercept b.
+    pub bias: f32,
+    /// The probability from which the request counts as lexical.
+    pub threshold: f32,
+    /// α for a request the gate calls lexical.
+    pub lexical_weight: f32,
+}
+
+impl Gate {
+    /// The model's probability that lexical is right, for signals `x`.
+    pub fn probability(&self, x: &[f32; GATE_FEATURES]) -> f32 {
+        let z = self.bias + self.weights.iter().zip(x).map(|(w, v)| w * v).sum::<f32>();
+        1.0 / (1.0 + (-z).exp())
+    }
+}
+
+/// The share μ of the API prior taken from the APIs of the lexical ranking's best
+/// [`LEXICAL_TOP`] tools (each API's share of their scores, divided by the best API's);
+/// the rest, `1 − μ`, is the API-level BM25.
+pub const API_LEXICAL_SHARE: f32 = 0.0;
+/// How many of the lexical ranking's best tools the gate's agreement signal and the
+/// lexical share of the API prior read.
+pub const LEXICAL_TOP: usize = 10;
+/// The default per-query gate, fitted on the tuning set `tests/fixtures/search/
+/// requests.yaml` only (`search_eval --fit-gate`, PERFORMANCE.md, issue 31): a logistic
+/// regression (L2, λ = 1 over the samples, on standardised signals; the constants here
+/// are on the raw signals) of "lexical ranks this request better than the ungated
+/// hybrid" (recall@5 + recall@10) over the set's 172 requests in the pooled catalog
+/// and in their own API's, the 87 cases where the two differ (18 where lexical was
+/// better). The threshold τ = 0.4 and the gated α = 0.95 were chosen on the same set
+/// from τ ∈ {0.3 … 0.7} × α ∈ {0.7 … 1}: the best pooled and per-API recall that keeps
+/// the frozen tuning slice of `recall.rs` at its floor (α = 1, the lexical order, left
+/// no slice of the set below lexical but lowered that slice).
+pub const GATE: Option<Gate> = Some(Gate {
+    // coverage, margin, overlap, API prior, semantic score of the lexical top hit
+    weights: [-2.900256, 1.632413, 1.305539, -0.475376, 0.447662],
+    bias: -0.530987,
+    threshold: 0.4,
+    lexical_weight: 0.95,
+});
 
 /// The text of one tool, by field.
 #[derive(Debug, Clone, Default)]
@@ -335,6 +393,11 @@ pub struct Index {
     apis: Vec<u32>,
     /// γ of the API prior ([`API_WEIGHT`] unless changed).
     api_weight: f32,
+    /// The share μ of the API prior that comes from the lexical top hits' APIs
+    /// ([`API_LEXICAL_SHARE`] unless changed; the rest is the API-level BM25).
+    api_lexical_share: f32,
+    /// The per-query gate ([`GATE`] unless changed).
+    gate: Option<Gate>,
 }
 
 /// What [`Index::build`] indexes of one tool.
@@ -463,6 +526,8 @@ impl Index {
             sem_depth: SEM_DEPTH,
             apis: Vec::new(),
             api_weight: API_WEIGHT,
+            api_lexical_share: API_LEXICAL_SHARE,
+            gate: GATE,
         }
     }
 
@@ -517,6 +582,17 @@ impl Index {
     /// Sets the API prior's weight γ (clamped to 0..=1): what the evaluation sweeps.
     pub fn set_api_weight(&mut self, weight: f32) {
         self.api_weight = weight.clamp(0.0, 1.0);
+    }
+
+    /// Sets the share μ of the API prior taken from the lexical top hits' APIs (clamped
+    /// to 0..=1): what the evaluation sweeps.
+    pub fn set_api_lexical_share(&mut self, share: f32) {
+        self.api_lexical_share = share.clamp(0.0, 1.0);
+    }
+
+    /// Sets (or removes) the per-query gate: what the evaluation fits and sweeps.
+    pub fn set_gate(&mut self, gate: Option<Gate>) {
+        self.gate = gate;
     }
 
     /// Per API label, BM25 of the request against each API taken as one document
@@ -663,55 +739,179 @@ impl Index {
         hits
     }
 
-    /// The hybrid ranking: the convex combination of the calibrated lexical and
-    /// semantic scores (see the module's documentation), best first, ties by name.
-    fn fused(&self, query: &str, similarities: &[f32], filter: &Filter<'_>) -> Vec<Hit> {
+    /// The two rankings of a request that the fusion and the gate read.
+    fn rankings<'s>(
+        &self,
+        query: &str,
+        similarities: &'s [f32],
+        filter: &Filter<'_>,
+    ) -> Rankings<'s> {
         let lexical = self.bm25f(query);
         let admitted: Vec<usize> = (0..self.names.len())
             .filter(|&i| self.admits(i, filter))
             .collect();
         let best_lexical = admitted.iter().map(|&i| lexical[i]).fold(0f32, f32::max);
-        // The admitted tools by similarity, best first (ties by index).
+        // The admitted tools by similarity, best first (ties by index), to the depth.
         let mut by_similarity: Vec<(f32, usize)> = if similarities.len() == self.names.len() {
             admitted.iter().map(|&i| (similarities[i], i)).collect()
         } else {
             Vec::new()
         };
+        let by_rank = |a: &(f32, usize), b: &(f32, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
         let depth = self.sem_depth.min(by_similarity.len());
         if depth > 0 {
-            by_similarity
-                .select_nth_unstable_by(depth - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            by_similarity.select_nth_unstable_by(depth - 1, by_rank);
             by_similarity.truncate(depth);
+            by_similarity.sort_unstable_by(by_rank);
         }
-        let top = by_similarity.iter().map(|p| p.0).fold(f32::MIN, f32::max);
-        let floor = by_similarity.iter().map(|p| p.0).fold(f32::MAX, f32::min);
-        // All similarities equal (span 0): every tool scales to 0, none to NaN.
-        let span = (top - floor).max(f32::MIN_POSITIVE);
-        let semantic = |i: usize| -> f32 {
-            similarities
-                .get(i)
-                .map_or(0.0, |&c| ((c - floor) / span).max(0.0))
+        // The lexical ranking's best few, best first (ties by name).
+        let mut lexical_top: Vec<Hit> = admitted
+            .iter()
+            .filter(|&&i| lexical[i] > 0.0)
+            .map(|&tool| Hit {
+                tool,
+                score: lexical[tool],
+            })
+            .collect();
+        let cmp = |a: &Hit, b: &Hit| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| self.names[a.tool].cmp(&self.names[b.tool]))
         };
-        let (alpha, beta) = if best_lexical > 0.0 {
-            (
-                self.lexical_weight / best_lexical,
-                1.0 - self.lexical_weight,
-            )
+        if lexical_top.len() > LEXICAL_TOP {
+            lexical_top.select_nth_unstable_by(LEXICAL_TOP - 1, cmp);
+            lexical_top.truncate(LEXICAL_TOP);
+        }
+        lexical_top.sort_unstable_by(cmp);
+        let prior = self.api_prior(query, &lexical_top);
+        Rankings {
+            similarities,
+            lexical,
+            admitted,
+            best_lexical,
+            by_similarity,
+            lexical_top,
+            prior,
+        }
+    }
+
+    /// The API prior of a request, per API label (empty: none): `1 − μ` of the
+    /// API-level BM25 and μ of the lexical top hits' APIs (each API's share of their
+    /// scores, divided by the best API's).
+    fn api_prior(&self, query: &str, lexical_top: &[Hit]) -> Vec<f32> {
+        let bm25 = self.api_bm25(query);
+        let mu = self.api_lexical_share;
+        if mu <= 0.0 || self.apis.is_empty() || lexical_top.is_empty() {
+            return bm25;
+        }
+        let groups = self
+            .apis
+            .iter()
+            .copied()
+            .max()
+            .map_or(0, |m| m as usize + 1);
+        let mut hits = vec![0f32; groups];
+        for h in lexical_top {
+            hits[self.apis[h.tool] as usize] += h.score;
+        }
+        let max = hits.iter().copied().fold(0f32, f32::max);
+        (0..groups)
+            .map(|a| (1.0 - mu) * bm25.get(a).copied().unwrap_or(0.0) + mu * hits[a] / max)
+            .collect()
+    }
+
+    /// The gate's signals for `query` over the whole catalog (what the evaluation fits
+    /// the gate on); `None` without a semantic ranker or when BM25F matches nothing.
+    /// In order: the lexical top hit's idf-weighted coverage of the request's terms
+    /// (terms no tool has count, with the largest idf); the lexical margin `1 − s₂ / s₁`;
+    /// the overlap of the lexical and the semantic top [`LEXICAL_TOP`] (a share); the
+    /// API prior of the lexical top hit's API (1 with one API); the calibrated semantic
+    /// score of the lexical top hit.
+    pub fn gate_features(&self, query: &str) -> Option<[f32; GATE_FEATURES]> {
+        let sem = self.semantic.as_ref()?;
+        let similarities = sem.similarities(query);
+        let r = self.rankings(query, &similarities, &Filter::default());
+        self.signals(query, &r)
+    }
+
+    fn signals(&self, query: &str, r: &Rankings<'_>) -> Option<[f32; GATE_FEATURES]> {
+        let first = r.lexical_top.first()?;
+        let n = self.names.len() as f32;
+        let idf = |df: f32| (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        let (mut covered, mut all) = (0f32, 0f32);
+        let mut seen = std::collections::HashSet::new();
+        text::terms(query, |term| {
+            if !seen.insert(term.to_string()) {
+                return;
+            }
+            let (weight, has) = match self.vocabulary.get(term) {
+                Some(&id) => {
+                    let list = &self.postings[id as usize];
+                    let has = list
+                        .binary_search_by_key(&(first.tool as u32), |p| p.0)
+                        .is_ok();
+                    (idf(list.len() as f32), has)
+                }
+                None => (idf(0.0), false),
+            };
+            all += weight;
+            if has {
+                covered += weight;
+            }
+        });
+        let coverage = if all > 0.0 { covered / all } else { 0.0 };
+        let second = r.lexical_top.get(1).map_or(0.0, |h| h.score);
+        let margin = 1.0 - second / first.score;
+        let overlap = r
+            .lexical_top
+            .iter()
+            .filter(|h| {
+                r.by_similarity
+                    .iter()
+                    .take(LEXICAL_TOP)
+                    .any(|p| p.1 == h.tool)
+            })
+            .count() as f32
+            / LEXICAL_TOP as f32;
+        let api = match self.apis.get(first.tool) {
+            Some(&a) if !r.prior.is_empty() => r.prior[a as usize],
+            _ => 1.0,
+        };
+        Some([coverage, margin, overlap, api, r.semantic(first.tool)])
+    }
+
+    /// The hybrid ranking: the convex combination of the calibrated lexical and
+    /// semantic scores (see the module's documentation), best first, ties by name.
+    fn fused(&self, query: &str, similarities: &[f32], filter: &Filter<'_>) -> Vec<Hit> {
+        let r = self.rankings(query, similarities, filter);
+        let lexical_weight = match self.gate {
+            Some(gate)
+                if self
+                    .signals(query, &r)
+                    .is_some_and(|x| gate.probability(&x) >= gate.threshold) =>
+            {
+                gate.lexical_weight
+            }
+            _ => self.lexical_weight,
+        };
+        let (alpha, beta) = if r.best_lexical > 0.0 {
+            (lexical_weight / r.best_lexical, 1.0 - lexical_weight)
         } else {
             (0.0, 1.0)
         };
-        let mut candidates: Vec<usize> = admitted
+        let lexical = &r.lexical;
+        let mut candidates: Vec<usize> = r
+            .admitted
             .iter()
             .copied()
             .filter(|&i| lexical[i] > 0.0)
             .collect();
-        candidates.extend(by_similarity.iter().map(|p| p.1));
+        candidates.extend(r.by_similarity.iter().map(|p| p.1));
         candidates.sort_unstable();
         candidates.dedup();
-        let prior = self.api_bm25(query);
         let gamma = self.api_weight;
         let about = |i: usize| -> f32 {
-            prior
+            r.prior
                 .get(self.apis.get(i).map_or(usize::MAX, |&a| a as usize))
                 .map_or(0.0, |&a| gamma * a)
         };
@@ -720,7 +920,7 @@ impl Index {
             .into_iter()
             .map(|tool| Hit {
                 tool,
-                score: alpha * lexical[tool] + beta * semantic(tool),
+                score: alpha * lexical[tool] + beta * r.semantic(tool),
             })
             .filter(|h| h.score > 0.0)
             .map(|h| Hit {
@@ -772,6 +972,41 @@ impl Index {
             }
         }
         out
+    }
+}
+
+/// One request's rankings, as the fusion and the gate read them.
+struct Rankings<'s> {
+    /// The semantic similarity per tool (empty: none).
+    similarities: &'s [f32],
+    /// BM25F per tool.
+    lexical: Vec<f32>,
+    /// The tools the filter admits, in index order.
+    admitted: Vec<usize>,
+    best_lexical: f32,
+    /// The semantic ranking's best (similarity, tool), best first, to the depth.
+    by_similarity: Vec<(f32, usize)>,
+    /// The lexical ranking's best [`LEXICAL_TOP`], best first.
+    lexical_top: Vec<Hit>,
+    /// The API prior per API label (empty: none).
+    prior: Vec<f32>,
+}
+
+impl Rankings<'_> {
+    /// Tool `i`'s similarity scaled between the depth's floor (0) and the best (1); 0
+    /// without similarities. All similarities equal (span 0) scale to 0, not NaN.
+    fn semantic(&self, i: usize) -> f32 {
+        let (Some(top), Some(floor)) = (self.by_similarity.first(), self.by_similarity.last())
+        else {
+            return 0.0;
+        };
+        let span = (top.0 - floor.0).max(f32::MIN_POSITIVE);
+        self.similarity(i)
+            .map_or(0.0, |c| ((c - floor.0) / span).max(0.0))
+    }
+
+    fn similarity(&self, i: usize) -> Option<f32> {
+        self.similarities.get(i).copied()
     }
 }
 
@@ -1165,11 +1400,74 @@ mod tests {
         assert_eq!(API_WEIGHT, 0.3);
     }
 
+    /// The gate's signals by hand on "omega" (similarities 0.9, 0.5, 0.3, 0.1): BM25F
+    /// 0.385082, 0, 0.456018, 0, so t_two is the lexical top hit and t_zero second;
+    /// coverage 1 (its one term is t_two's), margin 1 − 0.844447, overlap 2 of 10
+    /// (both lexical hits are among the four semantic ones), API 1 (one API), semantic
+    /// (0.3 − 0.1) / 0.8. With a term no tool has (idf ln 10 against omega's ln 2,
+    /// N = 4, df 2) the coverage is ln 2 / (ln 2 + ln 10).
+    #[test]
+    fn gate_signals_by_hand() {
+        let ix = hybrid(vec![0.9, 0.5, 0.3, 0.1]);
+        assert_scores(
+            &ix.gate_features("omega").expect("omega matches"),
+            &[1.0, 0.155553, 0.2, 1.0, 0.25],
+        );
+        assert_scores(
+            &ix.gate_features("omega xylophone").expect("omega matches"),
+            &[0.231378, 0.155553, 0.2, 1.0, 0.25],
+        );
+        assert!(ix.gate_features("xylophone").is_none());
+        assert!(
+            Index::build(oracle_corpus(), None)
+                .gate_features("omega")
+                .is_none()
+        );
+    }
+
+    /// A gate that calls "omega" lexical fuses it at its own α (1: BM25F's order,
+    /// scores l = 1, 0.844447; t_one, a semantic candidate only, scores 0 and is out);
+    /// one that does not leaves the default fusion (0.922224, 0.625, 0.25).
+    #[test]
+    fn the_gate_moves_a_confident_request_to_lexical() {
+        let mut ix = Index::build(
+            oracle_corpus(),
+            Some(Box::new(Fixed(vec![0.9, 0.5, 0.3, 0.1]))),
+        );
+        let gate = |bias: f32| Gate {
+            weights: [1.0, 0.0, 0.0, 0.0, 0.0],
+            bias,
+            threshold: 0.5,
+            lexical_weight: 1.0,
+        };
+        // σ(1 − 0.9) ≥ 0.5: lexical.
+        ix.set_gate(Some(gate(-0.9)));
+        let hits = ix.search("omega", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_two", "t_zero"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[1.0, 0.844447],
+        );
+        // σ(1 − 1.1) < 0.5: the default fusion.
+        ix.set_gate(Some(gate(-1.1)));
+        let hits = ix.search("omega", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_zero", "t_two", "t_one"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[0.922224, 0.625, 0.25],
+        );
+    }
+
     /// The defaults chosen on the tuning set (PERFORMANCE.md), at work: α = 0.5 and
     /// depth 100 (≥ 4 tools: the floor is the lowest similarity).
     #[test]
     fn default_fusion_weights() {
         assert_eq!((LEXICAL_WEIGHT, SEM_DEPTH), (0.5, 100));
+        // The gate (τ = 0.4, α = 0.95) leaves "omega" to the fusion: its signals
+        // 1, 0.155553, 0.2, 1, 0.25 give z ≈ −3.28, a probability ≈ 0.036.
+        let gate = GATE.expect("a default gate");
+        assert_eq!((gate.threshold, gate.lexical_weight), (0.4, 0.95));
+        assert!(gate.probability(&[1.0, 0.155553, 0.2, 1.0, 0.25]) < 0.04);
         let ix = Index::build(
             oracle_corpus(),
             Some(Box::new(Fixed(vec![0.9, 0.5, 0.3, 0.1]))),
