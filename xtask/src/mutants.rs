@@ -11,7 +11,9 @@
 //!    with a seeded RNG (the same seed and source give the same sample).
 //! 3. Runs exactly those (one exact `--re` per mutant) with the crate's unit tests plus
 //!    the workspace test targets named after it (`tests/` package: `diff` for
-//!    `mcpdesc-diff`, `lint` and `lint_oracles` for `mcpdesc-lint`, …). The CLI tests
+//!    `mcpdesc-diff`, `lint` and `lint_oracles` for `mcpdesc-lint`, …) and those listed
+//!    for it in `SUITES_OF` (`conformance` and `validations` for `mcpdesc-validate`,
+//!    `serve_rest` for `mcpdesc-rest`, …). The CLI tests
 //!    build the `mcpdesc` binary from the mutated tree themselves (`mcpdesc_bin()`,
 //!    `MCPDESC_BIN` unset here), so every mutant reaches them too.
 //!    The baseline (the same tests, unmutated) runs first in the tree itself; three
@@ -278,17 +280,41 @@ fn run_crate(
 /// The `tests/` package's test targets for `krate`: the one named after it without the
 /// `mcpdesc-` prefix, and those that name starts (`lint` → `lint`, `lint_oracles`).
 fn test_targets(root: &Path, krate: &str) -> Result<Vec<String>, String> {
+    let manifest = root.join("tests/Cargo.toml");
+    let text =
+        std::fs::read_to_string(&manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+    Ok(targets_of(krate, &test_target_names(&text)))
+}
+
+/// Workspace test targets that exercise a crate although they are not named after it.
+const SUITES_OF: &[(&str, &[&str])] = &[
+    ("mcpdesc-validate", &["conformance", "validations"]),
+    ("mcpdesc-rest", &["serve_rest"]),
+    ("mcpdesc-auth", &["serve_auth"]),
+    ("mcpdesc-ratelimit", &["serve_ratelimit"]),
+    ("mcpdesc-core", &["refs", "roundtrip"]),
+    ("mcpdesc-pipeline", &["roundtrip"]),
+    ("mcpdesc-openapi", &["overlay"]),
+];
+
+/// Of the `tests/` package's targets `names`, those of `krate`: named after it (`diff`,
+/// `diff_oracles` for `mcpdesc-diff`), or listed for it in [`SUITES_OF`].
+fn targets_of(krate: &str, names: &[String]) -> Vec<String> {
     let short = krate
         .strip_prefix("mcpdesc-")
         .unwrap_or(krate)
         .replace('-', "_");
-    let manifest = root.join("tests/Cargo.toml");
-    let text =
-        std::fs::read_to_string(&manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
-    Ok(test_target_names(&text)
-        .into_iter()
-        .filter(|n| *n == short || n.starts_with(&format!("{short}_")))
-        .collect())
+    let listed = SUITES_OF
+        .iter()
+        .find(|(k, _)| *k == krate)
+        .map_or(&[][..], |(_, t)| *t);
+    names
+        .iter()
+        .filter(|n| {
+            **n == short || n.starts_with(&format!("{short}_")) || listed.contains(&n.as_str())
+        })
+        .cloned()
+        .collect()
 }
 
 /// `name = "…"` of every `[[test]]` table in a Cargo manifest.
@@ -484,6 +510,29 @@ mod tests {
             exact_regex("src/a.rs:3:5: replace f -> bool with (true)"),
             r"^src/a\.rs:3:5: replace f \-> bool with \(true\)$"
         );
+    }
+
+    #[test]
+    fn a_crate_gets_the_suites_named_after_it_and_those_listed_for_it() {
+        let names: Vec<String> = [
+            "diff",
+            "diff_oracles",
+            "conformance",
+            "validations",
+            "serve",
+            "serve_rest",
+            "differ",
+        ]
+        .map(String::from)
+        .into();
+        assert_eq!(targets_of("mcpdesc-diff", &names), ["diff", "diff_oracles"]);
+        assert_eq!(
+            targets_of("mcpdesc-validate", &names),
+            ["conformance", "validations"]
+        );
+        assert_eq!(targets_of("mcpdesc-rest", &names), ["serve_rest"]);
+        assert_eq!(targets_of("mcpdesc-serve", &names), ["serve", "serve_rest"]);
+        assert!(targets_of("mcpdesc-sandbox", &names).is_empty());
     }
 
     #[test]
