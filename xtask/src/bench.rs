@@ -1,5 +1,5 @@
 //! `cargo xtask bench [--quick] [--runs N] [--no-criterion] [--no-peers] [--no-serve]
-//! [--only-serve] [--only-commands]`: issue 7's, issue 13's and issue 20's benchmarks,
+//! [--only-serve] [--only-commands] [--only-telemetry]`: issue 7's, issue 13's and issue 20's benchmarks,
 //! in one run on one machine.
 //!
 //! 1. Builds the release binaries (`mcpdesc`, `baseline`).
@@ -19,12 +19,17 @@
 //! 6. The `commands` group ([`commands`]): `lint` and `export tools-list --host
 //!    claude-code` on the GitHub description, as ratios to `validate`.
 //!
+//! 7. `--only-telemetry` ([`telemetry`], alone): what `--metrics` and `--otlp-endpoint`
+//!    together cost a `tools/call` (p50, concurrency 1), in interleaved rounds (`--runs`,
+//!    default 15; 3 with `--quick`).
+//!
 //! Benchmarks are measurements, not tests: a missed target is printed loudly but the
 //! command still exits 0. It fails only when something cannot run at all.
 
 mod commands;
 mod diff;
 mod serve;
+mod telemetry;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -50,6 +55,8 @@ struct Opts {
     only_serve: bool,
     /// Only the `commands` group (lint and export against validate).
     only_commands: bool,
+    /// Only the telemetry comparison (issue 29).
+    only_telemetry: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Opts, String> {
@@ -61,6 +68,7 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
         serve: true,
         only_serve: false,
         only_commands: false,
+        only_telemetry: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -78,6 +86,11 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
                 o.criterion = false;
                 o.serve = false;
             }
+            "--only-telemetry" => {
+                o.only_telemetry = true;
+                o.criterion = false;
+                o.serve = false;
+            }
             "--runs" => {
                 o.runs = it
                     .next()
@@ -87,13 +100,17 @@ fn parse_args(args: &[String]) -> Result<Opts, String> {
             }
             other => {
                 return Err(format!(
-                    "bench: unknown argument `{other}` (usage: cargo xtask bench [--quick] [--runs N] [--no-criterion] [--no-peers] [--no-serve] [--only-serve] [--only-commands])"
+                    "bench: unknown argument `{other}` (usage: cargo xtask bench [--quick] [--runs N] [--no-criterion] [--no-peers] [--no-serve] [--only-serve] [--only-commands] [--only-telemetry])"
                 ));
             }
         }
     }
     if o.runs == 0 {
-        o.runs = if o.quick { 3 } else { 7 };
+        o.runs = match (o.only_telemetry, o.quick) {
+            (_, true) => 3,
+            (true, false) => 15,
+            (false, false) => 7,
+        };
     }
     Ok(o)
 }
@@ -102,6 +119,29 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let opts = parse_args(args)?;
     let root = crate::root();
     let cargo = || Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    let release = crate::target_dir().join("release");
+    if opts.only_telemetry {
+        crate::run(cargo().args([
+            "build",
+            "--release",
+            "-p",
+            "mcpdesc-cli",
+            "--bin",
+            "mcpdesc",
+            "-p",
+            "mcpdesc-bench",
+            "--bin",
+            "upstream",
+            "--bin",
+            "serve_load",
+        ]))?;
+        let work =
+            std::env::temp_dir().join(format!("mcpdesc-bench-telemetry-{}", std::process::id()));
+        std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+        let r = telemetry::run(&opts, &release, &work);
+        let _ = std::fs::remove_dir_all(&work);
+        return r;
+    }
     crate::run(cargo().args([
         "build",
         "--release",
@@ -110,7 +150,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "-p",
         "mcpdesc-bench",
     ]))?;
-    let release = crate::target_dir().join("release");
     let exe = |name: &str| release.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
 
     if opts.criterion {
@@ -497,5 +536,9 @@ mod tests {
         assert!(parse_args(&["--only-serve".into()]).is_ok_and(|o| o.only_serve && !o.criterion));
         assert_eq!(parse_args(&["--quick".into()]).map(|o| o.runs), Ok(3));
         assert!(parse_args(&["--runs".into(), "0".into()]).is_err());
+        assert!(
+            parse_args(&["--only-telemetry".into()])
+                .is_ok_and(|o| o.only_telemetry && o.runs == 15 && !o.criterion && !o.serve)
+        );
     }
 }

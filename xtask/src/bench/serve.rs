@@ -31,7 +31,7 @@ const STARTUP_WALL_TARGET: f64 = 1.2;
 const STARTUP_RSS_TARGET: f64 = 2.0;
 
 /// The one operation of the overhead runs.
-fn spec(upstream: &str) -> String {
+pub(super) fn spec(upstream: &str) -> String {
     serde_json::json!({
         "openapi": "3.0.3",
         "info": {"title": "Serve bench", "version": "1.0.0"},
@@ -52,7 +52,7 @@ fn spec(upstream: &str) -> String {
 }
 
 /// Kills (and reaps) a server process when dropped.
-struct Reap(Child);
+pub(super) struct Reap(Child);
 impl Drop for Reap {
     fn drop(&mut self) {
         let _ = self.0.kill();
@@ -61,7 +61,7 @@ impl Drop for Reap {
 }
 
 /// Starts `cmd` and returns it with the first line of `stream` that contains `needle`.
-fn start_until(
+pub(super) fn start_until(
     mut cmd: Command,
     from_stderr: bool,
     needle: &str,
@@ -101,21 +101,21 @@ fn start_until(
     }
 }
 
-fn url_in(line: &str) -> Option<String> {
+pub(super) fn url_in(line: &str) -> Option<String> {
     line.split_whitespace()
         .find(|w| w.starts_with("http://"))
         .map(|w| w.trim_end_matches(['.', ',', ')']).to_string())
 }
 
 #[derive(Debug, Clone, Default)]
-struct Load {
-    calls_per_s: f64,
-    p50_ms: f64,
-    p99_ms: f64,
-    errors: u64,
+pub(super) struct Load {
+    pub(super) calls_per_s: f64,
+    pub(super) p50_ms: f64,
+    pub(super) p99_ms: f64,
+    pub(super) errors: u64,
 }
 
-fn load(driver: &Path, args: &[String]) -> Result<Load, String> {
+pub(super) fn load(driver: &Path, args: &[String]) -> Result<Load, String> {
     let out = Command::new(driver)
         .args(args)
         .output()
@@ -288,7 +288,7 @@ pub fn run(opts: &Opts, release: &Path, root: &Path, work: &Path) -> Result<(), 
 
 /// The one tool of the bench description and its arguments (the path parameter's
 /// input name is the importer's choice).
-fn tool_name(desc: &Path) -> Result<String, String> {
+pub(super) fn tool_name(desc: &Path) -> Result<String, String> {
     let v: serde_json::Value =
         serde_json::from_slice(&std::fs::read(desc).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
@@ -298,7 +298,7 @@ fn tool_name(desc: &Path) -> Result<String, String> {
         .ok_or("no tool".into())
 }
 
-fn tool_args(desc: &Path, fallback: &str) -> Result<String, String> {
+pub(super) fn tool_args(desc: &Path, fallback: &str) -> Result<String, String> {
     let v: serde_json::Value =
         serde_json::from_slice(&std::fs::read(desc).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
