@@ -862,6 +862,10 @@ fn usage_errors_and_start_up_failures_are_json_lines() {
     let (code, lines) = failed_start(&["--config", cfg]);
     assert_eq!(code, Some(2));
     assert!(has(&lines, "error", "not a loopback address"), "{lines:#?}");
+    // clap's usage error on the command line beside a file that sets the log format.
+    let (code, lines) = failed_start(&["--config", cfg, "--no-such-flag"]);
+    assert_eq!(code, Some(2));
+    assert!(has(&lines, "error", "--no-such-flag"), "{lines:#?}");
 }
 
 /// Without `--config`, SIGHUP re-reads and validates the descriptions named on the

@@ -376,25 +376,31 @@ pub fn json_errors() -> bool {
 
 /// Whether the command line asks for `serve --log-format json` (read before clap has
 /// parsed it, so that clap's own usage errors can be JSON lines too; the last
-/// `--log-format` wins, as clap's does).
+/// `--log-format` wins, as clap's does), or, with no `--log-format`, the `--config`
+/// file does (`log-format: json`).
 pub fn json_errors_requested() -> bool {
     let words: Vec<String> = std::env::args().skip(1).collect();
     let Some(at) = words.iter().position(|w| w == "serve") else {
         return false;
     };
-    let mut json = false;
+    let mut json = None;
+    let mut file = None;
     let mut rest = words[at + 1..].iter();
     while let Some(w) = rest.next() {
         if w == "--" {
             break;
         }
         if w == "--log-format" {
-            json = rest.next().is_some_and(|v| v == "json");
+            json = Some(rest.next().is_some_and(|v| v == "json"));
         } else if let Some(v) = w.strip_prefix("--log-format=") {
-            json = v == "json";
+            json = Some(v == "json");
+        } else if w == "--config" {
+            file = rest.next().map(String::as_str);
+        } else if let Some(v) = w.strip_prefix("--config=") {
+            file = Some(v);
         }
     }
-    json
+    json.unwrap_or_else(|| file.is_some_and(config::file_asks_json_log))
 }
 
 /// One usage error or start-up failure as a JSON log line (level `error`).

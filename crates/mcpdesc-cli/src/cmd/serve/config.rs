@@ -72,7 +72,7 @@ pub(super) fn run(path: &str) -> CmdResult {
     };
     // The file's `log-format: json` makes its own errors JSON lines too (a
     // `--log-format` beside `--config` wins, as it does for the server's log).
-    if decoded.value.get("log-format").and_then(Value::as_str) == Some("json")
+    if asks_json_log(&decoded.value)
         && !command_line_flags()
             .iter()
             .any(|w| w == "--log-format" || w.starts_with("--log-format="))
@@ -92,6 +92,23 @@ pub(super) fn run(path: &str) -> CmdResult {
             Ok(Outcome::Usage)
         }
     }
+}
+
+/// Whether a configuration sets `log-format: json`.
+fn asks_json_log(config: &Value) -> bool {
+    config.get("log-format").and_then(Value::as_str) == Some("json")
+}
+
+/// Whether the configuration file at `path` sets `log-format: json`, read before the
+/// command line is parsed (so that clap's usage errors follow it). False when it cannot
+/// be read or decoded (that is reported later) and for standard input (not consumed
+/// here).
+pub(super) fn file_asks_json_log(path: &str) -> bool {
+    path != "-"
+        && util::read_input(path)
+            .ok()
+            .and_then(|(bytes, _)| util::decode_input(path, &bytes).ok())
+            .is_some_and(|d| asks_json_log(&d.value))
 }
 
 /// SIGHUP's reload of the configuration at `path`: the file and every description it
