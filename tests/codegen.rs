@@ -16,9 +16,13 @@
 use mcpdesc_codegen::{Generated, RustOptions, TsOptions, TsSdk};
 use mcpdesc_codegen_check::{self as check, CheckConfig};
 use mcpdesc_core::ProtocolRevision;
-use mcpdesc_tests::servers::{HttpChild, capture_equals_export, link, run_rust_app, run_ts_app};
+use mcpdesc_tests::servers::{
+    HttpChild, capture_equals_export, check_python_sdk_on_pets, check_rust_client_on_pets, link,
+    run_rust_app, run_ts_app,
+};
 use mcpdesc_tests::{check_config, code_only, fixture, missing, snapshot_dir, workspace_root};
 use serde_json::Value;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -1718,10 +1722,20 @@ fn revisions_renamed() -> Value {
 /// tool's named example (wrapped as `{"result": …}` at 2025-11-25 and unwrapped by the
 /// client), `getPet` runs the user's code, arguments that are not the inputSchema's are
 /// a tool error before the handler runs, a result that is not the outputSchema's is a
-/// tool error, and `adopt` (no example) is "not implemented". After the description
-/// renames `get_pet`'s output property, the build fails in `src/handlers.ts` and nowhere
-/// else.
-#[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
+/// tool error, and `adopt` (no example) is "not implemented". The generated Rust client
+/// and the Python SDK get the same from the stub over stdio (`node dist/main.js`) and
+/// HTTP (`--http`) at 2026-07-28 and 2025-11-25, a handler's error included (the checks
+/// the Rust stub passes too: `check_rust_client_on_pets`, `check_python_sdk_on_pets`).
+/// After the description renames `get_pet`'s output property, the build fails in
+/// `src/handlers.ts` and nowhere else.
+#[cfg_attr(
+    any(
+        mcpdesc_missing_venv,
+        mcpdesc_missing_node,
+        mcpdesc_skip_generated_builds
+    ),
+    ignore = "needs .deps/venv and .deps/node (cargo xtask deps) and MCPDESC_SKIP_GENERATED_BUILDS unset"
+)]
 #[test]
 fn generated_typescript_server_keeps_user_code_and_checks_it() {
     let cfg = check_config();
@@ -1747,10 +1761,13 @@ fn generated_typescript_server_keeps_user_code_and_checks_it() {
     let mine = r#"// mine
 import { DefaultHandlers } from "./generated/handlers.js";
 import type { Handlers } from "./generated/handlers.js";
+import { ToolFailure } from "./generated/runtime.js";
+import type { ToolContext } from "./generated/runtime.js";
 import type { GetPetInput, GetPetOutput } from "./generated/types.js";
 
 export class ServerHandlers extends DefaultHandlers implements Handlers {
-  override async getPet(input: GetPetInput): Promise<GetPetOutput> {
+  override async getPet(input: GetPetInput, ctx: ToolContext): Promise<GetPetOutput> {
+    if (input.id < 0) throw new ToolFailure(`no pet ${input.id} at ${ctx.revision}`);
     if (input.id === 0) return { id: 0, name: 0 } as unknown as GetPetOutput;
     return { id: input.id, name: `pet ${input.id}` };
   }
@@ -1814,6 +1831,15 @@ export class ServerHandlers extends DefaultHandlers implements Handlers {
             .is_some_and(|s| s.starts_with("ToolUnavailableError")),
         "{v}"
     );
+    let stdio = [OsStr::new("node"), main.as_os_str()];
+    let http = HttpChild::command(stdio[0], &stdio[1..]);
+    check_rust_client_on_pets(&base, &load("revisions"), &stdio, &http.url);
+    let py = workspace_root().join(".deps/venv/bin/python");
+    if !py.is_file() {
+        return missing("the Python venv with mcp (.deps/venv)");
+    }
+    check_python_sdk_on_pets(&py, &base, &stdio, &http.url);
+    drop(http);
     // The description changes: get_pet's output property `name` is now `title`.
     std::fs::write(
         &desc,

@@ -15,9 +15,12 @@
 //! and are built as few cargo invocations as possible (the stubs of the examples as
 //! members of one workspace).
 
-use mcpdesc_codegen::{RustOptions, TsOptions};
+use mcpdesc_codegen::TsOptions;
 use mcpdesc_core::ProtocolRevision;
-use mcpdesc_tests::servers::{HttpChild, capture_equals_export, run_rust_app, run_ts_app};
+use mcpdesc_tests::servers::{
+    HttpChild, capture_equals_export, check_python_sdk_on_pets, check_rust_client_on_pets,
+    pets_tools_at, run_ts_app,
+};
 use mcpdesc_tests::{check_config, fixture, missing, snapshot_dir, workspace_root};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -322,15 +325,6 @@ fn pets() -> Value {
     doc
 }
 
-/// The names of [`pets`]' tools at `rev`, sorted: `adopt` exists at 2026-07-28 only.
-fn pets_tools_at(rev: &str) -> Value {
-    if rev == "2026-07-28" {
-        json!(["adopt", "get_pet", "list_pets"])
-    } else {
-        json!(["get_pet", "list_pets"])
-    }
-}
-
 /// [`pets`] with `get_pet`'s output property `name` renamed `title`.
 fn pets_renamed() -> Value {
     let mut doc = pets();
@@ -361,50 +355,6 @@ impl Handlers for ServerHandlers {
         }
         Ok(GetPetOutput { id: input.id, name: format!("pet {}", input.id) })
     }
-}
-"#;
-
-/// The generated Rust clients against the stub (stdio and HTTP, at the newest revision
-/// and at 2025-11-25) and against `serve --mock --http` of the 2026-07-28-only
-/// description; one JSON line.
-const RUST_CLIENT_MAIN: &str = r#"
-use pets_client::{AdoptInput, Client, Error, GetPetInput, ListPetsInput};
-
-fn err(e: Error) -> String {
-    match e {
-        Error::ToolUnavailable { .. } => format!("ToolUnavailable: {e}"),
-        Error::Tool { .. } => format!("Tool: {e}"),
-        e => format!("other: {e}"),
-    }
-}
-
-async fn session(c: Client) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
-    let negotiated = c.protocol_version();
-    let pets = c.list_pets(ListPetsInput { limit: Some(1) }).await?;
-    let pet = c.get_pet(GetPetInput { id: 7 }).await?;
-    let wrong = match c.get_pet(GetPetInput { id: 0 }).await { Ok(p) => format!("accepted {p:?}"), Err(e) => err(e) };
-    let failed = match c.get_pet(GetPetInput { id: -1 }).await { Ok(p) => format!("accepted {p:?}"), Err(e) => err(e) };
-    let adopt = match c.adopt(AdoptInput { id: 1 }).await { Ok(b) => format!("ok {}", b.len()), Err(e) => err(e) };
-    c.close().await?;
-    Ok(serde_json::json!({"negotiated": negotiated, "pets": serde_json::to_value(&pets)?, "pet": serde_json::to_value(&pet)?, "wrong": wrong, "failed": failed, "adopt": adopt}))
-}
-
-#[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (stub, stub_url, mock_url) = (args[0].as_str(), args[1].as_str(), args[2].as_str());
-    let mut out = serde_json::Map::new();
-    for (label, revision) in [("modern", None), ("session", Some("2025-11-25"))] {
-        let none: [&str; 0] = [];
-        out.insert(format!("stdio-{label}"), session(Client::connect_stdio_at(stub, none, revision).await?).await?);
-        out.insert(format!("http-{label}"), session(Client::connect_http_at(stub_url, revision).await?).await?);
-    }
-    let only = pets_only_client::Client::connect_http(mock_url).await?;
-    let pets = only.list_pets(pets_only_client::ListPetsInput { limit: Some(1) }).await?;
-    out.insert("mock-only".into(), serde_json::json!({"negotiated": only.protocol_version(), "pets": serde_json::to_value(&pets)?}));
-    only.close().await?;
-    println!("{}", serde_json::Value::Object(out));
-    Ok(())
 }
 "#;
 
@@ -439,43 +389,6 @@ for (const mode of ["auto", "legacy"]) {
   out["http-" + mode].tools = await listed(new StreamableHTTPClientTransport(new URL(url)), mode);
 }
 console.log(JSON.stringify(out));
-"#;
-
-/// The Python SDK (`mcp` 2.3.0) against the stub over stdio and HTTP, negotiating
-/// `auto` (2026-07-28) and `legacy` (the handshake); one JSON line.
-const PY_CLIENT: &str = r#"
-import json, sys
-import anyio
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
-
-async def session(server, mode):
-    async with Client(server, mode=mode) as c:
-        r = {"negotiated": c.protocol_version}
-        listed = await c.list_tools()
-        r["tools"] = sorted(t.name for t in listed.tools)
-        pet = await c.call_tool("get_pet", {"id": 7})
-        r["pet"] = pet.structured_content
-        bad = await c.call_tool("get_pet", {"id": "seven"})
-        r["invalid"] = [bad.is_error, bad.content[0].text]
-        pets = await c.call_tool("list_pets", {"limit": 1})
-        r["pets"] = pets.structured_content
-        try:
-            adopt = await c.call_tool("adopt", {"id": 1})
-            r["adopt"] = [adopt.is_error, adopt.content[0].text if adopt.content else ""]
-        except Exception as e:
-            r["adopt"] = ["raised", str(e)]
-        return r
-
-async def main():
-    stub, url = sys.argv[1], sys.argv[2]
-    out = {}
-    for mode in ["auto", "legacy"]:
-        out["stdio-" + mode] = await session(StdioServerParameters(command=stub, args=[]), mode)
-        out["http-" + mode] = await session(url, mode)
-    print(json.dumps(out))
-
-anyio.run(main)
 "#;
 
 /// Issue 32: a Rust stub's user code survives regeneration and the contract holds it to
@@ -540,111 +453,10 @@ fn generated_rust_server_keeps_user_code_and_checks_it() {
         "the binary is named after the description"
     );
 
-    let only = mcpdesc_tests::project(&load("revisions"), ProtocolRevision::V2026_07_28)
-        .expect("projects");
-    let only_path = base.join("only.mcpdesc.json");
-    write_json(&only_path, &only);
     let http = HttpChild::program(&program);
-    let mock = HttpChild::serve(&[only_path.as_os_str(), "--mock".as_ref()]);
-    let client = |doc: &Value, name: &str| {
-        let g = mcpdesc_codegen::generate_rust(
-            &mcpdesc_tests::valid(doc),
-            &RustOptions {
-                crate_name: Some(name.into()),
-                ..Default::default()
-            },
-        )
-        .expect("generates");
-        assert!(!g.files.is_empty(), "{name}: {:#?}", g.diagnostics);
-        g
-    };
-    let stdout = run_rust_app(
-        &base.join("rust"),
-        "e2e-server-app",
-        &[
-            ("pets-client", client(&pets(), "pets-client")),
-            ("pets-only-client", client(&only, "pets-only-client")),
-        ],
-        RUST_CLIENT_MAIN,
-        &[program.as_os_str(), http.url.as_ref(), mock.url.as_ref()],
-    );
-    let v: Value =
-        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
+    check_rust_client_on_pets(&base, &pets(), &[program.as_os_str()], &http.url);
+    check_python_sdk_on_pets(&py, &base, &[program.as_os_str()], &http.url);
     let example = json!([{"id": 1, "name": "Rex"}]);
-    for transport in ["stdio", "http"] {
-        for (label, rev) in [("modern", "2026-07-28"), ("session", "2025-11-25")] {
-            let r = &v[format!("{transport}-{label}")];
-            assert_eq!(r["negotiated"], rev, "{v}");
-            assert_eq!(r["pets"], example, "{transport} {rev}: {v}");
-            assert_eq!(r["pet"], json!({"id": 7, "name": "pet 7"}), "{v}");
-            let wrong = r["wrong"].as_str().unwrap_or_default();
-            assert!(
-                wrong.starts_with("Tool:") && wrong.contains("does not match its outputSchema"),
-                "{transport} {rev}: {wrong}"
-            );
-            assert_eq!(
-                r["failed"],
-                format!("Tool: tool `get_pet` returned an error: no pet -1 at {rev}"),
-                "{v}"
-            );
-            let adopt = r["adopt"].as_str().unwrap_or_default();
-            if rev == "2026-07-28" {
-                assert_eq!(
-                    adopt, "Tool: tool `adopt` returned an error: not implemented",
-                    "{v}"
-                );
-            } else {
-                assert!(adopt.starts_with("ToolUnavailable"), "{v}");
-            }
-        }
-    }
-    assert_eq!(v["mock-only"]["negotiated"], "2026-07-28", "{v}");
-    assert_eq!(v["mock-only"]["pets"], example, "{v}");
-
-    let script = base.join("py_client.py");
-    std::fs::write(&script, PY_CLIENT).expect("writes");
-    let out = Command::new(&py)
-        .arg(&script)
-        .arg(&program)
-        .arg(&http.url)
-        .output()
-        .expect("python runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let p: Value =
-        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
-    for transport in ["stdio", "http"] {
-        for (mode, rev) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
-            let r = &p[format!("{transport}-{mode}")];
-            assert_eq!(r["negotiated"], rev, "{p}");
-            assert_eq!(r["tools"], pets_tools_at(rev), "{p}");
-            assert_eq!(r["pet"], json!({"id": 7, "name": "pet 7"}), "{p}");
-            assert_eq!(r["invalid"][0], true, "{p}");
-            let invalid = r["invalid"][1].as_str().unwrap_or_default();
-            assert!(
-                invalid.contains("invalid arguments for tool \"get_pet\""),
-                "{p}"
-            );
-            let pets = if rev == "2026-07-28" {
-                example.clone()
-            } else {
-                json!({"result": example})
-            };
-            assert_eq!(r["pets"], pets, "{transport} {mode}: {p}");
-            if rev == "2026-07-28" {
-                assert_eq!(r["adopt"], json!([true, "not implemented"]), "{p}");
-            } else {
-                // Not in the 2025-11-25 view: a JSON-RPC error, no handler ran.
-                assert_eq!(r["adopt"][0], "raised", "{p}");
-                let why = r["adopt"][1].as_str().unwrap_or_default();
-                assert!(why.contains("unknown tool: adopt"), "{p}");
-            }
-        }
-    }
     if let (Some(tsc), true) = (cfg.tsc(), cfg.has_client_v2()) {
         let client = mcpdesc_codegen::generate_typescript(
             &mcpdesc_tests::valid(&pets()),

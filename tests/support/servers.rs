@@ -34,6 +34,13 @@ impl HttpChild {
         HttpChild::spawn(Command::new(program))
     }
 
+    /// `PROGRAM ARGS… --http 127.0.0.1:0` (e.g. `node dist/main.js`, a TypeScript stub).
+    pub fn command(program: &OsStr, args: &[&OsStr]) -> HttpChild {
+        let mut cmd = Command::new(program);
+        cmd.args(args);
+        HttpChild::spawn(cmd)
+    }
+
     fn spawn(mut cmd: Command) -> HttpChild {
         use std::io::BufRead as _;
         let what = format!("{cmd:?}");
@@ -279,4 +286,235 @@ pub fn run_rust_app<S: AsRef<str>>(
         String::from_utf8_lossy(&out.stderr)
     );
     stdout
+}
+
+/// The names of the `revisions` fixture's tools (the pets the server-stub tests serve) at
+/// `rev`, sorted: `adopt` exists at 2026-07-28 only. Written by hand from the fixture.
+pub fn pets_tools_at(rev: &str) -> Value {
+    if rev == "2026-07-28" {
+        serde_json::json!(["adopt", "get_pet", "list_pets"])
+    } else {
+        serde_json::json!(["get_pet", "list_pets"])
+    }
+}
+
+/// `list_pets`' named example `first` in the `revisions` fixture (written by hand).
+fn pets_example() -> Value {
+    serde_json::json!([{"id": 1, "name": "Rex"}])
+}
+
+/// The generated Rust client of a pets stub: over stdio (`PROGRAM ARGS…`) and HTTP, at the
+/// newest revision and at 2025-11-25, then the client generated for the 2026-07-28-only
+/// projection against `serve --mock --http` of it; one JSON line. Arguments: the stub's
+/// URL, the mock's URL, then the stub's command line.
+const RUST_CLIENT_MAIN: &str = r#"
+use pets_client::{AdoptInput, Client, Error, GetPetInput, ListPetsInput};
+
+fn err(e: Error) -> String {
+    match e {
+        Error::ToolUnavailable { .. } => format!("ToolUnavailable: {e}"),
+        Error::Tool { .. } => format!("Tool: {e}"),
+        e => format!("other: {e}"),
+    }
+}
+
+async fn session(c: Client) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+    let negotiated = c.protocol_version();
+    let pets = c.list_pets(ListPetsInput { limit: Some(1) }).await?;
+    let pet = c.get_pet(GetPetInput { id: 7 }).await?;
+    let wrong = match c.get_pet(GetPetInput { id: 0 }).await { Ok(p) => format!("accepted {p:?}"), Err(e) => err(e) };
+    let failed = match c.get_pet(GetPetInput { id: -1 }).await { Ok(p) => format!("accepted {p:?}"), Err(e) => err(e) };
+    let adopt = match c.adopt(AdoptInput { id: 1 }).await { Ok(b) => format!("ok {}", b.len()), Err(e) => err(e) };
+    c.close().await?;
+    Ok(serde_json::json!({"negotiated": negotiated, "pets": serde_json::to_value(&pets)?, "pet": serde_json::to_value(&pet)?, "wrong": wrong, "failed": failed, "adopt": adopt}))
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (stub_url, mock_url, stub, stub_args) = (args[0].as_str(), args[1].as_str(), args[2].as_str(), &args[3..]);
+    let mut out = serde_json::Map::new();
+    for (label, revision) in [("modern", None), ("session", Some("2025-11-25"))] {
+        out.insert(format!("stdio-{label}"), session(Client::connect_stdio_at(stub, stub_args, revision).await?).await?);
+        out.insert(format!("http-{label}"), session(Client::connect_http_at(stub_url, revision).await?).await?);
+    }
+    let only = pets_only_client::Client::connect_http(mock_url).await?;
+    let pets = only.list_pets(pets_only_client::ListPetsInput { limit: Some(1) }).await?;
+    out.insert("mock-only".into(), serde_json::json!({"negotiated": only.protocol_version(), "pets": serde_json::to_value(&pets)?}));
+    only.close().await?;
+    println!("{}", serde_json::Value::Object(out));
+    Ok(())
+}
+"#;
+
+/// The generated Rust client against a pets stub whose `get_pet` answers `{id, name: "pet
+/// ID"}`, fails a result outside the outputSchema for id 0 and raises "no pet ID at REV"
+/// for a negative id (`stub` its stdio command line, `url` its HTTP endpoint), over stdio
+/// and HTTP at 2026-07-28 and at the session revision 2025-11-25: `list_pets` answers from
+/// the tool's named example (wrapped as `{"result": …}` at 2025-11-25 and unwrapped by the
+/// client), `get_pet` runs the user's code, a result outside the outputSchema is a tool
+/// error, a handler's error is a tool error, and `adopt` (no example) is "not implemented"
+/// (absent from 2025-11-25, where the client does not call it). The same client generated
+/// for `doc`'s 2026-07-28 projection reaches `mcpdesc serve --mock --http` of it. `doc` is
+/// the description the stub serves; the crates and app live under `base`.
+pub fn check_rust_client_on_pets(base: &Path, doc: &Value, stub: &[&OsStr], url: &str) {
+    use mcpdesc_codegen::RustOptions;
+    use serde_json::json;
+    let only = crate::project(doc, ProtocolRevision::V2026_07_28).expect("projects");
+    std::fs::create_dir_all(base).expect("mkdir");
+    let only_path = base.join("only.mcpdesc.json");
+    std::fs::write(&only_path, serde_json::to_string(&only).expect("json")).expect("writes");
+    let mock = HttpChild::serve(&[only_path.as_os_str(), "--mock".as_ref()]);
+    let client = |doc: &Value, name: &str| {
+        let g = mcpdesc_codegen::generate_rust(
+            &crate::valid(doc),
+            &RustOptions {
+                crate_name: Some(name.into()),
+                ..Default::default()
+            },
+        )
+        .expect("generates");
+        assert!(!g.files.is_empty(), "{name}: {:#?}", g.diagnostics);
+        g
+    };
+    let mut args: Vec<&OsStr> = vec![url.as_ref(), mock.url.as_ref()];
+    args.extend_from_slice(stub);
+    let stdout = run_rust_app(
+        &base.join("rust"),
+        "e2e-server-app",
+        &[
+            ("pets-client", client(doc, "pets-client")),
+            ("pets-only-client", client(&only, "pets-only-client")),
+        ],
+        RUST_CLIENT_MAIN,
+        &args,
+    );
+    let v: Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
+    let example = pets_example();
+    for transport in ["stdio", "http"] {
+        for (label, rev) in [("modern", "2026-07-28"), ("session", "2025-11-25")] {
+            let r = &v[format!("{transport}-{label}")];
+            assert_eq!(r["negotiated"], rev, "{v}");
+            assert_eq!(r["pets"], example, "{transport} {rev}: {v}");
+            assert_eq!(r["pet"], json!({"id": 7, "name": "pet 7"}), "{v}");
+            let wrong = r["wrong"].as_str().unwrap_or_default();
+            assert!(
+                wrong.starts_with("Tool:") && wrong.contains("does not match its outputSchema"),
+                "{transport} {rev}: {wrong}"
+            );
+            assert_eq!(
+                r["failed"],
+                format!("Tool: tool `get_pet` returned an error: no pet -1 at {rev}"),
+                "{v}"
+            );
+            let adopt = r["adopt"].as_str().unwrap_or_default();
+            if rev == "2026-07-28" {
+                assert_eq!(
+                    adopt, "Tool: tool `adopt` returned an error: not implemented",
+                    "{v}"
+                );
+            } else {
+                assert!(adopt.starts_with("ToolUnavailable"), "{v}");
+            }
+        }
+    }
+    assert_eq!(v["mock-only"]["negotiated"], "2026-07-28", "{v}");
+    assert_eq!(v["mock-only"]["pets"], example, "{v}");
+}
+
+/// The Python SDK (`mcp` 2.3.0) against a pets stub over stdio and HTTP, negotiating
+/// `auto` (2026-07-28) and `legacy` (the handshake); one JSON line. Arguments: the stub's
+/// URL, then its command line.
+const PY_CLIENT: &str = r#"
+import json, sys
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+async def session(server, mode):
+    async with Client(server, mode=mode) as c:
+        r = {"negotiated": c.protocol_version}
+        listed = await c.list_tools()
+        r["tools"] = sorted(t.name for t in listed.tools)
+        pet = await c.call_tool("get_pet", {"id": 7})
+        r["pet"] = pet.structured_content
+        bad = await c.call_tool("get_pet", {"id": "seven"})
+        r["invalid"] = [bad.is_error, bad.content[0].text]
+        pets = await c.call_tool("list_pets", {"limit": 1})
+        r["pets"] = pets.structured_content
+        try:
+            adopt = await c.call_tool("adopt", {"id": 1})
+            r["adopt"] = [adopt.is_error, adopt.content[0].text if adopt.content else ""]
+        except Exception as e:
+            r["adopt"] = ["raised", str(e)]
+        return r
+
+async def main():
+    url, stub, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    out = {}
+    for mode in ["auto", "legacy"]:
+        out["stdio-" + mode] = await session(StdioServerParameters(command=stub, args=args), mode)
+        out["http-" + mode] = await session(url, mode)
+    print(json.dumps(out))
+
+anyio.run(main)
+"#;
+
+/// The Python SDK (`py`, the venv's interpreter) against a pets stub like
+/// [`check_rust_client_on_pets`]'s (`stub` its stdio command line, `url` its HTTP
+/// endpoint), over stdio and HTTP in `auto` (2026-07-28) and `legacy` (2025-11-25) mode: it
+/// lists the revision's tools, `get_pet` runs the user's code, arguments that are not the
+/// inputSchema's are a tool error before the handler runs, `list_pets` answers from its
+/// named example (wrapped as `{"result": …}` at 2025-11-25), and `adopt` is the tool error
+/// "not implemented" at 2026-07-28 and an unknown tool at 2025-11-25. The script is
+/// written under `base`.
+pub fn check_python_sdk_on_pets(py: &Path, base: &Path, stub: &[&OsStr], url: &str) {
+    use serde_json::json;
+    std::fs::create_dir_all(base).expect("mkdir");
+    let script = base.join("py_client.py");
+    std::fs::write(&script, PY_CLIENT).expect("writes");
+    let out = Command::new(py)
+        .arg(&script)
+        .arg(url)
+        .args(stub)
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let p: Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
+    let example = pets_example();
+    for transport in ["stdio", "http"] {
+        for (mode, rev) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
+            let r = &p[format!("{transport}-{mode}")];
+            assert_eq!(r["negotiated"], rev, "{p}");
+            assert_eq!(r["tools"], pets_tools_at(rev), "{p}");
+            assert_eq!(r["pet"], json!({"id": 7, "name": "pet 7"}), "{p}");
+            assert_eq!(r["invalid"][0], true, "{p}");
+            let invalid = r["invalid"][1].as_str().unwrap_or_default();
+            assert!(
+                invalid.contains("invalid arguments for tool \"get_pet\""),
+                "{p}"
+            );
+            let pets = if rev == "2026-07-28" {
+                example.clone()
+            } else {
+                json!({"result": example})
+            };
+            assert_eq!(r["pets"], pets, "{transport} {mode}: {p}");
+            if rev == "2026-07-28" {
+                assert_eq!(r["adopt"], json!([true, "not implemented"]), "{p}");
+            } else {
+                // Not in the 2025-11-25 view: a JSON-RPC error, no handler ran.
+                assert_eq!(r["adopt"][0], "raised", "{p}");
+                let why = r["adopt"][1].as_str().unwrap_or_default();
+                assert!(why.contains("unknown tool: adopt"), "{p}");
+            }
+        }
+    }
 }
