@@ -109,7 +109,7 @@ fn without_envelope(result: &Value) -> Value {
 /// `mcpdesc capture` at every revision `desc` declares of the server `target` reaches
 /// (`["--", PROGRAM, ARGS…]` over stdio or `["--url", URL]`), transcripts saved under
 /// `dir`; then, per declared revision, the `tools/list` result the server sent (in its
-/// order, envelope aside — see [`without_envelope`] — nothing more, nothing less) and the export of the captured
+/// order, envelope aside — see `without_envelope` — nothing more, nothing less) and the export of the captured
 /// description (in name order) both equal `mcpdesc export tools-list --protocol-version
 /// V` of `desc`.
 pub fn capture_equals_export(desc: &Path, dir: &Path, target: &[&OsStr]) {
