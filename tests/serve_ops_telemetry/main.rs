@@ -515,23 +515,43 @@ impl Drop for Collector {
     }
 }
 
+/// `mcpdesc serve` over the one-operation description and a recording upstream,
+/// exporting its traces to a fresh receiver, with `env` (fields drop in order: the
+/// server first, so it flushes while the receiver still runs).
+struct Traced {
+    serve: Serve,
+    rx: Collector,
+    up: Recorder,
+    _dir: tempfile::TempDir,
+}
+
+fn traced(env: &[(&str, &str)]) -> Traced {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let desc = description(&dir);
+    let up = upstream();
+    let rx = Collector::start();
+    let endpoint = format!("http://127.0.0.1:{}", rx.port);
+    let serve = Serve::start(&desc, &up.base(), &["--otlp-endpoint", &endpoint], env);
+    Traced {
+        serve,
+        rx,
+        up,
+        _dir: dir,
+    }
+}
+
 #[test]
 #[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
 fn traces_continue_the_callers_trace_down_to_the_upstream() {
     if !venv_python().is_file() {
         return missing("the Python venv with opentelemetry-proto (.deps/venv)");
     }
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let desc = description(&dir);
-    let up = upstream();
-    let rx = Collector::start();
-    let endpoint = format!("http://127.0.0.1:{}", rx.port);
-    let serve = Serve::start(
-        &desc,
-        &up.base(),
-        &["--otlp-endpoint", &endpoint],
-        &[("OTEL_SERVICE_NAME", "pets-gateway")],
-    );
+    let Traced {
+        _dir,
+        up,
+        rx,
+        serve,
+    } = traced(&[("OTEL_SERVICE_NAME", "pets-gateway")]);
     // From the HTTP header.
     let t1 = "4bf92f3577b34da6a3ce929d0e0e4736";
     let tp1 = format!("00-{t1}-00f067aa0ba902b7-01");
@@ -617,20 +637,15 @@ fn the_standard_sampler_variables_choose_what_is_traced() {
     if !venv_python().is_file() {
         return missing("the Python venv with opentelemetry-proto (.deps/venv)");
     }
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let desc = description(&dir);
-    let up = upstream();
-    let rx = Collector::start();
-    let endpoint = format!("http://127.0.0.1:{}", rx.port);
-    let serve = Serve::start(
-        &desc,
-        &up.base(),
-        &["--otlp-endpoint", &endpoint],
-        &[
-            ("OTEL_TRACES_SAMPLER", "parentbased_traceidratio"),
-            ("OTEL_TRACES_SAMPLER_ARG", "0"),
-        ],
-    );
+    let Traced {
+        _dir,
+        up,
+        rx,
+        serve,
+    } = traced(&[
+        ("OTEL_TRACES_SAMPLER", "parentbased_traceidratio"),
+        ("OTEL_TRACES_SAMPLER_ARG", "0"),
+    ]);
     let sampled = "5b8aa5a2d2c872e8321cf37308d69df2";
     serve.call(
         1,
@@ -689,17 +704,12 @@ fn an_unsampled_callers_trace_is_passed_upstream_unsampled() {
     if !venv_python().is_file() {
         return missing("the Python venv with opentelemetry-proto (.deps/venv)");
     }
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let desc = description(&dir);
-    let up = upstream();
-    let rx = Collector::start();
-    let endpoint = format!("http://127.0.0.1:{}", rx.port);
-    let serve = Serve::start(
-        &desc,
-        &up.base(),
-        &["--otlp-endpoint", &endpoint],
-        &[("OTEL_TRACES_SAMPLER", "parentbased_always_on")],
-    );
+    let Traced {
+        _dir,
+        up,
+        rx,
+        serve,
+    } = traced(&[("OTEL_TRACES_SAMPLER", "parentbased_always_on")]);
     let unsampled = "7d3ac1e2b4f50617283940a5b6c7d8e9";
     serve.call(
         1,

@@ -101,6 +101,27 @@ pub(super) fn start_until(
     }
 }
 
+/// `WORK/NAME.mcpdesc.json`: the one-operation document ([`spec`], calling `upstream`)
+/// imported by the release `mcpdesc` at `mcpdesc`.
+pub(super) fn one_operation_description(
+    mcpdesc: &Path,
+    work: &Path,
+    name: &str,
+    upstream: &str,
+) -> Result<PathBuf, String> {
+    let spec_path = work.join(format!("{name}-openapi.json"));
+    std::fs::write(&spec_path, spec(upstream)).map_err(|e| e.to_string())?;
+    let desc = work.join(format!("{name}.mcpdesc.json"));
+    crate::run(
+        Command::new(mcpdesc)
+            .args(["import", "openapi"])
+            .arg(&spec_path)
+            .arg("-o")
+            .arg(&desc),
+    )?;
+    Ok(desc)
+}
+
 pub(super) fn url_in(line: &str) -> Option<String> {
     line.split_whitespace()
         .find(|w| w.starts_with("http://"))
@@ -182,16 +203,7 @@ pub fn run(opts: &Opts, release: &Path, root: &Path, work: &Path) -> Result<(), 
         "listening on",
     )?;
     let up = url_in(&line).ok_or("no upstream URL")?;
-    let spec_path = work.join("serve-bench-openapi.json");
-    std::fs::write(&spec_path, spec(&up)).map_err(|e| e.to_string())?;
-    let desc = work.join("serve-bench.mcpdesc.json");
-    crate::run(
-        Command::new(exe("mcpdesc"))
-            .args(["import", "openapi"])
-            .arg(&spec_path)
-            .arg("-o")
-            .arg(&desc),
-    )?;
+    let desc = one_operation_description(&exe("mcpdesc"), work, "serve-bench", &up)?;
     let driver = exe("serve_load");
     let args_json = r#"{"id__path":42}"#;
     let direct = format!("{up}/items/42");

@@ -14,7 +14,9 @@
 //! A measurement, not a test: a missed target is printed loudly; the command exits 0.
 
 use super::Opts;
-use super::serve::{Reap, load, spec, start_until, tool_args, tool_name, url_in};
+use super::serve::{
+    Reap, load, one_operation_description, start_until, tool_args, tool_name, url_in,
+};
 use std::path::Path;
 use std::process::Command;
 
@@ -82,16 +84,7 @@ pub fn run(opts: &Opts, release: &Path, work: &Path) -> Result<(), String> {
     let up = url_in(&line).ok_or("no upstream URL")?;
     let (_sink, line) = started(&["0", "sink"])?;
     let sink = url_in(&line).ok_or("no sink URL")?;
-    let spec_path = work.join("telemetry-bench-openapi.json");
-    std::fs::write(&spec_path, spec(&up)).map_err(|e| e.to_string())?;
-    let desc = work.join("telemetry-bench.mcpdesc.json");
-    crate::run(
-        Command::new(exe("mcpdesc"))
-            .args(["import", "openapi"])
-            .arg(&spec_path)
-            .arg("-o")
-            .arg(&desc),
-    )?;
+    let desc = one_operation_description(&exe("mcpdesc"), work, "telemetry-bench", &up)?;
     let (tool, args) = (tool_name(&desc)?, tool_args(&desc, r#"{"id__path":42}"#)?);
     let metrics = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
