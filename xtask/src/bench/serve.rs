@@ -101,14 +101,15 @@ pub(super) fn start_until(
     }
 }
 
-/// `WORK/NAME.mcpdesc.json`: the one-operation document ([`spec`], calling `upstream`)
-/// imported by the release `mcpdesc` at `mcpdesc`.
+/// The one-operation document ([`spec`], calling `upstream`) written to
+/// `WORK/NAME-openapi.json`, and `WORK/NAME.mcpdesc.json` imported from it by the release
+/// `mcpdesc` at `mcpdesc`: both paths.
 pub(super) fn one_operation_description(
     mcpdesc: &Path,
     work: &Path,
     name: &str,
     upstream: &str,
-) -> Result<PathBuf, String> {
+) -> Result<(PathBuf, PathBuf), String> {
     let spec_path = work.join(format!("{name}-openapi.json"));
     std::fs::write(&spec_path, spec(upstream)).map_err(|e| e.to_string())?;
     let desc = work.join(format!("{name}.mcpdesc.json"));
@@ -119,7 +120,7 @@ pub(super) fn one_operation_description(
             .arg("-o")
             .arg(&desc),
     )?;
-    Ok(desc)
+    Ok((spec_path, desc))
 }
 
 pub(super) fn url_in(line: &str) -> Option<String> {
@@ -203,7 +204,7 @@ pub fn run(opts: &Opts, release: &Path, root: &Path, work: &Path) -> Result<(), 
         "listening on",
     )?;
     let up = url_in(&line).ok_or("no upstream URL")?;
-    let desc = one_operation_description(&exe("mcpdesc"), work, "serve-bench", &up)?;
+    let (spec_path, desc) = one_operation_description(&exe("mcpdesc"), work, "serve-bench", &up)?;
     let driver = exe("serve_load");
     let args_json = r#"{"id__path":42}"#;
     let direct = format!("{up}/items/42");

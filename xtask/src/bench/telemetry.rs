@@ -84,7 +84,7 @@ pub fn run(opts: &Opts, release: &Path, work: &Path) -> Result<(), String> {
     let up = url_in(&line).ok_or("no upstream URL")?;
     let (_sink, line) = started(&["0", "sink"])?;
     let sink = url_in(&line).ok_or("no sink URL")?;
-    let desc = one_operation_description(&exe("mcpdesc"), work, "telemetry-bench", &up)?;
+    let (_, desc) = one_operation_description(&exe("mcpdesc"), work, "telemetry-bench", &up)?;
     let (tool, args) = (tool_name(&desc)?, tool_args(&desc, r#"{"id__path":42}"#)?);
     let metrics = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
