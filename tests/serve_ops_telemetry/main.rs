@@ -508,6 +508,30 @@ impl Collector {
     }
 }
 
+impl Collector {
+    /// Every span the receiver printed, once the server has exited: ending the receiver
+    /// ends its output, and its reader then closes the channel.
+    fn all_spans(&self) -> Vec<Value> {
+        let _ = Command::new("kill")
+            .args(["-KILL", &self.child.id().to_string()])
+            .status();
+        let mut spans = Vec::new();
+        while let Ok(s) = self.spans.recv_timeout(Duration::from_secs(30)) {
+            spans.push(s);
+        }
+        spans
+    }
+}
+
+/// The distinct trace ids of `spans`, in order.
+fn trace_ids(spans: &[Value]) -> Vec<&str> {
+    let ids: std::collections::BTreeSet<&str> = spans
+        .iter()
+        .filter_map(|s| s["trace_id"].as_str())
+        .collect();
+    ids.into_iter().collect()
+}
+
 impl Drop for Collector {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -668,23 +692,8 @@ fn the_standard_sampler_variables_choose_what_is_traced() {
     // prints a batch's spans before it answers: every exported span is in its output.
     let (ok, _) = serve.stop();
     assert!(ok, "serve did not exit 0 on SIGTERM");
-    // Ending the receiver ends its output: its reader then closes the channel.
-    let _ = Command::new("kill")
-        .args(["-KILL", &rx.child.id().to_string()])
-        .status();
-    let mut spans = Vec::new();
-    while let Ok(s) = rx.spans.recv_timeout(Duration::from_secs(30)) {
-        spans.push(s);
-    }
-    let traces: std::collections::BTreeSet<&str> = spans
-        .iter()
-        .filter_map(|s| s["trace_id"].as_str())
-        .collect();
-    assert_eq!(
-        traces.into_iter().collect::<Vec<_>>(),
-        vec![sampled],
-        "{spans:#?}"
-    );
+    let spans = rx.all_spans();
+    assert_eq!(trace_ids(&spans), [sampled], "{spans:#?}");
     let kinds: Vec<&str> = spans.iter().filter_map(|s| s["kind"].as_str()).collect();
     assert_eq!(kinds.len(), 2, "{spans:#?}");
     assert!(kinds.contains(&"SPAN_KIND_SERVER") && kinds.contains(&"SPAN_KIND_CLIENT"));
@@ -729,22 +738,8 @@ fn an_unsampled_callers_trace_is_passed_upstream_unsampled() {
     );
     let (ok, _) = serve.stop();
     assert!(ok, "serve did not exit 0 on SIGTERM");
-    let _ = Command::new("kill")
-        .args(["-KILL", &rx.child.id().to_string()])
-        .status();
-    let mut spans = Vec::new();
-    while let Ok(s) = rx.spans.recv_timeout(Duration::from_secs(30)) {
-        spans.push(s);
-    }
-    let traces: std::collections::BTreeSet<&str> = spans
-        .iter()
-        .filter_map(|s| s["trace_id"].as_str())
-        .collect();
-    assert_eq!(
-        traces.into_iter().collect::<Vec<_>>(),
-        vec![sampled],
-        "{spans:#?}"
-    );
+    let spans = rx.all_spans();
+    assert_eq!(trace_ids(&spans), [sampled], "{spans:#?}");
     let recorded = up.requests();
     assert_eq!(recorded.len(), 2);
     let tp = recorded[0]

@@ -595,6 +595,15 @@ impl Index {
         self.gate = gate;
     }
 
+    /// How many APIs the index's tools belong to (0 without [`Index::set_apis`]).
+    fn api_count(&self) -> usize {
+        self.apis
+            .iter()
+            .copied()
+            .max()
+            .map_or(0, |m| m as usize + 1)
+    }
+
     /// Per API label, BM25 of the request against each API taken as one document
     /// (a term's frequency: how many of the API's tools have it; its idf: over the
     /// APIs), divided by the best API's; empty with one API or no match.
@@ -602,12 +611,7 @@ impl Index {
         if self.apis.is_empty() {
             return Vec::new();
         }
-        let groups = self
-            .apis
-            .iter()
-            .copied()
-            .max()
-            .map_or(0, |m| m as usize + 1);
+        let groups = self.api_count();
         let mut size = vec![0f32; groups];
         for &a in &self.apis {
             size[a as usize] += 1.0;
@@ -804,12 +808,7 @@ impl Index {
         if mu <= 0.0 || self.apis.is_empty() || lexical_top.is_empty() {
             return bm25;
         }
-        let groups = self
-            .apis
-            .iter()
-            .copied()
-            .max()
-            .map_or(0, |m| m as usize + 1);
+        let groups = self.api_count();
         let mut hits = vec![0f32; groups];
         for h in lexical_top {
             hits[self.apis[h.tool] as usize] += h.score;
