@@ -63,3 +63,6 @@ pub fn parse_document(
         }
     }
 }
+
+#[cfg(test)]
+mod tests_mutants;
