@@ -297,3 +297,6 @@ pub fn roundtrip_dir(dir: &Path) -> std::io::Result<Report> {
         files: files.par_iter().map(|p| roundtrip(p)).collect(),
     })
 }
+
+#[cfg(test)]
+mod tests;
