@@ -17,3 +17,6 @@ pub use issuer::{
     UpstreamToken, token_hash,
 };
 pub use jwt::{Checks, Claims, KeySet, Reject};
+
+#[cfg(test)]
+mod tests_mutants;
