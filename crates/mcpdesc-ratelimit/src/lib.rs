@@ -746,3 +746,6 @@ mod tests {
         assert!(l.tracked() <= 1, "{} callers kept", l.tracked());
     }
 }
+
+#[cfg(test)]
+mod tests_mutants;
