@@ -61,6 +61,8 @@ pub(crate) mod session_seal;
 pub(crate) mod start;
 pub(crate) mod stdio;
 pub mod telemetry;
+#[cfg(test)]
+mod tests_mutants;
 
 use crate::backend::{Backend, DeclRead, ReadAnswer};
 use catalog::{Catalog, ToolEntry, View};

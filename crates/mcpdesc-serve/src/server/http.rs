@@ -1304,6 +1304,10 @@ fn rpc_status(v: &Value) -> Resp {
 }
 
 #[cfg(test)]
+#[path = "tests_mutants_http.rs"]
+mod tests_mutants_http;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
