@@ -11,6 +11,7 @@ mod body;
 mod client;
 mod header_rule;
 mod misc;
+mod mutants;
 mod options;
 mod request;
 mod response;
