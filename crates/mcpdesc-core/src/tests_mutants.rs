@@ -68,3 +68,23 @@ fn component_ref_reads_the_target_of_a_reference_object_only() {
     assert_eq!(component_ref(&json!({"$componentRef": 7})), None);
     assert_eq!(component_ref(&json!("#/components/schemas/Pet")), None);
 }
+
+/// OpenAPI 3.1 §4.8.12.4 (Style Values): the seven `style` names, as `as_str`, `Display`
+/// and the serialized provenance write them.
+#[test]
+fn styles_are_named_as_the_openapi_style_values_table() {
+    use crate::provenance::Style;
+    for (style, name) in [
+        (Style::Matrix, "matrix"),
+        (Style::Label, "label"),
+        (Style::Simple, "simple"),
+        (Style::Form, "form"),
+        (Style::SpaceDelimited, "spaceDelimited"),
+        (Style::PipeDelimited, "pipeDelimited"),
+        (Style::DeepObject, "deepObject"),
+    ] {
+        assert_eq!(style.as_str(), name);
+        assert_eq!(style.to_string(), name);
+        assert_eq!(serde_json::to_value(style).unwrap(), name);
+    }
+}
