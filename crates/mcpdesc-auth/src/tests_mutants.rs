@@ -268,3 +268,50 @@ fn an_octet_key_pair_on_another_curve_is_skipped() {
     assert_eq!(keys.len(), 1);
     assert!(keys.has_kid("e"));
 }
+
+/// An issued token never shows in logs: its `Debug` is the type and a redaction mark,
+/// as the caller's token's is.
+#[test]
+fn an_upstream_tokens_debug_is_redacted() {
+    let ep = Endpoint::answering(
+        200,
+        json!({"access_token": "up-secret", "token_type": "Bearer"}),
+    );
+    let iss = issuer(&ep.url, false);
+    let t = runtime()
+        .block_on(iss.exchange(&SubjectToken::new("t"), "oauth", "https://a/", false))
+        .expect("exchanged");
+    assert_eq!(format!("{t:?}"), "UpstreamToken(REDACTED)");
+}
+
+/// A JWT naming an unknown `kid` refetches the JWKS at once (a key rotation), but at
+/// most once per `JWKS_REFETCH_INTERVAL`: a stream of forged `kid`s costs the issuer
+/// one fetch.
+#[test]
+fn unknown_key_ids_refetch_the_jwks_once_per_interval() {
+    use base64::Engine as _;
+    let jwks = Endpoint::answering(200, json!({"keys": []}));
+    let mut iss = issuer("http://127.0.0.1:9/unused", false);
+    iss.metadata.jwks_uri = jwks.url.clone();
+    let b64 = |s: &str| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(s);
+    let token = |kid: &str| {
+        let header = format!(r#"{{"alg":"RS256","typ":"at+jwt","kid":"{kid}"}}"#);
+        format!("{}.{}.c2ln", b64(&header), b64("{}"))
+    };
+    let rt = runtime();
+    assert!(
+        rt.block_on(iss.verify(&token("rotated-1"), AUDIENCE))
+            .is_err()
+    );
+    assert_eq!(jwks.seen().len(), 1, "the first unknown kid fetches");
+    assert!(
+        rt.block_on(iss.verify(&token("rotated-2"), AUDIENCE))
+            .is_err()
+    );
+    assert_eq!(
+        jwks.seen().len(),
+        1,
+        "the next one within the interval does not"
+    );
+    assert!(jwks.seen()[0].head.starts_with("GET /oauth HTTP/1.1"));
+}
