@@ -53,6 +53,14 @@ pub(super) fn spec(upstream: &str) -> String {
 
 /// Kills (and reaps) a server process when dropped.
 pub(super) struct Reap(Child);
+
+impl Reap {
+    /// The process id.
+    pub(super) fn id(&self) -> u32 {
+        self.0.id()
+    }
+}
+
 impl Drop for Reap {
     fn drop(&mut self) {
         let _ = self.0.kill();
@@ -135,6 +143,8 @@ pub(super) struct Load {
     pub(super) p50_ms: f64,
     pub(super) p99_ms: f64,
     pub(super) errors: u64,
+    /// Requests sent, the warm-up's included.
+    pub(super) sent: u64,
 }
 
 pub(super) fn load(driver: &Path, args: &[String]) -> Result<Load, String> {
@@ -156,6 +166,10 @@ pub(super) fn load(driver: &Path, args: &[String]) -> Result<Load, String> {
         p99_ms: f("p99_ms"),
         errors: v
             .get("errors")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0),
+        sent: v
+            .get("sent")
             .and_then(serde_json::Value::as_u64)
             .unwrap_or(0),
     })

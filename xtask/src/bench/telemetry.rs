@@ -11,6 +11,11 @@
 //! both alike. Each round's p50s, their ratio both/plain and the load average are
 //! printed; the verdict is the median of the per-round ratios against the target.
 //!
+//! Beside the wall clock, each round reads each server's CPU time (user + system, from
+//! `/proc`) over its run and divides it by the calls `serve_load` sent (warm-up
+//! included): CPU per call depends far less on other load than p50 does. The OTLP
+//! exporter's thread (`OpenTelemetry.*`) is counted apart, as part of the server's.
+//!
 //! A measurement, not a test: a missed target is printed loudly; the command exits 0.
 
 use super::Opts;
@@ -40,6 +45,43 @@ fn loadavg() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
         .unwrap_or_else(|_| "n/a".into())
+}
+
+/// CPU seconds (user + system) of process `pid` and, apart, of its threads whose name
+/// starts with `thread` (from `/proc`, in clock ticks of 10 ms); zeros where `/proc`
+/// cannot be read.
+fn cpu_seconds(pid: u32, thread: &str) -> (f64, f64) {
+    const TICK: f64 = 0.01;
+    let ticks = |stat: &str| -> f64 {
+        let f: Vec<&str> = stat
+            .rsplit_once(')')
+            .map_or(Vec::new(), |(_, r)| r.split_whitespace().collect());
+        let n = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+        // After the `(comm)` field: state is 0, utime 11, stime 12.
+        n(11) + n(12)
+    };
+    let all = std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(0.0, |s| ticks(&s));
+    let mut named = 0.0;
+    if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
+        for t in tasks.flatten() {
+            let comm = std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
+            if comm.starts_with(thread) {
+                named += std::fs::read_to_string(t.path().join("stat")).map_or(0.0, |s| ticks(&s));
+            }
+        }
+    }
+    (all * TICK, named * TICK)
+}
+
+/// The OTLP batch span processor's thread name (`OpenTelemetry.Traces.BatchProcessor`,
+/// cut to 15 bytes by the kernel).
+const EXPORTER_THREAD: &str = "OpenTelemetry";
+
+/// One server's share of a round: its p50, and its CPU per call in µs (all, exporter).
+struct Round {
+    p50_ms: f64,
+    cpu_us: f64,
+    exporter_us: f64,
 }
 
 /// A plain `GET` of `http://authority/path`; the body.
@@ -90,14 +132,15 @@ pub fn run(opts: &Opts, release: &Path, work: &Path) -> Result<(), String> {
         .and_then(|l| l.local_addr())
         .map_err(|e| e.to_string())?
         .to_string();
-    let (_plain, plain_url) = serve(&exe("mcpdesc"), &desc, &[])?;
-    let (_both, both_url) = serve(
+    let (plain_proc, plain_url) = serve(&exe("mcpdesc"), &desc, &[])?;
+    let (both_proc, both_url) = serve(
         &exe("mcpdesc"),
         &desc,
         &["--metrics", &metrics, "--otlp-endpoint", &sink],
     )?;
     let driver = exe("serve_load");
-    let p50 = |url: &str| -> Result<f64, String> {
+    let round = |url: &str, pid: u32| -> Result<Round, String> {
+        let before = cpu_seconds(pid, EXPORTER_THREAD);
         let l = load(
             &driver,
             &[
@@ -109,33 +152,51 @@ pub fn run(opts: &Opts, release: &Path, work: &Path) -> Result<(), String> {
                 args.clone(),
             ],
         )?;
+        let after = cpu_seconds(pid, EXPORTER_THREAD);
         if l.errors > 0 {
             return Err(format!("{} of the calls to {url} failed", l.errors));
         }
-        Ok(l.p50_ms)
+        let per_call = |s: f64| s * 1e6 / (l.sent.max(1) as f64);
+        Ok(Round {
+            p50_ms: l.p50_ms,
+            cpu_us: per_call(after.0 - before.0),
+            exporter_us: per_call(after.1 - before.1),
+        })
     };
+    let (plain_pid, both_pid) = (plain_proc.id(), both_proc.id());
     let load_before = loadavg();
     println!(
         "\nTelemetry overhead: tools/call p50 at concurrency 1, `mcpdesc serve` plain vs --metrics + --otlp-endpoint (a loopback sink); {} interleaved rounds of {ROUND_SECS} s after a warm-up; load average {load_before}\n",
         opts.runs
     );
-    p50(&plain_url)?;
-    p50(&both_url)?;
-    println!("| round | plain p50 | metrics+traces p50 | ratio | load average |");
-    println!("|---:|---:|---:|---:|---|");
+    round(&plain_url, plain_pid)?;
+    round(&both_url, both_pid)?;
+    println!(
+        "| round | plain p50 | metrics+traces p50 | ratio | plain CPU/call | metrics+traces CPU/call | of which exporter | load average |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|---:|---|");
     let mut ratios = Vec::new();
     let (mut plains, mut boths) = (Vec::new(), Vec::new());
-    for round in 1..=opts.runs {
-        let plain = p50(&plain_url)?;
-        let both = p50(&both_url)?;
-        let ratio = both / plain.max(1e-9);
+    let (mut plain_cpu, mut both_cpu, mut exporter_cpu) = (Vec::new(), Vec::new(), Vec::new());
+    for n in 1..=opts.runs {
+        let plain = round(&plain_url, plain_pid)?;
+        let both = round(&both_url, both_pid)?;
+        let ratio = both.p50_ms / plain.p50_ms.max(1e-9);
         println!(
-            "| {round} | {plain:.3} ms | {both:.3} ms | {ratio:.3} | {} |",
+            "| {n} | {:.3} ms | {:.3} ms | {ratio:.3} | {:.1} µs | {:.1} µs | {:.1} µs | {} |",
+            plain.p50_ms,
+            both.p50_ms,
+            plain.cpu_us,
+            both.cpu_us,
+            both.exporter_us,
             loadavg()
         );
         ratios.push(ratio);
-        plains.push(plain);
-        boths.push(both);
+        plains.push(plain.p50_ms);
+        boths.push(both.p50_ms);
+        plain_cpu.push(plain.cpu_us);
+        both_cpu.push(both.cpu_us);
+        exporter_cpu.push(both.exporter_us);
     }
     let (scrape, batches) = (
         get(&metrics, "/metrics")?,
@@ -159,6 +220,13 @@ pub fn run(opts: &Opts, release: &Path, work: &Path) -> Result<(), String> {
         super::median(plains).unwrap_or(f64::NAN),
         super::median(boths).unwrap_or(f64::NAN),
         loadavg()
+    );
+    let med = |v: Vec<f64>| super::median(v).unwrap_or(f64::NAN);
+    println!(
+        "median CPU per call (serve's user + system time / calls sent): plain {:.1} µs, metrics+traces {:.1} µs, of which the OTLP exporter's thread {:.1} µs",
+        med(plain_cpu),
+        med(both_cpu),
+        med(exporter_cpu)
     );
     if verdict == "FAIL" {
         eprintln!(

@@ -1,6 +1,8 @@
 //! The load driver of the `serve` bench: N workers, each on its own keep-alive HTTP/1.1
 //! connection, send requests back to back for a fixed time after a warm-up, and the
-//! driver reports calls per second and latency percentiles as one JSON line.
+//! driver reports calls per second and latency percentiles as one JSON line (`sent`
+//! counts every request of the timed loop, the warm-up's included: a server's CPU time
+//! over the whole run divided by it is its CPU per call).
 //!
 //! ```text
 //! serve_load http URL CONCURRENCY SECONDS              # GET URL (the upstream: the floor)
@@ -64,12 +66,14 @@ fn main() -> ExitCode {
     let began = Instant::now();
     let mut lat: Vec<u32> = Vec::new();
     let mut errors = 0usize;
+    let mut sent = 0u64;
     let mut failure = None;
     for w in workers {
         match w.join() {
-            Ok(Ok((l, e))) => {
+            Ok(Ok((l, e, n))) => {
                 lat.extend(l);
                 errors += e;
+                sent += n;
             }
             Ok(Err(e)) => failure = Some(e),
             Err(_) => failure = Some("a worker panicked".into()),
@@ -97,6 +101,7 @@ fn main() -> ExitCode {
             "p50_ms": pct(0.50),
             "p99_ms": pct(0.99),
             "errors": errors,
+            "sent": sent,
         })
     );
     ExitCode::SUCCESS
@@ -236,7 +241,7 @@ fn worker(
     call: Option<&(String, Value)>,
     start: &Barrier,
     measure: Duration,
-) -> Result<(Vec<u32>, usize), String> {
+) -> Result<(Vec<u32>, usize, u64), String> {
     let mut c = Conn::open(t)?;
     let mut session: Option<String> = None;
     const JSON: [(&str, &str); 2] = [
@@ -271,6 +276,7 @@ fn worker(
     let mut lat = Vec::new();
     let mut errors = 0;
     let mut id = 1u64;
+    let mut sent = 0u64;
     while began.elapsed() < WARMUP + measure {
         let t0 = Instant::now();
         let ok = match call {
@@ -290,6 +296,7 @@ fn worker(
                 })
             }
         };
+        sent += 1;
         let us = t0.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
         if began.elapsed() >= WARMUP {
             lat.push(us);
@@ -298,5 +305,5 @@ fn worker(
             }
         }
     }
-    Ok((lat, errors))
+    Ok((lat, errors, sent))
 }
