@@ -151,8 +151,8 @@ impl ReqwestClient {
                 .header("Content-Type", body.content_type.as_str())
                 .body(body.bytes.clone());
         }
-        if let Some(t) = &traced {
-            for (n, v) in t.inject(req) {
+        if let Some(fields) = traced.as_ref().and_then(|t| t.inject(req)) {
+            for (n, v) in fields {
                 b = b.header(n, v);
             }
         }
@@ -229,13 +229,15 @@ impl HttpClient for ReqwestClient {
 /// CLIENT span (OpenTelemetry HTTP client conventions) and the `traceparent` names it;
 /// under a valid span context that is not recorded (a caller's unsampled trace) no span
 /// is made and that context is passed on as it is (W3C Trace Context: sampled flag
-/// unset); with no span context, nothing. The fields are written by the global
-/// propagator (W3C Trace Context, installed with the exporter).
+/// unset); with no span context, nothing. The fields are W3C Trace Context's
+/// (`traceparent`, `tracestate`), as the SDK's propagator writes them.
 mod trace {
     use crate::origin::Origin;
     use crate::request::HttpRequest;
     use opentelemetry::global::{self, BoxedTracer};
-    use opentelemetry::trace::{SpanKind, Status, TraceContextExt as _, Tracer as _};
+    use opentelemetry::trace::{
+        SpanContext, SpanKind, Status, TraceContextExt as _, TraceFlags, Tracer as _,
+    };
     use opentelemetry::{Context, KeyValue};
     use std::sync::OnceLock;
 
@@ -277,25 +279,26 @@ mod trace {
             }
         }
 
-        /// The header fields the propagator writes (`traceparent`, `tracestate`), unless
-        /// the request already carries one (a forwarded inbound `traceparent`).
-        pub(super) fn inject(&self, req: &HttpRequest) -> Vec<(String, String)> {
-            struct Fields(Vec<(String, String)>);
-            impl opentelemetry::propagation::Injector for Fields {
-                fn set(&mut self, key: &str, value: String) {
-                    self.0.push((key.to_string(), value));
-                }
-            }
+        /// The W3C Trace Context header fields of the context (`traceparent`, and
+        /// `tracestate`, empty when the context has none), unless the request already
+        /// carries a `traceparent` (a forwarded inbound one). They are what the W3C
+        /// propagator writes, formatted here without `format!` (see [`traceparent`]).
+        pub(super) fn inject(&self, req: &HttpRequest) -> Option<[(&'static str, String); 2]> {
             if req
                 .headers
                 .iter()
                 .any(|(n, _)| n.eq_ignore_ascii_case("traceparent"))
             {
-                return Vec::new();
+                return None;
             }
-            let mut f = Fields(Vec::new());
-            global::get_text_map_propagator(|p| p.inject_context(&self.cx, &mut f));
-            f.0
+            let span = self.cx.span();
+            let sc = span.span_context();
+            sc.is_valid().then(|| {
+                [
+                    ("traceparent", traceparent(sc)),
+                    ("tracestate", sc.trace_state().header()),
+                ]
+            })
         }
 
         /// Ends the CLIENT span (if one was made) with the response's status.
@@ -321,25 +324,57 @@ mod trace {
         }
     }
 
-    /// A CLIENT span of `req` under `parent`, in a context of its own.
+    /// The W3C `traceparent` of `sc` (version `00`, the trace and span ids in lower-case
+    /// hex, the sampled flag alone), as `opentelemetry_sdk`'s `TraceContextPropagator`
+    /// writes it, into one buffer of its fixed 55 bytes (the propagator's `format!` of
+    /// the ids through `fmt` cost several times more per request).
+    pub(super) fn traceparent(sc: &SpanContext) -> String {
+        let mut out = String::with_capacity(55);
+        out.push_str("00-");
+        hex(&sc.trace_id().to_bytes(), &mut out);
+        out.push('-');
+        hex(&sc.span_id().to_bytes(), &mut out);
+        out.push('-');
+        hex(
+            &[(sc.trace_flags() & TraceFlags::SAMPLED).to_u8()],
+            &mut out,
+        );
+        out
+    }
+
+    fn hex(bytes: &[u8], out: &mut String) {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        for b in bytes {
+            out.push(char::from(DIGITS[usize::from(b >> 4)]));
+            out.push(char::from(DIGITS[usize::from(b & 0xf)]));
+        }
+    }
+
+    /// A CLIENT span of `req` under `parent`, in a context of its own. The method is a
+    /// `&'static str`: name and attribute borrow it.
     fn client_span(parent: &Context, req: &HttpRequest, origin: &Origin) -> Context {
+        let method = req.method.as_str();
         let attrs = vec![
-            KeyValue::new("http.request.method", req.method.as_str().to_string()),
+            KeyValue::new("http.request.method", method),
             KeyValue::new("url.full", redacted(&req.log_url)),
             KeyValue::new("server.address", origin.host.clone()),
             KeyValue::new("server.port", i64::from(origin.port)),
         ];
         let tracer = tracer();
         let span = tracer
-            .span_builder(req.method.as_str().to_string())
+            .span_builder(method)
             .with_kind(SpanKind::Client)
             .with_attributes(attrs)
             .start_with_context(tracer, parent);
         parent.with_span(span)
     }
 
-    /// The log URL (query secrets already `REDACTED`) without user information.
+    /// The log URL (query secrets already `REDACTED`) without user information. A URL
+    /// without an `@` has none (the userinfo delimiter), so it is not parsed again.
     fn redacted(log_url: &str) -> String {
+        if !log_url.contains('@') {
+            return log_url.to_string();
+        }
         match url::Url::parse(log_url) {
             Ok(mut u) if !u.username().is_empty() || u.password().is_some() => {
                 let _ = u.set_username("REDACTED");
@@ -347,6 +382,65 @@ mod trace {
                 u.to_string()
             }
             _ => log_url.to_string(),
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use opentelemetry::trace::{SpanId, TraceId, TraceState};
+
+        /// The `traceparent` as W3C Trace Context spells it: the specification's own
+        /// example, an unsampled context with leading zeros, and flags whose bits other
+        /// than sampled are not passed on.
+        #[test]
+        fn traceparent_is_w3c_trace_context() {
+            for (trace, span, flags, expected) in [
+                (
+                    0x4bf9_2f35_77b3_4da6_a3ce_929d_0e0e_4736_u128,
+                    0x00f0_67aa_0ba9_02b7_u64,
+                    TraceFlags::SAMPLED,
+                    "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+                ),
+                (
+                    1,
+                    0x10,
+                    TraceFlags::default(),
+                    "00-00000000000000000000000000000001-0000000000000010-00",
+                ),
+                (
+                    u128::MAX,
+                    u64::MAX,
+                    TraceFlags::new(0xff),
+                    "00-ffffffffffffffffffffffffffffffff-ffffffffffffffff-01",
+                ),
+            ] {
+                let sc = SpanContext::new(
+                    TraceId::from(trace),
+                    SpanId::from(span),
+                    flags,
+                    true,
+                    TraceState::default(),
+                );
+                assert_eq!(traceparent(&sc), expected);
+            }
+        }
+
+        #[test]
+        fn userinfo_is_redacted_and_other_urls_are_kept() {
+            assert_eq!(
+                redacted("https://user:pw@api.example.com/x?key=REDACTED"),
+                "https://REDACTED:REDACTED@api.example.com/x?key=REDACTED"
+            );
+            assert_eq!(redacted("http:/user@h/x"), "http://REDACTED:REDACTED@h/x");
+            assert_eq!(
+                redacted("https://api.example.com/a@b?q=x@y"),
+                "https://api.example.com/a@b?q=x@y"
+            );
+            assert_eq!(
+                redacted("https://api.example.com/x"),
+                "https://api.example.com/x"
+            );
         }
     }
 }

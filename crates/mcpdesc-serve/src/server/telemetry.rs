@@ -23,6 +23,7 @@ use mcpdesc_core::meta::PROTOCOL_VERSION;
 use opentelemetry::trace::{FutureExt as _, SpanKind, Status, TraceContextExt as _, Tracer as _};
 use opentelemetry::{Context, KeyValue, global};
 use prometheus_client::encoding::text::encode;
+use prometheus_client::encoding::{EncodeLabel as _, EncodeLabelSet, LabelSetEncoder};
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
@@ -86,7 +87,61 @@ pub enum TelemetryError {
 }
 
 type Labels = Vec<(&'static str, String)>;
-type Histograms = Family<Labels, Histogram, fn() -> Histogram>;
+type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
+
+/// The labels of one `mcp_server_operation_duration_seconds` series, encoded in this
+/// order. Plain fields rather than a list of owned strings: an observation allocates
+/// no label value (the tool name is the request's `Arc`) and hashes a few words.
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+struct OperationLabels {
+    method: &'static str,
+    tool: Option<Arc<str>>,
+    revision: Option<ProtocolRevision>,
+    error_type: Option<Cow<'static, str>>,
+}
+
+impl EncodeLabelSet for OperationLabels {
+    fn encode(&self, e: &mut LabelSetEncoder<'_>) -> fmt::Result {
+        ("mcp_method_name", self.method).encode(e.encode_label())?;
+        if let Some(t) = &self.tool {
+            ("gen_ai_tool_name", &**t).encode(e.encode_label())?;
+        }
+        if let Some(r) = self.revision {
+            ("mcp_protocol_version", r.as_str()).encode(e.encode_label())?;
+        }
+        if let Some(t) = &self.error_type {
+            ("error_type", &**t).encode(e.encode_label())?;
+        }
+        Ok(())
+    }
+}
+
+/// The labels of one `http_client_request_duration_seconds` series: the tool, the
+/// method and the status, encoded as `http_response_status_code` and, for a status of
+/// 400 or more, `error_type` (`no_response` without a status).
+#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+struct UpstreamLabels {
+    tool: String,
+    method: Cow<'static, str>,
+    status: Option<u16>,
+}
+
+impl EncodeLabelSet for UpstreamLabels {
+    fn encode(&self, e: &mut LabelSetEncoder<'_>) -> fmt::Result {
+        ("gen_ai_tool_name", self.tool.as_str()).encode(e.encode_label())?;
+        ("http_request_method", &*self.method).encode(e.encode_label())?;
+        match self.status {
+            Some(s) => {
+                ("http_response_status_code", s).encode(e.encode_label())?;
+                if s >= 400 {
+                    ("error_type", s).encode(e.encode_label())?;
+                }
+            }
+            None => ("error_type", "no_response").encode(e.encode_label())?,
+        }
+        Ok(())
+    }
+}
 
 fn histogram() -> Histogram {
     Histogram::new(DURATION_BUCKETS)
@@ -94,8 +149,8 @@ fn histogram() -> Histogram {
 
 struct Metrics {
     registry: Registry,
-    operation: Histograms,
-    upstream: Histograms,
+    operation: Histograms<OperationLabels>,
+    upstream: Histograms<UpstreamLabels>,
     in_flight: Gauge,
     rate_limited: Counter,
     auth_failures: Family<Labels, Counter>,
@@ -297,11 +352,11 @@ impl Telemetry {
         let meta = params
             .and_then(|p| p.get("_meta"))
             .and_then(Value::as_object);
-        let target = match method {
+        let target: Option<Arc<str>> = match method {
             "tools/call" | "prompts/get" => params
                 .and_then(|p| p.get("name"))
                 .and_then(Value::as_str)
-                .map(|s| truncate(s, 128).to_string()),
+                .map(|s| Arc::from(truncate(s, 128))),
             _ => None,
         };
         let revision = meta
@@ -314,10 +369,11 @@ impl Telemetry {
         let span = inner.tracer.as_ref().map(|tracer| {
             let parent = parent_context(meta, header_trace);
             let name: Cow<'static, str> = match &target {
-                Some(t) => Cow::Owned(format!("{method} {t}")),
+                Some(t) => Cow::Owned([method, " ", t].concat()),
                 None => Cow::Borrowed(method),
             };
-            let mut attrs = vec![
+            let mut attrs = Vec::with_capacity(4);
+            attrs.extend([
                 KeyValue::new("mcp.method.name", method),
                 KeyValue::new(
                     "jsonrpc.request.id",
@@ -325,16 +381,16 @@ impl Telemetry {
                         RequestId::Number(s) | RequestId::Text(s) => truncate(s, 128).to_string(),
                     },
                 ),
-            ];
+            ]);
             if method == "tools/call" {
                 attrs.push(KeyValue::new("gen_ai.operation.name", "execute_tool"));
                 if let Some(t) = &target {
-                    attrs.push(KeyValue::new("gen_ai.tool.name", t.clone()));
+                    attrs.push(KeyValue::new("gen_ai.tool.name", Arc::clone(t)));
                 }
             } else if method == "prompts/get"
                 && let Some(t) = &target
             {
-                attrs.push(KeyValue::new("gen_ai.prompt.name", t.clone()));
+                attrs.push(KeyValue::new("gen_ai.prompt.name", Arc::clone(t)));
             }
             let span = tracer
                 .span_builder(name)
@@ -356,19 +412,16 @@ impl Telemetry {
     /// Records one upstream HTTP request of `tool` (the gateway's log of it).
     pub(crate) fn upstream(&self, tool: &str, up: &mcpdesc_rest::call::UpstreamLog) {
         let Some(m) = self.metrics() else { return };
-        let mut labels: Labels = vec![
-            ("gen_ai_tool_name", tool.to_string()),
-            ("http_request_method", up.method.clone()),
-        ];
-        match up.status {
-            Some(s) => {
-                labels.push(("http_response_status_code", s.to_string()));
-                if s >= 400 {
-                    labels.push(("error_type", s.to_string()));
-                }
-            }
-            None => labels.push(("error_type", "no_response".to_string())),
-        }
+        let method = mcpdesc_core::provenance::Method::ALL
+            .iter()
+            .map(|m| m.as_str())
+            .find(|m| *m == up.method)
+            .map_or_else(|| Cow::Owned(up.method.clone()), Cow::Borrowed);
+        let labels = UpstreamLabels {
+            tool: tool.to_string(),
+            method,
+            status: up.status,
+        };
         m.upstream
             .get_or_create(&labels)
             .observe(up.latency.as_secs_f64());
@@ -448,7 +501,7 @@ struct Obs {
     inner: Arc<Inner>,
     started: Instant,
     method: &'static str,
-    tool: Option<String>,
+    tool: Option<Arc<str>>,
     revision: Option<ProtocolRevision>,
     /// The context holding the SERVER span (with traces).
     cx: Option<Context>,
@@ -503,16 +556,12 @@ impl RequestObs {
         let Some(o) = self.0.take() else { return };
         if let Some(m) = &o.inner.metrics {
             m.in_flight.dec();
-            let mut labels: Labels = vec![("mcp_method_name", o.method.to_string())];
-            if let Some(t) = &o.tool {
-                labels.push(("gen_ai_tool_name", t.clone()));
-            }
-            if let Some(r) = o.revision {
-                labels.push(("mcp_protocol_version", r.as_str().to_string()));
-            }
-            if let Some(e) = &error_type {
-                labels.push(("error_type", e.to_string()));
-            }
+            let labels = OperationLabels {
+                method: o.method,
+                tool: o.tool.clone(),
+                revision: o.revision,
+                error_type: error_type.clone(),
+            };
             m.operation
                 .get_or_create(&labels)
                 .observe(o.started.elapsed().as_secs_f64());
@@ -523,7 +572,7 @@ impl RequestObs {
                 span.set_attribute(KeyValue::new("mcp.protocol.version", r.as_str()));
             }
             if let Some(e) = error_type {
-                span.set_attribute(KeyValue::new("error.type", e.to_string()));
+                span.set_attribute(KeyValue::new("error.type", e.clone()));
                 span.set_status(Status::error(e));
             }
             span.end();
