@@ -34,6 +34,7 @@ pub mod render;
 pub mod rust;
 pub mod rust_server;
 pub mod server;
+mod stub_tool;
 pub mod ts_server;
 pub mod typescript;
 

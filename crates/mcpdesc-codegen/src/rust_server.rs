@@ -14,6 +14,7 @@ use crate::escape::Untrusted;
 use crate::ir::Ir;
 use crate::render::{Ident, filters, untrusted};
 use crate::server::{ServerGenerated, StubFiles};
+use crate::stub_tool::{StubTool, stub_tools};
 use crate::{Error, file};
 use askama::Template;
 use mcpdesc_core::ProtocolRevision;
@@ -28,15 +29,6 @@ pub struct RustServerOptions {
     pub crate_name: Option<String>,
 }
 
-struct STool {
-    doc: Untrusted,
-    deprecated: bool,
-    name: Ident,
-    wire: Untrusted,
-    input: Ident,
-    output: Ident,
-}
-
 #[derive(Template)]
 #[template(path = "rust-server/Cargo.toml.askama", escape = "none")]
 struct CargoTpl {
@@ -49,7 +41,7 @@ struct CargoTpl {
 struct ModTpl {
     protocol_version: Untrusted,
     content_aliases: Vec<(Untrusted, Ident)>,
-    tools: Vec<STool>,
+    tools: Vec<StubTool>,
 }
 
 #[derive(Template)]
@@ -66,7 +58,7 @@ struct MainTpl {
 #[template(path = "rust-server/handlers.user.rs.askama", escape = "none")]
 struct UserHandlersTpl<'a> {
     server: Untrusted,
-    first: Option<&'a STool>,
+    first: Option<&'a StubTool>,
 }
 
 /// The package (and binary) name: the requested one, else `<server name>-server` (the
@@ -100,27 +92,16 @@ fn render(ir: &Ir, description: Untrusted, opts: &RustServerOptions) -> Result<S
             .ok_or(Error::Internal("dangling type id"))?;
         Ident::rust(&t.names.rust)
     };
-    let mut tools = Vec::new();
     let mut content_aliases = Vec::new();
-    for t in &ir.tools {
-        let output = name(t.output)?;
-        if !t.structured_output {
-            let doc = ir
-                .types
-                .get(t.output)
-                .and_then(|x| x.doc.clone())
-                .unwrap_or_default();
-            content_aliases.push((untrusted(doc), output.clone()));
-        }
-        tools.push(STool {
-            doc: untrusted(t.doc.clone()),
-            deprecated: t.deprecated,
-            name: Ident::rust(&t.names.rust)?,
-            wire: untrusted(t.wire_name.clone()),
-            input: name(t.input)?,
-            output,
-        });
+    for t in ir.tools.iter().filter(|t| !t.structured_output) {
+        let doc = ir
+            .types
+            .get(t.output)
+            .and_then(|x| x.doc.clone())
+            .unwrap_or_default();
+        content_aliases.push((untrusted(doc), name(t.output)?));
     }
+    let tools = stub_tools(ir, |n| Ident::rust(&n.rust))?;
     let package = package_name(opts.crate_name.as_deref(), &ir.server.name);
     let server = untrusted(ir.server.label());
     let seeds = vec![

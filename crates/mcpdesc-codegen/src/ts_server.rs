@@ -15,6 +15,7 @@ use crate::escape::Untrusted;
 use crate::ir::Ir;
 use crate::render::{Code, Ident, filters, untrusted};
 use crate::server::{ServerGenerated, StubFiles};
+use crate::stub_tool::{StubTool, stub_tools};
 use crate::typescript::Ctx;
 use crate::{Error, file};
 use askama::Template;
@@ -36,15 +37,6 @@ struct TDecl {
     ty: Code,
 }
 
-struct STool {
-    doc: Untrusted,
-    deprecated: bool,
-    name: Ident,
-    wire: Untrusted,
-    input: Ident,
-    output: Ident,
-}
-
 #[derive(Template)]
 #[template(path = "typescript-server/types.ts.askama", escape = "none")]
 struct TypesTpl {
@@ -55,14 +47,14 @@ struct TypesTpl {
 #[derive(Template)]
 #[template(path = "typescript-server/handlers.ts.askama", escape = "none")]
 struct HandlersTpl {
-    tools: Vec<STool>,
+    tools: Vec<StubTool>,
 }
 
 #[derive(Template)]
 #[template(path = "typescript-server/handlers.user.ts.askama", escape = "none")]
 struct UserHandlersTpl<'a> {
     server: Untrusted,
-    first: Option<&'a STool>,
+    first: Option<&'a StubTool>,
 }
 
 #[derive(Template)]
@@ -107,24 +99,7 @@ fn render(ir: &Ir, description: Untrusted, opts: &TsServerOptions) -> Result<Stu
             });
         }
     }
-    let name = |id: usize| -> Result<Ident, Error> {
-        let t = ir
-            .types
-            .get(id)
-            .ok_or(Error::Internal("dangling type id"))?;
-        Ident::ts(&t.names.ts)
-    };
-    let mut tools = Vec::new();
-    for t in &ir.tools {
-        tools.push(STool {
-            doc: untrusted(t.doc.clone()),
-            deprecated: t.deprecated,
-            name: Ident::ts(&t.names.ts)?,
-            wire: untrusted(t.wire_name.clone()),
-            input: name(t.input)?,
-            output: name(t.output)?,
-        });
-    }
+    let tools = stub_tools(ir, |n| Ident::ts(&n.ts))?;
     let package = opts.package_name.clone().unwrap_or_else(|| {
         let base = crate::typescript::package_name(None, &ir.server.name);
         match base.strip_suffix("-client") {
