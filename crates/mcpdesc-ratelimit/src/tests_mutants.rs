@@ -107,3 +107,80 @@ fn store_failures_are_logged_once_per_period_and_the_recovery_counts_them() {
             .is_some_and(|l| l.ends_with("requests are admitted without a limit until it answers")),
     );
 }
+
+/// A Redis on a free loopback port (`/usr/bin/redis-server`, as `tests/serve_ratelimit`
+/// uses), stopped on drop.
+struct Redis(std::process::Child, String);
+
+impl Redis {
+    fn start() -> Redis {
+        use std::io::BufRead as _;
+        let bin = "/usr/bin/redis-server";
+        assert!(
+            std::path::Path::new(bin).exists(),
+            "{bin} is missing: `cargo xtask deps` installs the test prerequisites"
+        );
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port()
+            .to_string();
+        let mut child = std::process::Command::new(bin)
+            .args(["--port", &port, "--bind", "127.0.0.1", "--save", ""])
+            .args(["--appendonly", "no", "--loglevel", "notice"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn redis-server");
+        let out = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        // Its log says when it accepts connections; the end of the log means it died.
+        let ready = out
+            .lines()
+            .map_while(Result::ok)
+            .any(|l| l.contains("Ready to accept connections"));
+        let redis = Redis(child, format!("redis://127.0.0.1:{port}"));
+        assert!(ready, "redis-server did not start");
+        redis
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The shared budget: a burst of 2 at 1/min admits two requests of a caller and limits
+/// the third for about the interval (the GCRA of `gcra.lua`), another caller has its own.
+/// The limit fails closed here, so a store that cannot be asked would show as
+/// `StoreUnavailable`.
+#[test]
+fn a_shared_store_admits_the_burst_then_limits() {
+    let redis = Redis::start();
+    let mut c = config("1/min");
+    c.burst = NonZeroU32::new(2);
+    c.store = Some(redis.1.parse().expect("url"));
+    c.on_store_error = OnStoreError::Closed;
+    let limiter = Limiter::new(c);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let alice = Caller::subject("alice");
+    for _ in 0..2 {
+        let got = rt.block_on(limiter.check(&alice));
+        assert_eq!(got.admission, Admission::Allowed, "{got:?}");
+    }
+    let third = rt.block_on(limiter.check(&alice));
+    match third.admission {
+        Admission::Limited { retry_after } => assert!(
+            retry_after > Duration::from_secs(50) && retry_after <= Duration::from_secs(60),
+            "{retry_after:?}"
+        ),
+        other => panic!("the third request: {other:?}"),
+    }
+    let bob = rt.block_on(limiter.check(&Caller::subject("bob")));
+    assert_eq!(bob.admission, Admission::Allowed);
+}
