@@ -10,6 +10,7 @@ use crate::{DiffOptions, Report, diff_inputs};
 use serde_json::{Value, json};
 
 mod document;
+mod mutants;
 mod report;
 mod schema;
 mod walk;
