@@ -6,7 +6,37 @@
 
 /// Escapes one reference token (`~` → `~0`, `/` → `~1`).
 pub fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    let mut s = String::with_capacity(token.len());
+    escape_into(&mut s, token);
+    s
+}
+
+/// Appends one reference token to a pointer being built, escaped: `/` then the
+/// token with `~` → `~0`, `/` → `~1` (what [`push`] returns, without a new string).
+///
+/// ```
+/// let mut p = String::from("/a");
+/// mcpdesc_core::pointer::append(&mut p, "b/c~d");
+/// assert_eq!(p, "/a/b~1c~0d");
+/// ```
+pub fn append(ptr: &mut String, token: &str) {
+    ptr.push('/');
+    escape_into(ptr, token);
+}
+
+/// Writes `token` escaped to the end of `out`.
+fn escape_into(out: &mut String, token: &str) {
+    if !token.contains(['~', '/']) {
+        out.push_str(token);
+        return;
+    }
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }
 
 /// Unescapes one reference token (`~1` → `/`, then `~0` → `~`).
@@ -16,10 +46,10 @@ pub fn unescape(token: &str) -> String {
 
 /// Appends a token to a pointer.
 pub fn push(base: &str, token: impl AsRef<str>) -> String {
-    let mut s = String::with_capacity(base.len() + token.as_ref().len() + 1);
+    let token = token.as_ref();
+    let mut s = String::with_capacity(base.len() + token.len() + 1);
     s.push_str(base);
-    s.push('/');
-    s.push_str(&escape(token.as_ref()));
+    append(&mut s, token);
     s
 }
 

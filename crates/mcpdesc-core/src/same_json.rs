@@ -88,39 +88,48 @@ fn number_eq(x: &Number, y: &Number) -> bool {
 /// sorted by key, integers (however written) as `i<value>`, other numbers as `f<bits>`.
 /// For matching values through a hash map instead of comparing every pair.
 pub fn canonical_text(v: &Value) -> String {
-    fn go(v: &Value, out: &mut String) {
+    use std::io::Write as _;
+    fn go(v: &Value, out: &mut Vec<u8>) {
         match v {
             Value::Number(n) => match exact_int(n) {
-                Some(i) => out.push_str(&format!("i{i}")),
-                None => out.push_str(&format!("f{}", n.as_f64().unwrap_or(0.0).to_bits())),
+                // Writing into a `Vec` cannot fail.
+                Some(i) => drop(write!(out, "i{i}")),
+                None => drop(write!(out, "f{}", n.as_f64().unwrap_or(0.0).to_bits())),
             },
-            Value::String(s) => out.push_str(&Value::String(s.clone()).to_string()),
+            Value::String(s) => string(s, out),
             Value::Array(a) => {
-                out.push('[');
+                out.push(b'[');
                 for x in a {
                     go(x, out);
-                    out.push(',');
+                    out.push(b',');
                 }
-                out.push(']');
+                out.push(b']');
             }
             Value::Object(m) => {
                 let mut members: Vec<(&String, &Value)> = m.iter().collect();
                 members.sort_by(|a, b| a.0.cmp(b.0));
-                out.push('{');
+                out.push(b'{');
                 for (k, x) in members {
-                    out.push_str(&Value::String(k.clone()).to_string());
-                    out.push(':');
+                    string(k, out);
+                    out.push(b':');
                     go(x, out);
-                    out.push(',');
+                    out.push(b',');
                 }
-                out.push('}');
+                out.push(b'}');
             }
-            other => out.push_str(&other.to_string()),
+            Value::Null => out.extend_from_slice(b"null"),
+            Value::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
         }
     }
-    let mut out = String::new();
+    /// A string as serde_json writes it (quoted, escaped).
+    fn string(s: &str, out: &mut Vec<u8>) {
+        // Writing a string into a `Vec` cannot fail.
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
+    let mut out = Vec::new();
     go(v, &mut out);
-    out
+    // Only UTF-8 was written: the strings as serde_json escapes them, and ASCII.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// JSON compared as its serialization would be: member order included, numbers by
@@ -211,15 +220,17 @@ impl std::hash::Hash for SameJson<'_> {
                     h.write_usize(s.len());
                     h.write(&s.as_bytes()[..s.len().min(STRING_BYTES)]);
                 }
+                // Only the first members fit in the node budget: the others are not
+                // read (a wide object costs no more than a narrow one).
                 Value::Array(a) => {
                     h.write_u8(5);
                     h.write_usize(a.len());
-                    stack.extend(a.iter().rev());
+                    stack.extend(a.iter().take(budget).rev());
                 }
                 Value::Object(o) => {
                     h.write_u8(6);
                     h.write_usize(o.len());
-                    for (k, v) in o.iter().rev() {
+                    for (k, v) in o.iter().take(budget).rev() {
                         stack.push(v);
                         h.write_usize(k.len());
                     }

@@ -314,6 +314,13 @@ fn import_impl<S: Sink>(
             "at least one protocol version is required".into(),
         ));
     }
+    if opts.validate {
+        // The validator's schema is compiled once per process: on another core while
+        // the spec is decoded, rather than after it.
+        rayon::spawn(|| {
+            let _ = mcpdesc_validate::Validator::new();
+        });
+    }
     let mut diags = Diags::default();
     let mut overlays = Vec::with_capacity(opts.overlays.len());
     let spec = load(bytes, path, opts, &mut overlays, &mut diags, &mut clock)?;

@@ -104,11 +104,27 @@ impl Validator {
     /// Both layers, unsorted and unfiltered. Nothing semantic is said about a document
     /// that is not an object.
     fn layers(&self, doc: &Value) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+        self.layers_sharing(doc, None)
+    }
+
+    /// [`Validator::layers`], deciding `$defs` members with `shared`'s verdicts when
+    /// given (the parts of one document).
+    fn layers_sharing(
+        &self,
+        doc: &Value,
+        shared: Option<&schema_facts::DefVerdicts>,
+    ) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
         let structural = self.structural(doc);
-        let semantic = if doc.is_object() {
-            self.semantic(doc)
-        } else {
-            Vec::new()
+        let semantic = match doc.as_object() {
+            Some(obj) => {
+                let mut cx = ctx::Ctx::new(doc, obj);
+                if let Some(s) = shared {
+                    cx.schemas.share(s);
+                }
+                walk::run(&mut cx);
+                cx.finish()
+            }
+            None => Vec::new(),
         };
         (structural, semantic)
     }

@@ -30,9 +30,11 @@
 //! `tests/conformance.rs` (workspace tests) checks equality against `validate_value` on every
 //! official fixture and spec example, cut into parts of several sizes.
 
+use crate::schema_facts::DefVerdicts;
 use crate::{Validator, is_restated, order_key};
 use mcpdesc_core::Diagnostic;
 use serde_json::{Map, Value};
+use std::sync::{Mutex, PoisonError};
 
 /// Code of the one cross-tool rule (see the module docs).
 const OVERLAP: &str = "overlapping-primitive-scope";
@@ -42,6 +44,12 @@ const OVERLAP: &str = "overlapping-primitive-scope";
 pub struct ToolParts {
     validator: Validator,
     skeleton: Map<String, Value>,
+    /// Copies of the skeleton between parts: a part borrows one, puts its tools in,
+    /// and gives it back with `tools` empty again, so the skeleton is copied once per
+    /// thread rather than once per part.
+    spare: Mutex<Vec<Map<String, Value>>>,
+    /// Meta-schema verdicts on `$defs` members, shared by the parts.
+    defs: DefVerdicts,
 }
 
 /// What one part contributed, with tool indices local to the part; hand every report
@@ -69,6 +77,8 @@ impl ToolParts {
         Some(ToolParts {
             validator,
             skeleton,
+            spare: Mutex::new(Vec::new()),
+            defs: DefVerdicts::default(),
         })
     }
 
@@ -83,10 +93,11 @@ impl ToolParts {
         if tools.is_empty() {
             return (report, tools);
         }
-        let mut doc = self.skeleton.clone();
+        let mut doc = self.borrow_skeleton();
+        // `tools` is a member of the skeleton: its value is replaced in place.
         doc.insert("tools".into(), Value::Array(tools));
         let doc = Value::Object(doc);
-        let (structural, semantic) = self.validator.layers(&doc);
+        let (structural, semantic) = self.validator.layers_sharing(&doc, Some(&self.defs));
         let keyed = |d: Diagnostic| (order_key(&doc, &d.pointer), d);
         report.structural = structural.into_iter().map(keyed).collect();
         report.semantic = semantic
@@ -97,11 +108,30 @@ impl ToolParts {
         let Value::Object(mut doc) = doc else {
             unreachable!("built as an object above")
         };
-        let tools = match doc.shift_remove("tools") {
-            Some(Value::Array(t)) => t,
+        let tools = match doc.get_mut("tools") {
+            Some(Value::Array(t)) => std::mem::take(t),
             _ => unreachable!("inserted as an array above"),
         };
+        self.give_back(doc);
         (report, tools)
+    }
+
+    /// A copy of the skeleton (`tools` empty): a spare one, else a new clone.
+    fn borrow_skeleton(&self) -> Map<String, Value> {
+        let spare = self
+            .spare
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        spare.unwrap_or_else(|| self.skeleton.clone())
+    }
+
+    /// Returns a copy taken by [`ToolParts::borrow_skeleton`], its `tools` emptied.
+    fn give_back(&self, doc: Map<String, Value>) {
+        self.spare
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(doc);
     }
 
     /// A part whose tools are not checked again: tools of a validated description that
