@@ -24,3 +24,6 @@ pub use capture::{
     CaptureError, CaptureOptions, CaptureOutcome, MANAGED_HEADERS, Secret, Session, Target, capture,
 };
 pub use import::{FileDiagnostic, ImportOptions, ImportOutcome, InputRevision, import_dumps};
+
+#[cfg(test)]
+mod tests_mutants;
