@@ -16,6 +16,8 @@ pub mod search;
 pub mod select;
 pub mod semantic;
 pub mod text;
+#[cfg(test)]
+mod tests_mutants;
 
 pub use search::{Filter, Hit, Index, ToolText};
 pub use select::{
