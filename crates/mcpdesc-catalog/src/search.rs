@@ -1620,6 +1620,33 @@ mod tests {
         assert_eq!((API_TEXT_WEIGHT, API_MARGIN), (0.0, 1.0));
     }
 
+    /// The lexical top hits' share μ of the prior, by hand. Each API has one tool with
+    /// "omega" and one without, so the API BM25 ties at 1, 1. Lexical top hits x 3 + x 1 and y 2 give the
+    /// APIs 4 and 2, divided by the best: 1, 0.5. At μ = 0.5: 0.5·1 + 0.5·1 = 1 and
+    /// 0.5·1 + 0.5·0.5 = 0.75. Without top hits, or at μ = 0, the API BM25 alone.
+    #[test]
+    fn the_lexical_top_hits_share_of_the_prior() {
+        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
+        let mut ix = Index::build(
+            vec![
+                desc("x_zero", "omega"),
+                desc("x_one", "delta"),
+                desc("y_two", "omega"),
+                desc("y_three", "delta"),
+            ],
+            Some(Box::new(Fixed(vec![0.5, 0.5, 0.5, 0.5]))),
+        );
+        ix.set_apis(&["x", "x", "y", "y"]);
+        let hit = |tool: usize, score: f32| Hit { tool, score };
+        let top = [hit(0, 3.0), hit(2, 2.0), hit(1, 1.0)];
+        assert_scores(&ix.api_prior("omega", &top), &[1.0, 1.0]);
+        ix.set_api_lexical_share(0.5);
+        assert_scores(&ix.api_prior("omega", &top), &[1.0, 0.75]);
+        assert_scores(&ix.api_prior("omega", &[]), &[1.0, 1.0]);
+        ix.set_api_lexical_share(1.0);
+        assert_scores(&ix.api_prior("omega", &top), &[1.0, 0.5]);
+    }
+
     /// `api_text` reads the title, the description and the tags' names and descriptions.
     #[test]
     fn an_api_s_own_text() {

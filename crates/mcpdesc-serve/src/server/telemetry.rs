@@ -725,6 +725,16 @@ async fn metrics_listener(tel: Telemetry, listener: std::net::TcpListener) {
 mod tests {
     use super::*;
 
+    /// Without `OTEL_BSP_*` in the environment (no test sets them), the batch span
+    /// processor queues 8,192 spans and exports up to 2,048 at a time, not the SDK's
+    /// 2,048 and 512.
+    #[test]
+    fn the_batch_processor_defaults_are_ours() {
+        let config = format!("{:?}", batch_config());
+        assert!(config.contains("max_queue_size: 8192"), "{config}");
+        assert!(config.contains("max_export_batch_size: 2048"), "{config}");
+    }
+
     #[test]
     fn methods_and_names_are_bounded() {
         let t = Telemetry::metrics_only();
