@@ -195,13 +195,18 @@ impl std::hash::Hash for SameJson<'_> {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         const NODES: usize = 32;
         const STRING_BYTES: usize = 24;
-        let mut stack = vec![self.0];
+        // (the length of the member name it has in its object, a value): a name is
+        // hashed when its value is read, so unread members cost nothing.
+        let mut stack: Vec<(Option<usize>, &Value)> = vec![(None, self.0)];
         let mut budget = NODES;
-        while let Some(v) = stack.pop() {
+        while let Some((name_len, v)) = stack.pop() {
             if budget == 0 {
                 break;
             }
             budget -= 1;
+            if let Some(n) = name_len {
+                h.write_usize(n);
+            }
             match v {
                 Value::Null => h.write_u8(0),
                 Value::Bool(b) => h.write_u8(if *b { 1 } else { 2 }),
@@ -225,15 +230,12 @@ impl std::hash::Hash for SameJson<'_> {
                 Value::Array(a) => {
                     h.write_u8(5);
                     h.write_usize(a.len());
-                    stack.extend(a.iter().take(budget).rev());
+                    stack.extend(a.iter().take(budget).rev().map(|v| (None, v)));
                 }
                 Value::Object(o) => {
                     h.write_u8(6);
                     h.write_usize(o.len());
-                    for (k, v) in o.iter().take(budget).rev() {
-                        stack.push(v);
-                        h.write_usize(k.len());
-                    }
+                    stack.extend(o.iter().take(budget).rev().map(|(k, v)| (Some(k.len()), v)));
                 }
             }
         }
@@ -333,5 +335,38 @@ mod tests {
         // Drop iteratively is serde_json's concern; keep the test's own frames small.
         std::mem::forget(a);
         std::mem::forget(b);
+    }
+
+    /// Counts what a hash is given.
+    #[derive(Default)]
+    struct Writes(usize);
+
+    impl std::hash::Hasher for Writes {
+        fn finish(&self) -> u64 {
+            0
+        }
+        fn write(&mut self, _: &[u8]) {
+            self.0 += 1;
+        }
+    }
+
+    /// The hash reads at most 32 values, each with at most its member name's length, a
+    /// tag, a length and one more word: never every member of wide nested objects.
+    #[test]
+    fn the_hash_of_wide_nested_objects_is_bounded() {
+        use std::hash::Hash;
+        // 40 levels, each an object of 40 members whose first member is the next level.
+        let mut v = json!("leaf");
+        for _ in 0..40 {
+            let mut m = serde_json::Map::new();
+            m.insert("next".into(), v);
+            for i in 1..40 {
+                m.insert(format!("m{i}"), json!(i));
+            }
+            v = serde_json::Value::Object(m);
+        }
+        let mut w = Writes::default();
+        SameJson(&v).hash(&mut w);
+        assert!(w.0 <= 32 * 4, "{} writes", w.0);
     }
 }
