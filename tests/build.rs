@@ -36,12 +36,18 @@ fn main() {
         "MCPDESC_REQUIRE_DEPS",
         "MCPDESC_CHROMIUM",
         "MCPDESC_SKIP_GENERATED_BUILDS",
+        "MCPDESC_DEPS",
     ] {
         println!("cargo::rerun-if-env-changed={var}");
     }
     let manifest = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
     let root = manifest.as_deref().unwrap_or(Path::new(".")).join("..");
-    let deps = root.join(".deps");
+    // `MCPDESC_DEPS`: the test prerequisites of another checkout (`cargo xtask mutants`
+    // points cargo-mutants' copy of the tree, which has no `.deps`, at the original's).
+    let deps = std::env::var_os("MCPDESC_DEPS")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join(".deps"));
     if !deps.exists() {
         let _ = std::fs::create_dir_all(&deps);
     }

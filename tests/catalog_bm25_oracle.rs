@@ -27,7 +27,7 @@
 use mcpdesc_catalog::search::{Entry, Field};
 use mcpdesc_catalog::text::analyze;
 use mcpdesc_catalog::{Filter, Index, ToolText};
-use mcpdesc_tests::{missing, workspace_root};
+use mcpdesc_tests::{deps_dir, missing};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -108,7 +108,7 @@ json.dump(out, sys.stdout)
 
 /// Runs the oracle on `jobs`, or `None` (after [`missing`]) without the venv.
 fn oracle(jobs: &Value) -> Vec<Vec<f64>> {
-    let python = workspace_root().join(".deps/venv/bin/python");
+    let python = deps_dir().join("venv/bin/python");
     if !python.is_file() {
         missing("the Python venv with rank-bm25 (.deps/venv)");
     }

@@ -20,7 +20,9 @@ use mcpdesc_tests::servers::{
     HttpChild, capture_equals_export, check_python_sdk_on_pets, check_rust_client_on_pets, link,
     run_rust_app, run_ts_app,
 };
-use mcpdesc_tests::{check_config, code_only, fixture, missing, snapshot_dir, workspace_root};
+use mcpdesc_tests::{
+    check_config, code_only, deps_dir, fixture, missing, snapshot_dir, workspace_root,
+};
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -820,7 +822,7 @@ fn everything_server(cfg: &CheckConfig) -> Option<PathBuf> {
 }
 
 fn py_server() -> Option<(PathBuf, PathBuf)> {
-    let py = workspace_root().join(".deps/venv/bin/python");
+    let py = deps_dir().join("venv/bin/python");
     let script = fixture("live/servers/py_server.py");
     (py.is_file() && script.is_file()).then_some((py, script))
 }
@@ -978,7 +980,7 @@ fn e2e_generated_typescript_client_calls_real_servers() {
 }
 
 fn pets_server() -> Option<(PathBuf, PathBuf)> {
-    let py = workspace_root().join(".deps/venv/bin/python");
+    let py = deps_dir().join("venv/bin/python");
     let script = fixture("codegen/servers/pets_server.py");
     (py.is_file() && script.is_file()).then_some((py, script))
 }
@@ -1834,7 +1836,7 @@ export class ServerHandlers extends DefaultHandlers implements Handlers {
     let stdio = [OsStr::new("node"), main.as_os_str()];
     let http = HttpChild::command(stdio[0], &stdio[1..]);
     check_rust_client_on_pets(&base, &load("revisions"), &stdio, &http.url);
-    let py = workspace_root().join(".deps/venv/bin/python");
+    let py = deps_dir().join("venv/bin/python");
     if !py.is_file() {
         return missing("the Python venv with mcp (.deps/venv)");
     }

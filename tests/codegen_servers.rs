@@ -21,7 +21,7 @@ use mcpdesc_tests::servers::{
     HttpChild, capture_equals_export, check_python_sdk_on_pets, check_rust_client_on_pets,
     pets_tools_at, run_ts_app,
 };
-use mcpdesc_tests::{check_config, fixture, missing, snapshot_dir, workspace_root};
+use mcpdesc_tests::{check_config, deps_dir, fixture, missing, snapshot_dir};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -417,7 +417,7 @@ console.log(JSON.stringify(out));
 )]
 #[test]
 fn generated_rust_server_keeps_user_code_and_checks_it() {
-    let py = workspace_root().join(".deps/venv/bin/python");
+    let py = deps_dir().join("venv/bin/python");
     if !py.is_file() {
         return missing("the Python venv with mcp (.deps/venv)");
     }

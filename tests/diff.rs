@@ -17,7 +17,7 @@
 use mcpdesc_core::{Decoded, Format, Limits, ProtocolRevision, RevisionSet};
 use mcpdesc_diff::render::{self, Names};
 use mcpdesc_diff::{Class, DiffOptions, FailOn, Finding, RULES, Report};
-use mcpdesc_tests::{fixture, mcpdesc_bin, missing, snapshot_dir, workspace_root};
+use mcpdesc_tests::{deps_dir, fixture, mcpdesc_bin, missing, snapshot_dir, workspace_root};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -901,7 +901,7 @@ fn random_mutations_often_separate_old_from_new() {
 
 /// The consecutive majors of `@octokit/openapi` installed by `cargo xtask deps`.
 fn octokit_pair() -> Option<(PathBuf, PathBuf)> {
-    let node = workspace_root().join(".deps/node/node_modules");
+    let node = deps_dir().join("node/node_modules");
     let old = node.join("octokit-openapi-22/generated/api.github.com.json");
     let new = node.join("@octokit/openapi/generated/api.github.com.json");
     (old.is_file() && new.is_file()).then_some((old, new))

@@ -15,7 +15,7 @@
 //! component.
 
 use mcpdesc_embed::StaticModel;
-use mcpdesc_tests::{missing, workspace_root};
+use mcpdesc_tests::{deps_dir, missing, workspace_root};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -143,7 +143,7 @@ const TEXTS: [&str; 12] = [
 ];
 
 fn oracle(texts: &[&str], token_rows: &[u32]) -> Value {
-    let python = workspace_root().join(".deps/venv/bin/python");
+    let python = deps_dir().join("venv/bin/python");
     if !python.is_file() {
         missing("the Python venv with numpy (.deps/venv)");
     }

@@ -11,7 +11,7 @@ use mcpdesc_core::{Diagnostic, ProtocolRevision, Severity};
 use mcpdesc_hosts::{FitOptions, fit_tools_list, host};
 use mcpdesc_lint::LintOptions;
 use mcpdesc_tests::lint;
-use mcpdesc_tests::{fixture, mcpdesc_bin, missing, workspace_root};
+use mcpdesc_tests::{deps_dir, fixture, mcpdesc_bin, missing};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -671,8 +671,7 @@ fn cli_lint_and_export_host() {
 #[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[test]
 fn real_descriptions_every_host() {
-    let spec = workspace_root()
-        .join(".deps/node/node_modules/@octokit/openapi/generated/api.github.com.json");
+    let spec = deps_dir().join("node/node_modules/@octokit/openapi/generated/api.github.com.json");
     if !spec.exists() {
         missing("@octokit/openapi (npm)");
         return;

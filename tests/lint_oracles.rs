@@ -20,7 +20,7 @@ use mcpdesc_core::{Diagnostic, ProtocolRevision};
 use mcpdesc_hosts::{FitOptions, HostProfile, fit_tools_list, host};
 use mcpdesc_lint::LintOptions;
 use mcpdesc_tests::lint;
-use mcpdesc_tests::{fixture, mcpdesc_bin, missing, node_modules, workspace_root};
+use mcpdesc_tests::{deps_dir, fixture, mcpdesc_bin, missing, node_modules, workspace_root};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -84,8 +84,8 @@ fn sources() -> Option<&'static [Source]> {
     static SOURCES: OnceLock<Option<Vec<Source>>> = OnceLock::new();
     SOURCES
         .get_or_init(|| {
-            let github = workspace_root()
-                .join(".deps/node/node_modules/@octokit/openapi/generated/api.github.com.json");
+            let github =
+                deps_dir().join("node/node_modules/@octokit/openapi/generated/api.github.com.json");
             if !mcpdesc_bin().exists() || !github.exists() {
                 return None;
             }
@@ -480,7 +480,7 @@ fn normalized(v: &Value, root: bool) -> Value {
 )]
 #[test]
 fn openai_agents_sdk_agrees_with_the_openai_profiles() {
-    let python = workspace_root().join(".deps/venv/bin/python");
+    let python = deps_dir().join("venv/bin/python");
     let has_sdk = python.exists()
         && Command::new(&python)
             .args(["-c", "import agents.strict_schema"])

@@ -11,7 +11,7 @@ use mcpdesc_live::client::Lifecycle;
 use mcpdesc_live::{
     CaptureError, CaptureOptions, FileDiagnostic, ImportOptions, Target, capture, import_dumps,
 };
-use mcpdesc_tests::{fixture, mcpdesc_bin, snapshot_dir, workspace_root};
+use mcpdesc_tests::{deps_dir, fixture, mcpdesc_bin, snapshot_dir};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -123,7 +123,7 @@ fn have(what: &str, paths: &[PathBuf]) -> bool {
 }
 
 fn deps() -> PathBuf {
-    workspace_root().join(".deps")
+    deps_dir()
 }
 fn everything_js() -> PathBuf {
     deps().join("node/node_modules/@modelcontextprotocol/server-everything/dist/index.js")

@@ -13,7 +13,7 @@ use mcpdesc_names::{
     NameAllocator, NameOptions, ORIGINAL_NAME_EXTENSION, assign_names, check_tool_names,
     fix_tool_names, is_host_safe,
 };
-use mcpdesc_tests::{fixture, mcpdesc_bin, workspace_root};
+use mcpdesc_tests::{deps_dir, fixture, mcpdesc_bin};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -205,8 +205,7 @@ fn assignment_does_not_depend_on_input_order() {
 }
 
 fn github_spec() -> Option<PathBuf> {
-    let p = workspace_root()
-        .join(".deps/node/node_modules/@octokit/openapi/generated/api.github.com.json");
+    let p = deps_dir().join("node/node_modules/@octokit/openapi/generated/api.github.com.json");
     if p.exists() {
         return Some(p);
     }

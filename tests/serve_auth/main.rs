@@ -17,7 +17,7 @@ mod support;
 
 use base64::Engine as _;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
-use mcpdesc_tests::workspace_root;
+use mcpdesc_tests::{deps_dir, workspace_root};
 use recorder::Recorder;
 use serde_json::{Value, json};
 use std::process::Command;
@@ -225,7 +225,7 @@ fn resource_server_against_a_real_issuer() {
     for url in [&resource, &toolset] {
         let o = Command::new("node")
             .arg(workspace_root().join("tests/fixtures/auth/ts_client.cjs"))
-            .arg(workspace_root().join(".deps/node/node_modules"))
+            .arg(deps_dir().join("node/node_modules"))
             .args([
                 url.as_str(),
                 "writer",
@@ -251,7 +251,7 @@ fn resource_server_against_a_real_issuer() {
         assert_eq!(out["version"], "2026-07-28", "{url}");
     }
     // Python SDK with a bearer token.
-    let py = workspace_root().join(".deps/venv/bin/python");
+    let py = deps_dir().join("venv/bin/python");
     if py.exists() {
         let o = Command::new(&py)
             .arg(workspace_root().join("tests/fixtures/auth/py_client.py"))

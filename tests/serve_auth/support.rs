@@ -29,7 +29,7 @@ impl Issuer {
         let mut child = Command::new("node")
             .arg(root.join("tests/fixtures/auth/issuer.mjs"))
             .arg(root.join("crates/mcpdesc-auth/testdata"))
-            .arg(root.join(".deps/node/node_modules"))
+            .arg(mcpdesc_tests::deps_dir().join("node/node_modules"))
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

@@ -16,7 +16,7 @@
 #[allow(dead_code)]
 mod recorder;
 
-use mcpdesc_tests::{mcpdesc_bin, missing, workspace_root};
+use mcpdesc_tests::{deps_dir, mcpdesc_bin, missing, workspace_root};
 use recorder::{Recorder, Reply};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -32,7 +32,7 @@ const TOKEN: &str = "inbound-token-77c2d0";
 const STARTUP: Duration = Duration::from_secs(120);
 
 fn venv_python() -> PathBuf {
-    workspace_root().join(".deps/venv/bin/python")
+    deps_dir().join("venv/bin/python")
 }
 
 fn here(file: &str) -> PathBuf {

@@ -13,7 +13,7 @@ use super::*;
 use mcpdesc_core::ProtocolRevision::{self, V2025_06_18, V2026_07_28};
 use mcpdesc_rest::{Secret, ValidateOutput};
 use mcpdesc_tests::prism::{self, Prism};
-use mcpdesc_tests::{missing, workspace_root};
+use mcpdesc_tests::{deps_dir, missing, workspace_root};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -46,7 +46,7 @@ pub const REAL_SPECS: [&str; 20] = [
 ];
 
 fn node_modules() -> PathBuf {
-    workspace_root().join(".deps/node/node_modules")
+    deps_dir().join("node/node_modules")
 }
 
 /// The selection rule of [`REAL_SPECS`], re-run on the installed directory.

@@ -261,16 +261,26 @@ pub fn chromium() -> Option<PathBuf> {
     let path = std::env::var_os("MCPDESC_CHROMIUM")
         .map(PathBuf::from)
         .or_else(|| {
-            std::fs::read_to_string(workspace_root().join(".deps/chromium-path"))
+            std::fs::read_to_string(deps_dir().join("chromium-path"))
                 .ok()
                 .map(|s| PathBuf::from(s.trim()))
         })?;
     path.exists().then_some(path)
 }
 
+/// Where `cargo xtask deps` installs the test prerequisites: `MCPDESC_DEPS` when set
+/// (`cargo xtask mutants` points cargo-mutants' copy of the tree, which has none, at the
+/// original's), else the workspace's `.deps`.
+pub fn deps_dir() -> PathBuf {
+    std::env::var_os("MCPDESC_DEPS")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join(".deps"))
+}
+
 /// `.deps/node/node_modules` when `cargo xtask deps` installed it.
 pub fn node_modules() -> Option<PathBuf> {
-    let p = workspace_root().join(".deps/node/node_modules");
+    let p = deps_dir().join("node/node_modules");
     p.is_dir().then_some(p)
 }
 

@@ -7,7 +7,7 @@
 //! copy whose remote references are empty schemas (importing the same copy keeps the
 //! gateway and Prism on one document).
 
-use crate::workspace_root;
+use crate::deps_dir;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 /// The `prism` launcher in `.deps/node`.
 pub fn bin() -> PathBuf {
-    workspace_root().join(".deps/node/node_modules/.bin/prism")
+    deps_dir().join("node/node_modules/.bin/prism")
 }
 
 /// A running `prism mock --errors`.

@@ -20,8 +20,10 @@
 //!    times its duration (at least 2 minutes) is each mutant's test timeout.
 //! 4. Prints caught, missed, timeout and unviable counts and lists the survivors.
 //!
-//! Tests that need `.deps/` are ignored in cargo-mutants' copy of the tree (it copies
-//! no git-ignored files), as in any checkout without them. Not part of `cargo xtask test`.
+//! cargo-mutants' copy of the tree has no `.deps/` (it copies no git-ignored files), so
+//! the copy's tests read this checkout's through `MCPDESC_DEPS` (`tests/build.rs`,
+//! `mcpdesc_tests::deps_dir`): a suite that needs node, Python or Chromium runs against
+//! each mutant as it does here, instead of being ignored. Not part of `cargo xtask test`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -225,9 +227,11 @@ fn run_crate(
     for a in &selection {
         cmd.arg(format!("--cargo-arg={a}"));
     }
-    // The CLI tests must build the mutated binary, never run a prebuilt one.
+    // The CLI tests must build the mutated binary, never run a prebuilt one; the copy
+    // reads this checkout's test prerequisites.
     cmd.env_remove("MCPDESC_BIN")
         .env_remove("MCPDESC_REQUIRE_DEPS")
+        .env("MCPDESC_DEPS", root.join(".deps"))
         .current_dir(root);
     eprintln!("xtask: $ {cmd:?}");
     let status = cmd.status().map_err(|e| format!("cargo mutants: {e}"))?;
