@@ -15,9 +15,9 @@ mod recall;
 pub mod search;
 pub mod select;
 pub mod semantic;
-pub mod text;
 #[cfg(test)]
 mod tests_mutants;
+pub mod text;
 
 pub use search::{Filter, Hit, Index, ToolText};
 pub use select::{
