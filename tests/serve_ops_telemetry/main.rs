@@ -550,6 +550,9 @@ struct Traced {
 }
 
 fn traced(env: &[(&str, &str)]) -> Traced {
+    if !venv_python().is_file() {
+        missing("the Python venv with opentelemetry-proto (.deps/venv)");
+    }
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let desc = description(&dir);
     let up = upstream();
@@ -567,9 +570,6 @@ fn traced(env: &[(&str, &str)]) -> Traced {
 #[test]
 #[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
 fn traces_continue_the_callers_trace_down_to_the_upstream() {
-    if !venv_python().is_file() {
-        return missing("the Python venv with opentelemetry-proto (.deps/venv)");
-    }
     let Traced {
         _dir,
         up,
@@ -658,9 +658,6 @@ fn traces_continue_the_callers_trace_down_to_the_upstream() {
 #[test]
 #[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
 fn the_standard_sampler_variables_choose_what_is_traced() {
-    if !venv_python().is_file() {
-        return missing("the Python venv with opentelemetry-proto (.deps/venv)");
-    }
     let Traced {
         _dir,
         up,
@@ -710,9 +707,6 @@ fn the_standard_sampler_variables_choose_what_is_traced() {
 #[test]
 #[cfg_attr(mcpdesc_missing_venv, ignore = "needs .deps/venv: cargo xtask deps")]
 fn an_unsampled_callers_trace_is_passed_upstream_unsampled() {
-    if !venv_python().is_file() {
-        return missing("the Python venv with opentelemetry-proto (.deps/venv)");
-    }
     let Traced {
         _dir,
         up,

@@ -12,6 +12,18 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+/// The JSON object a test client printed as its last line; panics with its output when
+/// the client failed.
+fn last_json_line(out: &std::process::Output) -> Value {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line")
+}
+
 /// A server started with `--http 127.0.0.1:0` as a child (killed on drop), and the
 /// `http://…/mcp` URL of its start-up line.
 #[derive(Debug)]
@@ -219,13 +231,7 @@ pub fn run_ts_app(
         .current_dir(base)
         .output()
         .expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line")
+    last_json_line(&out)
 }
 
 /// A symbolic link at `link` to `target`, unless something is there already.
@@ -480,14 +486,7 @@ pub fn check_python_sdk_on_pets(py: &Path, base: &Path, stub: &[&OsStr], url: &s
         .args(stub)
         .output()
         .expect("python runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let p: Value =
-        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("json line");
+    let p = last_json_line(&out);
     let example = pets_example();
     for transport in ["stdio", "http"] {
         for (mode, rev) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
