@@ -754,3 +754,70 @@ fn markdown_fills_its_room_exactly() {
         &md[md.len() - 600..]
     );
 }
+
+/// The collapsed block of other changes has the same room: 60,000 characters less the
+/// header and 400 for the closing lines, of which the block keeps 20 for its own
+/// closing `</details>`. A last section that ends exactly there is listed; one character
+/// more and the whole block gives way to a count.
+#[test]
+fn markdown_other_changes_fill_their_room_exactly() {
+    let n = 50;
+    // The header of a report of `n` info findings of one rule (no rule table).
+    let header = format!(
+        "### mcpdesc diff: `old.yaml` → `new.yaml`\n\n\
+         | class | findings |\n|---|---:|\n\
+         | **breaking** | 0 |\n| **possibly breaking** | 0 |\n| non-breaking | 0 |\n| info | {n} |\n\
+         \nCompared protocol revisions: 2025-06-18.\n\n"
+    );
+    let room = render::MAX_MARKDOWN_CHARS - header.len() - 400;
+    let open = format!(
+        "<details><summary>Other changes (non-breaking and info): {n} findings in {n} sections</summary>\n\n"
+    );
+    let section = |i: usize, m: &str| {
+        format!(
+            "#### Tool `t{i:04}`\n\n\
+             | class | rule | change | where | revisions |\n|---|---|---|---|---|\n\
+             | info | `description-changed` | {m} |  | 2025-06-18 |\n\n"
+        )
+    };
+    let first = "m".repeat(1000);
+    let used: usize = (0..n - 1).map(|i| section(i, &first).len()).sum();
+    let last_len = room - 20 - open.len() - used - section(n - 1, "").len();
+    let message = |i: usize, extra: usize| {
+        if i + 1 == n {
+            "z".repeat(last_len + extra)
+        } else {
+            first.clone()
+        }
+    };
+    let report = |extra: usize| Report {
+        revisions: RevisionSet::single(ProtocolRevision::V2025_06_18),
+        findings: (0..n)
+            .map(|i| {
+                let mut f = finding(
+                    RuleId::DescriptionChanged,
+                    Class::Info,
+                    Some((DeclKind::Tool, &format!("t{i:04}"))),
+                );
+                f.message = Message::new().text(message(i, extra));
+                f
+            })
+            .collect(),
+    };
+    let semver = "**Semver suggestion: patch (documentation and metadata only).**\n";
+    assert_eq!(
+        render::markdown(&report(0), NAMES),
+        format!(
+            "{header}{open}{}</details>\n\n{semver}",
+            (0..n)
+                .map(|i| section(i, &message(i, 0)))
+                .collect::<String>()
+        )
+    );
+    assert_eq!(
+        render::markdown(&report(1), NAMES),
+        format!(
+            "{header}_Other changes (non-breaking and info): {n} findings in {n} sections, in the JSON report._\n\n{semver}"
+        )
+    );
+}
