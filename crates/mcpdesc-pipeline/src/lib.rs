@@ -11,10 +11,11 @@
 //! This is the one place that reads files for these checks: `mcpdesc-core` does no
 //! I/O by design, and validation and scope invariants live in their own crates.
 
-use mcpdesc_core::{Decoded, Diagnostic, Document, Format, Limits};
+use mcpdesc_core::{Decoded, Diagnostic, Document, Format, Limits, ProtocolRevision};
 use mcpdesc_validate::Validated;
 use rayon::prelude::*;
 use serde::Serialize;
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// One failed check of one file.
@@ -151,74 +152,87 @@ pub fn roundtrip(path: &Path) -> FileReport {
     }
     for (check, fmt) in [("json-reemit", Format::Json), ("yaml-reemit", Format::Yaml)] {
         let out = mcpdesc_core::emit::to_format(&model_value, fmt);
-        match mcpdesc_core::decode(&out, fmt, &limits).map(|d| d.value) {
-            Ok(v) if v == model_value => {
-                // emitting the re-decoded document again must be byte-identical (stable output)
-                let again = mcpdesc_core::emit::to_format(&v, fmt);
-                if again != out {
-                    fail(
-                        &mut rep,
-                        check,
-                        "emitting twice is not byte-identical".into(),
-                    );
-                }
-                match Document::from_value(v) {
-                    Ok(d2) if d2 == doc => {}
-                    _ => fail(
-                        &mut rep,
-                        check,
-                        "re-decoded document is a different model".into(),
-                    ),
-                }
-            }
-            Ok(_) => fail(
-                &mut rep,
-                check,
-                "re-emitted document decodes to a different data model".into(),
-            ),
-            Err(d) => fail(
-                &mut rep,
-                check,
-                format!("re-emitted document does not decode: {d}"),
-            ),
+        for detail in reemit_failures(&doc, &model_value, &out, fmt, &limits) {
+            fail(&mut rep, check, detail);
         }
     }
     let yaml = mcpdesc_core::emit::to_yaml(&decoded.value);
-    let back = mcpdesc_core::decode(&yaml, Format::Yaml, &limits)
-        .map(|d| mcpdesc_core::emit::to_json(&d.value))
-        .and_then(|j| mcpdesc_core::decode(&j, Format::Json, &limits));
-    match back {
-        Ok(d) if d.value == decoded.value => {}
-        _ => fail(
-            &mut rep,
-            "json-yaml-json",
-            "JSON→YAML→JSON changed the data model".into(),
-        ),
+    if let Some(detail) = json_yaml_json_failure(&decoded.value, &yaml, &limits) {
+        fail(&mut rep, "json-yaml-json", detail);
     }
     if let Some(valid) = &valid {
-        if let Err(detail) = scope_invariants(valid) {
+        if let Err(detail) = views_of(valid).and_then(|views| merge_invariants(valid, &views)) {
             fail(&mut rep, "scope-invariants", detail);
         }
     }
     rep
 }
 
-/// `merge(project_V(D) for V in D) ≡ D`, every projection validates (merge validates
-/// each view it is given, and the result), and `P_V(merge(views)) ≡ view_V` (§4.12,
-/// §4.13).
-fn scope_invariants(doc: &Validated<'_>) -> Result<(), String> {
-    let flat = |ds: Vec<Diagnostic>| {
-        ds.iter()
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-            .join("; ")
+/// The re-emit check in `fmt`, given `out`, the data model `model` of the typed `doc`
+/// emitted in `fmt`: `out` decodes to `model` again, to the same typed document, and
+/// emitting that once more is byte-identical (stable output). One detail per failure.
+fn reemit_failures(
+    doc: &Document,
+    model: &Value,
+    out: &str,
+    fmt: Format,
+    limits: &Limits,
+) -> Vec<String> {
+    let v = match mcpdesc_core::decode(out, fmt, limits).map(|d| d.value) {
+        Ok(v) if v == *model => v,
+        Ok(_) => return vec!["re-emitted document decodes to a different data model".into()],
+        Err(d) => return vec![format!("re-emitted document does not decode: {d}")],
     };
-    let mut views = Vec::new();
-    for rev in doc.revisions().iter() {
-        let view = mcpdesc_scope::project(doc, rev)
-            .map_err(|d| format!("project {rev}: {}", flat(vec![d])))?;
-        views.push((rev, view.into_value()));
+    let mut failures = Vec::new();
+    if mcpdesc_core::emit::to_format(&v, fmt) != out {
+        failures.push("emitting twice is not byte-identical".into());
     }
+    match Document::from_value(v) {
+        Ok(d2) if d2 == *doc => {}
+        _ => failures.push("re-decoded document is a different model".into()),
+    }
+    failures
+}
+
+/// The JSON→YAML→JSON check: `yaml` (`original` emitted as YAML), decoded and emitted
+/// as JSON, decodes to `original` again.
+fn json_yaml_json_failure(original: &Value, yaml: &str, limits: &Limits) -> Option<String> {
+    let back = mcpdesc_core::decode(yaml, Format::Yaml, limits)
+        .map(|d| mcpdesc_core::emit::to_json(&d.value))
+        .and_then(|j| mcpdesc_core::decode(&j, Format::Json, limits));
+    match back {
+        Ok(d) if d.value == *original => None,
+        _ => Some("JSON→YAML→JSON changed the data model".into()),
+    }
+}
+
+/// Diagnostics on one line, `; `-separated.
+fn flat(ds: Vec<Diagnostic>) -> String {
+    ds.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `project_V(D)` for every revision V of `doc` (§4.12), each as a data model.
+fn views_of(doc: &Validated<'_>) -> Result<Vec<(ProtocolRevision, Value)>, String> {
+    doc.revisions()
+        .iter()
+        .map(|rev| {
+            mcpdesc_scope::project(doc, rev)
+                .map(|view| (rev, view.into_value()))
+                .map_err(|d| format!("project {rev}: {}", flat(vec![d])))
+        })
+        .collect()
+}
+
+/// Given `views` (`project_V(D)` of `doc` for each V): `merge(views) ≡ D`, each view
+/// validates (merge validates each view it is given, and the result), and
+/// `P_V(merge(views)) ≡ view_V` (§4.12, §4.13).
+fn merge_invariants(
+    doc: &Validated<'_>,
+    views: &[(ProtocolRevision, Value)],
+) -> Result<(), String> {
     // `merge` (not `merge_views`): each view is validated as an input.
     let inputs: Vec<mcpdesc_scope::MergeInput> = views
         .iter()
@@ -229,7 +243,7 @@ fn scope_invariants(doc: &Validated<'_>) -> Result<(), String> {
     if let Some(diff) = mcpdesc_scope::first_difference(&merged, doc) {
         return Err(format!("merge(project_V(D)) differs from D: {diff}"));
     }
-    for (rev, view) in &views {
+    for (rev, view) in views {
         let again = mcpdesc_scope::project(&merged, *rev)
             .map_err(|d| format!("project merged {rev}: {}", flat(vec![d])))?;
         if !mcpdesc_scope::views_equivalent(again.value(), view) {

@@ -166,3 +166,137 @@ fn the_walk_finds_descriptions_and_skips_hidden_build_and_linked_folders() {
     let missing = description_files(&root.join("absent")).unwrap_err();
     assert!(missing.to_string().contains("absent"), "{missing}");
 }
+
+/// The guards below only report a broken invariant of core or scope, which no document
+/// triggers: each is checked here on inputs built by hand to violate it.
+fn value(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+/// VALID with another `info.version`: a different data model and a different typed model.
+fn other() -> Value {
+    let mut v = value(VALID);
+    v["info"]["version"] = "2.0.0".into();
+    v
+}
+
+#[test]
+fn reemit_accepts_the_canonical_emission_in_both_formats() {
+    let model = value(VALID);
+    let doc = Document::from_value_ref(&model).unwrap();
+    for fmt in [Format::Json, Format::Yaml] {
+        let out = mcpdesc_core::emit::to_format(&model, fmt);
+        assert_eq!(
+            reemit_failures(&doc, &model, &out, fmt, &Limits::default()),
+            Vec::<String>::new()
+        );
+    }
+}
+
+#[test]
+fn reemit_reports_an_emission_of_another_data_model() {
+    let model = value(VALID);
+    let doc = Document::from_value_ref(&model).unwrap();
+    for fmt in [Format::Json, Format::Yaml] {
+        let out = mcpdesc_core::emit::to_format(&other(), fmt);
+        assert_eq!(
+            reemit_failures(&doc, &model, &out, fmt, &Limits::default()),
+            ["re-emitted document decodes to a different data model"]
+        );
+    }
+}
+
+#[test]
+fn reemit_reports_a_typed_model_other_than_the_documents() {
+    let model = value(VALID);
+    let doc = Document::from_value_ref(&other()).unwrap();
+    let out = mcpdesc_core::emit::to_format(&model, Format::Json);
+    assert_eq!(
+        reemit_failures(&doc, &model, &out, Format::Json, &Limits::default()),
+        ["re-decoded document is a different model"]
+    );
+}
+
+#[test]
+fn reemit_reports_unstable_and_undecodable_output() {
+    let model = value(VALID);
+    let doc = Document::from_value_ref(&model).unwrap();
+    // The same data model on one line: the canonical emission is indented (RFC 8259
+    // allows both), so emitting the decoded value again differs byte for byte.
+    let one_line = serde_json::to_string(&model).unwrap();
+    assert_eq!(
+        reemit_failures(&doc, &model, &one_line, Format::Json, &Limits::default()),
+        ["emitting twice is not byte-identical"]
+    );
+    let broken = reemit_failures(&doc, &model, "{", Format::Json, &Limits::default());
+    assert_eq!(broken.len(), 1);
+    assert!(
+        broken[0].starts_with("re-emitted document does not decode: "),
+        "{broken:?}"
+    );
+}
+
+#[test]
+fn json_yaml_json_reports_a_yaml_of_another_data_model() {
+    let model = value(VALID);
+    let limits = Limits::default();
+    let own = mcpdesc_core::emit::to_yaml(&model);
+    assert_eq!(json_yaml_json_failure(&model, &own, &limits), None);
+    let theirs = mcpdesc_core::emit::to_yaml(&other());
+    assert_eq!(
+        json_yaml_json_failure(&model, &theirs, &limits).as_deref(),
+        Some("JSON→YAML→JSON changed the data model")
+    );
+}
+
+/// VALID's view at `rev` (§4.12): the root revisions narrowed to `rev`; nothing else is
+/// scoped.
+fn view_at(rev: &str) -> Value {
+    let mut v = value(VALID);
+    v["protocolVersions"] = serde_json::json!([rev]);
+    v
+}
+
+#[test]
+fn the_views_of_a_description_are_its_projections_and_merge_back() {
+    let model = value(VALID);
+    let valid = mcpdesc_validate::Validator::new().check(&model).unwrap();
+    let views = views_of(&valid).unwrap();
+    let (old, new) = (ProtocolRevision::V2025_06_18, ProtocolRevision::V2025_11_25);
+    assert_eq!(
+        views,
+        [(old, view_at("2025-06-18")), (new, view_at("2025-11-25"))]
+    );
+    assert_eq!(merge_invariants(&valid, &views), Ok(()));
+}
+
+#[test]
+fn merge_invariants_report_views_that_do_not_merge_back_to_the_description() {
+    let model = value(VALID);
+    let valid = mcpdesc_validate::Validator::new().check(&model).unwrap();
+    let (old, new) = (ProtocolRevision::V2025_06_18, ProtocolRevision::V2025_11_25);
+    // One view missing: the merge covers 2025-06-18 only.
+    let one = merge_invariants(&valid, &[(old, view_at("2025-06-18"))]).unwrap_err();
+    assert!(
+        one.starts_with("merge(project_V(D)) differs from D: "),
+        "{one}"
+    );
+    // Views whose unscoped metadata differ: merge refuses them (§4.13).
+    let mut clash = view_at("2025-11-25");
+    clash["info"]["version"] = "2.0.0".into();
+    let refused = merge_invariants(&valid, &[(old, view_at("2025-06-18")), (new, clash)]);
+    assert!(
+        refused
+            .as_ref()
+            .unwrap_err()
+            .starts_with("merge of views: "),
+        "{refused:?}"
+    );
+    // The right views under each other's revision: they merge back to D, but the
+    // projection of the merge at 2025-06-18 is not the view given for it.
+    let swapped = [(old, view_at("2025-11-25")), (new, view_at("2025-06-18"))];
+    assert_eq!(
+        merge_invariants(&valid, &swapped),
+        Err("P_2025-06-18(merge(views)) differs from the view at 2025-06-18".into())
+    );
+}
