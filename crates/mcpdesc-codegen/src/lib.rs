@@ -280,6 +280,9 @@ pub(crate) fn write_new_file(dir: &Path, f: &GeneratedFile) -> Result<(), Error>
 }
 
 #[cfg(test)]
+mod tests_mutants;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
