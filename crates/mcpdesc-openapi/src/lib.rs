@@ -161,6 +161,9 @@ mod site;
 mod spec;
 mod variants;
 
+#[cfg(test)]
+mod tests_mutants;
+
 pub use options::{ImportOptions, Phase};
 pub use overlay::{Overlay, OverlayReport};
 pub use sink::{DiscardSink, JsonSink, Sink, ValueSink, YamlSink};
