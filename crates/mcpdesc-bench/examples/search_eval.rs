@@ -6,6 +6,12 @@
 //! cargo run -p mcpdesc-bench --example search_eval -- [--set FILE] [--misses] [--per-api] [--variants] [--sweep] [--api-sweep] [--fit-gate] [--candidates]
 //! ```
 //!
+//! `--set DIR` (`tests/fixtures/search/stabletoolbench`, or one group's `.json` there)
+//! scores the public StableToolBench set: each group is its own pooled catalog, a step may
+//! name its API (`API METHOD /path`), a request's own catalog is the APIs its steps name;
+//! it ends with recall per group, per RapidAPI category and overall, for lexical,
+//! semantic and the default. `--set GROUP.json --write-slice OUT` writes that group as a
+//! recall slice.
 //! `--write-slice OUT API,API,…` writes those APIs' tool texts (what the index reads,
 //! field by field) and their requests to OUT as JSON: the frozen slice the catalog's
 //! recall regression test ranks (`crates/mcpdesc-catalog/src/recall.rs`).
@@ -64,9 +70,52 @@ struct Fixture {
 
 #[derive(Deserialize)]
 struct Request {
+    /// The API the request is about (its slice); a step without an API prefix is one of
+    /// its operations.
     api: String,
     q: String,
+    /// Steps: `METHOD /path` of `api`, or `API METHOD /path` of another API of the
+    /// catalog; `A || B` is met by either.
     expect: Vec<String>,
+    /// StableToolBench's RapidAPI category of the request's gold tools.
+    #[serde(default)]
+    category: Option<String>,
+}
+
+/// One step's alternative as (API, `METHOD /path`): `API METHOD /path`, or `METHOD /path`
+/// of the request's own `api`.
+fn step_alt(api: &str, alt: &str) -> (String, String) {
+    const METHODS: [&str; 8] = [
+        "GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE",
+    ];
+    let alt = alt.trim();
+    match alt.split_once(' ') {
+        Some((first, rest)) if !METHODS.contains(&first) => {
+            (first.to_string(), rest.trim().to_string())
+        }
+        _ => (api.to_string(), alt.to_string()),
+    }
+}
+
+/// The APIs a request's steps name, sorted: its own catalog is theirs.
+fn own_apis(r: &Request) -> Vec<String> {
+    let mut apis: Vec<String> = steps_of(r).into_iter().flatten().map(|(a, _)| a).collect();
+    apis.sort();
+    apis.dedup();
+    apis
+}
+
+/// The key of a request's own catalog (its APIs, comma-separated).
+fn own_key(r: &Request) -> String {
+    own_apis(r).join(",")
+}
+
+/// The tools (indices into `tools`) of a request's own catalog.
+fn own_members(r: &Request, tools: &[Tool]) -> Vec<usize> {
+    let apis = own_apis(r);
+    (0..tools.len())
+        .filter(|&i| apis.contains(&tools[i].api))
+        .collect()
 }
 
 /// One imported tool.
@@ -133,10 +182,18 @@ impl Tool {
 
 /// The tools of one spec, and the API's own text (`mcpdesc_catalog::search::api_text`).
 fn import(api: &str, path: &Path) -> Result<(Vec<Tool>, String), String> {
+    import_from(api, mcpdesc_openapi::Source::Path(path))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// [`import`] of a spec from any source.
+fn import_from(
+    api: &str,
+    source: mcpdesc_openapi::Source<'_>,
+) -> Result<(Vec<Tool>, String), String> {
     let opts = mcpdesc_openapi::ImportOptions::default();
     let mut out = mcpdesc_openapi::ValueSink::new();
-    mcpdesc_openapi::import(mcpdesc_openapi::Source::Path(path), &opts, &mut out)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    mcpdesc_openapi::import(source, &opts, &mut out).map_err(|e| e.to_string())?;
     let value = out.into_value().unwrap_or_default();
     let about = mcpdesc_catalog::search::api_text(&value);
     let tools = value.get("tools").and_then(Value::as_array);
@@ -190,13 +247,15 @@ fn rank(scores: &[(usize, f32)], tools: &[Tool]) -> Vec<usize> {
     v.into_iter().map(|(i, _)| i).collect()
 }
 
-/// Fraction of `steps` (each a set of alternative ops) found in `top`.
-fn recall(steps: &[Vec<String>], top: &[usize], tools: &[Tool], api: &str) -> f64 {
+/// Fraction of `steps` (each a set of alternative (API, op)s) found in `top`.
+fn recall(steps: &[Vec<(String, String)>], top: &[usize], tools: &[Tool]) -> f64 {
     let hit = steps
         .iter()
         .filter(|alts| {
-            top.iter()
-                .any(|&i| tools[i].api == api && alts.contains(&tools[i].op))
+            top.iter().any(|&i| {
+                alts.iter()
+                    .any(|(api, op)| tools[i].api == *api && tools[i].op == *op)
+            })
         })
         .count();
     hit as f64 / steps.len() as f64
@@ -262,6 +321,13 @@ fn main() -> ExitCode {
     }
     let root = workspace_root();
     let fixture_path = set.unwrap_or_else(|| root.join("tests/fixtures/search/requests.yaml"));
+    if fixture_path.is_dir() || fixture_path.extension().is_some_and(|e| e == "json") {
+        let slice = args
+            .iter()
+            .position(|a| a == "--write-slice")
+            .and_then(|i| args.get(i + 1));
+        return stabletoolbench(&fixture_path, slice, misses, per_api_table);
+    }
     let text = match std::fs::read_to_string(&fixture_path) {
         Ok(t) => t,
         Err(e) => {
@@ -301,19 +367,7 @@ fn main() -> ExitCode {
         fixture.apis.len(),
         t0.elapsed()
     );
-    // the fixture must name real operations
-    let mut bad = 0;
-    for r in &fixture.requests {
-        for step in &r.expect {
-            for alt in step.split("||").map(str::trim) {
-                if !tools.iter().any(|t| t.api == r.api && t.op == alt) {
-                    eprintln!("requests.yaml: {:?}: no tool for {alt} in {}", r.q, r.api);
-                    bad += 1;
-                }
-            }
-        }
-    }
-    if bad > 0 {
+    if unknown_steps(&tools, &fixture.requests, &fixture_path) > 0 {
         return ExitCode::FAILURE;
     }
 
@@ -323,45 +377,22 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         };
         let wanted: Vec<&str> = list.split(',').collect();
-        let slice_tools: Vec<Value> = tools
+        let slice_tools: Vec<&Tool> = tools
             .iter()
             .filter(|t| wanted.contains(&t.api.as_str()))
-            .map(|t| {
-                // Each field cut at 1,000 characters (keeps the slice small; the slice
-                // is a frozen input, not the catalog itself).
-                let fields: Vec<String> = t
-                    .entry
-                    .text
-                    .fields
-                    .iter()
-                    .map(|f| f.chars().take(1000).collect())
-                    .collect();
-                serde_json::json!({"api": t.api, "op": t.op, "name": t.entry.text.name,
-                    "fields": fields, "toolsets": t.entry.toolsets,
-                    "readOnly": t.entry.read_only})
-            })
             .collect();
-        let reqs: Vec<Value> = fixture
+        let reqs: Vec<&Request> = fixture
             .requests
             .iter()
             .filter(|r| wanted.contains(&r.api.as_str()))
-            .map(|r| serde_json::json!({"api": r.api, "q": r.q, "expect": r.expect}))
             .collect();
-        let doc = serde_json::json!({"source": fixture_path.file_name().map(|f| f.to_string_lossy().into_owned()),
-            "tools": slice_tools, "requests": reqs});
-        let text = match serde_json::to_string(&doc) {
-            Ok(t) => t,
+        return match write_slice(out, &fixture_path, &slice_tools, &reqs) {
+            Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("search_eval: {e}");
-                return ExitCode::FAILURE;
+                ExitCode::FAILURE
             }
         };
-        let tmp = format!("{out}.tmp");
-        if let Err(e) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, out)) {
-            eprintln!("search_eval: {out}: {e}");
-            return ExitCode::FAILURE;
-        }
-        return ExitCode::SUCCESS;
     }
     if let Some(out) = std::env::var_os("MCPDESC_SEARCH_DUMP") {
         // The catalog as this runner embeds it, for comparing other rankers offline.
@@ -458,6 +489,44 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Writes `tools`' texts (what the index reads, field by field) and `requests` to `out`
+/// as JSON: a frozen slice for the catalog's recall regression test.
+fn write_slice(
+    out: &str,
+    source: &Path,
+    tools: &[&Tool],
+    requests: &[&Request],
+) -> Result<(), String> {
+    let tools: Vec<Value> = tools
+        .iter()
+        .map(|t| {
+            // Each field cut at 1,000 characters (keeps the slice small; the slice
+            // is a frozen input, not the catalog itself).
+            let fields: Vec<String> = t
+                .entry
+                .text
+                .fields
+                .iter()
+                .map(|f| f.chars().take(1000).collect())
+                .collect();
+            serde_json::json!({"api": t.api, "op": t.op, "name": t.entry.text.name,
+                "fields": fields, "toolsets": t.entry.toolsets,
+                "readOnly": t.entry.read_only})
+        })
+        .collect();
+    let reqs: Vec<Value> = requests
+        .iter()
+        .map(|r| serde_json::json!({"api": r.api, "q": r.q, "expect": r.expect}))
+        .collect();
+    let doc = serde_json::json!({"source": source.file_name().map(|f| f.to_string_lossy().into_owned()),
+        "tools": tools, "requests": reqs});
+    let text = serde_json::to_string(&doc).map_err(|e| e.to_string())?;
+    let tmp = format!("{out}.tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, out))
+        .map_err(|e| format!("{out}: {e}"))
+}
+
 /// Inverse document frequency of each token over the tool texts:
 /// `ln(1 + N / (1 + df))`; a token no tool has gets the largest weight.
 fn idf_table(model: &StaticModel, texts: &[Vec<u32>]) -> Vec<f32> {
@@ -487,7 +556,7 @@ fn evaluate(
     requests: &[Request],
     misses: bool,
     per_api_table: bool,
-) {
+) -> Vec<[f64; 4]> {
     let t0 = Instant::now();
     let ids: Vec<Vec<u32>> = tools
         .iter()
@@ -520,13 +589,14 @@ fn evaluate(
             .map(|(i, v)| (i, mcpdesc_embed::cosine(&q, v)))
             .collect();
         let all = rank(&scores, tools);
+        let own = own_apis(r);
         let mine: Vec<(usize, f32)> = scores
             .iter()
             .copied()
-            .filter(|&(i, _)| tools[i].api == r.api)
+            .filter(|&(i, _)| own.contains(&tools[i].api))
             .collect();
         (all, rank(&mine, tools))
-    });
+    })
 }
 
 /// How [`tally`] labels and prints one ranker's figures.
@@ -538,7 +608,8 @@ struct Report<'a> {
     per_api_table: bool,
 }
 
-/// Recall@5/@10 of one ranker over every request, pooled and per API, printed.
+/// Recall@5/@10 of one ranker over every request, pooled and per API, printed and
+/// returned per request (pooled @5, @10, own catalog @5, @10).
 /// `rank` gives a request's ranking over every tool and over its own API's tools
 /// (indexes into `tools`); its time is the query time reported.
 fn tally(
@@ -546,23 +617,21 @@ fn tally(
     tools: &[Tool],
     requests: &[Request],
     mut rank: impl FnMut(&Request) -> (Vec<usize>, Vec<usize>),
-) {
+) -> Vec<[f64; 4]> {
+    let mut each = Vec::with_capacity(requests.len());
     let label = report.label;
     let mut pooled = Acc::default();
     let mut own = Acc::default();
     let mut by_api: IndexMap<&str, (Acc, Acc)> = IndexMap::new();
     let mut query_time = std::time::Duration::ZERO;
     for r in requests {
-        let steps: Vec<Vec<String>> = r
-            .expect
-            .iter()
-            .map(|s| s.split("||").map(|a| a.trim().to_string()).collect())
-            .collect();
+        let steps = steps_of(r);
         let t0 = Instant::now();
         let (all, mine) = rank(r);
         query_time += t0.elapsed();
-        let top = |v: &[usize], k: usize| recall(&steps, &v[..k.min(v.len())], tools, &r.api);
+        let top = |v: &[usize], k: usize| recall(&steps, &v[..k.min(v.len())], tools);
         let (p5, p10, o5, o10) = (top(&all, 5), top(&all, 10), top(&mine, 5), top(&mine, 10));
+        each.push([p5, p10, o5, o10]);
         pooled.add(p5, p10);
         own.add(o5, o10);
         let e = by_api.entry(r.api.as_str()).or_default();
@@ -595,6 +664,7 @@ fn tally(
             println!("  {api:<10} pooled {}   per-api {}", p.show(), o.show());
         }
     }
+    each
 }
 
 /// Recall of the search `mcpdesc serve --discovery search` runs (`mcpdesc_catalog`'s
@@ -606,7 +676,7 @@ fn evaluate_index(
     (requests, api_texts): (&[Request], &[(String, String)]),
     misses: bool,
     per_api_table: bool,
-) {
+) -> Vec<[f64; 4]> {
     use mcpdesc_catalog::search::{Filter, Index, Semantic};
     let swept;
     let label = match fusion {
@@ -642,18 +712,16 @@ fn evaluate_index(
         "{label}: index of {} tools built in {took:.2?}",
         tools.len()
     );
-    let mut apis: IndexMap<&str, (Vec<usize>, Index)> = IndexMap::new();
+    let mut apis: IndexMap<String, (Vec<usize>, Index)> = IndexMap::new();
     for r in requests {
-        if !apis.contains_key(r.api.as_str()) {
-            let members: Vec<usize> = (0..tools.len())
-                .filter(|&i| tools[i].api == r.api)
-                .collect();
+        if !apis.contains_key(&own_key(r)) {
+            let members = own_members(r, tools);
             let mut index = Index::build(
                 members.iter().map(|&i| tools[i].entry.clone()).collect(),
                 semantic(),
             );
             tune(&mut index);
-            apis.insert(r.api.as_str(), (members, index));
+            apis.insert(own_key(r), (members, index));
         }
     }
     let report = Report {
@@ -668,14 +736,14 @@ fn evaluate_index(
             .into_iter()
             .map(|h| h.tool)
             .collect();
-        let (members, index) = &apis[r.api.as_str()];
+        let (members, index) = &apis[&own_key(r)];
         let mine = index
             .search(&r.q, 10, &Filter::default())
             .into_iter()
             .map(|h| members[h.tool])
             .collect();
         (all, mine)
-    });
+    })
 }
 
 /// The previous default, for comparison: reciprocal rank fusion (Cormack et al. 2009,
@@ -712,15 +780,13 @@ fn evaluate_rrf(tools: &[Tool], requests: &[Request], misses: bool, per_api_tabl
     };
     let everything: Vec<usize> = (0..tools.len()).collect();
     let (pooled, pooled_sem) = build(&everything);
-    let mut apis: IndexMap<&str, (Vec<usize>, Index, mcpdesc_catalog::semantic::Embeddings)> =
+    let mut apis: IndexMap<String, (Vec<usize>, Index, mcpdesc_catalog::semantic::Embeddings)> =
         IndexMap::new();
     for r in requests {
-        if !apis.contains_key(r.api.as_str()) {
-            let members: Vec<usize> = (0..tools.len())
-                .filter(|&i| tools[i].api == r.api)
-                .collect();
+        if !apis.contains_key(&own_key(r)) {
+            let members = own_members(r, tools);
             let (index, sem) = build(&members);
-            apis.insert(r.api.as_str(), (members, index, sem));
+            apis.insert(own_key(r), (members, index, sem));
         }
     }
     let report = Report {
@@ -731,7 +797,7 @@ fn evaluate_rrf(tools: &[Tool], requests: &[Request], misses: bool, per_api_tabl
     };
     tally(&report, tools, requests, |r| {
         let all = rrf(&pooled, &pooled_sem, &r.q);
-        let (members, index, sem) = &apis[r.api.as_str()];
+        let (members, index, sem) = &apis[&own_key(r)];
         let mine = rrf(index, sem, &r.q)
             .into_iter()
             .map(|i| members[i])
@@ -741,18 +807,19 @@ fn evaluate_rrf(tools: &[Tool], requests: &[Request], misses: bool, per_api_tabl
 }
 
 /// The pooled catalog and each request's API's own catalog, as one ranker indexes them.
-struct Catalogs<'a> {
+struct Catalogs {
     pooled: Index,
-    apis: IndexMap<&'a str, (Vec<usize>, Index)>,
+    /// Each request's own catalog (by [`own_key`]).
+    apis: IndexMap<String, (Vec<usize>, Index)>,
 }
 
-impl<'a> Catalogs<'a> {
+impl Catalogs {
     fn build(
         hybrid: bool,
         tools: &[Tool],
-        requests: &'a [Request],
+        requests: &[Request],
         api_texts: &[(String, String)],
-    ) -> Catalogs<'a> {
+    ) -> Catalogs {
         let semantic = || -> Option<Box<dyn Semantic>> {
             hybrid.then(|| {
                 Box::new(mcpdesc_catalog::semantic::Embeddings::embedded()) as Box<dyn Semantic>
@@ -764,15 +831,13 @@ impl<'a> Catalogs<'a> {
         pooled.set_api_texts(api_texts);
         let mut apis = IndexMap::new();
         for r in requests {
-            if !apis.contains_key(r.api.as_str()) {
-                let members: Vec<usize> = (0..tools.len())
-                    .filter(|&i| tools[i].api == r.api)
-                    .collect();
+            if !apis.contains_key(&own_key(r)) {
+                let members = own_members(r, tools);
                 let index = Index::build(
                     members.iter().map(|&i| tools[i].entry.clone()).collect(),
                     semantic(),
                 );
-                apis.insert(r.api.as_str(), (members, index));
+                apis.insert(own_key(r), (members, index));
             }
         }
         Catalogs { pooled, apis }
@@ -797,25 +862,44 @@ impl<'a> Catalogs<'a> {
                     .into_iter()
                     .map(|h| h.tool)
                     .collect();
-                let (members, index) = &self.apis[r.api.as_str()];
+                let (members, index) = &self.apis[&own_key(r)];
                 let mine: Vec<usize> = index
                     .search(&r.q, 10, &Filter::default())
                     .into_iter()
                     .map(|h| members[h.tool])
                     .collect();
-                let top =
-                    |v: &[usize], k: usize| recall(&steps, &v[..k.min(v.len())], tools, &r.api);
+                let top = |v: &[usize], k: usize| recall(&steps, &v[..k.min(v.len())], tools);
                 [top(&all, 5), top(&all, 10), top(&mine, 5), top(&mine, 10)]
             })
             .collect()
     }
 }
 
-fn steps_of(r: &Request) -> Vec<Vec<String>> {
+/// A request's steps, each its alternatives as (API, `METHOD /path`).
+fn steps_of(r: &Request) -> Vec<Vec<(String, String)>> {
     r.expect
         .iter()
-        .map(|s| s.split("||").map(|a| a.trim().to_string()).collect())
+        .map(|s| s.split("||").map(|a| step_alt(&r.api, a)).collect())
         .collect()
+}
+
+/// Prints each expected step that names no imported tool (the fixture would be wrong);
+/// returns how many.
+fn unknown_steps(tools: &[Tool], requests: &[Request], fixture: &Path) -> usize {
+    let mut bad = 0;
+    for r in requests {
+        for (api, op) in steps_of(r).into_iter().flatten() {
+            if !tools.iter().any(|t| t.api == api && t.op == op) {
+                eprintln!(
+                    "{}: {:?}: no tool for {op} in {api}",
+                    fixture.display(),
+                    r.q
+                );
+                bad += 1;
+            }
+        }
+    }
+    bad
 }
 
 /// Mean recalls of `per_request` over the requests `keep` selects.
@@ -918,7 +1002,7 @@ fn logistic(samples: &[([f32; GATE_FEATURES], bool)]) -> ([f32; GATE_FEATURES], 
 /// and in its own API's catalog where lexical and the ungated hybrid differ, its signals
 /// and whether lexical was better (recall@5 + recall@10).
 fn gate_samples(
-    ungated_catalogs: &Catalogs<'_>,
+    ungated_catalogs: &Catalogs,
     lex: &[[f64; 4]],
     ungated: &[[f64; 4]],
     requests: &[Request],
@@ -926,7 +1010,7 @@ fn gate_samples(
     let mut samples = Vec::new();
     for (i, r) in requests.iter().enumerate() {
         let (l, h) = (lex[i], ungated[i]);
-        let own = &ungated_catalogs.apis[r.api.as_str()].1;
+        let own = &ungated_catalogs.apis[&own_key(r)].1;
         for (index, off) in [(&ungated_catalogs.pooled, 0), (own, 2)] {
             let (ls, hs) = (l[off] + l[off + 1], h[off] + h[off + 1]);
             if ls == hs {
@@ -1108,4 +1192,172 @@ fn candidates(tools: &[Tool], requests: &[Request], api_texts: &[(String, String
         });
         show(label, &hybrid.recalls(tools, requests), &lex, requests);
     }
+}
+
+/// One StableToolBench group (`tests/fixtures/search/stabletoolbench/*.json`, written by
+/// `convert.py` beside them): its tools' OpenAPI descriptions and its requests.
+#[derive(Deserialize)]
+struct Group {
+    group: String,
+    apis: IndexMap<String, Value>,
+    requests: Vec<Request>,
+}
+
+/// Each API's key and its own text (`mcpdesc_catalog::search::api_text`).
+type ApiTexts = Vec<(String, String)>;
+
+/// A group's catalog: its tools and its APIs' texts.
+fn group_catalog(group: &Group) -> Result<(Vec<Tool>, ApiTexts), String> {
+    let mut tools = Vec::new();
+    let mut api_texts = Vec::new();
+    for (api, doc) in &group.apis {
+        let bytes = serde_json::to_vec(doc).map_err(|e| format!("{api}: {e}"))?;
+        let (t, about) = import_from(api, mcpdesc_openapi::Source::bytes(&bytes))
+            .map_err(|e| format!("{}: {api}: {e}", group.group))?;
+        tools.extend(t);
+        api_texts.push((api.clone(), about));
+    }
+    Ok((tools, api_texts))
+}
+
+/// The rankers the StableToolBench report compares, in its columns' order.
+const RANKERS: [&str; 3] = ["lexical", "semantic", "default"];
+
+/// One request's figures for the summary: its group, its category, and per ranker
+/// (in [`RANKERS`]' order) its pooled @5, @10 and own-catalog @5, @10.
+type Row = (String, String, [[f64; 4]; 3]);
+
+/// `--set DIR` (or one group's `.json`): the StableToolBench set. Each group is its own
+/// pooled catalog (every tool its queries list); each request is also ranked in its own
+/// catalog (the tools its gold steps name). Prints each group's report, then recall per
+/// group, per RapidAPI category and overall for lexical, semantic and the default.
+/// With `slice` (`--write-slice OUT`, one group's file), only writes that group's tools and
+/// requests to OUT as a recall slice.
+fn stabletoolbench(
+    path: &Path,
+    slice: Option<&String>,
+    misses: bool,
+    per_api_table: bool,
+) -> ExitCode {
+    let files: Vec<PathBuf> = if path.is_dir() {
+        let mut files: Vec<PathBuf> = match std::fs::read_dir(path) {
+            Ok(dir) => dir
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "json"))
+                .collect(),
+            Err(e) => {
+                eprintln!("search_eval: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        files.sort();
+        files
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    for file in &files {
+        let group: Group = match std::fs::read_to_string(file)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("search_eval: {}: {e}", file.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        let (tools, api_texts) = match group_catalog(&group) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("search_eval: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        println!(
+            "== {}: {} tools from {} APIs, {} requests",
+            group.group,
+            tools.len(),
+            group.apis.len(),
+            group.requests.len()
+        );
+        if unknown_steps(&tools, &group.requests, file) > 0 {
+            return ExitCode::FAILURE;
+        }
+        if let Some(out) = slice {
+            let tools: Vec<&Tool> = tools.iter().collect();
+            let requests: Vec<&Request> = group.requests.iter().collect();
+            if let Err(e) = write_slice(out, file, &tools, &requests) {
+                eprintln!("search_eval: {e}");
+                return ExitCode::FAILURE;
+            }
+            continue;
+        }
+        let catalog = (group.requests.as_slice(), api_texts.as_slice());
+        let lexical = evaluate_index(false, None, &tools, catalog, misses, per_api_table);
+        let semantic = evaluate(
+            "semantic",
+            Text::Short,
+            false,
+            StaticModel::embedded(),
+            &tools,
+            &group.requests,
+            misses,
+            per_api_table,
+        );
+        let default = evaluate_index(true, None, &tools, catalog, misses, per_api_table);
+        for (i, r) in group.requests.iter().enumerate() {
+            rows.push((
+                group.group.clone(),
+                r.category.clone().unwrap_or_default(),
+                [lexical[i], semantic[i], default[i]],
+            ));
+        }
+    }
+    if slice.is_none() {
+        print_summary(&rows);
+    }
+    ExitCode::SUCCESS
+}
+
+/// The StableToolBench summary: pooled recall@5/@10 per group, per category and over
+/// every request, for each ranker; `<` marks a slice where the default is below lexical.
+fn print_summary(rows: &[Row]) {
+    let mut groups: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    groups.dedup();
+    let mut categories: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
+    categories.sort_unstable();
+    categories.dedup();
+    println!();
+    println!(
+        "{:<44} {:>4}   {}   default-lexical",
+        "pooled recall@5/@10",
+        "n",
+        RANKERS.map(|r| format!("{r:>13}")).join(" ")
+    );
+    let line = |label: &str, keep: &dyn Fn(&Row) -> bool, own: bool| {
+        let picked: Vec<&Row> = rows.iter().filter(|r| keep(r)).collect();
+        let n = picked.len().max(1) as f64;
+        let off = if own { 2 } else { 0 };
+        let means: [[f64; 2]; 3] = std::array::from_fn(|k| {
+            [0, 1].map(|j| picked.iter().map(|r| r.2[k][off + j]).sum::<f64>() / n)
+        });
+        let cols = means.map(|m| format!("  {:.3}/{:.3}", m[0], m[1]));
+        let (d5, d10) = (means[2][0] - means[0][0], means[2][1] - means[0][1]);
+        let below = if d5 < -1e-9 || d10 < -1e-9 { " <" } else { "" };
+        println!(
+            "{label:<44} {:>4} {}   {d5:+.3}/{d10:+.3}{below}",
+            picked.len(),
+            cols.join(" ")
+        );
+    };
+    for g in &groups {
+        line(g, &|r: &Row| r.0 == *g, false);
+    }
+    for c in &categories {
+        line(&format!("  {c}"), &|r: &Row| r.1 == *c, false);
+    }
+    line("all", &|_: &Row| true, false);
+    line("all, own catalog (gold tools only)", &|_: &Row| true, true);
 }
