@@ -1,5 +1,6 @@
 //! The retrieval regression test (issues 31 and 33): recall@5 and recall@10 of the
-//! search on three frozen slices of the evaluation sets (tuning, held-out, third), with floors stated here, so a
+//! search on four frozen slices of the evaluation sets (tuning, held-out, third, and one
+//! group of the public StableToolBench set), with floors stated here, so a
 //! change to the analyzer, BM25F, its weights or the fusion has to say what it does to
 //! recall.
 //!
@@ -19,8 +20,26 @@ struct Slice {
     apis: Vec<String>,
     ops: Vec<String>,
     entries: Vec<Entry>,
-    /// (api, query, steps of alternatives)
-    requests: Vec<(String, String, Vec<Vec<String>>)>,
+    /// (query, its steps)
+    requests: Vec<(String, Vec<Step>)>,
+}
+
+/// A step's alternatives, each (api, op).
+type Step = Vec<(String, String)>;
+
+/// One alternative of a step of a request about `api`: `METHOD /path` of `api`, or
+/// `API METHOD /path` of another API of the slice (the StableToolBench set's form).
+fn alternative(api: &str, alt: &str) -> (String, String) {
+    const METHODS: [&str; 8] = [
+        "GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE",
+    ];
+    let alt = alt.trim();
+    match alt.split_once(' ') {
+        Some((first, rest)) if !METHODS.contains(&first) => {
+            (first.to_string(), rest.trim().to_string())
+        }
+        _ => (api.to_string(), alt.to_string()),
+    }
 }
 
 fn load(text: &str) -> Slice {
@@ -54,6 +73,7 @@ fn load(text: &str) -> Slice {
         });
     }
     for r in doc["requests"].as_array().expect("requests") {
+        let api = str_of(&r["api"]);
         let steps = r["expect"]
             .as_array()
             .expect("expect")
@@ -62,13 +82,11 @@ fn load(text: &str) -> Slice {
                 s.as_str()
                     .expect("a step")
                     .split("||")
-                    .map(|a| a.trim().to_string())
+                    .map(|a| alternative(&api, a))
                     .collect()
             })
             .collect();
-        slice
-            .requests
-            .push((str_of(&r["api"]), str_of(&r["q"]), steps));
+        slice.requests.push((str_of(&r["q"]), steps));
     }
     slice
 }
@@ -76,7 +94,7 @@ fn load(text: &str) -> Slice {
 /// Pooled (recall@5, recall@10) of `index` over the slice's requests.
 fn recall(slice: &Slice, index: &Index) -> (f64, f64) {
     let (mut r5, mut r10) = (0.0, 0.0);
-    for (api, q, steps) in &slice.requests {
+    for (q, steps) in &slice.requests {
         let top: Vec<usize> = index
             .search(q, 10, &Filter::default())
             .into_iter()
@@ -86,9 +104,10 @@ fn recall(slice: &Slice, index: &Index) -> (f64, f64) {
             let hit = steps
                 .iter()
                 .filter(|alts| {
-                    top.iter()
-                        .take(k)
-                        .any(|&i| &slice.apis[i] == api && alts.contains(&slice.ops[i]))
+                    top.iter().take(k).any(|&i| {
+                        alts.iter()
+                            .any(|(api, op)| slice.apis[i] == *api && slice.ops[i] == *op)
+                    })
                 })
                 .count();
             hit as f64 / steps.len() as f64
@@ -103,13 +122,24 @@ fn recall(slice: &Slice, index: &Index) -> (f64, f64) {
 /// Scores one slice lexically and hybrid; checks the floors and that the default
 /// (hybrid) is not worse than lexical.
 fn check(name: &str, text: &str, floors: [(f64, f64); 2]) {
+    let (l, h) = check_floors(name, text, floors);
+    assert!(
+        h.0 >= l.0 && h.1 >= l.1,
+        "{name}: hybrid {h:?} is worse than lexical {l:?}"
+    );
+}
+
+/// Scores one slice lexically and hybrid and checks the floors; returns both
+/// (recall@5, recall@10).
+fn check_floors(name: &str, text: &str, floors: [(f64, f64); 2]) -> ((f64, f64), (f64, f64)) {
     let slice = load(text);
     assert!(!slice.requests.is_empty(), "{name}: no requests");
-    for (_, _, steps) in &slice.requests {
-        for alts in steps {
-            for a in alts {
-                assert!(slice.ops.contains(a), "{name}: no tool for {a}");
-            }
+    for (_, steps) in &slice.requests {
+        for (api, op) in steps.iter().flatten() {
+            assert!(
+                (0..slice.ops.len()).any(|i| slice.apis[i] == *api && slice.ops[i] == *op),
+                "{name}: no tool for {op} in {api}"
+            );
         }
     }
     let lexical = Index::build(slice.entries.clone(), None);
@@ -133,10 +163,7 @@ fn check(name: &str, text: &str, floors: [(f64, f64); 2]) {
         "{name}: hybrid {h:?} below {:?}",
         (h5, h10)
     );
-    assert!(
-        h.0 >= l.0 && h.1 >= l.1,
-        "{name}: hybrid {h:?} is worse than lexical {l:?}"
-    );
+    (l, h)
 }
 
 /// Tuning-set slice: Spotify, Google Calendar and Gmail (204 tools, 47 requests of
@@ -175,5 +202,23 @@ fn recall_on_the_third_slice() {
         "third",
         include_str!("../testdata/slice-third.json"),
         [(0.71, 0.78), (0.78, 0.85)],
+    );
+}
+
+/// Public-set slice: StableToolBench's G3_instruction group, the whole group (7 RapidAPI
+/// tools, 44 operations, 61 requests of two to six steps over several tools and
+/// categories; `tests/fixtures/search/stabletoolbench/`, frozen before any ranker ran on
+/// it, never tuned on). Measured 2026-12-06: lexical 0.686 / 0.842, hybrid 0.619 / 0.816
+/// (recall@5 / recall@10; `search_eval` gives 0.650 / 0.821 and 0.569 / 0.777 on the
+/// whole texts with the APIs' own texts known); one request is 0.016. The default is
+/// below lexical here, as on the whole public set (PERFORMANCE.md, issue 31), so this
+/// slice checks the floors only, not never-worse; make it a [`check`] when the default
+/// reaches lexical here.
+#[test]
+fn recall_on_the_public_set_slice() {
+    check_floors(
+        "stabletoolbench-g3",
+        include_str!("../testdata/slice-stabletoolbench-g3.json"),
+        [(0.68, 0.83), (0.61, 0.81)],
     );
 }
