@@ -94,3 +94,143 @@ mod stdio {
         );
     }
 }
+
+/// The walk stops past 512 levels: two values that differ only deeper are reported at
+/// the 513th level (`/a` 513 times), not at the leaf.
+#[test]
+fn the_difference_walk_stops_at_its_depth_limit() {
+    let (a, c) = (nested(600, json!(1)), nested(600, json!(2)));
+    assert_eq!(first_difference(&a, &c, "", 0), Some("/a".repeat(513)));
+}
+
+mod import {
+    use crate::{FileDiagnostic, ImportOptions, ImportOutcome, import_dumps};
+    use mcpdesc_core::ProtocolRevision;
+
+    /// Imports one dump `text` (a bare result needs a revision and a server name).
+    fn import(text: &str) -> Result<ImportOutcome, Vec<FileDiagnostic>> {
+        let opts = ImportOptions {
+            protocol_version: Some(ProtocolRevision::V2024_11_05),
+            server_name: Some("s".into()),
+            ..ImportOptions::default()
+        };
+        import_dumps(&[("d.json".to_string(), text.as_bytes().to_vec())], &opts)
+    }
+
+    /// `(code, message)` of each diagnostic.
+    fn said(d: &[FileDiagnostic]) -> Vec<(String, String)> {
+        d.iter()
+            .map(|d| (d.diagnostic.code.clone(), d.diagnostic.message.clone()))
+            .collect()
+    }
+
+    fn codes(d: &[FileDiagnostic]) -> Vec<String> {
+        said(d).into_iter().map(|(c, _)| c).collect()
+    }
+
+    /// Only the name hosts may reject is warned about: `get_pet` is host-safe
+    /// (`[a-z][a-z0-9_]*`), `Get-Pet` is not.
+    #[test]
+    fn only_names_that_are_not_host_safe_are_warned_about() {
+        let out = import(
+            r#"{"tools":[{"name":"get_pet","inputSchema":{"type":"object"}},
+                         {"name":"Get-Pet","inputSchema":{"type":"object"}}]}"#,
+        )
+        .expect("imports");
+        let warned: Vec<&str> = out
+            .diagnostics
+            .iter()
+            .filter(|d| d.diagnostic.code == "tool-name-not-host-safe")
+            .map(|d| d.diagnostic.pointer.as_str())
+            .collect();
+        assert_eq!(warned, ["/tools/1"]);
+    }
+
+    /// At 2024-11-05 a tool has no `title` (MCP added it in 2025-06-18) and its schema
+    /// no `$schema` (2025-11-25): both are dropped, each with a warning naming the
+    /// tool, the field and the revision.
+    #[test]
+    fn fields_a_revision_lacks_are_dropped_with_a_warning_that_names_them() {
+        let out = import(
+            r#"{"tools":[{"name":"t","title":"T","inputSchema":{"type":"object",
+                "$schema":"https://json-schema.org/draft/2020-12/schema"}}]}"#,
+        )
+        .expect("imports");
+        let said = said(&out.diagnostics);
+        for (code, field) in [
+            ("field-not-in-revision", "`title`"),
+            ("schema-dialect-not-in-revision", "`inputSchema/$schema`"),
+        ] {
+            assert!(
+                said.iter().any(|(c, m)| c == code
+                    && m.contains("tool `t`")
+                    && m.contains(field)
+                    && m.contains("2024-11-05")),
+                "{code} {field}: {said:?}"
+            );
+        }
+        let tool = &out.description.value()["tools"][0];
+        assert!(
+            tool.get("title").is_none() && tool["inputSchema"].get("$schema").is_none(),
+            "{tool}"
+        );
+    }
+
+    /// A tool twice in one listing: the error names both pages by their lines.
+    #[test]
+    fn a_tool_listed_twice_is_an_error_naming_both_pages_lines() {
+        let err = import(
+            "[\n{\"tools\":[{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}],\"nextCursor\":\"c\"},\n\
+             {\"tools\":[{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}]}\n]",
+        )
+        .expect_err("refused");
+        let said = said(&err);
+        assert!(
+            said.iter().any(|(c, m)| c == "dump-duplicate-tool"
+                && m.contains("(line 2, at")
+                && m.contains("(line 3, at")),
+            "{said:?}"
+        );
+    }
+
+    /// A JSON-RPC error response, alone or to `initialize` in a transcript, is the
+    /// server's error, with its code and message.
+    #[test]
+    fn a_jsonrpc_error_is_reported_as_the_servers_error() {
+        let alone = import(
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#,
+        )
+        .expect_err("refused");
+        assert!(
+            said(&alone).contains(&(
+                "dump-jsonrpc-error".to_string(),
+                "the server answered with a JSON-RPC error -32601: Method not found".to_string()
+            )),
+            "{:?}",
+            said(&alone)
+        );
+        let transcript = concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unsupported protocol version"}}"#,
+            "\n",
+        );
+        let refused = import(transcript).expect_err("refused");
+        assert!(
+            said(&refused).contains(&(
+                "dump-jsonrpc-error".to_string(),
+                "the server answered with a JSON-RPC error -32602: Unsupported protocol version"
+                    .to_string()
+            )),
+            "{:?}",
+            said(&refused)
+        );
+    }
+
+    /// An array of objects that are neither pages nor tools is no dump.
+    #[test]
+    fn an_array_of_other_objects_is_not_a_dump() {
+        let err = import(r#"[{"foo":1}]"#).expect_err("refused");
+        assert_eq!(codes(&err), ["dump-unrecognized"]);
+    }
+}
