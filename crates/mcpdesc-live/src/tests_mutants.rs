@@ -234,3 +234,45 @@ mod import {
         assert_eq!(codes(&err), ["dump-unrecognized"]);
     }
 }
+
+/// A session's transcript is its messages as JSON Lines, in the order they went: the
+/// 2025-06-18 handshake (`initialize`, its result, `notifications/initialized`), then
+/// `tools/list` and its result. The server is a shell loop answering by method.
+#[test]
+fn a_captured_session_is_kept_as_json_lines() {
+    let server = r#"while IFS= read -r l; do
+  id=$(printf '%s' "$l" | sed -n 's/.*"id":\([0-9][0-9]*\).*/\1/p')
+  case "$l" in
+    *'"method":"initialize"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}\n' "$id";;
+    *'"method":"tools/list"'*) printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}\n' "$id";;
+  esac
+done"#;
+    let out = crate::capture(
+        &crate::Target::command("sh", vec!["-c".into(), server.into()]),
+        &crate::CaptureOptions {
+            revisions: vec![mcpdesc_core::ProtocolRevision::V2025_06_18],
+            ..crate::CaptureOptions::default()
+        },
+    )
+    .expect("captures");
+    let text = String::from_utf8(out.sessions[0].transcript.clone()).expect("UTF-8");
+    assert!(text.ends_with('\n'), "{text:?}");
+    let methods: Vec<Option<String>> = text
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("a JSON line");
+            v["method"].as_str().map(String::from)
+        })
+        .collect();
+    let m = |s: &str| Some(s.to_string());
+    assert_eq!(
+        methods,
+        [
+            m("initialize"),
+            None,
+            m("notifications/initialized"),
+            m("tools/list"),
+            None
+        ]
+    );
+}
