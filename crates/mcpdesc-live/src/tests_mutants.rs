@@ -276,3 +276,12 @@ done"#;
         ]
     );
 }
+
+/// A member only the second value has is where the two differ.
+#[test]
+fn a_member_only_the_second_value_has_is_the_difference() {
+    assert_eq!(
+        first_difference(&json!({"x": 1}), &json!({"x": 1, "y": 2}), "", 0).as_deref(),
+        Some("/y")
+    );
+}
