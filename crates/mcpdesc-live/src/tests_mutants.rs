@@ -93,6 +93,19 @@ mod stdio {
             "{err}"
         );
     }
+
+    /// The stderr reader is given a bounded moment to drain after the exit: what a
+    /// process the server started writes on the inherited stderr 0.2 s after the
+    /// server exited is still in the error (the wait is up to 0.5 s).
+    #[test]
+    fn stderr_written_just_after_the_exit_is_in_the_error() {
+        let err = first_message("(sleep 0.2; echo 'written late' >&2) >/dev/null & exit 3")
+            .expect_err("exits");
+        assert!(
+            err.contains("exited (exit status 3)") && err.contains("written late"),
+            "{err}"
+        );
+    }
 }
 
 /// The walk stops past 512 levels: two values that differ only deeper are reported at
