@@ -177,3 +177,74 @@ fn only_the_pinned_tools_are_pinned() {
     assert!(!f.is_pinned("b"));
     assert!(!f.is_pinned("search_tools"));
 }
+
+/// A loopback OTLP/HTTP receiver: answers every request `200` with an empty
+/// (valid, empty protobuf) body and sends each request line to the returned channel.
+fn otlp_receiver() -> (u16, std::sync::mpsc::Receiver<String>) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+    let port = listener.local_addr().expect("bound").port();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { return };
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                let mut r = BufReader::new(stream);
+                loop {
+                    let mut first = String::new();
+                    if r.read_line(&mut first).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let mut length = 0usize;
+                    loop {
+                        let mut h = String::new();
+                        if r.read_line(&mut h).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        let h = h.trim_end();
+                        if h.is_empty() {
+                            break;
+                        }
+                        if let Some((n, v)) = h.split_once(':')
+                            && n.eq_ignore_ascii_case("content-length")
+                        {
+                            length = v.trim().parse().unwrap_or(0);
+                        }
+                    }
+                    let mut body = vec![0; length];
+                    if r.read_exact(&mut body).is_err() {
+                        return;
+                    }
+                    let _ = tx.send(first.trim_end().to_string());
+                    let ok = "HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n";
+                    if r.get_mut().write_all(ok.as_bytes()).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (port, rx)
+}
+
+/// `Telemetry::flush` "exports the spans ended so far (blocks until the exporter has
+/// sent them)": once it returns, the receiver has had the POST to `/v1/traces`, long
+/// before the batch processor's own 5 s schedule and without a shutdown.
+#[test]
+fn flush_exports_the_ended_spans_before_it_returns() {
+    let (port, requests) = otlp_receiver();
+    let t = Telemetry::start(&super::telemetry::TelemetryOptions {
+        metrics: false,
+        otlp_endpoint: Some(format!("http://127.0.0.1:{port}")),
+    })
+    .expect("starts");
+    t.request("ping", &RequestId::Number("1".into()), None, None)
+        .finish(None);
+    t.flush();
+    assert_eq!(
+        requests.try_recv().as_deref(),
+        Ok("POST /v1/traces HTTP/1.1")
+    );
+    t.shutdown();
+}
