@@ -1,7 +1,7 @@
 //! Unique names for a whole document, independent of input order.
 
 use crate::normalize::{
-    HASH_LEN, NameError, NameOptions, hash_hex, normalize, normalize_base, shorten,
+    HASH_LEN, NameError, NameOptions, hash_hex, normalize_base, prefixed, shorten, unprefixed,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -134,14 +134,11 @@ impl NameAllocator {
             .requests
             .iter()
             .map(|req| {
-                let candidate = normalize(&req.raw, opts);
-                let base = candidate[opts.prefix().len()..].to_string();
-                // `base` above may be shortened; keep the full one for re-shortening.
-                let full = match req.raw.strip_prefix(opts.prefix()) {
-                    Some(rest) if !opts.prefix().is_empty() => normalize_base(rest),
-                    _ => normalize_base(&req.raw),
-                };
-                debug_assert!(base.len() <= full.len());
+                // The full base is kept for re-shortening; the candidate is
+                // `normalize(raw)`, made from it rather than normalized again.
+                let full = normalize_base(unprefixed(&req.raw, opts));
+                let candidate = prefixed(&full, opts);
+                debug_assert!(candidate.len() - opts.prefix().len() <= full.len());
                 Entity {
                     req,
                     base: full,

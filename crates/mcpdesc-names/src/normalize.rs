@@ -303,10 +303,18 @@ pub fn shorten(base: &str, budget: usize) -> String {
 /// assert_eq!(normalize("gh_get_pet_by_id", &gh), "gh_get_pet_by_id");
 /// ```
 pub fn normalize(raw: &str, opts: &NameOptions) -> String {
-    let unprefixed = match raw.strip_prefix(opts.prefix()) {
+    prefixed(&normalize_base(unprefixed(raw, opts)), opts)
+}
+
+/// `raw` without the configured prefix, if it has it.
+pub(crate) fn unprefixed<'a>(raw: &'a str, opts: &NameOptions) -> &'a str {
+    match raw.strip_prefix(opts.prefix()) {
         Some(rest) if !opts.prefix().is_empty() => rest,
         _ => raw,
-    };
-    let base = normalize_base(unprefixed);
-    format!("{}{}", opts.prefix(), shorten(&base, opts.base_budget()))
+    }
+}
+
+/// The name of a [`normalize_base`] result: the prefix, then the base shortened to fit.
+pub(crate) fn prefixed(base: &str, opts: &NameOptions) -> String {
+    format!("{}{}", opts.prefix(), shorten(base, opts.base_budget()))
 }

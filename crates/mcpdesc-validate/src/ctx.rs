@@ -55,7 +55,7 @@ pub(crate) struct Ctx<'a> {
     /// Every primitive declaration, computed once and shared (cloning the handle is free).
     prims: Rc<[Primitive<'a>]>,
     /// Names in the root `tags` catalogue, when there is one (§13.3).
-    pub tag_catalogue: Option<HashSet<&'a str>>,
+    pub tag_catalogue: Option<crate::rules::tags::Catalogue<'a>>,
     /// Instance validations spent (see [`MAX_INSTANCE_VALIDATIONS`]).
     validations: usize,
     limit_reported: bool,

@@ -9,7 +9,7 @@ use mcpdesc_core::pointer;
 use mcpdesc_core::revision::{DEFAULT_TOOL_SCHEMA_DIALECT, SUPPORTED_TOOL_SCHEMA_DIALECTS};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash, RandomState};
+use std::hash::{BuildHasher, Hash};
 use std::rc::Rc;
 use std::sync::{Mutex, PoisonError};
 
@@ -384,6 +384,14 @@ fn strip_fragment(u: &str) -> &str {
     u.split_once('#').map_or(u, |(d, _)| d)
 }
 
+/// A map keyed by schema content ([`ByContent`]), hashed with foldhash rather than
+/// SipHash. SipHash's resistance to chosen collisions would buy nothing here: the
+/// content hash reads a bounded prefix of a schema (its first 32 values, 24 bytes of
+/// each string), so schemas that differ only further in collide under any hasher, and
+/// the keys are the user's own description. foldhash (hashbrown's default, already in
+/// the tree) is still seeded per process.
+type ContentMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 /// Per-document caches of everything derived from a schema's content alone, so that a
 /// schema repeated across tools (common in imported and generated descriptions) is
 /// meta-validated, scanned and compiled once. Keys compare content exactly, member order
@@ -394,9 +402,9 @@ pub(crate) struct Cache<'a> {
     /// not borrow: instances can come from schemas outside the document tree).
     compiled: HashMap<(String, Dialect), Option<Rc<jsonschema::Validator>>>,
     /// Meta-schema errors per dialect.
-    meta: HashMap<(ByContent<'a>, Dialect), Vec<(String, String)>>,
+    meta: ContentMap<(ByContent<'a>, Dialect), Vec<(String, String)>>,
     /// `$ref` / `x-mcp-header` scans.
-    scans: HashMap<ByContent<'a>, RefScan>,
+    scans: ContentMap<ByContent<'a>, RefScan>,
     /// Verdicts on `$defs` members shared with other validations of the same document
     /// (its parts), when there are any.
     shared: Option<&'a DefVerdicts>,
@@ -476,9 +484,9 @@ pub(crate) use mcpdesc_core::SameJson as ByContent;
 /// fresh check gives; an invalid schema is checked whole again for its errors.
 #[derive(Default)]
 pub(crate) struct DefVerdicts {
-    hasher: RandomState,
+    hasher: foldhash::fast::RandomState,
     /// Members by the hash of their content, with their verdicts.
-    known: Mutex<HashMap<u64, Vec<(Value, bool)>>>,
+    known: Mutex<ContentMap<u64, Vec<(Value, bool)>>>,
 }
 
 impl std::fmt::Debug for DefVerdicts {

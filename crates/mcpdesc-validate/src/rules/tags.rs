@@ -6,12 +6,17 @@ use mcpdesc_core::Diagnostic;
 use serde_json::Value;
 use std::collections::HashSet;
 
+/// The root catalogue's tag names. foldhash, not SipHash: every part of a streamed
+/// document ([`crate::ToolParts`]) builds it again, and the names are the
+/// description's own (nothing to gain from SipHash's resistance to chosen collisions).
+pub type Catalogue<'a> = HashSet<&'a str, foldhash::fast::RandomState>;
+
 /// §13.2: unique catalogue names. Keeps the catalogue in the context for
 /// [`check_references`].
 pub fn check_catalogue(cx: &mut Ctx<'_>) {
     let catalogue = match cx.root_obj.get("tags") {
         Some(Value::Array(tags)) => {
-            let mut names = HashSet::new();
+            let mut names = Catalogue::with_capacity_and_hasher(tags.len(), Default::default());
             for (i, t) in tags.iter().enumerate() {
                 let Some(name) = t.get("name").and_then(Value::as_str) else {
                     continue;
