@@ -11,16 +11,20 @@ use std::io::{self, Write};
 /// serde_json's pretty layout (two-space indent, `": "` after keys, `[]`/`{}` for
 /// empty containers) for a value that starts `base` levels deep. serde_json's own
 /// `PrettyFormatter` always starts at level 0 and cannot be told otherwise.
-struct Nested {
+struct Nested<'a> {
     level: usize,
     has_value: bool,
+    /// Whitespace written so far (newlines, indentation, the space after each `:`):
+    /// the bytes the pretty text has beyond the compact one.
+    padding: &'a mut usize,
 }
 
-impl Nested {
-    fn newline(&self, w: &mut (impl Write + ?Sized)) -> io::Result<()> {
+impl Nested<'_> {
+    fn newline(&mut self, w: &mut (impl Write + ?Sized)) -> io::Result<()> {
         const SPACES: &[u8; 64] = &[b' '; 64];
         w.write_all(b"\n")?;
         let mut n = self.level * 2;
+        *self.padding += 1 + n;
         while n > 0 {
             let k = n.min(SPACES.len());
             w.write_all(&SPACES[..k])?;
@@ -30,7 +34,7 @@ impl Nested {
     }
 }
 
-impl serde_json::ser::Formatter for Nested {
+impl serde_json::ser::Formatter for Nested<'_> {
     fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
         self.level += 1;
         self.has_value = false;
@@ -72,6 +76,7 @@ impl serde_json::ser::Formatter for Nested {
         self.newline(w)
     }
     fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        *self.padding += 1;
         w.write_all(b": ")
     }
     fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> io::Result<()> {
@@ -80,25 +85,36 @@ impl serde_json::ser::Formatter for Nested {
     }
 }
 
-/// `value` pretty-printed as it appears `level` levels deep.
-fn write_nested(out: &mut (impl Write + ?Sized), value: &Value, level: usize) -> io::Result<()> {
+/// `value` pretty-printed as it appears `level` levels deep; returns the whitespace
+/// written (the pretty text's length beyond the compact one).
+fn write_nested(out: &mut (impl Write + ?Sized), value: &Value, level: usize) -> io::Result<usize> {
     use serde::Serialize as _;
+    let mut padding = 0;
     let f = Nested {
         level,
         has_value: false,
+        padding: &mut padding,
     };
     let mut ser = serde_json::Serializer::with_formatter(out, f);
-    value.serialize(&mut ser).map_err(io::Error::from)
+    value.serialize(&mut ser).map_err(io::Error::from)?;
+    Ok(padding)
 }
 
 /// One member of the `tools` array, as it appears in the pretty document (its
 /// continuation lines indented by two levels).
 pub fn tool_fragment(tool: &Value) -> Vec<u8> {
+    tool_fragment_sized(tool).0
+}
+
+/// [`tool_fragment`], and the length of the tool's compact JSON (the bytes of
+/// `serde_json::to_writer`): the fragment's length less the whitespace it added.
+pub fn tool_fragment_sized(tool: &Value) -> (Vec<u8>, usize) {
     let mut out = Vec::with_capacity(1024);
     // Writing into a Vec cannot fail; a serializer error (a non-string key) is
     // impossible for a `Value`.
-    let _ = write_nested(&mut out, tool, 2);
-    out
+    let padding = write_nested(&mut out, tool, 2).unwrap_or(0);
+    let compact = out.len() - padding.min(out.len());
+    (out, compact)
 }
 
 /// The document around its tools: members before `tools`, the tools, members after.
@@ -188,7 +204,9 @@ mod tests {
         w.head(skeleton).unwrap();
         if let Some(Value::Array(tools)) = skeleton.get("tools") {
             for t in tools {
-                w.tool(&tool_fragment(t)).unwrap();
+                let (fragment, compact) = tool_fragment_sized(t);
+                assert_eq!(compact, serde_json::to_vec(t).unwrap().len());
+                w.tool(&fragment).unwrap();
             }
         }
         w.tail(skeleton).unwrap();

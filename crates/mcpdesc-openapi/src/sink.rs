@@ -40,6 +40,20 @@ pub trait Sink: Send {
     /// parallel with the other operations and with the calls on the sink.
     fn prepare(tools: Vec<Value>) -> Self::Prepared;
 
+    /// [`Sink::prepare`], and the sizes `measure` gives of the tools it finds over
+    /// `budget` bytes, in order; `measure` must not exceed a tool's compact JSON length
+    /// (the bytes of `serde_json::to_writer`). By default every tool is measured; a sink
+    /// whose prepared form bounds that length for free measures only the tools whose
+    /// bound exceeds `budget` (the others cannot be over it). Runs where `prepare` runs.
+    fn prepare_measured(
+        tools: Vec<Value>,
+        budget: usize,
+        measure: &dyn Fn(&Value) -> usize,
+    ) -> (Self::Prepared, Vec<usize>) {
+        let over = tools.iter().map(measure).filter(|&n| n > budget).collect();
+        (Self::prepare(tools), over)
+    }
+
     /// Before the first tool.
     fn begin(&mut self, skeleton: &Map<String, Value>) -> io::Result<()>;
 
@@ -81,6 +95,28 @@ impl<W: Write + Send> Sink for JsonSink<W> {
 
     fn prepare(tools: Vec<Value>) -> Self::Prepared {
         tools.iter().map(pretty::tool_fragment).collect()
+    }
+
+    /// A tool's fragment is its compact JSON with whitespace added (newlines,
+    /// indentation, a space after each `:`; strings and numbers written alike), and
+    /// writing it counts that whitespace, so the compact length comes for free: only
+    /// tools whose compact JSON is over `budget` are measured.
+    fn prepare_measured(
+        tools: Vec<Value>,
+        budget: usize,
+        measure: &dyn Fn(&Value) -> usize,
+    ) -> (Self::Prepared, Vec<usize>) {
+        let mut fragments = Vec::with_capacity(tools.len());
+        let mut over = Vec::new();
+        for tool in &tools {
+            let (fragment, compact) = pretty::tool_fragment_sized(tool);
+            fragments.push(fragment);
+            if compact > budget {
+                over.push(measure(tool));
+            }
+        }
+        over.retain(|&n| n > budget);
+        (fragments, over)
     }
 
     fn begin(&mut self, skeleton: &Map<String, Value>) -> io::Result<()> {
@@ -304,6 +340,78 @@ mod tests {
                     mcpdesc_core::emit::to_yaml(&doc)
                 );
             }
+        }
+    }
+
+    /// Tools around a budget of 100 bytes; the compact texts are written by hand.
+    fn sized_tools() -> Vec<(Value, &'static str)> {
+        vec![
+            (
+                json!({"name": "t", "inputSchema": {"type": "object"}}),
+                r#"{"name":"t","inputSchema":{"type":"object"}}"#,
+            ),
+            (
+                // 100 bytes compact: at the budget, not over it.
+                json!({"name": "at_budget_1", "description": "é\n\"q\" …", "inputSchema": {"type": "object", "properties": {}}}),
+                r#"{"name":"at_budget_1","description":"é\n\"q\" …","inputSchema":{"type":"object","properties":{}}}"#,
+            ),
+            (
+                json!({"name": "big", "description": "description long enough to be over a hundred bytes", "inputSchema": {"type": "object", "required": [], "xy": [1, 2.5, null, true]}}),
+                r#"{"name":"big","description":"description long enough to be over a hundred bytes","inputSchema":{"type":"object","required":[],"xy":[1,2.5,null,true]}}"#,
+            ),
+        ]
+    }
+
+    /// A tool's pretty fragment is its compact text plus the whitespace it counts, and
+    /// the compact text bounds the wire size, which drops members (here `tags`, `x-mcpdesc-openapi`, the icons'
+    /// extensions) and never adds any.
+    #[test]
+    fn a_fragment_bounds_the_compact_text_and_the_wire_size() {
+        let mut tools = sized_tools();
+        tools.push((
+            json!({"name": "n", "tags": ["a"], "icons": [{"src": "https://x.example/i.png", "x-k": 1}], "inputSchema": {"type": "object"}, "x-mcpdesc-openapi": {"method": "get"}}),
+            r#"{"name":"n","tags":["a"],"icons":[{"src":"https://x.example/i.png","x-k":1}],"inputSchema":{"type":"object"},"x-mcpdesc-openapi":{"method":"get"}}"#,
+        ));
+        for (tool, compact) in &tools {
+            assert_eq!(serde_json::to_string(tool).unwrap(), *compact);
+            let (fragment, counted) = crate::pretty::tool_fragment_sized(tool);
+            assert_eq!(counted, compact.len(), "{compact}");
+            let wire = crate::wire_size(tool);
+            assert!(
+                fragment.len() >= compact.len() && compact.len() >= wire,
+                "{compact}: fragment {}, wire {wire}",
+                fragment.len()
+            );
+        }
+        // Everything but `tags` and `x-mcpdesc-openapi` is on the wire, and the icon
+        // loses its `x-k`.
+        let n = r#"{"name":"n","icons":[{"src":"https://x.example/i.png"}],"inputSchema":{"type":"object"}}"#;
+        assert_eq!(crate::wire_size(&tools[3].0), n.len());
+    }
+
+    /// The JSON sink measures only tools whose compact text is over the budget, and finds
+    /// what measuring every tool finds: the tools strictly over it, in order.
+    #[test]
+    fn the_json_sink_measures_the_tools_over_the_budget() {
+        let (tools, compact): (Vec<Value>, Vec<&str>) = sized_tools().into_iter().unzip();
+        assert_eq!(
+            compact.iter().map(|c| c.len()).collect::<Vec<_>>()[1..],
+            [100, 150]
+        );
+        let measure = |t: &Value| serde_json::to_vec(t).unwrap().len();
+        for budget in [0, 44, 99, 100, 149, 150, 1000] {
+            let want: Vec<usize> = compact
+                .iter()
+                .map(|c| c.len())
+                .filter(|&n| n > budget)
+                .collect();
+            let (fragments, over) =
+                JsonSink::<Vec<u8>>::prepare_measured(tools.clone(), budget, &measure);
+            assert_eq!(over, want, "budget {budget}");
+            assert_eq!(fragments, JsonSink::<Vec<u8>>::prepare(tools.clone()));
+            let (values, over) = ValueSink::prepare_measured(tools.clone(), budget, &measure);
+            assert_eq!(over, want, "budget {budget}");
+            assert_eq!(values, tools);
         }
     }
 
