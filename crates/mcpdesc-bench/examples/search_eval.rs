@@ -16,11 +16,15 @@
 //! field by field) and their requests to OUT as JSON: the frozen slice the catalog's
 //! recall regression test ranks (`crates/mcpdesc-catalog/src/recall.rs`).
 //! `--set FILE` scores another request set (default `tests/fixtures/search/requests.yaml`,
-//! the tuning set; `heldout.yaml` beside it is the held-out one). `--sweep` also scores
-//! the hybrid search at a grid of fusion weights α and semantic depths (for tuning: run
-//! it on the tuning set only), and `rrf` is the previous default (reciprocal rank
-//! fusion, k = 60, of the lexical ranking and the semantic one), for comparison.
-//! `--api-sweep` scores the default fusion at a range of API-prior weights γ (the
+//! the tuning set; `heldout.yaml` beside it is the held-out one). Every set is scored by
+//! lexical (BM25F, `--search lexical`), semantic, the old score fusion
+//! (`Fusion::Scored`, evaluation only) and the default (`--search hybrid`, lexical-first:
+//! never below lexical by construction), and ends with a summary per API (or group and
+//! category) that marks any slice where the default is below lexical. `--sweep` also
+//! scores the old score fusion at a grid of fusion weights α and semantic depths (for
+//! tuning: run it on the tuning set only), and `rrf` is an earlier default (reciprocal
+//! rank fusion, k = 60, of the lexical ranking and the semantic one), for comparison.
+//! `--api-sweep` scores the old score fusion at a range of API-prior weights γ (the
 //! pooled index knows each tool's API, as `serve` does; tuning set only).
 //! `--fit-gate` (tuning set only) fits the per-query gate (`mcpdesc_catalog::search::Gate`):
 //! a logistic regression of "lexical ranks this request better than the ungated hybrid"
@@ -429,22 +433,48 @@ fn main() -> ExitCode {
         candidates(&tools, &fixture.requests, &api_texts);
         return ExitCode::SUCCESS;
     }
-    for hybrid in [false, true] {
+    // The decision rule, fixed before any run (issue 31): the default is the
+    // lexical-first fusion; the old score fusion is shown for comparison only.
+    let [lexical, old, default] = [Ranker::Lexical, Ranker::OldFusion, Ranker::Default].map(|r| {
         evaluate_index(
-            hybrid,
+            r,
             None,
             &tools,
             (&fixture.requests, &api_texts),
             misses,
             per_api_table,
-        );
-    }
+        )
+    });
+    let semantic = evaluate(
+        "semantic",
+        Text::Short,
+        false,
+        model,
+        &tools,
+        &fixture.requests,
+        false,
+        false,
+    );
+    let rows: Vec<Row> = fixture
+        .requests
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let set = "pooled catalog".to_string();
+            (
+                set,
+                r.api.clone(),
+                [lexical[i], semantic[i], old[i], default[i]],
+            )
+        })
+        .collect();
+    print_summary(&rows);
     evaluate_rrf(&tools, &fixture.requests, misses, per_api_table);
     if api_sweep {
         // The API prior's weight γ at the default fusion (γ = 0: no prior).
         for gamma in [0.0, 0.1, 0.2, 0.3, 0.5, 0.8] {
             evaluate_index(
-                true,
+                Ranker::OldFusion,
                 Some((
                     mcpdesc_catalog::search::LEXICAL_WEIGHT,
                     mcpdesc_catalog::search::SEM_DEPTH,
@@ -464,7 +494,7 @@ fn main() -> ExitCode {
         for alpha in [0.5, 0.6, 0.7, 0.8, 0.9] {
             for depth in [20, 50, 100] {
                 evaluate_index(
-                    true,
+                    Ranker::OldFusion,
                     Some((alpha, depth, mcpdesc_catalog::search::API_WEIGHT)),
                     &tools,
                     (&fixture.requests, &api_texts),
@@ -667,27 +697,46 @@ fn tally(
     each
 }
 
+/// The index rankers the report compares.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ranker {
+    /// BM25F alone (`--search lexical`).
+    Lexical,
+    /// The earlier score fusion (`Fusion::Scored`: convex combination, gate, API prior),
+    /// the default before the lexical-first fusion; evaluation only.
+    OldFusion,
+    /// The served default (`--search hybrid`): lexical-first fusion.
+    Default,
+}
+
 /// Recall of the search `mcpdesc serve --discovery search` runs (`mcpdesc_catalog`'s
-/// index: BM25F, or BM25F fused with the embedding model), pooled and per API.
+/// index: BM25F, or BM25F with the embedding model, lexical-first or, for comparison,
+/// the old score fusion), pooled and per API. A `fusion` sweep point tunes the old
+/// score fusion.
 fn evaluate_index(
-    hybrid: bool,
+    ranker: Ranker,
     fusion: Option<(f32, usize, f32)>,
     tools: &[Tool],
     (requests, api_texts): (&[Request], &[(String, String)]),
     misses: bool,
     per_api_table: bool,
 ) -> Vec<[f64; 4]> {
-    use mcpdesc_catalog::search::{Filter, Index, Semantic};
+    use mcpdesc_catalog::search::{Filter, Fusion, Index, Semantic};
     let swept;
-    let label = match fusion {
-        Some((alpha, depth, gamma)) => {
-            swept = format!("hybrid a={alpha} d={depth} g={gamma}");
+    let label = match (fusion, ranker) {
+        (Some((alpha, depth, gamma)), _) => {
+            swept = format!("old fusion a={alpha} d={depth} g={gamma}");
             swept.as_str()
         }
-        None if hybrid => "hybrid",
-        None => "lexical",
+        (None, Ranker::Lexical) => "lexical",
+        (None, Ranker::OldFusion) => "old fusion",
+        (None, Ranker::Default) => "default",
     };
+    let hybrid = ranker != Ranker::Lexical;
     let tune = |index: &mut Index| {
+        if ranker == Ranker::OldFusion || fusion.is_some() {
+            index.set_fusion_mode(Fusion::Scored);
+        }
         if let Some((alpha, depth, gamma)) = fusion {
             index.set_fusion(alpha, depth);
             index.set_api_weight(gamma);
@@ -746,7 +795,7 @@ fn evaluate_index(
     })
 }
 
-/// The previous default, for comparison: reciprocal rank fusion (Cormack et al. 2009,
+/// An earlier default, for comparison: reciprocal rank fusion (Cormack et al. 2009,
 /// k = 60) of the lexical ranking's best 100 and the semantic ranking's best 100.
 fn evaluate_rrf(tools: &[Tool], requests: &[Request], misses: bool, per_api_table: bool) {
     use mcpdesc_catalog::search::{Filter, Index, Semantic};
@@ -840,7 +889,10 @@ impl Catalogs {
                 apis.insert(own_key(r), (members, index));
             }
         }
-        Catalogs { pooled, apis }
+        let mut catalogs = Catalogs { pooled, apis };
+        // The gate and candidate work tunes the old score fusion.
+        catalogs.each(|ix| ix.set_fusion_mode(mcpdesc_catalog::search::Fusion::Scored));
+        catalogs
     }
 
     fn each(&mut self, mut f: impl FnMut(&mut Index)) {
@@ -1220,12 +1272,13 @@ fn group_catalog(group: &Group) -> Result<(Vec<Tool>, ApiTexts), String> {
     Ok((tools, api_texts))
 }
 
-/// The rankers the StableToolBench report compares, in its columns' order.
-const RANKERS: [&str; 3] = ["lexical", "semantic", "default"];
+/// The rankers the summaries compare, in their columns' order (the last is the
+/// default; "old fusion" is the score fusion it replaced).
+const RANKERS: [&str; 4] = ["lexical", "semantic", "old fusion", "default"];
 
-/// One request's figures for the summary: its group, its category, and per ranker
-/// (in [`RANKERS`]' order) its pooled @5, @10 and own-catalog @5, @10.
-type Row = (String, String, [[f64; 4]; 3]);
+/// One request's figures for the summary: its group, its category (or API), and per
+/// ranker (in [`RANKERS`]' order) its pooled @5, @10 and own-catalog @5, @10.
+type Row = (String, String, [[f64; 4]; 4]);
 
 /// `--set DIR` (or one group's `.json`): the StableToolBench set. Each group is its own
 /// pooled catalog (every tool its queries list); each request is also ranked in its own
@@ -1295,7 +1348,14 @@ fn stabletoolbench(
             continue;
         }
         let catalog = (group.requests.as_slice(), api_texts.as_slice());
-        let lexical = evaluate_index(false, None, &tools, catalog, misses, per_api_table);
+        let lexical = evaluate_index(
+            Ranker::Lexical,
+            None,
+            &tools,
+            catalog,
+            misses,
+            per_api_table,
+        );
         let semantic = evaluate(
             "semantic",
             Text::Short,
@@ -1306,12 +1366,27 @@ fn stabletoolbench(
             misses,
             per_api_table,
         );
-        let default = evaluate_index(true, None, &tools, catalog, misses, per_api_table);
+        let old = evaluate_index(
+            Ranker::OldFusion,
+            None,
+            &tools,
+            catalog,
+            misses,
+            per_api_table,
+        );
+        let default = evaluate_index(
+            Ranker::Default,
+            None,
+            &tools,
+            catalog,
+            misses,
+            per_api_table,
+        );
         for (i, r) in group.requests.iter().enumerate() {
             rows.push((
                 group.group.clone(),
                 r.category.clone().unwrap_or_default(),
-                [lexical[i], semantic[i], default[i]],
+                [lexical[i], semantic[i], old[i], default[i]],
             ));
         }
     }
@@ -1321,8 +1396,9 @@ fn stabletoolbench(
     ExitCode::SUCCESS
 }
 
-/// The StableToolBench summary: pooled recall@5/@10 per group, per category and over
-/// every request, for each ranker; `<` marks a slice where the default is below lexical.
+/// The summary: pooled recall@5/@10 per group, per category (StableToolBench) or API (the
+/// other sets) and over every request, for each ranker; `<` marks a slice where the
+/// default is below lexical.
 fn print_summary(rows: &[Row]) {
     let mut groups: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
     groups.dedup();
@@ -1340,11 +1416,11 @@ fn print_summary(rows: &[Row]) {
         let picked: Vec<&Row> = rows.iter().filter(|r| keep(r)).collect();
         let n = picked.len().max(1) as f64;
         let off = if own { 2 } else { 0 };
-        let means: [[f64; 2]; 3] = std::array::from_fn(|k| {
+        let means: [[f64; 2]; 4] = std::array::from_fn(|k| {
             [0, 1].map(|j| picked.iter().map(|r| r.2[k][off + j]).sum::<f64>() / n)
         });
         let cols = means.map(|m| format!("  {:.3}/{:.3}", m[0], m[1]));
-        let (d5, d10) = (means[2][0] - means[0][0], means[2][1] - means[0][1]);
+        let (d5, d10) = (means[3][0] - means[0][0], means[3][1] - means[0][1]);
         let below = if d5 < -1e-9 || d10 < -1e-9 { " <" } else { "" };
         println!(
             "{label:<44} {:>4} {}   {d5:+.3}/{d10:+.3}{below}",
@@ -1357,6 +1433,9 @@ fn print_summary(rows: &[Row]) {
     }
     for c in &categories {
         line(&format!("  {c}"), &|r: &Row| r.1 == *c, false);
+    }
+    for c in &categories {
+        line(&format!("  {c}, own catalog"), &|r: &Row| r.1 == *c, true);
     }
     line("all", &|_: &Row| true, false);
     line("all, own catalog (gold tools only)", &|_: &Row| true, true);

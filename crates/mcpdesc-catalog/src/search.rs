@@ -1,5 +1,5 @@
-//! An offline tool search: BM25F over a tool's fields, optionally fused with a semantic
-//! ranking by a calibrated convex combination.
+//! An offline tool search: BM25F over a tool's fields, optionally followed by a semantic
+//! ranking where BM25F has no evidence (lexical-first fusion, the default).
 //!
 //! # Fields and weights
 //! Each tool is a document of [`Field`]s, each analyzed by [`crate::text`] (identifier
@@ -14,24 +14,49 @@
 //! A query that names a tool exactly (its served name, case-insensitively) ranks that
 //! tool first. Ties are broken by name, so the ranking is deterministic.
 //!
-//! # Hybrid
-//! With a [`Semantic`] ranker the two scores are fused by a calibrated convex
-//! combination (score-aware fusion, not rank fusion): the BM25F score is divided by the
+//! # Hybrid: lexical-first fusion (the default, [`Fusion::LexicalFirst`])
+//! With a [`Semantic`] ranker the ranking is BM25F's, unchanged, followed by the
+//! semantic ranking of the tools BM25F has no evidence for:
+//! 1. every admitted tool with a positive BM25F score, in BM25F's order with BM25F's
+//!    score (exactly the lexical ranking, [`Index::search`] without a semantic ranker);
+//! 2. then the admitted tools with BM25F score 0 (the "no evidence" line: a score of 0
+//!    means the tool shares no analyzed term with the request; it is a property of the
+//!    score, not a tuned threshold), the semantic ranking's best [`SEM_DEPTH`] of them,
+//!    by similarity (ties by index), each scored `λ · e` where `λ` is half the lowest
+//!    positive BM25F score of the request (1 when none) and `e` its similarity scaled
+//!    between the depth's floor (0) and the best (1), so scores never increase.
+//!
+//! **Never worse than lexical, by construction.** Let `L` be the lexical ranking (the
+//! positive-score tools, best first) and `D` the default's. Step 1 makes `L` a prefix
+//! of `D`, and step 2 adds only tools outside `L` after it. So for every request and
+//! every k, `D`'s top k contains `L`'s top k, and recall@k of the default is at least
+//! lexical's, whatever the catalog, the request or the embedding model (a gold tool
+//! with BM25F score 0 is outside `L` and cannot count for lexical at any k). The exact
+//! name rule applies to both alike. No API prior or other re-weighting is applied on
+//! top of BM25F in either, so the comparison is like with like: the baseline is BM25F as
+//! an index without a semantic ranker ranks. The semantic layer can only add recall,
+//! never take it (tested by `lexical_first_contains_the_lexical_top_k`).
+//!
+//! # The earlier score fusion ([`Fusion::Scored`], evaluation only)
+//! Kept as a library option for `search_eval`'s comparison; nothing serves it. The two
+//! scores are fused by a calibrated convex combination (score-aware fusion, not rank
+//! fusion): the BM25F score is divided by the
 //! query's best, `l = s / max s`; the semantic similarity is scaled between a floor (the
 //! [`SEM_DEPTH`]th best similarity of the admitted tools) and the best one,
 //! `e = max(0, (c − c_floor) / (c_max − c_floor))`; a tool scores
 //! `α · l + (1 − α) · e` with α = [`LEXICAL_WEIGHT`]. The candidates are the tools
 //! BM25F scores and the semantic ranking's best [`SEM_DEPTH`]. A query BM25F finds
 //! nothing for ranks by the semantic score alone. α was chosen on the tuning set of
-//! `tests/fixtures/search` and checked on the held-out one (PERFORMANCE.md).
+//! `tests/fixtures/search` and checked on the held-out one (PERFORMANCE.md); it fell
+//! below lexical on the never-tuned public set, hence the lexical-first default.
 //!
-//! # Per-query gate
+//! ## Per-query gate (score fusion only)
 //! A request whose rankings say lexical is right (a logistic model, [`Gate`], of
 //! signals such as the lexical top hit's coverage of the request's terms, the lexical
 //! margin and the agreement of the two top lists: [`Index::gate_features`]) is fused
 //! with the gate's α instead ([`GATE`], fitted on the tuning set).
 //!
-//! # API prior
+//! ## API prior (score fusion only)
 //! When the index knows each tool's API ([`Index::set_apis`]: several descriptions
 //! served together), the fused score gains `γ · prior(API)`, the request's BM25 against
 //! each API taken as one document, scaled by the best API's (γ = [`API_WEIGHT`], chosen
@@ -40,6 +65,19 @@
 use crate::text;
 use serde_json::Value;
 use std::collections::HashMap;
+
+/// How a hybrid index combines BM25F with the semantic ranking (see the module's
+/// documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fusion {
+    /// The default: BM25F's ranking unchanged, then the semantic ranking of the tools
+    /// with BM25F score 0. Never worse than lexical at any k, by construction.
+    #[default]
+    LexicalFirst,
+    /// The earlier score fusion (calibrated convex combination, per-query gate, API
+    /// prior, rank reserve), kept for the evaluation's comparison only.
+    Scored,
+}
 
 /// The fields of a tool document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -454,6 +492,9 @@ pub struct Index {
     api_margin: f32,
     /// Rank-level safety ([`RESERVE`] unless changed).
     reserve: Option<Reserve>,
+    /// How BM25F and the semantic ranking combine ([`Fusion::LexicalFirst`] unless
+    /// changed).
+    fusion: Fusion,
 }
 
 /// What [`Index::build`] indexes of one tool.
@@ -589,6 +630,7 @@ impl Index {
             api_text_weight: API_TEXT_WEIGHT,
             api_margin: API_MARGIN,
             reserve: RESERVE,
+            fusion: Fusion::default(),
         }
     }
 
@@ -606,7 +648,13 @@ impl Index {
         &self.names[i]
     }
 
-    /// Sets the fusion's lexical weight α (clamped to 0..=1) and semantic depth (at
+    /// Chooses how a hybrid index combines the two rankings: what the evaluation
+    /// compares; the server keeps the default, [`Fusion::LexicalFirst`].
+    pub fn set_fusion_mode(&mut self, fusion: Fusion) {
+        self.fusion = fusion;
+    }
+
+    /// Sets the score fusion's ([`Fusion::Scored`]) lexical weight α (clamped to 0..=1) and semantic depth (at
     /// least 1): what the evaluation sweeps; the server keeps the defaults.
     pub fn set_fusion(&mut self, lexical_weight: f32, sem_depth: usize) {
         self.lexical_weight = lexical_weight.clamp(0.0, 1.0);
@@ -614,8 +662,8 @@ impl Index {
     }
 
     /// Says which API (served description) each tool belongs to, in index order (any
-    /// labels; equal labels are one API). With more than one API, the hybrid ranking
-    /// adds an API prior: each API is one document (a term's frequency is how many of
+    /// labels; equal labels are one API). With more than one API, the score fusion
+    /// ([`Fusion::Scored`]; not the default, which keeps BM25F's order) adds an API prior: each API is one document (a term's frequency is how many of
     /// its tools have the term, normalised by the API's size; its idf is over the
     /// APIs, so words every neighbour shares count little), scored by BM25 against the
     /// request and divided by the best API's; a tool gains `γ · prior(its API)`
@@ -832,14 +880,46 @@ impl Index {
 
     /// The lexical ranking: tools with a positive score, best first, ties by name.
     fn lexical(&self, query: &str, filter: &Filter<'_>) -> Vec<Hit> {
-        let scores = self.bm25f(query);
+        self.with_evidence(&self.bm25f(query), filter)
+    }
+
+    /// The admitted tools whose BM25F score (`scores`, per tool) is positive, best
+    /// first, ties by name.
+    fn with_evidence(&self, scores: &[f32], filter: &Filter<'_>) -> Vec<Hit> {
         let mut hits: Vec<Hit> = scores
-            .into_iter()
+            .iter()
             .enumerate()
-            .filter(|&(i, s)| s > 0.0 && self.admits(i, filter))
-            .map(|(tool, score)| Hit { tool, score })
+            .filter(|&(i, &s)| s > 0.0 && self.admits(i, filter))
+            .map(|(tool, &score)| Hit { tool, score })
             .collect();
         self.sort(&mut hits);
+        hits
+    }
+
+    /// The lexical-first ranking (the module's documentation): the lexical ranking as it
+    /// is, then the semantic ranking's best [`Index::set_fusion`] depth of the admitted
+    /// tools with BM25F score 0, scored below the lowest lexical hit.
+    fn lexical_first(&self, query: &str, similarities: &[f32], filter: &Filter<'_>) -> Vec<Hit> {
+        let scores = self.bm25f(query);
+        let mut hits = self.with_evidence(&scores, filter);
+        if similarities.len() != self.names.len() {
+            return hits;
+        }
+        let without: Vec<(f32, usize)> = (0..self.names.len())
+            .filter(|&i| scores[i] <= 0.0 && self.admits(i, filter))
+            .map(|i| (similarities[i], i))
+            .collect();
+        let fill = best_by_similarity(without, self.sem_depth);
+        let (Some(top), Some(floor)) = (fill.first(), fill.last()) else {
+            return hits;
+        };
+        let span = (top.0 - floor.0).max(f32::MIN_POSITIVE);
+        let ceiling = hits.last().map_or(1.0, |h| h.score) / 2.0;
+        let (floor, fill) = (floor.0, fill.iter());
+        hits.extend(fill.map(|&(c, tool)| Hit {
+            tool,
+            score: ceiling * ((c - floor) / span).clamp(0.0, 1.0),
+        }));
         hits
     }
 
@@ -855,7 +935,10 @@ impl Index {
     pub fn search(&self, query: &str, limit: usize, filter: &Filter<'_>) -> Vec<Hit> {
         let mut hits = match &self.semantic {
             None => self.lexical(query, filter),
-            Some(sem) => self.fused(query, &sem.similarities(query), filter),
+            Some(sem) => match self.fusion {
+                Fusion::LexicalFirst => self.lexical_first(query, &sem.similarities(query), filter),
+                Fusion::Scored => self.fused(query, &sem.similarities(query), filter),
+            },
         };
         // A query that is a tool's name ranks that tool first.
         if let Some(&exact) = self.by_name.get(query.trim().to_lowercase().as_str())
@@ -888,18 +971,12 @@ impl Index {
             .collect();
         let best_lexical = admitted.iter().map(|&i| lexical[i]).fold(0f32, f32::max);
         // The admitted tools by similarity, best first (ties by index), to the depth.
-        let mut by_similarity: Vec<(f32, usize)> = if similarities.len() == self.names.len() {
-            admitted.iter().map(|&i| (similarities[i], i)).collect()
+        let by_similarity = if similarities.len() == self.names.len() {
+            let all = admitted.iter().map(|&i| (similarities[i], i)).collect();
+            best_by_similarity(all, self.sem_depth)
         } else {
             Vec::new()
         };
-        let by_rank = |a: &(f32, usize), b: &(f32, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        let depth = self.sem_depth.min(by_similarity.len());
-        if depth > 0 {
-            by_similarity.select_nth_unstable_by(depth - 1, by_rank);
-            by_similarity.truncate(depth);
-            by_similarity.sort_unstable_by(by_rank);
-        }
         // The lexical ranking's best few, best first (ties by name).
         let mut lexical_top: Vec<Hit> = admitted
             .iter()
@@ -1157,6 +1234,20 @@ impl Rankings<'_> {
     fn similarity(&self, i: usize) -> Option<f32> {
         self.similarities.get(i).copied()
     }
+}
+
+/// The best `depth` of (similarity, tool), best first, ties by tool index.
+fn best_by_similarity(mut items: Vec<(f32, usize)>, depth: usize) -> Vec<(f32, usize)> {
+    let by_rank = |a: &(f32, usize), b: &(f32, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+    let depth = depth.min(items.len());
+    if depth > 0 {
+        items.select_nth_unstable_by(depth - 1, by_rank);
+        items.truncate(depth);
+        items.sort_unstable_by(by_rank);
+    } else {
+        items.clear();
+    }
+    items
 }
 
 /// Scores divided by the best; empty when none is positive.
@@ -1477,9 +1568,143 @@ mod tests {
         }
     }
 
+    /// An index of `corpus` with fixed similarities, ranked by the earlier score fusion
+    /// ([`Fusion::Scored`]: what the fusion tests below check).
+    fn scored(corpus: Vec<Entry>, similarities: Vec<f32>) -> Index {
+        let mut ix = Index::build(corpus, Some(Box::new(Fixed(similarities))));
+        ix.set_fusion_mode(Fusion::Scored);
+        ix
+    }
+
+    /// The default lexical-first ranking on fixed inputs, by hand from the module's
+    /// documentation: BM25F's hits as `--search lexical`-style BM25F ranks them, then the
+    /// tools with BM25F score 0 by similarity, scored below the lowest lexical hit.
+    #[test]
+    fn lexical_first_by_hand() {
+        let ix = Index::build(
+            oracle_corpus(),
+            Some(Box::new(Fixed(vec![0.9, 0.5, 0.3, 0.1]))),
+        );
+        // "omega": BM25F 0.385082, 0, 0.456018, 0 → t_two, t_zero with those scores.
+        // Without evidence: t_one (0.5), t_three (0.1): floor 0.1, span 0.4 → e = 1, 0;
+        // λ = 0.385082 / 2 = 0.192541. t_zero's similarity (0.9) does not move it.
+        let hits = ix.search("omega", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_two", "t_zero", "t_one", "t_three"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[0.456018, 0.385082, 0.192541, 0.0],
+        );
+        // No lexical evidence at all: the semantic ranking, λ = 0.5 (floor 0.1, span 0.8).
+        let hits = ix.search("nothing matches", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_zero", "t_one", "t_two", "t_three"]);
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[0.5, 0.25, 0.125, 0.0],
+        );
+        // The depth bounds the filler: depth 1 adds t_one only.
+        let mut ix = ix;
+        ix.set_fusion(LEXICAL_WEIGHT, 1);
+        let hits = ix.search("omega", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_two", "t_zero", "t_one"]);
+        // No similarities for this query: the lexical ranking alone.
+        let ix = Index::build(oracle_corpus(), Some(Box::new(Fixed(Vec::new()))));
+        let hits = ix.search("omega", 10, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["t_two", "t_zero"]);
+    }
+
+    /// A small deterministic generator (xorshift64*) for the property below.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn words(&mut self, vocabulary: &[&str], most: usize) -> String {
+            let n = self.below(most + 1);
+            (0..n)
+                .map(|_| vocabulary[self.below(vocabulary.len())])
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    }
+
+    /// Never worse than lexical, as a property: over many generated catalogs (random
+    /// field texts, toolsets, read-only flags, similarities — ties included), requests
+    /// (known and unknown words, exact tool names) and filters, for every k the
+    /// default's top k contains the lexical ranking's top k (an index without a
+    /// semantic ranker), and the default lists no tool twice.
+    #[test]
+    fn lexical_first_contains_the_lexical_top_k() {
+        const VOCABULARY: [&str; 12] = [
+            "repo", "issue", "pull", "review", "user", "list", "create", "delete", "movie",
+            "weather", "city", "label",
+        ];
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut checked = 0;
+        for _ in 0..200 {
+            let n = 1 + rng.below(24);
+            let corpus: Vec<Entry> = (0..n)
+                .map(|i| {
+                    let mut fields: [String; FIELDS] =
+                        std::array::from_fn(|_| rng.words(&VOCABULARY, 3));
+                    fields[Field::Name as usize] = format!("tool_{i} {}", fields[0]);
+                    let mut e =
+                        fielded(&format!("tool_{i}"), fields.each_ref().map(|f| f.as_str()));
+                    e.toolsets = vec![["a", "b"][rng.below(2)].to_string()];
+                    e.read_only = rng.below(2) == 0;
+                    e
+                })
+                .collect();
+            // Similarities from a few levels, so ties happen.
+            let similarities: Vec<f32> = (0..n).map(|_| rng.below(5) as f32 / 4.0).collect();
+            let lexical = Index::build(corpus.clone(), None);
+            let mut default = Index::build(corpus, Some(Box::new(Fixed(similarities))));
+            default.set_fusion(LEXICAL_WEIGHT, 1 + rng.below(n + 2));
+            for _ in 0..10 {
+                let query = match rng.below(6) {
+                    0 => format!("tool_{}", rng.below(n)),
+                    1 => format!("{} zzz unknown", rng.words(&VOCABULARY, 2)),
+                    _ => rng.words(&VOCABULARY, 4),
+                };
+                let toolsets = [String::from("a")];
+                let filter = Filter {
+                    toolsets: (rng.below(3) == 0).then_some(&toolsets[..]),
+                    read_only: [None, Some(true), Some(false)][rng.below(3)],
+                };
+                for k in 0..=n + 1 {
+                    let want = lexical.search(&query, k, &filter);
+                    let got = default.search(&query, k, &filter);
+                    for h in &want {
+                        assert!(
+                            got.iter().any(|g| g.tool == h.tool),
+                            "{query:?} k={k}: lexical's {} is not in the default's top {k}: \
+                             lexical {:?}, default {:?}",
+                            lexical.name(h.tool),
+                            names(&lexical, &want),
+                            names(&default, &got)
+                        );
+                    }
+                    let mut tools: Vec<usize> = got.iter().map(|h| h.tool).collect();
+                    tools.sort_unstable();
+                    tools.dedup();
+                    assert_eq!(tools.len(), got.len(), "{query:?}: a tool listed twice");
+                    checked += want.len();
+                }
+            }
+        }
+        // The property was exercised on lexical hits, not only on empty rankings.
+        assert!(checked > 1000, "only {checked} lexical hits checked");
+    }
+
     /// The oracle corpus with fixed similarities, fused at α = 0.7 and depth 50.
     fn hybrid(similarities: Vec<f32>) -> Index {
-        let mut ix = Index::build(oracle_corpus(), Some(Box::new(Fixed(similarities))));
+        let mut ix = scored(oracle_corpus(), similarities);
         ix.set_fusion(0.7, 50);
         ix
     }
@@ -1519,10 +1744,7 @@ mod tests {
     /// semantic candidates.
     #[test]
     fn fusion_depth_sets_the_floor_and_the_candidates() {
-        let mut ix = Index::build(
-            oracle_corpus(),
-            Some(Box::new(Fixed(vec![0.2, 0.6, 0.4, 0.8]))),
-        );
+        let mut ix = scored(oracle_corpus(), vec![0.2, 0.6, 0.4, 0.8]);
         ix.set_fusion(0.5, 2);
         // "zeta": lexical 0, 0.056615, 0.041962, 0.259211 → l = 0, 0.218414, 0.161883, 1.
         // Best two similarities 0.8 (t_three), 0.6 (t_one): floor 0.6, span 0.2 →
@@ -1543,7 +1765,7 @@ mod tests {
         let mut corpus = oracle_corpus();
         corpus[0].read_only = false;
         corpus[2].read_only = false;
-        let ix = Index::build(corpus, Some(Box::new(Fixed(vec![0.2, 0.6, 0.4, 0.8]))));
+        let ix = scored(corpus, vec![0.2, 0.6, 0.4, 0.8]);
         let rw = Filter {
             read_only: Some(false),
             toolsets: None,
@@ -1570,7 +1792,7 @@ mod tests {
             desc("y_two", "beta"),
             desc("y_three", "gamma"),
         ];
-        let mut ix = Index::build(corpus, Some(Box::new(Fixed(vec![0.2, 0.1, 1.0, 0.0]))));
+        let mut ix = scored(corpus, vec![0.2, 0.1, 1.0, 0.0]);
         ix.set_fusion(0.5, 100);
         let hits = ix.search("omega beta", 10, &Filter::default());
         assert_eq!(names(&ix, &hits), ["y_two", "x_zero", "x_one"]);
@@ -1602,9 +1824,9 @@ mod tests {
     #[test]
     fn api_texts_and_the_margin_in_the_prior() {
         let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
-        let mut ix = Index::build(
+        let mut ix = scored(
             vec![desc("x_zero", "omega"), desc("y_one", "omega")],
-            Some(Box::new(Fixed(vec![0.5, 0.5]))),
+            vec![0.5, 0.5],
         );
         ix.set_apis(&["x", "y"]);
         ix.set_api_texts(&[("y", "Transactional mail"), ("x", "The newsletter API")]);
@@ -1627,14 +1849,14 @@ mod tests {
     #[test]
     fn the_lexical_top_hits_share_of_the_prior() {
         let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
-        let mut ix = Index::build(
+        let mut ix = scored(
             vec![
                 desc("x_zero", "omega"),
                 desc("x_one", "delta"),
                 desc("y_two", "omega"),
                 desc("y_three", "delta"),
             ],
-            Some(Box::new(Fixed(vec![0.5, 0.5, 0.5, 0.5]))),
+            vec![0.5, 0.5, 0.5, 0.5],
         );
         ix.set_apis(&["x", "x", "y", "y"]);
         let hit = |tool: usize, score: f32| Hit { tool, score };
@@ -1731,10 +1953,7 @@ mod tests {
     /// one that does not leaves the default fusion (0.922224, 0.625, 0.25).
     #[test]
     fn the_gate_moves_a_confident_request_to_lexical() {
-        let mut ix = Index::build(
-            oracle_corpus(),
-            Some(Box::new(Fixed(vec![0.9, 0.5, 0.3, 0.1]))),
-        );
+        let mut ix = scored(oracle_corpus(), vec![0.9, 0.5, 0.3, 0.1]);
         let gate = |bias: f32| Gate {
             weights: [1.0, 0.0, 0.0, 0.0, 0.0],
             bias,
@@ -1769,10 +1988,7 @@ mod tests {
         let gate = GATE.expect("a default gate");
         assert_eq!((gate.threshold, gate.lexical_weight), (0.4, 0.95));
         assert!(gate.probability(&[1.0, 0.155553, 0.2, 1.0, 0.25]) < 0.04);
-        let ix = Index::build(
-            oracle_corpus(),
-            Some(Box::new(Fixed(vec![0.9, 0.5, 0.3, 0.1]))),
-        );
+        let ix = scored(oracle_corpus(), vec![0.9, 0.5, 0.3, 0.1]);
         // "omega": l = 0.844447, 0, 1, 0; e = 1, 0.5, 0.25, 0.
         // Fused: 0.422224 + 0.5 = 0.922224; 0.25; 0.5 + 0.125 = 0.625.
         let hits = ix.search("omega", 10, &Filter::default());
@@ -1822,13 +2038,13 @@ mod tests {
     /// Equal fused scores are ordered by name.
     #[test]
     fn fused_ties_are_broken_by_name() {
-        let ix = Index::build(
+        let ix = scored(
             vec![
                 entry("b_tool", "same", "", &[], true),
                 entry("a_tool", "same", "", &[], true),
                 entry("c_tool", "other", "", &[], true),
             ],
-            Some(Box::new(Fixed(vec![0.5, 0.5, 0.0]))),
+            vec![0.5, 0.5, 0.0],
         );
         let hits = ix.search("same", 3, &Filter::default());
         assert_eq!(names(&ix, &hits), ["a_tool", "b_tool"]);

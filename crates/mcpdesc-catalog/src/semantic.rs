@@ -1,7 +1,8 @@
 //! The semantic half of the hybrid search: the compiled-in static embedding model
 //! ([`mcpdesc_embed`], distilled from all-MiniLM-L6-v2) embeds each tool's text once at
-//! index time and the query at search time; tools rank by cosine similarity. Fused with
-//! BM25F by a calibrated convex combination in [`crate::search::Index::search`].
+//! index time and the query at search time; tools rank by cosine similarity. By default
+//! it ranks the tools BM25F has no evidence for, after BM25F's hits (lexical-first
+//! fusion, [`crate::search::Fusion`]).
 
 use crate::search::{Semantic, ToolText};
 use mcpdesc_embed::StaticModel;

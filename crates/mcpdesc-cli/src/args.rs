@@ -507,7 +507,8 @@ pub enum DiscoveryArg {
 /// `--search` (`serve --discovery search`): how the facade ranks tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum SearchArg {
-    /// BM25F fused with the embedding model (reciprocal rank fusion).
+    /// Lexical-first: BM25F's hits in BM25F's order, then the embedding model's ranking
+    /// of the tools BM25F has no evidence for (never worse than lexical at any rank).
     Hybrid,
     /// BM25F alone.
     Lexical,
