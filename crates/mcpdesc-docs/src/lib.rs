@@ -37,6 +37,9 @@ pub mod model;
 pub mod schema;
 pub mod text;
 
+#[cfg(test)]
+mod tests_mutants;
+
 use mcpdesc_core::Diagnostic;
 use mcpdesc_validate::Validated;
 
