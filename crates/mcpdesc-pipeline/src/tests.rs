@@ -285,13 +285,12 @@ fn merge_invariants_report_views_that_do_not_merge_back_to_the_description() {
     let mut clash = view_at("2025-11-25");
     clash["info"]["version"] = "2.0.0".into();
     let refused = merge_invariants(&valid, &[(old, view_at("2025-06-18")), (new, clash)]);
-    assert!(
-        refused
-            .as_ref()
-            .unwrap_err()
-            .starts_with("merge of views: "),
-        "{refused:?}"
-    );
+    // §4.13: a conflict is an error with code `merge-conflict` naming both inputs.
+    let detail = refused.unwrap_err();
+    assert!(detail.starts_with("merge of views: "), "{detail}");
+    for part in ["merge-conflict", "view at 2025-06-18", "view at 2025-11-25"] {
+        assert!(detail.contains(part), "{part}: {detail}");
+    }
     // The right views under each other's revision: they merge back to D, but the
     // projection of the merge at 2025-06-18 is not the view given for it.
     let swapped = [(old, view_at("2025-11-25")), (new, view_at("2025-06-18"))];
