@@ -415,3 +415,37 @@ fn a_description_is_cut_at_a_space_in_its_last_fifth() {
         "hello wonde…"
     );
 }
+
+#[test]
+fn a_diagnostic_at_a_missing_member_of_what_an_overlay_changed_has_no_position() {
+    // spec.rs `unchanged`: a position is kept only where overlays left the value (or,
+    // where it does not exist, its nearest existing ancestor) as decoded. `/info` is
+    // missing here, so its nearest ancestor is the root, which the overlay changed.
+    let doc = json!({
+        "openapi": "3.0.3",
+        "paths": {"/a": {"get": {"operationId": "a", "responses": no_content()}}}
+    });
+    let overlay = br#"{"overlay": "1.0.0", "info": {"title": "o", "version": "1"},
+        "actions": [{"target": "$.paths['/a'].get", "update": {"description": "new"}}]}"#;
+    let (overlay, _) =
+        crate::Overlay::from_bytes("o.json", overlay, &mcpdesc_core::Limits::default()).unwrap();
+    let opts = ImportOptions {
+        overlays: vec![overlay],
+        ..ImportOptions::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("api.json");
+    std::fs::write(&path, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    let report = import(Source::Path(&path), &opts, &mut ValueSink::new()).unwrap();
+    let info = report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "openapi-info-version")
+        .unwrap_or_else(|| panic!("{:#?}", report.diagnostics));
+    assert_eq!((info.pointer.as_str(), info.line), ("/info", None));
+    assert!(
+        codes(&report).contains(&"openapi-overlay-positions"),
+        "{:#?}",
+        report.diagnostics
+    );
+}
