@@ -950,13 +950,21 @@ fn number(v: &Value) -> Option<Number> {
     }
 }
 
+/// The largest integer a JSON number written as a float (`10.0`, `1e3`) stands for
+/// exactly in every reader: 2^53 − 1 (I-JSON, RFC 7493 §2.2). Above it, the float may
+/// not be the integer the author wrote.
+const MAX_EXACT_FLOAT_INT: f64 = 9_007_199_254_740_991.0;
+
+/// A non-negative integer keyword value (`maxLength`, `minItems`, …): an unsigned
+/// integer, or its spelling as an integral float or a numeric string within
+/// [`MAX_EXACT_FLOAT_INT`].
 fn non_negative_int(v: &Value) -> Option<Number> {
     let n = number(v)?;
     if let Some(u) = n.as_u64() {
         return Some(Number::from(u));
     }
     let f = n.as_f64()?;
-    if f >= 0.0 && f.fract() == 0.0 && f < 9.0e15 {
+    if f >= 0.0 && f.fract() == 0.0 && f <= MAX_EXACT_FLOAT_INT {
         return Some(Number::from(f as u64));
     }
     None
@@ -1020,5 +1028,18 @@ mod tests {
         assert_eq!(non_negative_int(&json!(2.0)), Some(Number::from(2)));
         assert_eq!(non_negative_int(&json!(-1)), None);
         assert_eq!(number(&json!("1.5")), Number::from_f64(1.5));
+        // RFC 7493 §2.2: integers up to 2^53 − 1 are exact as floats; 2^53 is the first
+        // that another integer (2^53 + 1) reads as, so a float spelling is refused there.
+        assert_eq!(
+            non_negative_int(&json!(9_007_199_254_740_991.0)),
+            Some(Number::from(9_007_199_254_740_991_u64))
+        );
+        assert_eq!(non_negative_int(&json!(9_007_199_254_740_992.0)), None);
+        assert_eq!(non_negative_int(&json!(1e300)), None);
+        // An integer spelled as an integer is taken whole, past 2^53.
+        assert_eq!(
+            non_negative_int(&json!(9_007_199_254_740_993_u64)),
+            Some(Number::from(9_007_199_254_740_993_u64))
+        );
     }
 }
