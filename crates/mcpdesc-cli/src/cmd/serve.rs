@@ -255,8 +255,9 @@ pub struct Args {
     /// With --discovery search: list this tool as itself too (repeatable).
     #[arg(long = "pin", value_name = "TOOL")]
     pub pins: Vec<String>,
-    /// With --discovery search: `hybrid` (BM25F fused with the compiled-in embedding
-    /// model) or `lexical` (BM25F alone).
+    /// With --discovery search: `hybrid` (BM25F's hits first, in its order, then the
+    /// compiled-in embedding model's ranking of the tools BM25F has no evidence for) or
+    /// `lexical` (BM25F alone).
     #[arg(long, value_name = "MODE", value_enum, default_value_t = SearchArg::Hybrid)]
     pub search: SearchArg,
     /// With --discovery code: a script's wall time, its api calls included.
