@@ -61,7 +61,8 @@ fn file<'a>(g: &'a Generated, path: &str) -> &'a str {
 
 /// `maximum: 9223372036854775807` is i64::MAX: every allowed value fits an `i64`, so the
 /// field stays `i64` (although the number reads as 2^63 in an f64); with `minimum: 0`
-/// and `maximum: 10^19` (past i64::MAX, 9.22e18, within u64::MAX, 1.84e19) it is `u64`.
+/// and `maximum: 10^19` (past i64::MAX, 9.22e18, within u64::MAX, 1.84e19) or exactly
+/// 2^63 it is `u64`.
 #[test]
 fn an_integer_up_to_i64_max_is_i64_and_past_it_u64() {
     let types = |max: Value| {
@@ -77,6 +78,16 @@ fn an_integer_up_to_i64_max_is_i64_and_past_it_u64() {
     assert!(at_max.contains("pub n: i64,"), "{at_max}");
     let past = types(json!(10_000_000_000_000_000_000u64));
     assert!(past.contains("pub n: u64,"), "{past}");
+    // 2^63 = i64::MAX + 1: one allowed value no i64 holds, as an integer or a float.
+    let one_past = types(json!(9_223_372_036_854_775_808u64));
+    assert!(one_past.contains("pub n: u64,"), "{one_past}");
+    let one_past_float = types(json!(9_223_372_036_854_775_808.0));
+    assert!(one_past_float.contains("pub n: u64,"), "{one_past_float}");
+    // u64::MAX itself is u64; 2^64 is past what a u64 holds, so no widening helps.
+    let at_u64_max = types(json!(u64::MAX));
+    assert!(at_u64_max.contains("pub n: u64,"), "{at_u64_max}");
+    let past_u64 = types(json!(18_446_744_073_709_551_616.0));
+    assert!(past_u64.contains("pub n: i64,"), "{past_u64}");
 }
 
 /// The codes and pointers of `g`'s diagnostics.

@@ -474,7 +474,7 @@ impl<'a> Lowerer<'a> {
 
 fn int_kind(obj: &Map<String, Value>) -> IntKind {
     let min = obj.get("minimum").and_then(Value::as_f64);
-    let max = obj.get("maximum").and_then(Value::as_f64);
+    let max = obj.get("maximum");
     match obj.get("format").and_then(Value::as_str) {
         Some("int32" | "int16" | "int8") => return IntKind::I32,
         Some("uint32" | "uint16" | "uint8") => return IntKind::U32,
@@ -482,10 +482,25 @@ fn int_kind(obj: &Map<String, Value>) -> IntKind {
         _ => {}
     }
     // Only widen past i64 when the schema says values can exceed it and are unsigned.
-    match (min, max) {
-        (Some(lo), Some(hi)) if lo >= 0.0 && hi > i64::MAX as f64 && hi <= u64::MAX as f64 => {
-            IntKind::U64
-        }
+    match (min, max.and_then(past_i64_within_u64)) {
+        (Some(lo), Some(true)) if lo >= 0.0 => IntKind::U64,
         _ => IntKind::I64,
     }
+}
+
+/// Whether the number `v` is above `i64::MAX` and at most `u64::MAX`, compared exactly:
+/// an integer literal as itself, a float by the powers of two that bound the ranges
+/// (`i64::MAX as f64` rounds up to 2^63, so a float test against it would miss
+/// `maximum: 2^63`). `None` when `v` is not a number.
+fn past_i64_within_u64(v: &Value) -> Option<bool> {
+    const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+    const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+    if let Some(u) = v.as_u64() {
+        return Some(u > i64::MAX as u64);
+    }
+    if v.is_i64() {
+        return Some(false);
+    }
+    let f = v.as_f64()?;
+    Some((TWO_POW_63..TWO_POW_64).contains(&f))
 }
