@@ -18,8 +18,14 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Largest single JSON-RPC message accepted from a server.
+/// Largest single JSON-RPC message accepted from a server (a stdio line's newline is
+/// not part of its message).
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
+
+/// The length of the message a stdio line carries: the line without its newline.
+fn message_len(line: &[u8]) -> usize {
+    line.len() - usize::from(line.last() == Some(&b'\n'))
+}
 /// Largest number of `tools/list` pages followed in one session.
 pub const MAX_PAGES: usize = 10_000;
 
@@ -149,7 +155,7 @@ impl StdioTransport {
                             let _ = tx.send(Err("end of output".to_string()));
                             return;
                         }
-                        Ok(_) if line.len() > MAX_MESSAGE_BYTES => {
+                        Ok(_) if message_len(&line) > MAX_MESSAGE_BYTES => {
                             let _ = tx.send(Err(format!(
                                 "a message longer than {MAX_MESSAGE_BYTES} bytes"
                             )));

@@ -69,11 +69,11 @@ mod stdio {
         )
     }
 
-    /// 64 MiB is the largest message: one of 64 MiB less one byte (its line, with the
-    /// newline, is 64 MiB) is read whole; one a byte past 64 MiB is refused.
+    /// 64 MiB is the largest message: one of exactly 64 MiB (its line, with the
+    /// newline, a byte longer) is read whole; one a byte past 64 MiB is refused.
     #[test]
     fn messages_up_to_64_mib_are_read_and_longer_ones_refused() {
-        let len = 64 * 1024 * 1024 - 1;
+        let len = 64 * 1024 * 1024;
         let v = first_message(&response_of(len)).expect("read whole");
         assert_eq!(v["result"]["s"].as_str().map(str::len), Some(len - 42));
         let err = first_message(&response_of(64 * 1024 * 1024 + 1)).expect_err("refused");
