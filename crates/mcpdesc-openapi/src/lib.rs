@@ -610,7 +610,7 @@ struct ToolJob<'a, 's> {
 
 impl ToolJob<'_, '_> {
     /// Converts, splits and validates operation `i` (on a worker thread).
-    fn convert<S: Sink>(&self, i: usize, shared: &S::Shared) -> Done<S::Prepared> {
+    fn convert<S: Sink>(&self, i: usize) -> Done<S::Prepared> {
         let mut d = Diags::default();
         let mut b = op::build(self.spec, self.opts, self.shared, self.kept[i], &mut d);
         if b.title.is_none() {
@@ -633,11 +633,11 @@ impl ToolJob<'_, '_> {
         let n = tools.len();
         let (prepared, sizes) = match self.opts.tool_budget_bytes {
             Some(budget) => {
-                let (prepared, over) = S::prepare_measured(shared, tools, budget, &wire_size);
+                let (prepared, over) = S::prepare_measured(tools, budget, &wire_size);
                 let sizes = (over.len(), over.into_iter().max().unwrap_or(0));
                 (prepared, Some(sizes))
             }
-            None => (S::prepare(shared, tools), None),
+            None => (S::prepare(tools), None),
         };
         (prepared, n, report, d, remote_refs, sizes)
     }
@@ -665,12 +665,11 @@ impl ToolJob<'_, '_> {
             reports.extend(report);
             Ok(())
         };
-        let shared = S::Shared::default();
         ordered::run(
             self.kept.len(),
             rayon::current_num_threads(),
             LOOKAHEAD,
-            |i| self.convert::<S>(i, &shared),
+            |i| self.convert::<S>(i),
             deliver,
         )?;
         Ok(reports)

@@ -6,9 +6,7 @@
 //! [`PrettyDoc`] writes the skeleton's members around the tools.
 
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use std::io::{self, Write};
-use std::sync::{Arc, PoisonError, RwLock};
 
 /// serde_json's pretty layout (two-space indent, `": "` after keys, `[]`/`{}` for
 /// empty containers) for a value that starts `base` levels deep. serde_json's own
@@ -23,33 +21,17 @@ struct Nested<'a> {
 
 impl Nested<'_> {
     fn newline(&mut self, w: &mut (impl Write + ?Sized)) -> io::Result<()> {
-        newline(w, self.level, self.padding)
+        const SPACES: &[u8; 64] = &[b' '; 64];
+        w.write_all(b"\n")?;
+        let mut n = self.level * 2;
+        *self.padding += 1 + n;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            w.write_all(&SPACES[..k])?;
+            n -= k;
+        }
+        Ok(())
     }
-}
-
-/// A line break and the indentation of `level` levels (two spaces each), counted in
-/// `padding`.
-fn newline(w: &mut (impl Write + ?Sized), level: usize, padding: &mut usize) -> io::Result<()> {
-    /// A newline and the indentation of up to 63 levels, written in one call (the
-    /// import writes a line break per member of every tool).
-    const LINE: [u8; 127] = {
-        let mut line = [b' '; 127];
-        line[0] = b'\n';
-        line
-    };
-    let n = level * 2;
-    *padding += 1 + n;
-    if let Some(line) = LINE.get(..1 + n) {
-        return w.write_all(line);
-    }
-    w.write_all(b"\n")?;
-    let mut n = n;
-    while n > 0 {
-        let k = n.min(LINE.len() - 1);
-        w.write_all(&LINE[1..=k])?;
-        n -= k;
-    }
-    Ok(())
 }
 
 impl serde_json::ser::Formatter for Nested<'_> {
@@ -119,153 +101,20 @@ fn write_nested(out: &mut (impl Write + ?Sized), value: &Value, level: usize) ->
 }
 
 /// One member of the `tools` array, as it appears in the pretty document (its
-/// continuation lines indented by two levels), and the length of the tool's compact
-/// JSON (the bytes of `serde_json::to_writer`): the fragment's length less the
-/// whitespace it added. The members of its schemas' `$defs` that `defs` holds are
-/// copied from there (the same bytes), the others are added to it.
-pub fn tool_fragment(tool: &Value, defs: &DefTexts) -> (Vec<u8>, usize) {
+/// continuation lines indented by two levels).
+pub fn tool_fragment(tool: &Value) -> Vec<u8> {
+    tool_fragment_sized(tool).0
+}
+
+/// [`tool_fragment`], and the length of the tool's compact JSON (the bytes of
+/// `serde_json::to_writer`): the fragment's length less the whitespace it added.
+pub fn tool_fragment_sized(tool: &Value) -> (Vec<u8>, usize) {
     let mut out = Vec::with_capacity(1024);
     // Writing into a Vec cannot fail; a serializer error (a non-string key) is
     // impossible for a `Value`.
-    let padding = write_tool(&mut out, tool, 2, defs).unwrap_or(0);
+    let padding = write_nested(&mut out, tool, 2).unwrap_or(0);
     let compact = out.len() - padding.min(out.len());
     (out, compact)
-}
-
-/// A tool `level` deep, as [`write_nested`] writes it, with the members of its
-/// `inputSchema`'s and `outputSchema`'s `$defs` from `defs`.
-fn write_tool(out: &mut Vec<u8>, tool: &Value, level: usize, defs: &DefTexts) -> io::Result<usize> {
-    let Value::Object(members) = tool else {
-        return write_nested(out, tool, level);
-    };
-    write_members(
-        out,
-        members,
-        level,
-        &mut |out, key, value, at| match value {
-            Value::Object(schema) if key == "inputSchema" || key == "outputSchema" => {
-                write_members(out, schema, at, &mut |out, key, value, at| match value {
-                    Value::Object(named) if key == "$defs" => {
-                        write_members(out, named, at, &mut |out, name, def, at| {
-                            defs.write(out, name, def, at)
-                        })
-                    }
-                    _ => write_nested(out, value, at),
-                })
-            }
-            _ => write_nested(out, value, at),
-        },
-    )
-}
-
-/// How an object member's value is written: `(out, key, value, level)` → the
-/// whitespace written.
-type WriteMember<'a> = dyn FnMut(&mut Vec<u8>, &str, &Value, usize) -> io::Result<usize> + 'a;
-
-/// An object `level` deep in serde_json's pretty layout (`{}` when empty, else each
-/// member on its own line one level deeper, `"key": value`), each value written by
-/// `member`; returns the whitespace written.
-fn write_members(
-    out: &mut Vec<u8>,
-    members: &Map<String, Value>,
-    level: usize,
-    member: &mut WriteMember<'_>,
-) -> io::Result<usize> {
-    if members.is_empty() {
-        out.extend_from_slice(b"{}");
-        return Ok(0);
-    }
-    let mut padding = 0;
-    out.push(b'{');
-    for (i, (key, value)) in members.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        newline(out, level + 1, &mut padding)?;
-        serde_json::to_writer(&mut *out, key).map_err(io::Error::from)?;
-        out.extend_from_slice(b": ");
-        padding += 1 + member(out, key, value, level + 1)?;
-    }
-    newline(out, level, &mut padding)?;
-    out.push(b'}');
-    Ok(padding)
-}
-
-/// The pretty texts of the `$defs` members one import has written, by name: a
-/// component schema that many tools carry (GitHub: 5,028 members, 461 distinct) is
-/// serialized once and copied after. A text is reused only for a member that
-/// serializes to the same bytes ([`same_text`]) at the same depth, so the output is
-/// what serializing each member gives. At most [`DefTexts::VARIANTS`] texts per name.
-#[derive(Debug, Default)]
-pub struct DefTexts {
-    by_name: RwLock<HashMap<Box<str>, Vec<Arc<DefText>>>>,
-}
-
-/// One member's pretty text at one depth.
-#[derive(Debug)]
-struct DefText {
-    value: Value,
-    level: usize,
-    text: Box<[u8]>,
-    padding: usize,
-}
-
-impl DefTexts {
-    /// Texts kept per member name (the two directions of a component, and a pruned
-    /// copy where a tool's budget cut a reference).
-    const VARIANTS: usize = 4;
-
-    /// Writes the member `name` = `def`, `level` deep; returns the whitespace written.
-    fn write(&self, out: &mut Vec<u8>, name: &str, def: &Value, level: usize) -> io::Result<usize> {
-        let known = self
-            .by_name
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(name)
-            .cloned()
-            .unwrap_or_default();
-        if let Some(t) = known
-            .iter()
-            .find(|t| t.level == level && same_text(&t.value, def))
-        {
-            out.extend_from_slice(&t.text);
-            return Ok(t.padding);
-        }
-        let start = out.len();
-        let padding = write_nested(out, def, level)?;
-        if known.len() < Self::VARIANTS {
-            let text = Arc::new(DefText {
-                value: def.clone(),
-                level,
-                text: out[start..].into(),
-                padding,
-            });
-            let mut map = self.by_name.write().unwrap_or_else(PoisonError::into_inner);
-            let texts = map.entry(name.into()).or_default();
-            if texts.len() < Self::VARIANTS {
-                texts.push(text);
-            }
-        }
-        Ok(padding)
-    }
-}
-
-/// Whether `a` and `b` serialize to the same bytes: the same members in the same
-/// order, the same numbers as written (`1` is not `1.0`), the same strings. Not
-/// JSON equality, which ignores member order and number spelling.
-fn same_text(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|((kx, vx), (ky, vy))| kx == ky && same_text(vx, vy))
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(vx, vy)| same_text(vx, vy))
-        }
-        _ => a == b,
-    }
 }
 
 /// The document around its tools: members before `tools`, the tools, members after.
@@ -352,11 +201,10 @@ mod tests {
         };
         let mut got = Vec::new();
         let mut w = PrettyDoc::new(&mut got);
-        let defs = DefTexts::default();
         w.head(skeleton).unwrap();
         if let Some(Value::Array(tools)) = skeleton.get("tools") {
             for t in tools {
-                let (fragment, compact) = tool_fragment(t, &defs);
+                let (fragment, compact) = tool_fragment_sized(t);
                 assert_eq!(compact, serde_json::to_vec(t).unwrap().len());
                 w.tool(&fragment).unwrap();
             }
@@ -387,10 +235,9 @@ mod tests {
         same_as_serde(json!({"a": 1, "tools": [{}]}));
         same_as_serde(json!({"a": {"b": {"c": [true]}}}));
         same_as_serde(json!({}));
-        // Deeper than one run of the indentation buffer (63 levels, 126 spaces), more
-        // than twice over: lines at every depth up to 142 levels.
+        // Deeper than one run of the indentation buffer (64 spaces).
         let mut deep = json!({"leaf": [1, {}]});
-        for i in 0..140 {
+        for i in 0..40 {
             deep = if i % 2 == 0 {
                 json!([deep, "s"])
             } else {

@@ -36,13 +36,9 @@ pub trait Sink: Send {
     /// One operation's tool objects as this sink wants them (made by [`Sink::prepare`]).
     type Prepared: Send;
 
-    /// What the preparations of one import share (made once per import, before the
-    /// first): `()` for most sinks; the JSON sink's texts of shared `$defs` members.
-    type Shared: Default + Sync;
-
     /// Prepares one operation's tool objects; runs on the import's worker threads, in
     /// parallel with the other operations and with the calls on the sink.
-    fn prepare(shared: &Self::Shared, tools: Vec<Value>) -> Self::Prepared;
+    fn prepare(tools: Vec<Value>) -> Self::Prepared;
 
     /// [`Sink::prepare`], and the sizes `measure` gives of the tools it finds over
     /// `budget` bytes, in order; `measure` must not exceed a tool's compact JSON length
@@ -50,13 +46,12 @@ pub trait Sink: Send {
     /// whose prepared form bounds that length for free measures only the tools whose
     /// bound exceeds `budget` (the others cannot be over it). Runs where `prepare` runs.
     fn prepare_measured(
-        shared: &Self::Shared,
         tools: Vec<Value>,
         budget: usize,
         measure: &dyn Fn(&Value) -> usize,
     ) -> (Self::Prepared, Vec<usize>) {
         let over = tools.iter().map(measure).filter(|&n| n > budget).collect();
-        (Self::prepare(shared, tools), over)
+        (Self::prepare(tools), over)
     }
 
     /// Before the first tool.
@@ -97,13 +92,9 @@ impl<W: Write + Send> JsonSink<W> {
 
 impl<W: Write + Send> Sink for JsonSink<W> {
     type Prepared = Vec<Vec<u8>>;
-    type Shared = pretty::DefTexts;
 
-    fn prepare(defs: &pretty::DefTexts, tools: Vec<Value>) -> Self::Prepared {
-        tools
-            .iter()
-            .map(|tool| pretty::tool_fragment(tool, defs).0)
-            .collect()
+    fn prepare(tools: Vec<Value>) -> Self::Prepared {
+        tools.iter().map(pretty::tool_fragment).collect()
     }
 
     /// A tool's fragment is its compact JSON with whitespace added (newlines,
@@ -111,7 +102,6 @@ impl<W: Write + Send> Sink for JsonSink<W> {
     /// writing it counts that whitespace, so the compact length comes for free: only
     /// tools whose compact JSON is over `budget` are measured.
     fn prepare_measured(
-        defs: &pretty::DefTexts,
         tools: Vec<Value>,
         budget: usize,
         measure: &dyn Fn(&Value) -> usize,
@@ -119,7 +109,7 @@ impl<W: Write + Send> Sink for JsonSink<W> {
         let mut fragments = Vec::with_capacity(tools.len());
         let mut over = Vec::new();
         for tool in &tools {
-            let (fragment, compact) = pretty::tool_fragment(tool, defs);
+            let (fragment, compact) = pretty::tool_fragment_sized(tool);
             fragments.push(fragment);
             if compact > budget {
                 over.push(measure(tool));
@@ -178,9 +168,8 @@ impl<W: Write + Send> YamlSink<W> {
 
 impl<W: Write + Send> Sink for YamlSink<W> {
     type Prepared = Vec<String>;
-    type Shared = ();
 
-    fn prepare(_: &(), tools: Vec<Value>) -> Self::Prepared {
+    fn prepare(tools: Vec<Value>) -> Self::Prepared {
         tools.iter().map(pieces::root_seq_item).collect()
     }
 
@@ -244,9 +233,8 @@ impl ValueSink {
 
 impl Sink for ValueSink {
     type Prepared = Vec<Value>;
-    type Shared = ();
 
-    fn prepare(_: &(), tools: Vec<Value>) -> Self::Prepared {
+    fn prepare(tools: Vec<Value>) -> Self::Prepared {
         tools
     }
 
@@ -275,9 +263,8 @@ pub struct DiscardSink;
 
 impl Sink for DiscardSink {
     type Prepared = ();
-    type Shared = ();
 
-    fn prepare(_: &(), _tools: Vec<Value>) -> Self::Prepared {}
+    fn prepare(_tools: Vec<Value>) -> Self::Prepared {}
 
     fn begin(&mut self, _skeleton: &Map<String, Value>) -> io::Result<()> {
         Ok(())
@@ -309,9 +296,8 @@ mod tests {
             _ => Vec::new(),
         };
         sink.begin(&skeleton).unwrap();
-        let shared = S::Shared::default();
         for chunk in tools.chunks(per_op.max(1)) {
-            sink.tools(S::prepare(&shared, chunk.to_vec())).unwrap();
+            sink.tools(S::prepare(chunk.to_vec())).unwrap();
         }
         sink.end(skeleton).unwrap();
     }
@@ -331,26 +317,6 @@ mod tests {
             json!({"tools": [{"name": "first"}], "z": []}),
             json!({"a": {"b": [true]}}),
             json!({}),
-            // `$defs` members written once and copied (pretty::DefTexts): the same member
-            // in several tools and both schemas; under one name, another content, the same
-            // members in another order, `1` against `1.0`, and an empty member; a member
-            // nested deeper than the copied depth; an empty `$defs`.
-            json!({"tools": [
-                {"name": "a", "inputSchema": {"type": "object", "$defs": {
-                    "P": {"type": "object", "properties": {"id": {"type": "integer", "maximum": 1}}},
-                    "Q": {}, "R": {"minimum": 0, "maximum": 0}}}},
-                {"name": "b", "inputSchema": {"$defs": {
-                    "R": {"maximum": 0, "minimum": 0},
-                    "P": {"type": "object", "properties": {"id": {"type": "integer", "maximum": 1}}}}},
-                 "outputSchema": {"type": "object", "$defs": {
-                    "P": {"properties": {"id": {"maximum": 1, "type": "integer"}}, "type": "object"}}}},
-                {"name": "c", "outputSchema": {"$defs": {
-                    "P": {"type": "object", "properties": {"id": {"type": "integer", "maximum": 1.0}}},
-                    "Q": {"x": [{"$defs": {"P": {"type": "string"}}}]}}}},
-                {"name": "d", "inputSchema": {"$defs": {}}, "outputSchema": {
-                    "properties": {"r": {"$defs": {"P": {"type": "object"}}}},
-                    "$defs": {"P": {"type": "object", "properties": {"id": {"type": "integer", "maximum": 1}}}}}}
-            ]}),
         ]
     }
 
@@ -408,8 +374,7 @@ mod tests {
         ));
         for (tool, compact) in &tools {
             assert_eq!(serde_json::to_string(tool).unwrap(), *compact);
-            let (fragment, counted) =
-                crate::pretty::tool_fragment(tool, &crate::pretty::DefTexts::default());
+            let (fragment, counted) = crate::pretty::tool_fragment_sized(tool);
             assert_eq!(counted, compact.len(), "{compact}");
             let wire = crate::wire_size(tool);
             assert!(
@@ -440,15 +405,11 @@ mod tests {
                 .map(|c| c.len())
                 .filter(|&n| n > budget)
                 .collect();
-            let defs = crate::pretty::DefTexts::default();
             let (fragments, over) =
-                JsonSink::<Vec<u8>>::prepare_measured(&defs, tools.clone(), budget, &measure);
+                JsonSink::<Vec<u8>>::prepare_measured(tools.clone(), budget, &measure);
             assert_eq!(over, want, "budget {budget}");
-            assert_eq!(
-                fragments,
-                JsonSink::<Vec<u8>>::prepare(&defs, tools.clone())
-            );
-            let (values, over) = ValueSink::prepare_measured(&(), tools.clone(), budget, &measure);
+            assert_eq!(fragments, JsonSink::<Vec<u8>>::prepare(tools.clone()));
+            let (values, over) = ValueSink::prepare_measured(tools.clone(), budget, &measure);
             assert_eq!(over, want, "budget {budget}");
             assert_eq!(values, tools);
         }
