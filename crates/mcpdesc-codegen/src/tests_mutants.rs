@@ -65,15 +65,19 @@ fn file<'a>(g: &'a Generated, path: &str) -> &'a str {
 /// 2^63 it is `u64`.
 #[test]
 fn an_integer_up_to_i64_max_is_i64_and_past_it_u64() {
-    let types = |max: Value| {
+    let ranged = |min: Value, max: Value| {
         file(
             &rust(&doc(json!({"type": "object",
-                "properties": {"n": {"type": "integer", "minimum": 0, "maximum": max}},
+                "properties": {"n": {"type": "integer", "minimum": min, "maximum": max}},
                 "required": ["n"]}))),
             "src/types.rs",
         )
         .to_string()
     };
+    let types = |max: Value| ranged(json!(0), max);
+    // A range with negative values is not unsigned, however high it reaches: no u64.
+    let signed = ranged(json!(-1), json!(10_000_000_000_000_000_000u64));
+    assert!(signed.contains("pub n: i64,"), "{signed}");
     let at_max = types(json!(i64::MAX));
     assert!(at_max.contains("pub n: i64,"), "{at_max}");
     let past = types(json!(10_000_000_000_000_000_000u64));
