@@ -415,6 +415,22 @@ mod tests {
         }
     }
 
+    /// A tool whose compact JSON is over the budget but whose measured (wire) size is
+    /// exactly the budget is not over it: only sizes strictly above the budget count.
+    #[test]
+    fn a_measured_size_at_the_budget_is_not_over_it() {
+        let tools: Vec<Value> = sized_tools().into_iter().map(|(t, _)| t).collect();
+        let at_budget = |_: &Value| 100;
+        let (_, over) = JsonSink::<Vec<u8>>::prepare_measured(tools.clone(), 100, &at_budget);
+        assert_eq!(over, Vec::<usize>::new());
+        let (_, over) = JsonSink::<Vec<u8>>::prepare_measured(tools, 99, &at_budget);
+        assert_eq!(
+            over,
+            vec![100, 100],
+            "the 100- and 150-byte tools; 100 > 99"
+        );
+    }
+
     #[test]
     fn an_empty_tools_member_is_written_as_an_empty_sequence() {
         let doc = json!({"a": 1, "tools": [], "b": 2});
