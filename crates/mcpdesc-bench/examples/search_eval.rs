@@ -407,7 +407,7 @@ fn main() -> ExitCode {
         let reqs: Vec<Value> = fixture
             .requests
             .iter()
-            .map(|r| serde_json::json!({"api": r.api, "q": r.q, "expect": r.expect}))
+            .map(|r| serde_json::json!({"api": r.api, "q": r.q, "steps": steps_of(r)}))
             .collect();
         let doc = serde_json::json!({"tools": tools, "requests": reqs});
         if let Err(e) = std::fs::write(&out, doc.to_string()) {
@@ -546,7 +546,7 @@ fn write_slice(
         .collect();
     let reqs: Vec<Value> = requests
         .iter()
-        .map(|r| serde_json::json!({"api": r.api, "q": r.q, "expect": r.expect}))
+        .map(|r| serde_json::json!({"api": r.api, "q": r.q, "steps": steps_of(r)}))
         .collect();
     let doc = serde_json::json!({"source": source.file_name().map(|f| f.to_string_lossy().into_owned()),
         "tools": tools, "requests": reqs});

