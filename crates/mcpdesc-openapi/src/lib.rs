@@ -159,6 +159,7 @@ mod servers;
 pub mod sink;
 mod site;
 mod spec;
+mod split_parse;
 mod variants;
 
 #[cfg(test)]
@@ -327,7 +328,7 @@ fn import_impl<S: Sink>(
     }
     let mut diags = Diags::default();
     let mut overlays = Vec::with_capacity(opts.overlays.len());
-    let spec = load(bytes, path, opts, &mut overlays, &mut diags, &mut clock)?;
+    let (spec, frees) = load(bytes, path, opts, &mut overlays, &mut diags, &mut clock)?;
     let mut stats = ImportStats {
         openapi_version: spec.version_string.clone(),
         overlays,
@@ -377,15 +378,15 @@ fn import_impl<S: Sink>(
     let mut out_diags = spec.finish_diagnostics(diags);
     if opts.validate {
         let found = match parts {
-            Some(p) => finish_beside_drop(p, reports, spec),
+            Some(p) => finish_beside_drop(p, reports, spec, &frees),
             None => {
-                drop(spec);
+                free(spec, &frees);
                 mcpdesc_validate::validate_value(&Value::Object(doc.clone()))
             }
         };
         out_diags.extend(found.into_iter().map(output_diagnostic));
     } else {
-        drop(spec);
+        free(spec, &frees);
     }
     stats.conforming = !out_diags.iter().any(Diagnostic::is_error);
     clock.mark(Phase::Validate);
@@ -399,25 +400,35 @@ fn import_impl<S: Sink>(
 
 /// The parts' diagnostics merged ([`mcpdesc_validate::ToolParts::finish`]) on a thread
 /// of its own while this thread frees the spec, the last two serial steps of an import
-/// (34 M and 23 M instructions on the GitHub spec). The spec is freed here, where it was
-/// decoded: mimalloc frees another thread's memory about four times more slowly (a
-/// `rayon::join`, whose two halves both run on the pool, made the free 98 M).
+/// (34 M and 23 M instructions on the GitHub spec). The spec is freed where it was
+/// decoded ([`free`]): mimalloc frees another thread's memory about four times more
+/// slowly (a `rayon::join`, whose two halves both run on the pool, made the free 98 M).
 fn finish_beside_drop(
     parts: mcpdesc_validate::ToolParts,
     reports: Vec<mcpdesc_validate::PartReport>,
     spec: Spec,
+    frees: &spec::Frees,
 ) -> Vec<Diagnostic> {
     std::thread::scope(|s| {
         let merged = s.spawn(|| parts.finish(reports));
-        drop(spec);
+        free(spec, frees);
         merged
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
 }
 
+/// Drops the spec, the parts of its root that were decoded on the pool on the threads
+/// that allocated them ([`spec::Frees`]), the rest here.
+fn free(mut spec: Spec, frees: &spec::Frees) {
+    let root = std::mem::take(&mut spec.docs[0].value);
+    drop(spec);
+    frees.free(root);
+}
+
 /// Decodes the spec's bytes (dropping them right after), applies the overlays to the
-/// document and loads what it then references.
+/// document and loads what it then references; with where the root's parts were
+/// allocated.
 fn load(
     bytes: Cow<'_, [u8]>,
     path: Option<&Path>,
@@ -425,13 +436,13 @@ fn load(
     reports: &mut Vec<OverlayReport>,
     diags: &mut Diags,
     clock: &mut Clock,
-) -> Result<Spec, ImportError> {
+) -> Result<(Spec, spec::Frees), ImportError> {
     let display = path
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| "<input>".into());
     let format = Format::detect(path.and_then(Path::to_str), spec::sniff_head(&bytes));
     let mut pre = Vec::new();
-    let (mut root, sm) = spec::decode_openapi(&bytes, format, &opts.limits, &mut pre)
+    let (mut root, sm, frees) = spec::decode_spec(&bytes, format, &opts.limits, &mut pre)
         .map_err(|d| ImportError::Unusable(vec![d]))?;
     drop(bytes);
     clock.mark(Phase::Decode);
@@ -457,7 +468,7 @@ fn load(
         spec.docs[0].overlaid = Some(decoded);
     }
     clock.mark(Phase::LoadRefs);
-    Ok(spec)
+    Ok((spec, frees))
 }
 
 /// The operations the filters keep; each excluded one is an info at its pointer.

@@ -14,6 +14,7 @@
 //! lookup: no options travel into the converters and no syscall runs on their path.
 
 use crate::diag::Diags;
+pub(crate) use crate::split_parse::Frees;
 use mcpdesc_core::{Diagnostic, Format, Limits, SourceMap};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -132,6 +133,10 @@ const MAX_REF_FILES: usize = 256;
 /// The one bound on reference chains (core's referencing module).
 const MAX_REF_CHAIN: usize = mcpdesc_core::local_ref::MAX_REF_CHAIN;
 
+/// A JSON spec at least this long is decoded on the rayon pool ([`crate::split_parse`]);
+/// smaller ones take less time to parse than to hand out.
+const SPLIT_DECODE_MIN_BYTES: usize = 1024 * 1024;
+
 /// Decodes OpenAPI text leniently.
 ///
 /// JSON goes through the located decoder of `mcpdesc-core` (same limits, positions).
@@ -148,6 +153,17 @@ pub fn decode_openapi(
     limits: &Limits,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<(Value, Option<SourceMap>), Diagnostic> {
+    decode_spec(bytes, format, limits, diags).map(|(value, sm, _)| (value, sm))
+}
+
+/// [`decode_openapi`], with where a large JSON spec's parts were allocated, so that
+/// they can be freed there ([`Frees::free`]).
+pub(crate) fn decode_spec(
+    bytes: &[u8],
+    format: Format,
+    limits: &Limits,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<(Value, Option<SourceMap>, Frees), Diagnostic> {
     // Fast path for JSON: serde_json, without a source map. Positions are needed only
     // for diagnostics, and most large specs have none; `Diags::finish` re-decodes
     // with the located decoder when some diagnostic needs a line. This halves the
@@ -157,12 +173,19 @@ pub fn decode_openapi(
     // diagnostic or accepts what the limits allow.
     if format == Format::Json && bytes.len() <= limits.max_document_bytes {
         let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        // A large body is parsed on the pool: the same value, or `None` and the
+        // serial parse below.
+        if body.len() >= SPLIT_DECODE_MIN_BYTES {
+            if let Some(d) = crate::split_parse::parse(body) {
+                return Ok((d.value, None, d.frees));
+            }
+        }
         if let Ok(v) = serde_json::from_slice::<Value>(body) {
-            return Ok((v, None));
+            return Ok((v, None, Frees::default()));
         }
     }
     match mcpdesc_core::decode_bytes(bytes, format, limits) {
-        Ok(d) => Ok((d.value, Some(d.source_map))),
+        Ok(d) => Ok((d.value, Some(d.source_map), Frees::default())),
         Err(e) if format == Format::Yaml && is_profile_error(&e.code) => {
             let text = std::str::from_utf8(bytes)
                 .map_err(|_| Diagnostic::error("invalid-utf8", "input is not valid UTF-8"))?;
@@ -185,7 +208,7 @@ pub fn decode_openapi(
                 )
                 .with_position(e.line.unwrap_or(1), e.column.unwrap_or(1)),
             );
-            Ok((v, None))
+            Ok((v, None, Frees::default()))
         }
         Err(e) => Err(e),
     }
