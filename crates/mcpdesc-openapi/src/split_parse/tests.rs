@@ -204,6 +204,14 @@ fn nesting_in_split_objects_counts_too() {
     assert!(split(&chain(127), 0, 200).is_some());
     assert!(serial(&chain(128)).is_none());
     assert_eq!(split(&chain(128), 0, 200), None);
+    // Objects as deep, the innermost empty: a split object holds no leaf to parse, so
+    // the deepest ones must be a leaf whatever the levels asked for.
+    let empty =
+        |n: usize| format!("{}{{}}{}", "{\"k\":".repeat(n - 1), "}".repeat(n - 1)).into_bytes();
+    assert!(serial(&empty(127)).is_some());
+    assert!(serial(&empty(128)).is_none());
+    assert_eq!(split(&empty(127), 0, 200), serial(&empty(127)));
+    assert_eq!(split(&empty(128), 0, 200), None);
 }
 
 #[test]
