@@ -151,9 +151,10 @@ impl ReqwestClient {
                 .header("Content-Type", body.content_type.as_str())
                 .body(body.bytes.clone());
         }
-        if let Some(fields) = traced.as_ref().and_then(|t| t.inject(req)) {
-            for (n, v) in fields {
-                b = b.header(n, v);
+        if let Some((traceparent, tracestate)) = traced.as_ref().and_then(|t| t.inject(req)) {
+            b = b.header(trace::TRACEPARENT, traceparent);
+            if let Some(state) = tracestate {
+                b = b.header(trace::TRACESTATE, state);
             }
         }
         let out = async {
@@ -230,16 +231,27 @@ impl HttpClient for ReqwestClient {
 /// under a valid span context that is not recorded (a caller's unsampled trace) no span
 /// is made and that context is passed on as it is (W3C Trace Context: sampled flag
 /// unset); with no span context, nothing. The fields are W3C Trace Context's
-/// (`traceparent`, `tracestate`), as the SDK's propagator writes them.
+/// (`traceparent`, and `tracestate` when the context has one), as the SDK's propagator
+/// writes them.
 mod trace {
     use crate::origin::Origin;
     use crate::request::HttpRequest;
-    use opentelemetry::global::{self, BoxedTracer};
+    use opentelemetry::global::{self, BoxedSpan, BoxedTracer};
     use opentelemetry::trace::{
-        SpanContext, SpanKind, Status, TraceContextExt as _, TraceFlags, Tracer as _,
+        Span as _, SpanContext, SpanKind, Status, TraceContextExt as _, TraceFlags, Tracer as _,
     };
     use opentelemetry::{Context, KeyValue};
+    use reqwest::header::HeaderName;
     use std::sync::OnceLock;
+
+    /// The W3C `traceparent` header field's name (a constant: not parsed per request).
+    pub(super) const TRACEPARENT: HeaderName = HeaderName::from_static("traceparent");
+    /// The W3C `tracestate` header field's name.
+    pub(super) const TRACESTATE: HeaderName = HeaderName::from_static("tracestate");
+
+    /// Room for the attributes a CLIENT span gets when it ends
+    /// (`http.response.status_code`, `error.type`), so they do not grow its list.
+    const END_ATTRIBUTES: usize = 2;
 
     /// The gateway's tracer, taken from the global provider the first time a CLIENT span
     /// is made. A recording parent span means the process has installed its provider
@@ -250,11 +262,14 @@ mod trace {
         TRACER.get_or_init(|| global::tracer("mcpdesc-rest"))
     }
 
-    /// The context an upstream request is sent under, and whether it holds a CLIENT span
-    /// of ours (to end with the response).
-    pub(super) struct Upstream {
-        cx: Context,
-        span: bool,
+    /// What an upstream request is sent under. The CLIENT span is held as it is, not in
+    /// a [`Context`] of its own: nothing runs under it, and a context would put it behind
+    /// an `Arc` and a mutex that every attribute and its end would lock.
+    pub(super) enum Upstream {
+        /// A CLIENT span of ours, ended with the response.
+        Span(BoxedSpan),
+        /// A caller's span context, not recorded here, passed on as it is.
+        Passed(SpanContext),
     }
 
     impl Upstream {
@@ -262,28 +277,22 @@ mod trace {
         /// when it has no valid span context.
         pub(super) fn under_current(req: &HttpRequest, origin: &Origin) -> Option<Upstream> {
             let parent = Context::current();
-            let (recording, valid) = {
-                let s = parent.span();
-                (s.is_recording(), s.span_context().is_valid())
-            };
-            if recording {
-                let cx = client_span(&parent, req, origin);
-                Some(Upstream { cx, span: true })
-            } else if valid {
-                Some(Upstream {
-                    cx: parent,
-                    span: false,
-                })
+            let span = parent.span();
+            if span.is_recording() {
+                Some(Upstream::Span(client_span(&parent, req, origin)))
             } else {
-                None
+                let sc = span.span_context();
+                sc.is_valid().then(|| Upstream::Passed(sc.clone()))
             }
         }
 
-        /// The W3C Trace Context header fields of the context (`traceparent`, and
-        /// `tracestate`, empty when the context has none), unless the request already
-        /// carries a `traceparent` (a forwarded inbound one). They are what the W3C
-        /// propagator writes, formatted here without `format!` (see [`traceparent`]).
-        pub(super) fn inject(&self, req: &HttpRequest) -> Option<[(&'static str, String); 2]> {
+        /// The W3C Trace Context header values of the context: its `traceparent`, and its
+        /// `tracestate` unless that is empty (W3C Trace Context §3.3.1.1: vendors MUST
+        /// accept empty tracestate headers but SHOULD avoid sending them), unless the
+        /// request already carries a `traceparent` (a forwarded inbound one). The
+        /// `traceparent` is what the W3C propagator writes, formatted here without
+        /// `format!` (see [`traceparent`]).
+        pub(super) fn inject(&self, req: &HttpRequest) -> Option<(String, Option<String>)> {
             if req
                 .headers
                 .iter()
@@ -291,22 +300,21 @@ mod trace {
             {
                 return None;
             }
-            let span = self.cx.span();
-            let sc = span.span_context();
+            let sc = match self {
+                Upstream::Span(span) => span.span_context(),
+                Upstream::Passed(sc) => sc,
+            };
             sc.is_valid().then(|| {
-                [
-                    ("traceparent", traceparent(sc)),
-                    ("tracestate", sc.trace_state().header()),
-                ]
+                let state = sc.trace_state().header();
+                (traceparent(sc), (!state.is_empty()).then_some(state))
             })
         }
 
         /// Ends the CLIENT span (if one was made) with the response's status.
         pub(super) fn end(self, status: Result<u16, &super::SendError>) {
-            if !self.span {
+            let Upstream::Span(mut span) = self else {
                 return;
-            }
-            let span = self.cx.span();
+            };
             match status {
                 Ok(s) => {
                     span.set_attribute(KeyValue::new("http.response.status_code", i64::from(s)));
@@ -329,44 +337,43 @@ mod trace {
     /// writes it, into one buffer of its fixed 55 bytes (the propagator's `format!` of
     /// the ids through `fmt` cost several times more per request).
     pub(super) fn traceparent(sc: &SpanContext) -> String {
-        let mut out = String::with_capacity(55);
-        out.push_str("00-");
-        hex(&sc.trace_id().to_bytes(), &mut out);
-        out.push('-');
-        hex(&sc.span_id().to_bytes(), &mut out);
-        out.push('-');
+        let mut out = *b"00-00000000000000000000000000000000-0000000000000000-00";
+        hex(&sc.trace_id().to_bytes(), &mut out[3..35]);
+        hex(&sc.span_id().to_bytes(), &mut out[36..52]);
         hex(
             &[(sc.trace_flags() & TraceFlags::SAMPLED).to_u8()],
-            &mut out,
+            &mut out[53..],
         );
-        out
+        // ASCII throughout, so never the empty fallback.
+        std::str::from_utf8(&out).map_or_else(|_| String::new(), str::to_owned)
     }
 
-    fn hex(bytes: &[u8], out: &mut String) {
+    /// `bytes` in lower-case hex into `out` (twice as long).
+    fn hex(bytes: &[u8], out: &mut [u8]) {
         const DIGITS: &[u8; 16] = b"0123456789abcdef";
-        for b in bytes {
-            out.push(char::from(DIGITS[usize::from(b >> 4)]));
-            out.push(char::from(DIGITS[usize::from(b & 0xf)]));
+        for (b, pair) in bytes.iter().zip(out.chunks_exact_mut(2)) {
+            pair[0] = DIGITS[usize::from(b >> 4)];
+            pair[1] = DIGITS[usize::from(b & 0xf)];
         }
     }
 
-    /// A CLIENT span of `req` under `parent`, in a context of its own. The method is a
-    /// `&'static str`: name and attribute borrow it.
-    fn client_span(parent: &Context, req: &HttpRequest, origin: &Origin) -> Context {
+    /// A CLIENT span of `req` under `parent`. The method is a `&'static str`: name and
+    /// attribute borrow it.
+    fn client_span(parent: &Context, req: &HttpRequest, origin: &Origin) -> BoxedSpan {
         let method = req.method.as_str();
-        let attrs = vec![
+        let mut attrs = Vec::with_capacity(4 + END_ATTRIBUTES);
+        attrs.extend([
             KeyValue::new("http.request.method", method),
             KeyValue::new("url.full", redacted(&req.log_url)),
             KeyValue::new("server.address", origin.host.clone()),
             KeyValue::new("server.port", i64::from(origin.port)),
-        ];
+        ]);
         let tracer = tracer();
-        let span = tracer
+        tracer
             .span_builder(method)
             .with_kind(SpanKind::Client)
             .with_attributes(attrs)
-            .start_with_context(tracer, parent);
-        parent.with_span(span)
+            .start_with_context(tracer, parent)
     }
 
     /// The log URL (query secrets already `REDACTED`) without user information. A URL
@@ -389,6 +396,7 @@ mod trace {
     mod tests {
         use super::*;
         use opentelemetry::trace::{SpanId, TraceId, TraceState};
+        use std::str::FromStr as _;
 
         /// The `traceparent` as W3C Trace Context spells it: the specification's own
         /// example, an unsampled context with leading zeros, and flags whose bits other
@@ -424,6 +432,52 @@ mod trace {
                 );
                 assert_eq!(traceparent(&sc), expected);
             }
+        }
+
+        fn get(headers: &[(&str, &str)]) -> HttpRequest {
+            HttpRequest {
+                method: mcpdesc_core::provenance::Method::Get,
+                url: "http://api.example.com/x".into(),
+                log_url: "http://api.example.com/x".into(),
+                headers: headers
+                    .iter()
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
+                    .collect(),
+                body: None,
+                oauth: Vec::new(),
+                exchange: Vec::new(),
+            }
+        }
+
+        /// A caller's context passed on (no span of ours): its `traceparent`, and its
+        /// `tracestate` only when it has one. W3C Trace Context §3.3.1.1: "Vendors MUST
+        /// accept empty tracestate headers but SHOULD avoid sending them." A request that
+        /// already carries a `traceparent` (forwarded) gets neither.
+        #[test]
+        fn tracestate_is_sent_only_when_not_empty() {
+            let upstream = |state: &str| {
+                let sc = SpanContext::new(
+                    TraceId::from(0x4bf9_2f35_77b3_4da6_a3ce_929d_0e0e_4736_u128),
+                    SpanId::from(0x00f0_67aa_0ba9_02b7_u64),
+                    TraceFlags::SAMPLED,
+                    true,
+                    TraceState::from_str(state).expect("a valid tracestate"),
+                );
+                Upstream::Passed(sc)
+            };
+            let tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".to_string();
+            assert_eq!(upstream("").inject(&get(&[])), Some((tp.clone(), None)));
+            assert_eq!(
+                upstream("congo=t61rcWkgMzE,rojo=00f067aa0ba902b7").inject(&get(&[])),
+                Some((
+                    tp,
+                    Some("congo=t61rcWkgMzE,rojo=00f067aa0ba902b7".to_string())
+                ))
+            );
+            assert_eq!(
+                upstream("rojo=1").inject(&get(&[("TraceParent", "00-1-2-01")])),
+                None
+            );
         }
 
         #[test]

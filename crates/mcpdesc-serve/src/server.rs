@@ -937,7 +937,9 @@ impl Server {
     /// JSON-RPC response.
     pub(crate) async fn run_call(self: &Arc<Self>, mut job: CallJob) -> Value {
         let obs = std::mem::take(&mut job.obs);
-        let result = obs.in_context(self.call_result(&job)).await;
+        // Pinned here and passed by reference: the call's future (kilobytes) is not
+        // moved again into the context wrapper, which copied it on every call.
+        let result = obs.in_context(std::pin::pin!(self.call_result(&job))).await;
         let failed = result.get("isError") == Some(&Value::Bool(true));
         obs.finish(failed.then_some("tool_error".into()));
         jsonrpc::response(&job.id, Value::Object(result))

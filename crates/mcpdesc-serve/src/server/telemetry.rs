@@ -66,6 +66,10 @@ pub const DEFAULT_SERVICE_NAME: &str = "mcpdesc-serve";
 /// The instrumentation scope of every span.
 const SCOPE: &str = "mcpdesc-serve";
 
+/// Room for the attributes a SERVER span gets when its request is answered
+/// (`mcp.protocol.version`, `error.type`), so they do not grow its list.
+const END_ATTRIBUTES: usize = 2;
+
 /// What telemetry to run.
 #[derive(Debug, Clone, Default)]
 pub struct TelemetryOptions {
@@ -89,15 +93,49 @@ pub enum TelemetryError {
 type Labels = Vec<(&'static str, String)>;
 type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
 
+/// FNV-1a (64 bit) of `bytes`, continuing from `h`: the label sets' [`Hash`] feeds the
+/// family's map one word instead of each field through SipHash (several writes and a
+/// finish per observation, twice per `tools/call`). Their label values are bounded
+/// (see the module's documentation), so collision resistance buys nothing here.
+fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for b in bytes {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// FNV-1a's offset basis.
+const FNV_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+
 /// The labels of one `mcp_server_operation_duration_seconds` series, encoded in this
 /// order. Plain fields rather than a list of owned strings: an observation allocates
-/// no label value (the tool name is the request's `Arc`) and hashes a few words.
-#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+/// no label value (the tool name is the request's `Arc`) and hashes one word
+/// ([`fnv1a`] of the fields; equal label sets hash alike, as `Eq` needs).
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct OperationLabels {
     method: &'static str,
     tool: Option<Arc<str>>,
     revision: Option<ProtocolRevision>,
     error_type: Option<Cow<'static, str>>,
+}
+
+impl std::hash::Hash for OperationLabels {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let mut h = fnv1a(FNV_BASIS, self.method.as_bytes());
+        // A separator byte after each field (0xff never occurs in UTF-8), and one byte
+        // for each absent optional field, so no two label sets run together alike.
+        for field in [
+            self.tool.as_deref(),
+            self.revision.map(ProtocolRevision::as_str),
+            self.error_type.as_deref(),
+        ] {
+            h = match field {
+                Some(v) => fnv1a(fnv1a(h, &[0xff]), v.as_bytes()),
+                None => fnv1a(h, &[0xfe]),
+            };
+        }
+        state.write_u64(h);
+    }
 }
 
 impl EncodeLabelSet for OperationLabels {
@@ -118,12 +156,25 @@ impl EncodeLabelSet for OperationLabels {
 
 /// The labels of one `http_client_request_duration_seconds` series: the tool, the
 /// method and the status, encoded as `http_response_status_code` and, for a status of
-/// 400 or more, `error_type` (`no_response` without a status).
-#[derive(Clone, Debug, Hash, PartialEq, Eq)]
+/// 400 or more, `error_type` (`no_response` without a status). Hashed as one word, like
+/// [`OperationLabels`].
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct UpstreamLabels {
     tool: String,
     method: Cow<'static, str>,
     status: Option<u16>,
+}
+
+impl std::hash::Hash for UpstreamLabels {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let h = fnv1a(FNV_BASIS, self.tool.as_bytes());
+        let h = fnv1a(fnv1a(h, &[0xff]), self.method.as_bytes());
+        let status = self.status.map_or([0xfe; 3], |s| {
+            let [hi, lo] = s.to_be_bytes();
+            [0xff, hi, lo]
+        });
+        state.write_u64(fnv1a(h, &status));
+    }
 }
 
 impl EncodeLabelSet for UpstreamLabels {
@@ -372,7 +423,7 @@ impl Telemetry {
                 Some(t) => Cow::Owned([method, " ", t].concat()),
                 None => Cow::Borrowed(method),
             };
-            let mut attrs = Vec::with_capacity(4);
+            let mut attrs = Vec::with_capacity(4 + END_ATTRIBUTES);
             attrs.extend([
                 KeyValue::new("mcp.method.name", method),
                 KeyValue::new(
