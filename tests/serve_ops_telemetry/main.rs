@@ -579,7 +579,14 @@ fn traces_continue_the_callers_trace_down_to_the_upstream() {
     // From the HTTP header.
     let t1 = "4bf92f3577b34da6a3ce929d0e0e4736";
     let tp1 = format!("00-{t1}-00f067aa0ba902b7-01");
-    serve.call(1, "1", json!({}), &[("traceparent", &tp1)]);
+    // W3C Trace Context §3.3.1's example list: passed on unchanged to the upstream.
+    let state = "congo=t61rcWkgMzE,rojo=00f067aa0ba902b7";
+    serve.call(
+        1,
+        "1",
+        json!({}),
+        &[("traceparent", &tp1), ("tracestate", state)],
+    );
     // From params._meta (a header naming another trace loses to it).
     let t2 = "0af7651916cd43dd8448eb211c80319c";
     let tp2 = format!("00-{t2}-b7ad6b7169203331-01");
@@ -643,6 +650,10 @@ fn traces_continue_the_callers_trace_down_to_the_upstream() {
         assert_eq!(parts[1], trace, "{tp}");
         assert_eq!(parts[2], client["span_id"].as_str().unwrap_or("?"), "{tp}");
     }
+    // The caller's tracestate travels with its trace; none is sent when the caller
+    // had none (§3.3.1.1: vendors SHOULD avoid sending an empty one).
+    assert_eq!(recorded[0].header("tracestate"), Some(state));
+    assert_eq!(recorded[1].header("tracestate"), None, "{:?}", recorded[1]);
     assert!(
         !spans
             .iter()
