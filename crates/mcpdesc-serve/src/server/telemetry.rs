@@ -753,6 +753,9 @@ async fn metrics_listener(tel: Telemetry, listener: std::net::TcpListener) {
 }
 
 #[cfg(test)]
+mod tests_mutants;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
