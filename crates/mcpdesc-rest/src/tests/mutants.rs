@@ -27,3 +27,87 @@ fn a_relative_server_is_not_refused_as_another_scheme() {
     let codes: Vec<&str> = b.warnings().iter().map(|w| w.code.as_str()).collect();
     assert_eq!(codes, Vec::<&str>::new());
 }
+
+/// The head of the one request a local server receives (answered `204 No Content`).
+async fn one_request_head(
+    send: impl std::future::Future<Output = Result<crate::HttpResponse, crate::SendError>>,
+    listener: tokio::net::TcpListener,
+) -> String {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let serve = async {
+        let (mut s, _) = listener.accept().await.expect("a connection");
+        let mut head = Vec::new();
+        let mut chunk = [0u8; 1024];
+        while !head.ends_with(b"\r\n\r\n") {
+            let n = s.read(&mut chunk).await.expect("read");
+            assert!(n > 0, "the request ended early");
+            head.extend_from_slice(&chunk[..n]);
+        }
+        s.write_all(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")
+            .await
+            .expect("write");
+        String::from_utf8_lossy(&head).to_ascii_lowercase()
+    };
+    let (sent, head) = tokio::join!(send, serve);
+    assert_eq!(sent.expect("answered").status, 204);
+    head
+}
+
+/// A caller's trace context that nothing here records (no tracer provider is installed
+/// in these tests) is passed upstream as it is: W3C Trace Context §3.2's example
+/// `traceparent` and its `tracestate` (§3.3's example entries), unchanged. Without a
+/// context, neither header is sent.
+#[tokio::test]
+async fn a_callers_context_not_recorded_here_is_passed_upstream_as_it_is() {
+    use crate::{HttpClient as _, HttpRequest, ReadLimits, ReqwestClient};
+    use opentelemetry::Context;
+    use opentelemetry::context::FutureExt as _;
+    use opentelemetry::trace::{
+        SpanContext, SpanId, TraceContextExt as _, TraceFlags, TraceId, TraceState,
+    };
+    use std::str::FromStr as _;
+    let limits = ReadLimits {
+        success: 1024,
+        other: None,
+    };
+    let client = ReqwestClient::new(std::time::Duration::from_secs(30)).expect("a client");
+    let caller = SpanContext::new(
+        TraceId::from(0x4bf9_2f35_77b3_4da6_a3ce_929d_0e0e_4736_u128),
+        SpanId::from(0x00f0_67aa_0ba9_02b7_u64),
+        TraceFlags::SAMPLED,
+        true,
+        TraceState::from_str("congo=t61rcWkgMzE,rojo=00f067aa0ba902b7").expect("a tracestate"),
+    );
+    for under_caller in [true, false] {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let url = format!(
+            "http://127.0.0.1:{}/x",
+            listener.local_addr().expect("addr").port()
+        );
+        let req = HttpRequest {
+            method: mcpdesc_core::provenance::Method::Get,
+            log_url: url.clone(),
+            url,
+            headers: Vec::new(),
+            body: None,
+            oauth: Vec::new(),
+            exchange: Vec::new(),
+        };
+        let cx = if under_caller {
+            Context::new().with_remote_span_context(caller.clone())
+        } else {
+            Context::new()
+        };
+        let send = client.send(&req, None, limits).with_context(cx);
+        let head = one_request_head(send, listener).await;
+        let traceparent =
+            "traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\r\n";
+        let tracestate = "tracestate: congo=t61rcwkgmze,rojo=00f067aa0ba902b7\r\n";
+        assert_eq!(head.contains(traceparent), under_caller, "{head}");
+        assert_eq!(head.contains(tracestate), under_caller, "{head}");
+        assert_eq!(head.contains("traceparent:"), under_caller, "{head}");
+        assert_eq!(head.contains("tracestate:"), under_caller, "{head}");
+    }
+}
