@@ -5,8 +5,9 @@
 //! instructions on the main thread). Here one serial pass checks the grammar of the top
 //! few levels of objects (the root, then members such as `paths` and `components` whose
 //! text is at least [`SPLIT_OBJECT_BYTES`]) and finds the byte range of every other
-//! value; those values ("leaves") are then parsed by serde_json on the pool, and the
-//! split objects are assembled around them in document order.
+//! value; those values ("leaves") are parsed by serde_json on the pool, in batches handed
+//! out while the scan goes on, and the split objects are assembled around them in
+//! document order.
 //!
 //! The result is the serial parse's, or [`None`] and the caller parses serially:
 //! - between split members the grammar is checked exactly as serde_json reads it
@@ -24,10 +25,10 @@
 //! - a split object whose first key is one of serde_json's private marker keys (read
 //!   specially when its `arbitrary_precision` or `raw_value` feature is on) gives [`None`].
 
-use rayon::prelude::*;
 use serde_json::{Map, Value};
 use std::ops::Range;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A member object whose text is at least this long is split into its members (down to
 /// [`SPLIT_LEVELS`]); smaller ones are parsed whole as one leaf. GitHub's `paths` (2.3 MB
@@ -37,6 +38,9 @@ pub(crate) const SPLIT_OBJECT_BYTES: usize = 256 * 1024;
 
 /// How many levels of objects are split: the root, its members, theirs.
 pub(crate) const SPLIT_LEVELS: usize = 3;
+
+/// The scan hands leaves to the pool in batches of about this many bytes.
+const BATCH_BYTES: usize = 64 * 1024;
 
 /// At most this many levels are split whatever is asked, well under serde_json's
 /// recursion budget (128), so every container past them is inside a leaf.
@@ -94,20 +98,42 @@ impl Frees {
 /// the rayon pool; [`None`] when the serial parse fails, and possibly also when it
 /// succeeds (the caller then parses serially).
 pub(crate) fn parse(bytes: &[u8]) -> Option<Decoded> {
-    parse_with(bytes, SPLIT_OBJECT_BYTES, SPLIT_LEVELS)
+    parse_with(bytes, SPLIT_OBJECT_BYTES, SPLIT_LEVELS, BATCH_BYTES)
 }
 
 /// [`parse`] with the split size and depth given (tests split small documents).
-fn parse_with(bytes: &[u8], split_bytes: usize, levels: usize) -> Option<Decoded> {
-    let plan = plan(bytes, split_bytes, levels)?;
-    let parsed: Vec<(Value, usize)> = plan
-        .leaves
-        .par_iter()
-        .map(|leaf| {
-            let owner = rayon::current_thread_index().unwrap_or(usize::MAX);
-            Some((parse_leaf(&bytes[leaf.bytes.clone()], leaf.depth)?, owner))
-        })
-        .collect::<Option<_>>()?;
+///
+/// The leaves are parsed while the scan goes on: each batch of leaves the scan has
+/// settled (see [`Scanner::settled`]) is handed to the pool at once.
+fn parse_with(bytes: &[u8], split_bytes: usize, levels: usize, batch: usize) -> Option<Decoded> {
+    let batches: Mutex<Vec<(usize, Parsed)>> = Mutex::new(Vec::new());
+    let failed = AtomicBool::new(false);
+    let plan = rayon::in_place_scope(|scope| {
+        let mut dispatch = |first: usize, leaves: &[Leaf]| {
+            let leaves = leaves.to_vec();
+            let (batches, failed) = (&batches, &failed);
+            scope.spawn(move |_| match parse_batch(bytes, &leaves, failed) {
+                Some(values) => lock(batches).push((first, values)),
+                None => failed.store(true, Ordering::Relaxed),
+            });
+        };
+        scan(bytes, split_bytes, levels, batch, &mut dispatch)
+    })?;
+    if failed.into_inner() {
+        return None;
+    }
+    let mut batches = batches.into_inner().unwrap_or_else(|e| e.into_inner());
+    batches.sort_unstable_by_key(|(first, _)| *first);
+    let mut parsed = Vec::with_capacity(plan.leaves.len());
+    for (first, values) in batches {
+        if first != parsed.len() {
+            return None;
+        }
+        parsed.extend(values);
+    }
+    if parsed.len() != plan.leaves.len() {
+        return None;
+    }
     let mut a = Assembler {
         bytes,
         parsed: parsed.into_iter(),
@@ -119,6 +145,27 @@ fn parse_with(bytes: &[u8], split_bytes: usize, levels: usize) -> Option<Decoded
         value,
         frees: a.frees,
     })
+}
+
+/// Leaves' values, each with the index of the pool thread that parsed it.
+type Parsed = Vec<(Value, usize)>;
+
+/// The values of a batch of leaves, each with the pool thread that parsed it; [`None`]
+/// if one fails (then the other batches stop early).
+fn parse_batch(bytes: &[u8], leaves: &[Leaf], failed: &AtomicBool) -> Option<Parsed> {
+    let owner = rayon::current_thread_index().unwrap_or(usize::MAX);
+    let mut values = Vec::with_capacity(leaves.len());
+    for leaf in leaves {
+        if failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        values.push((parse_leaf(&bytes[leaf.bytes.clone()], leaf.depth)?, owner));
+    }
+    Some(values)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A leaf's value, parsed inside `depth` arrays so that serde_json's recursion budget
@@ -146,7 +193,7 @@ struct Plan {
 }
 
 /// A value parsed on its own: its bytes and how many containers enclose it.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Leaf {
     bytes: Range<usize>,
     depth: usize,
@@ -167,13 +214,29 @@ enum Piece {
 }
 
 /// Scans the document: [`None`] on any grammar surprise.
+#[cfg(test)]
 fn plan(bytes: &[u8], split_bytes: usize, levels: usize) -> Option<Plan> {
+    scan(bytes, split_bytes, levels, BATCH_BYTES, &mut |_, _| {})
+}
+
+/// Scans the document, handing each batch of settled leaves to `dispatch` with the
+/// index of its first: [`None`] on any grammar surprise.
+fn scan(
+    bytes: &[u8],
+    split_bytes: usize,
+    levels: usize,
+    batch: usize,
+    dispatch: &mut dyn FnMut(usize, &[Leaf]),
+) -> Option<Plan> {
     let mut s = Scanner {
         b: bytes,
         pos: 0,
         split_bytes,
         levels: levels.min(MAX_SPLIT_LEVELS),
         leaves: Vec::new(),
+        batch,
+        dispatched: 0,
+        dispatch,
     };
     s.ws();
     if s.peek()? != b'{' {
@@ -181,7 +244,11 @@ fn plan(bytes: &[u8], split_bytes: usize, levels: usize) -> Option<Plan> {
     }
     let root = s.object(0)?;
     s.ws();
-    (s.pos == bytes.len()).then_some(Plan {
+    if s.pos != bytes.len() {
+        return None;
+    }
+    s.settled(true);
+    Some(Plan {
         root,
         leaves: s.leaves,
     })
@@ -218,15 +285,20 @@ impl<I: Iterator<Item = (Value, usize)>> Assembler<'_, I> {
 }
 
 /// The serial pass: a cursor over the bytes and the leaves found so far.
-struct Scanner<'a> {
+struct Scanner<'a, 'd> {
     b: &'a [u8],
     pos: usize,
     split_bytes: usize,
     levels: usize,
     leaves: Vec<Leaf>,
+    /// The size of a batch of leaves handed to `dispatch`, in bytes.
+    batch: usize,
+    /// How many leaves were handed to `dispatch`.
+    dispatched: usize,
+    dispatch: &'d mut dyn FnMut(usize, &[Leaf]),
 }
 
-impl Scanner<'_> {
+impl Scanner<'_, '_> {
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
     }
@@ -245,6 +317,7 @@ impl Scanner<'_> {
     /// The members of the object at the cursor (`{`), which is at `level` (the root
     /// is at 0).
     fn object(&mut self, level: usize) -> Option<Vec<Member>> {
+        let start = self.pos;
         self.expect(b'{')?;
         self.ws();
         let mut members = Vec::new();
@@ -264,6 +337,12 @@ impl Scanner<'_> {
             self.ws();
             let value = self.value(level + 1)?;
             members.push(Member { key, value });
+            // The root is split whatever its size, any other object once it is long
+            // enough; the objects around this one started earlier, so they are too.
+            // Then no leaf found so far can be merged into a larger one.
+            if level == 0 || self.pos - start >= self.split_bytes {
+                self.settled(false);
+            }
             self.ws();
             match self.peek()? {
                 b',' => {
@@ -279,6 +358,31 @@ impl Scanner<'_> {
         }
     }
 
+    /// Hands the leaves found since the last call to `dispatch`, in batches of about
+    /// `self.batch` bytes, once they add up to that much (or all of them, at the
+    /// `end`). Only settled leaves may be handed out: ones that no smaller object
+    /// around them will be parsed whole with.
+    fn settled(&mut self, end: bool) {
+        let pending = &self.leaves[self.dispatched..];
+        let due = if end {
+            !pending.is_empty()
+        } else {
+            pending.iter().map(|l| l.bytes.len()).sum::<usize>() >= self.batch
+        };
+        if !due {
+            return;
+        }
+        let (mut first, mut size) = (0, 0);
+        for (i, leaf) in pending.iter().enumerate() {
+            size += leaf.bytes.len();
+            if size >= self.batch || i + 1 == pending.len() {
+                (self.dispatch)(self.dispatched + first, &pending[first..=i]);
+                (first, size) = (i + 1, 0);
+            }
+        }
+        self.dispatched = self.leaves.len();
+    }
+
     /// The member value at the cursor, enclosed by `depth` split objects: an object
     /// split further, or a leaf.
     fn value(&mut self, depth: usize) -> Option<Piece> {
@@ -289,7 +393,11 @@ impl Scanner<'_> {
             if self.pos - start >= self.split_bytes {
                 return Some(Piece::Split(members));
             }
-            // Too small to be worth splitting: one leaf.
+            // Too small to be worth splitting: one leaf. (None of its leaves was
+            // handed out: it was never long enough to be settled.)
+            if leaves_before < self.dispatched {
+                return None;
+            }
             self.leaves.truncate(leaves_before);
         } else {
             match self.peek()? {

@@ -11,13 +11,18 @@ fn serial(bytes: &[u8]) -> Option<Value> {
 
 /// The split parse's value.
 fn split(bytes: &[u8], split_bytes: usize, levels: usize) -> Option<Value> {
-    parse_with(bytes, split_bytes, levels).map(|d| d.value)
+    split_batched(bytes, split_bytes, levels, 1)
+}
+
+/// The split parse's value, its leaves handed to the pool in batches of `batch` bytes.
+fn split_batched(bytes: &[u8], split_bytes: usize, levels: usize, batch: usize) -> Option<Value> {
+    parse_with(bytes, split_bytes, levels, batch).map(|d| d.value)
 }
 
 /// The split parse agrees with the serial one: same value and same member order when it
 /// answers at all.
-fn agrees(bytes: &[u8], split_bytes: usize, levels: usize) -> Result<(), TestCaseError> {
-    if let Some(split) = split(bytes, split_bytes, levels) {
+fn agrees(bytes: &[u8], split_bytes: usize, batch: usize) -> Result<(), TestCaseError> {
+    if let Some(split) = split_batched(bytes, split_bytes, 3, batch) {
         let Some(whole) = serial(bytes) else {
             return Err(TestCaseError::fail(format!(
                 "split parse accepted what serde_json refuses: {:?}",
@@ -129,17 +134,22 @@ proptest! {
         doc in document(),
         split_bytes in 0usize..48,
         levels in 1usize..5,
+        batch in 1usize..64,
     ) {
         let whole = serial(doc.as_bytes()).expect("the generator writes valid JSON");
-        let split = split(doc.as_bytes(), split_bytes, levels);
+        let split = split_batched(doc.as_bytes(), split_bytes, levels, batch);
         prop_assert!(split.is_some(), "valid document not split: {}", doc);
         prop_assert_eq!(split.as_ref(), Some(&whole));
         prop_assert_eq!(split.map(|v| v.to_string()), Some(whole.to_string()));
     }
 
     #[test]
-    fn any_root_gives_serde_jsons_value_or_none(doc in json(), split_bytes in 0usize..48) {
-        agrees(doc.as_bytes(), split_bytes, 3)?;
+    fn any_root_gives_serde_jsons_value_or_none(
+        doc in json(),
+        split_bytes in 0usize..48,
+        batch in 1usize..64,
+    ) {
+        agrees(doc.as_bytes(), split_bytes, batch)?;
     }
 
     #[test]
@@ -152,6 +162,7 @@ proptest! {
             0xff, 0xc3, 0x01,
         ]),
         split_bytes in 0usize..48,
+        batch in 1usize..64,
     ) {
         let mut b = doc.into_bytes();
         let i = at.index(b.len() + 1);
@@ -164,7 +175,7 @@ proptest! {
             3 => b.insert(i, byte),
             _ => b.extend_from_slice(&[b' ', byte]),
         }
-        agrees(&b, split_bytes, 3)?;
+        agrees(&b, split_bytes, batch)?;
     }
 }
 
@@ -287,7 +298,7 @@ fn a_large_spec_is_split_where_it_is_large() {
 #[test]
 fn each_leaf_is_recorded_where_it_is_and_freed_by_its_thread() {
     let doc = br#"{"a":{"x":[1],"y":{"z":2}},"b":"s","a2":{}}"#;
-    let d = parse_with(doc, 0, 2).expect("valid");
+    let d = parse_with(doc, 0, 2, 1).expect("valid");
     let keys: Vec<Vec<&str>> = d
         .frees
         .leaves
@@ -307,4 +318,67 @@ fn each_leaf_is_recorded_where_it_is_and_freed_by_its_thread() {
     changed["a"] = Value::Null;
     d.frees.free(changed);
     d.frees.free(d.value);
+}
+
+#[test]
+fn the_scan_hands_out_leaves_once_nothing_can_merge_them() {
+    let doc = br#"{"a":1,"b":{"c":2},"d":{"long":"0123456789","x":3}}"#;
+    let batches = |batch: usize| {
+        let mut seen: Vec<(usize, Vec<String>)> = Vec::new();
+        let mut record = |first: usize, leaves: &[Leaf]| {
+            let texts = leaves
+                .iter()
+                .map(|l| String::from_utf8_lossy(&doc[l.bytes.clone()]).into_owned())
+                .collect();
+            seen.push((first, texts));
+        };
+        scan(doc, 8, 3, batch, &mut record).expect("valid");
+        seen
+    };
+    // `b` (7 bytes) is parsed whole, so its `2` is never handed out alone; `d` is
+    // split once it passes 8 bytes, and each of its leaves goes out at once.
+    let one = |first: usize, text: &str| (first, vec![text.to_string()]);
+    assert_eq!(
+        batches(1),
+        [
+            one(0, "1"),
+            one(1, r#"{"c":2}"#),
+            one(2, r#""0123456789""#),
+            one(3, "3")
+        ]
+    );
+    // Batches of 100 bytes: all four at the end, in one batch.
+    assert_eq!(
+        batches(100),
+        [(
+            0,
+            vec![
+                "1".into(),
+                r#"{"c":2}"#.into(),
+                r#""0123456789""#.into(),
+                "3".into()
+            ]
+        )]
+    );
+    let late = br#"{"d":{"long":"0123456789","s":1,"t":"abcdef","u":2}}"#;
+    // `d` is split once it passes 30 bytes, at `t`: its three leaves so far go out
+    // then, in batches of 10 bytes or the rest, before `u` is read.
+    let mut seen: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut record = |first: usize, leaves: &[Leaf]| {
+        let texts = leaves
+            .iter()
+            .map(|l| String::from_utf8_lossy(&late[l.bytes.clone()]).into_owned())
+            .collect();
+        seen.push((first, texts));
+    };
+    scan(late, 30, 3, 10, &mut record).expect("valid");
+    let texts = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        seen,
+        [
+            (0, texts(&[r#""0123456789""#])),
+            (1, texts(&["1", r#""abcdef""#])),
+            (3, texts(&["2"]))
+        ]
+    );
 }
