@@ -117,7 +117,12 @@ fn parse_with(bytes: &[u8], split_bytes: usize, levels: usize, batch: usize) -> 
                 None => failed.store(true, Ordering::Relaxed),
             });
         };
-        scan(bytes, split_bytes, levels, batch, &mut dispatch)
+        let plan = scan(bytes, split_bytes, levels, batch, &mut dispatch);
+        if plan.is_none() {
+            // The serial parse runs next: the batches still queued need not.
+            failed.store(true, Ordering::Relaxed);
+        }
+        plan
     })?;
     if failed.into_inner() {
         return None;
