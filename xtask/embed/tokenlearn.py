@@ -17,6 +17,13 @@ Steps (each caches its output under target/tokenlearn/, so a later step reuses i
 
 `cargo xtask distill` runs all three, then `distill.py fixtures`. See
 crates/mcpdesc-embed/model/PROVENANCE.md for the data, its licences and the exclusions.
+
+Measurements (PERFORMANCE.md, issue 31), on search_eval's `$MCPDESC_SEARCH_DUMP` files:
+
+    python xtask/embed/tokenlearn.py teacher-recall [--distilled OLD.bin] DUMP...
+        # semantic-only recall, pooled and own catalog: shipped, distilled, full transformer
+    python xtask/embed/tokenlearn.py bench-embed TEXTS.json
+        # the full transformer's time for a catalog (search_eval --texts-of) and per query
 """
 
 import hashlib
@@ -263,12 +270,12 @@ def weights():
     return distill.load_weights(st)
 
 
-def encode_teacher(w, tok, texts, batch_tokens=4096):
+def encode_teacher(w, tok, texts, batch_tokens=4096, max_tokens=TEACHER_MAX_TOKENS):
     """Mean-pooled (masked) last hidden states, as sentence-transformers pools, before its
     normalisation: float32 rows of 384. Texts are batched by length to limit padding."""
     seqs = []
     for t in texts:
-        ids = tok.encode(t, add_special_tokens=False).ids[:TEACHER_MAX_TOKENS - 2]
+        ids = tok.encode(t, add_special_tokens=False).ids[:max_tokens - 2]
         seqs.append([101] + ids + [102])
     order = sorted(range(len(seqs)), key=lambda i: (len(seqs[i]), i))
     out = np.zeros((len(seqs), 384), dtype=np.float32)
@@ -435,31 +442,118 @@ def quantised(e):
     return q.astype(np.float64) * scale[:, None]
 
 
+def normalised(m):
+    nrm = np.linalg.norm(m, axis=1, keepdims=True)
+    return m / np.where(nrm > 0, nrm, 1)
+
+
+def static_embedder(rows, tok):
+    """The run-time embedding of texts by a static model's rows: unit mean of the rows."""
+    return lambda texts: normalised(token_matrix(tok, texts, len(rows)) @ rows)
+
+
 def recall(rows, dump, tok):
     """Semantic-only pooled recall@5/@10 of a search_eval dump ($MCPDESC_SEARCH_DUMP), as
     search_eval's `semantic` ranker scores it (ties by tool name)."""
-    def embed(texts):
-        a = token_matrix(tok, texts, len(rows))
-        m = a @ rows
-        nrm = np.linalg.norm(m, axis=1, keepdims=True)
-        return m / np.where(nrm > 0, nrm, 1)
+    return recall_of(static_embedder(rows, tok), dump)[:2]
 
+
+def recall_of(embed, dump):
+    """Recall@5/@10 of a dump's requests, pooled and in their own catalog (the tools of
+    the APIs their steps name), ranked by the cosine of `embed`'s unit vectors as
+    search_eval's `semantic` ranker ranks (ties by tool name): (p5, p10, o5, o10)."""
     tools = dump["tools"]
     tv = embed([t["text"] for t in tools])
     qv = embed([r["q"] for r in dump["requests"]])
     names = [t["name"] for t in tools]
     keys = [(t["api"], t["op"]) for t in tools]
+    apis = np.array([t["api"] for t in tools], dtype=object)
     by_name = np.argsort(np.array(names, dtype=object), kind="stable")
-    hits = {5: 0.0, 10: 0.0}
+    sums = np.zeros(4)
     for qi, req in enumerate(dump["requests"]):
         sims = (tv @ qv[qi]).astype(np.float32)
         order = by_name[np.argsort(-sims[by_name], kind="stable")]
-        top = [keys[i] for i in order[:10]]
-        for k in hits:
-            found = sum(any(tuple(alt) in top[:k] for alt in step) for step in req["steps"])
-            hits[k] += found / len(req["steps"])
-    n = len(dump["requests"])
-    return round(hits[5] / n, 3), round(hits[10] / n, 3)
+        own = {alt[0] for step in req["steps"] for alt in step}
+        mine = [i for i in order if apis[i] in own]
+        for j, (ranked, k) in enumerate([(order, 5), (order, 10), (mine, 5), (mine, 10)]):
+            top = [keys[i] for i in ranked[:k]]
+            found = sum(any(tuple(alt) in top for alt in step) for step in req["steps"])
+            sums[j] += found / len(req["steps"])
+    return tuple(round(float(x) / len(dump["requests"]), 3) for x in sums)
+
+
+def read_model(path):
+    """A vectors.bin's rows as the run time sees them (int8 times the row's scale)."""
+    blob = Path(path).read_bytes()
+    assert blob[:8] == distill.MAGIC, path
+    n, dim = np.frombuffer(blob[8:16], dtype="<u4")
+    scale = np.frombuffer(blob[16:16 + 4 * n], dtype="<f4").astype(np.float64)
+    q = np.frombuffer(blob[16 + 4 * n:], dtype=np.int8).reshape(n, dim)
+    return q.astype(np.float64) * scale[:, None]
+
+
+# sentence-transformers' max_seq_length for all-MiniLM-L6-v2 (the training above cuts
+# corpus texts at 128, the length the model was trained on).
+TEACHER_EVAL_MAX_TOKENS = 256
+
+
+def teacher_embedder(w, tok):
+    """The full transformer, as sentence-transformers embeds: masked mean, normalised;
+    each batch of texts cached under target/tokenlearn/ by the hash of its texts."""
+    def embed(texts):
+        key = sha256(json.dumps(texts, ensure_ascii=False).encode("utf-8"))[:16]
+        path = CACHE / f"teacher-eval-{key}.npy"
+        if not path.exists():
+            t0 = time.time()
+            np.save(path, encode_teacher(w, tok, texts, max_tokens=TEACHER_EVAL_MAX_TOKENS))
+            print(f"  teacher: {len(texts)} texts in {time.time() - t0:.1f} s",
+                  file=sys.stderr, flush=True)
+        return normalised(np.load(path).astype(np.float64))
+    return embed
+
+
+def teacher_recall():
+    """`teacher-recall [--distilled OLD.bin] DUMP...`: semantic-only recall@5/@10, pooled
+    and own catalog, of search_eval dumps for the shipped model, the distilled model
+    (another vectors.bin, e.g. `git show a9bfd01~1:crates/mcpdesc-embed/model/vectors.bin`)
+    and the full all-MiniLM-L6-v2 transformer, one JSON line per dump."""
+    args = sys.argv[2:]
+    old = None
+    if args[:1] == ["--distilled"]:
+        old, args = args[1], args[2:]
+    tok = tokenizer()
+    models = {"trained": static_embedder(read_model(distill.OUT / "vectors.bin"), tok)}
+    if old:
+        models["distilled"] = static_embedder(read_model(old), tok)
+    models["teacher"] = teacher_embedder(weights(), tok)
+    for path in args:
+        dump = json.loads(Path(path).read_text())
+        out = {"dump": Path(path).name, "tools": len(dump["tools"]),
+               "requests": len(dump["requests"])}
+        for name, embed in models.items():
+            out[name] = recall_of(embed, dump)
+        print(json.dumps(out), flush=True)
+
+
+def bench_embed():
+    """`bench-embed TEXTS.json` (search_eval --texts-of): the teacher's time to embed every
+    text of a catalog in one call, and one short query at a time (one core)."""
+    texts = json.loads(Path(sys.argv[2]).read_text())
+    w = weights()
+    tok = tokenizer()
+    t0 = time.time()
+    encode_teacher(w, tok, texts, max_tokens=TEACHER_EVAL_MAX_TOKENS)
+    index = time.time() - t0
+    queries = ["list the open pull requests of a repository", "star a repo",
+               "who are the members of this team", "create a gist from a file"]
+    t0 = time.time()
+    for _ in range(5):
+        for q in queries:
+            encode_teacher(w, tok, [q])
+    per_query = (time.time() - t0) / (5 * len(queries))
+    print(json.dumps({"texts": len(texts), "index_seconds": round(index, 2),
+                      "per_text_ms": round(1000 * index / len(texts), 2),
+                      "per_query_ms": round(1000 * per_query, 2)}))
 
 
 def sweep():
@@ -480,4 +574,4 @@ def sweep():
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else "all"
     {"corpus": corpus, "teacher": teacher, "train": train, "bench": bench_teacher,
-     "sweep": sweep}[cmd]()
+     "sweep": sweep, "teacher-recall": teacher_recall, "bench-embed": bench_embed}[cmd]()

@@ -41,7 +41,8 @@
 //! `--texts-of SPEC OUT` only writes SPEC's tool texts as a JSON array (the input of
 //! `MCPDESC_EMBED_TEXTS=OUT cargo bench -p mcpdesc-embed`).
 //! `$MCPDESC_SEARCH_DUMP=FILE` also writes the catalog's texts and the requests as JSON
-//! (to score another ranker, e.g. the full transformer, on the same material).
+//! (to score another ranker, e.g. the full transformer, on the same material); with a
+//! StableToolBench `--set`, one file per group, `FILE.GROUP.json`.
 //!
 //! Two catalogs: `pooled` ranks every request against all the APIs' tools together
 //! (the other APIs are same-process distractors), `per-api` only against its own API's
@@ -399,19 +400,8 @@ fn main() -> ExitCode {
         };
     }
     if let Some(out) = std::env::var_os("MCPDESC_SEARCH_DUMP") {
-        // The catalog as this runner embeds it, for comparing other rankers offline.
-        let tools: Vec<Value> = tools
-            .iter()
-            .map(|t| serde_json::json!({"api": t.api, "op": t.op, "name": t.name, "text": t.text(Text::Short)}))
-            .collect();
-        let reqs: Vec<Value> = fixture
-            .requests
-            .iter()
-            .map(|r| serde_json::json!({"api": r.api, "q": r.q, "steps": steps_of(r)}))
-            .collect();
-        let doc = serde_json::json!({"tools": tools, "requests": reqs});
-        if let Err(e) = std::fs::write(&out, doc.to_string()) {
-            eprintln!("search_eval: {}: {e}", PathBuf::from(out).display());
+        if let Err(e) = dump(&PathBuf::from(out), &tools, &fixture.requests) {
+            eprintln!("search_eval: {e}");
             return ExitCode::FAILURE;
         }
     }
@@ -555,6 +545,22 @@ fn write_slice(
     std::fs::write(&tmp, text)
         .and_then(|()| std::fs::rename(&tmp, out))
         .map_err(|e| format!("{out}: {e}"))
+}
+
+/// `$MCPDESC_SEARCH_DUMP`: the catalog as the semantic ranker embeds it (each tool's
+/// short text) and the requests with their parsed steps, as JSON, for scoring other
+/// rankers offline on the same material (`xtask/embed/tokenlearn.py`).
+fn dump(out: &Path, tools: &[Tool], requests: &[Request]) -> Result<(), String> {
+    let tools: Vec<Value> = tools
+        .iter()
+        .map(|t| serde_json::json!({"api": t.api, "op": t.op, "name": t.name, "text": t.text(Text::Short)}))
+        .collect();
+    let reqs: Vec<Value> = requests
+        .iter()
+        .map(|r| serde_json::json!({"api": r.api, "q": r.q, "steps": steps_of(r)}))
+        .collect();
+    let doc = serde_json::json!({"tools": tools, "requests": reqs});
+    std::fs::write(out, doc.to_string()).map_err(|e| format!("{}: {e}", out.display()))
 }
 
 /// Inverse document frequency of each token over the tool texts:
@@ -1337,6 +1343,15 @@ fn stabletoolbench(
         );
         if unknown_steps(&tools, &group.requests, file) > 0 {
             return ExitCode::FAILURE;
+        }
+        if let Some(out) = std::env::var_os("MCPDESC_SEARCH_DUMP") {
+            // One file per group: OUT.GROUP.json.
+            let mut out = out;
+            out.push(format!(".{}.json", group.group));
+            if let Err(e) = dump(&PathBuf::from(out), &tools, &group.requests) {
+                eprintln!("search_eval: {e}");
+                return ExitCode::FAILURE;
+            }
         }
         if let Some(out) = slice {
             let tools: Vec<&Tool> = tools.iter().collect();
