@@ -449,3 +449,27 @@ fn a_diagnostic_at_a_missing_member_of_what_an_overlay_changed_has_no_position()
         report.diagnostics
     );
 }
+
+/// The split decode's rule (split_parse's documentation, PERFORMANCE.md): a member object
+/// whose text is at least 256 KiB (262,144 bytes) is split into its members; a smaller
+/// one is parsed whole as one leaf. `{"d":"…"}` is 8 bytes around its string's content,
+/// so 262,136 `x` make it exactly 256 KiB and 262,135 one byte short. Kills
+/// split_parse.rs:37's `256 * 1024` → `256 + 1024` (a survivor of the split decode's
+/// --in-diff sample): the value is the same either way, only the leaves differ.
+#[test]
+fn a_member_is_split_from_256_kib_of_text_on() {
+    for (content, split) in [(262_136, true), (262_135, false)] {
+        let doc = format!(
+            r#"{{"openapi":"3.0.3","big":{{"d":"{}"}},"paths":{{}}}}"#,
+            "x".repeat(content)
+        );
+        let decoded = crate::split_parse::parse(doc.as_bytes()).expect("a split decode");
+        assert_eq!(
+            decoded.value["big"]["d"].as_str().map(str::len),
+            Some(content)
+        );
+        let leaves = format!("{:?}", decoded.frees);
+        assert_eq!(leaves.contains(r#"(["big", "d"], "#), split, "{leaves}");
+        assert_eq!(leaves.contains(r#"(["big"], "#), !split, "{leaves}");
+    }
+}
