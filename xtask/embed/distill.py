@@ -98,14 +98,17 @@ def gelu(x):
     return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
 
 
-def forward(w, ids):
-    """Last hidden states of BERT for a batch of equal-length, unpadded sequences."""
+def forward(w, ids, mask=None):
+    """Last hidden states of BERT for a batch of sequences of one length: unpadded, or
+    padded with `mask` 1 on real tokens (padding gets no attention)."""
     n, L = ids.shape
     h = (w["embeddings.word_embeddings.weight"][ids]
          + w["embeddings.position_embeddings.weight"][:L][None]
          + w["embeddings.token_type_embeddings.weight"][0][None, None])
     h = layer_norm(h, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
     heads, hd = 12, 32
+    bias = None if mask is None else \
+        np.where(mask[:, None, None, :] > 0, 0.0, -1e9).astype(np.float32)
     for i in range(6):
         p = f"encoder.layer.{i}."
 
@@ -116,6 +119,8 @@ def forward(w, ids):
         k = lin(h, "attention.self.key").reshape(n, L, heads, hd).transpose(0, 2, 1, 3)
         v = lin(h, "attention.self.value").reshape(n, L, heads, hd).transpose(0, 2, 1, 3)
         s = q @ k.transpose(0, 1, 3, 2) / np.float32(math.sqrt(hd))
+        if bias is not None:
+            s = s + bias
         s = s - s.max(-1, keepdims=True)
         e = np.exp(s)
         a = e / e.sum(-1, keepdims=True)

@@ -233,38 +233,6 @@ def tokenizer():
     return tok
 
 
-def forward_masked(w, ids, mask):
-    """BERT's last hidden states for a padded batch (`mask` 1 on real tokens)."""
-    n, L = ids.shape
-    h = (w["embeddings.word_embeddings.weight"][ids]
-         + w["embeddings.position_embeddings.weight"][:L][None]
-         + w["embeddings.token_type_embeddings.weight"][0][None, None])
-    h = distill.layer_norm(h, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
-    heads, hd = 12, 32
-    bias = np.where(mask[:, None, None, :] > 0, 0.0, -1e9).astype(np.float32)
-    for i in range(6):
-        p = f"encoder.layer.{i}."
-
-        def lin(x, name):
-            return x @ w[p + name + ".weight"].T + w[p + name + ".bias"]
-
-        q = lin(h, "attention.self.query").reshape(n, L, heads, hd).transpose(0, 2, 1, 3)
-        k = lin(h, "attention.self.key").reshape(n, L, heads, hd).transpose(0, 2, 1, 3)
-        v = lin(h, "attention.self.value").reshape(n, L, heads, hd).transpose(0, 2, 1, 3)
-        s = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(hd)) + bias
-        s = s - s.max(-1, keepdims=True)
-        e = np.exp(s)
-        a = e / e.sum(-1, keepdims=True)
-        ctx = (a @ v).transpose(0, 2, 1, 3).reshape(n, L, heads * hd)
-        h = distill.layer_norm(lin(ctx, "attention.output.dense") + h,
-                               w[p + "attention.output.LayerNorm.weight"],
-                               w[p + "attention.output.LayerNorm.bias"])
-        inter = distill.gelu(lin(h, "intermediate.dense"))
-        h = distill.layer_norm(lin(inter, "output.dense") + h,
-                               w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"])
-    return h.astype(np.float32)
-
-
 def weights():
     _, st, _, _ = distill.load_inputs()
     return distill.load_weights(st)
@@ -292,7 +260,7 @@ def encode_teacher(w, tok, texts, batch_tokens=4096, max_tokens=TEACHER_MAX_TOKE
         for r, i in enumerate(idx):
             ids[r, :len(seqs[i])] = seqs[i]
             mask[r, :len(seqs[i])] = 1
-        h = forward_masked(w, ids, mask)
+        h = distill.forward(w, ids, mask)
         out[idx] = (h * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
         start = end
     return out
