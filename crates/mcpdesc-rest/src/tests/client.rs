@@ -70,7 +70,8 @@ fn reply(status: &str, headers: &str, body: &str) -> String {
     )
 }
 
-fn get(url: String) -> HttpRequest {
+/// A bare GET of `url`: no headers, body or credentials.
+pub(super) fn get(url: String) -> HttpRequest {
     HttpRequest {
         method: Method::Get,
         log_url: url.clone(),

@@ -59,7 +59,7 @@ async fn one_request_head(
 /// context, neither header is sent.
 #[tokio::test]
 async fn a_callers_context_not_recorded_here_is_passed_upstream_as_it_is() {
-    use crate::{HttpClient as _, HttpRequest, ReadLimits, ReqwestClient};
+    use crate::{HttpClient as _, ReadLimits, ReqwestClient};
     use opentelemetry::Context;
     use opentelemetry::context::FutureExt as _;
     use opentelemetry::trace::{
@@ -86,15 +86,7 @@ async fn a_callers_context_not_recorded_here_is_passed_upstream_as_it_is() {
             "http://127.0.0.1:{}/x",
             listener.local_addr().expect("addr").port()
         );
-        let req = HttpRequest {
-            method: mcpdesc_core::provenance::Method::Get,
-            log_url: url.clone(),
-            url,
-            headers: Vec::new(),
-            body: None,
-            oauth: Vec::new(),
-            exchange: Vec::new(),
-        };
+        let req = super::client::get(url);
         let cx = if under_caller {
             Context::new().with_remote_span_context(caller.clone())
         } else {
