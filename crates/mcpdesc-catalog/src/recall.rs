@@ -125,7 +125,8 @@ fn check(name: &str, text: &str, floors: [(f64, f64); 2]) {
         Some(Box::new(crate::semantic::Embeddings::embedded())),
     );
     // Served together, each tool's API is known (as `serve` tells the index; the
-    // default does not re-weight BM25F by it).
+    // default orders only equal BM25F scores and the tools without lexical evidence by
+    // the API prior).
     hybrid.set_apis(&slice.apis);
     let l = recall(&slice, &lexical);
     let h = recall(&slice, &hybrid);

@@ -15,27 +15,40 @@
 //! tool first. Ties are broken by name, so the ranking is deterministic.
 //!
 //! # Hybrid: lexical-first fusion (the default, [`Fusion::LexicalFirst`])
-//! With a [`Semantic`] ranker the ranking is BM25F's, unchanged, followed by the
-//! semantic ranking of the tools BM25F has no evidence for:
+//! With a [`Semantic`] ranker the ranking is BM25F's, its scores unchanged, followed by
+//! the semantic ranking of the tools BM25F has no evidence for:
 //! 1. every admitted tool with a positive BM25F score, in BM25F's order with BM25F's
-//!    score (exactly the lexical ranking, [`Index::search`] without a semantic ranker);
+//!    score (the lexical ranking, [`Index::search`] without a semantic ranker), except
+//!    that tools with equal scores are ordered by their API's prior (below), best
+//!    first, and only then by name;
 //! 2. then the admitted tools with BM25F score 0 (the "no evidence" line: a score of 0
 //!    means the tool shares no analyzed term with the request; it is a property of the
 //!    score, not a tuned threshold), the semantic ranking's best [`SEM_DEPTH`] of them,
-//!    by similarity (ties by index), each scored `λ · e` where `λ` is half the lowest
-//!    positive BM25F score of the request (1 when none) and `e` its similarity scaled
-//!    between the depth's floor (0) and the best (1), so scores never increase.
+//!    each scored `λ · e` where `λ` is half the lowest positive BM25F score of the
+//!    request (1 when none) and `e` its similarity scaled between the depth's floor (0)
+//!    and the best (1); with an API prior, `λ · (e + p) / 2` where `p` is its API's
+//!    prior (both in 0..=1, on an equal footing: a rule, not a tuned weight). Best
+//!    first, ties by similarity, then index; every score is below step 1's.
+//!
+//! **API-level ranking here** ([`Index::set_apis`]: several descriptions served
+//! together): the prior `p` of an API is the request's BM25 against each API taken as
+//! one document, divided by the best API's (the score fusion's prior below, with its
+//! constants). It only orders tools BM25F cannot tell apart: equal scores in step 1,
+//! and the tools without evidence in step 2. With one API there is none.
 //!
 //! **Never worse than lexical, by construction.** Let `L` be the lexical ranking (the
-//! positive-score tools, best first) and `D` the default's. Step 1 makes `L` a prefix
-//! of `D`, and step 2 adds only tools outside `L` after it. So for every request and
-//! every k, `D`'s top k contains `L`'s top k, and recall@k of the default is at least
-//! lexical's, whatever the catalog, the request or the embedding model (a gold tool
-//! with BM25F score 0 is outside `L` and cannot count for lexical at any k). The exact
-//! name rule applies to both alike. No API prior or other re-weighting is applied on
-//! top of BM25F in either, so the comparison is like with like: the baseline is BM25F as
-//! an index without a semantic ranker ranks. The semantic layer can only add recall,
-//! never take it (tested by `lexical_first_contains_the_lexical_top_k`).
+//! positive-score tools, best first) and `D` the default's. Step 1 makes `D`'s first
+//! `|L|` hits `L`'s tools with, place by place, `L`'s scores (only tools of equal score
+//! trade places), and step 2 adds only tools outside `L` after them. So for every
+//! request and every k, `D`'s top k holds every tool of `L`'s top k scored above the
+//! k-th, and as many of those scored equal to it; all of `L`'s top k unless the cutoff
+//! splits a tie (where lexical's choice is by name, itself arbitrary), so recall@k can
+//! differ from lexical's only inside a tie at the cutoff. Without several APIs there is
+//! no reordering and `L` is a prefix of `D`. A gold tool with BM25F score 0 is outside
+//! `L` and cannot count for lexical at any k. The exact name rule applies to both alike.
+//! No re-weighting of BM25F's scores is applied, so the baseline is BM25F as an index
+//! without a semantic ranker ranks. Tested by `lexical_first_contains_the_lexical_top_k`
+//! (with the prior) and `lexical_first_orders_ties_and_fill_by_the_api_prior`.
 //!
 //! # The earlier score fusion ([`Fusion::Scored`], evaluation only)
 //! Kept as a library option for `search_eval`'s comparison; nothing serves it. The two
@@ -56,7 +69,7 @@
 //! margin and the agreement of the two top lists: [`Index::gate_features`]) is fused
 //! with the gate's α instead ([`GATE`], fitted on the tuning set).
 //!
-//! ## API prior (score fusion only)
+//! ## API prior
 //! When the index knows each tool's API ([`Index::set_apis`]: several descriptions
 //! served together), the fused score gains `γ · prior(API)`, the request's BM25 against
 //! each API taken as one document, scaled by the best API's (γ = [`API_WEIGHT`], chosen
@@ -70,8 +83,9 @@ use std::collections::HashMap;
 /// documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Fusion {
-    /// The default: BM25F's ranking unchanged, then the semantic ranking of the tools
-    /// with BM25F score 0. Never worse than lexical at any k, by construction.
+    /// The default: BM25F's ranking (equal scores ordered by the API prior), then the
+    /// semantic ranking of the tools with BM25F score 0 (with the API prior). Never
+    /// worse than lexical at any k, by construction, up to the order within a tie.
     #[default]
     LexicalFirst,
     /// The earlier score fusion (calibrated convex combination, per-query gate, API
@@ -662,14 +676,16 @@ impl Index {
     }
 
     /// Says which API (served description) each tool belongs to, in index order (any
-    /// labels; equal labels are one API). With more than one API, the score fusion
-    /// ([`Fusion::Scored`]; not the default, which keeps BM25F's order) adds an API prior: each API is one document (a term's frequency is how many of
+    /// labels; equal labels are one API). With more than one API, a hybrid index ranks
+    /// with an API prior: each API is one document (a term's frequency is how many of
     /// its tools have the term, normalised by the API's size; its idf is over the
     /// APIs, so words every neighbour shares count little), scored by BM25 against the
-    /// request and divided by the best API's; a tool gains `γ · prior(its API)`
+    /// request and divided by the best API's. The default orders equal BM25F scores and
+    /// the tools without lexical evidence by it (the module's documentation); the score
+    /// fusion ([`Fusion::Scored`]) adds `γ · prior(its API)` to a tool's score
     /// (γ = [`API_WEIGHT`]), so that a request's own API can win over a same-domain
     /// neighbour the semantic layer pulls up. A label list of the wrong length is
-    /// ignored.
+    /// ignored; an index without a semantic ranker keeps BM25F's order.
     pub fn set_apis<S: AsRef<str>>(&mut self, labels: &[S]) {
         self.api_labels.clear();
         self.api_texts.clear();
@@ -896,12 +912,22 @@ impl Index {
         hits
     }
 
-    /// The lexical-first ranking (the module's documentation): the lexical ranking as it
-    /// is, then the semantic ranking's best [`Index::set_fusion`] depth of the admitted
-    /// tools with BM25F score 0, scored below the lowest lexical hit.
+    /// The lexical-first ranking (the module's documentation): the lexical ranking, its
+    /// ties ordered by the API prior, then the semantic ranking's best
+    /// [`Index::set_fusion`] depth of the admitted tools with BM25F score 0, ordered by
+    /// their scaled similarity plus their API's prior and scored below the lowest
+    /// lexical hit.
     fn lexical_first(&self, query: &str, similarities: &[f32], filter: &Filter<'_>) -> Vec<Hit> {
         let scores = self.bm25f(query);
         let mut hits = self.with_evidence(&scores, filter);
+        let prior = self.api_prior(query, &hits[..hits.len().min(LEXICAL_TOP)]);
+        let about = |tool: usize| self.prior_of(&prior, tool);
+        // Stable: equal scores and equal priors keep the order by name.
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| about(b.tool).total_cmp(&about(a.tool)))
+        });
         if similarities.len() != self.names.len() {
             return hits;
         }
@@ -914,13 +940,32 @@ impl Index {
             return hits;
         };
         let span = (top.0 - floor.0).max(f32::MIN_POSITIVE);
+        // Similarity and prior both lie in 0..=1; with a prior their mean keeps the
+        // fill's scores in 0..=λ.
         let ceiling = hits.last().map_or(1.0, |h| h.score) / 2.0;
-        let (floor, fill) = (floor.0, fill.iter());
-        hits.extend(fill.map(|&(c, tool)| Hit {
-            tool,
-            score: ceiling * ((c - floor) / span).clamp(0.0, 1.0),
-        }));
+        let share = if prior.is_empty() { 1.0 } else { 0.5 };
+        let floor = floor.0;
+        let mut filled: Vec<Hit> = fill
+            .iter()
+            .map(|&(c, tool)| Hit {
+                tool,
+                score: ceiling * share * (((c - floor) / span).clamp(0.0, 1.0) + about(tool)),
+            })
+            .collect();
+        // Stable: equal scores keep the similarity order (ties by index).
+        filled.sort_by(|a, b| b.score.total_cmp(&a.score));
+        hits.extend(filled);
         hits
+    }
+
+    /// The API prior (per API id, [`Index::api_prior`]) of tool `tool`'s API; 0 without
+    /// a prior.
+    fn prior_of(&self, prior: &[f32], tool: usize) -> f32 {
+        self.apis
+            .get(tool)
+            .and_then(|&a| prior.get(a as usize))
+            .copied()
+            .unwrap_or(0.0)
     }
 
     fn sort(&self, hits: &mut [Hit]) {
@@ -1131,11 +1176,7 @@ impl Index {
         candidates.sort_unstable();
         candidates.dedup();
         let gamma = self.api_weight;
-        let about = |i: usize| -> f32 {
-            r.prior
-                .get(self.apis.get(i).map_or(usize::MAX, |&a| a as usize))
-                .map_or(0.0, |&a| gamma * a)
-        };
+        let about = |i: usize| gamma * self.prior_of(&r.prior, i);
         // The prior reorders tools that match; it admits none on its own.
         let mut hits: Vec<Hit> = candidates
             .into_iter()
@@ -1612,6 +1653,55 @@ mod tests {
         assert_eq!(names(&ix, &hits), ["t_two", "t_zero"]);
     }
 
+    /// The API prior in the lexical-first default, by hand (description-only tools, each
+    /// a one-term document; x = b_beta, c_gamma, e_eps and y = a_alpha, d_delta, f_phi).
+    /// BM25F of "omega delta" (N = 6, all lengths 1): delta in c_gamma, idf ln(11/3)
+    /// → 0.700202; omega in a_alpha and b_beta, idf ln 2.8 → 0.468009 each (a tie).
+    /// API BM25 (equal sizes): omega in one tool of each, idf ln 1.2 → 0.082874; delta in
+    /// x only, idf ln 2 → 0.315067; x 0.397941, y 0.082874 → prior 1, 0.208256. The tie
+    /// goes to x's b_beta. Fill (BM25F 0): similarities 0.9, 0.8, 0.1 scale to 1, 0.875, 0;
+    /// λ = 0.468009 / 2; each scores λ · (e + prior) / 2: d_delta 0.141369, e_eps 0.219379,
+    /// f_phi 0.024366, so x's e_eps passes y's more similar d_delta.
+    #[test]
+    fn lexical_first_orders_ties_and_fill_by_the_api_prior() {
+        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
+        let corpus = vec![
+            desc("a_alpha", "omega"),
+            desc("b_beta", "omega"),
+            desc("c_gamma", "delta"),
+            desc("d_delta", "zeta"),
+            desc("e_eps", "theta"),
+            desc("f_phi", "kappa"),
+        ];
+        let similarities = vec![0.2, 0.3, 0.4, 0.9, 0.8, 0.1];
+        let mut ix = Index::build(corpus, Some(Box::new(Fixed(similarities))));
+        let scores = |hits: &[Hit]| hits.iter().map(|h| h.score).collect::<Vec<_>>();
+        // One API: ties by name, the fill by similarity (λ · e).
+        let hits = ix.search("omega delta", 10, &Filter::default());
+        assert_eq!(
+            names(&ix, &hits),
+            ["c_gamma", "a_alpha", "b_beta", "d_delta", "e_eps", "f_phi"]
+        );
+        assert_scores(
+            &scores(&hits),
+            &[0.700202, 0.468009, 0.468009, 0.234004, 0.204754, 0.0],
+        );
+        ix.set_apis(&["y", "x", "x", "y", "x", "y"]);
+        assert_scores(&ix.api_prior("omega delta", &[]), &[0.208256, 1.0]);
+        let hits = ix.search("omega delta", 10, &Filter::default());
+        assert_eq!(
+            names(&ix, &hits),
+            ["c_gamma", "b_beta", "a_alpha", "e_eps", "d_delta", "f_phi"]
+        );
+        assert_scores(
+            &scores(&hits),
+            &[0.700202, 0.468009, 0.468009, 0.219379, 0.141369, 0.024366],
+        );
+        // A request no API's tools match has no prior: the order without APIs.
+        let hits = ix.search("nothing here", 3, &Filter::default());
+        assert_eq!(names(&ix, &hits), ["d_delta", "e_eps", "c_gamma"]);
+    }
+
     /// A small deterministic generator (xorshift64*) for the property below.
     struct Rng(u64);
 
@@ -1635,10 +1725,14 @@ mod tests {
     }
 
     /// Never worse than lexical, as a property: over many generated catalogs (random
-    /// field texts, toolsets, read-only flags, similarities — ties included), requests
-    /// (known and unknown words, exact tool names) and filters, for every k the
-    /// default's top k contains the lexical ranking's top k (an index without a
-    /// semantic ranker), and the default lists no tool twice.
+    /// field texts, toolsets, read-only flags, similarities — ties included — and, in
+    /// two of three, two or three APIs for the API prior), requests (known and unknown
+    /// words, exact tool names) and filters, for every k the default's top k holds
+    /// lexical's top k (an index without a semantic ranker) up to the order of equal
+    /// BM25F scores: its first hits are lexical hits with lexical's scores, place by
+    /// place; every lexical hit scored above the k-th is in it, and all of lexical's
+    /// top k when the cutoff splits no tie. After the lexical hits come only tools
+    /// lexical does not list, and no tool twice.
     #[test]
     fn lexical_first_contains_the_lexical_top_k() {
         const VOCABULARY: [&str; 12] = [
@@ -1646,7 +1740,7 @@ mod tests {
             "weather", "city", "label",
         ];
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        let mut checked = 0;
+        let (mut checked, mut reordered) = (0, 0);
         for _ in 0..200 {
             let n = 1 + rng.below(24);
             let corpus: Vec<Entry> = (0..n)
@@ -1666,6 +1760,9 @@ mod tests {
             let lexical = Index::build(corpus.clone(), None);
             let mut default = Index::build(corpus, Some(Box::new(Fixed(similarities))));
             default.set_fusion(LEXICAL_WEIGHT, 1 + rng.below(n + 2));
+            let apis = 1 + rng.below(3);
+            let labels: Vec<String> = (0..n).map(|_| rng.below(apis).to_string()).collect();
+            default.set_apis(&labels);
             for _ in 0..10 {
                 let query = match rng.below(6) {
                     0 => format!("tool_{}", rng.below(n)),
@@ -1677,18 +1774,37 @@ mod tests {
                     toolsets: (rng.below(3) == 0).then_some(&toolsets[..]),
                     read_only: [None, Some(true), Some(false)][rng.below(3)],
                 };
+                let all = lexical.search(&query, n + 1, &filter);
+                let lexical_score = |tool: usize| all.iter().find(|h| h.tool == tool);
                 for k in 0..=n + 1 {
                     let want = lexical.search(&query, k, &filter);
                     let got = default.search(&query, k, &filter);
-                    for h in &want {
-                        assert!(
-                            got.iter().any(|g| g.tool == h.tool),
-                            "{query:?} k={k}: lexical's {} is not in the default's top {k}: \
-                             lexical {:?}, default {:?}",
-                            lexical.name(h.tool),
+                    let why = || {
+                        format!(
+                            "{query:?} k={k}: lexical {:?}, default {:?}",
                             names(&lexical, &want),
                             names(&default, &got)
-                        );
+                        )
+                    };
+                    for (i, h) in want.iter().enumerate() {
+                        let g = got.get(i).and_then(|g| lexical_score(g.tool));
+                        assert_eq!(g.map(|g| g.score), Some(h.score), "place {i}: {}", why());
+                        assert_eq!(got[i].score, h.score, "place {i}: {}", why());
+                        reordered += usize::from(got[i].tool != h.tool);
+                    }
+                    let cutoff = want.last().map_or(f32::MAX, |h| h.score);
+                    for h in &want {
+                        if h.score > cutoff || want.len() < k {
+                            assert!(
+                                got.iter().any(|g| g.tool == h.tool),
+                                "lexical's {} is missing: {}",
+                                lexical.name(h.tool),
+                                why()
+                            );
+                        }
+                    }
+                    for g in got.iter().skip(want.len()) {
+                        assert!(lexical_score(g.tool).is_none(), "{}", why());
                     }
                     let mut tools: Vec<usize> = got.iter().map(|h| h.tool).collect();
                     tools.sort_unstable();
@@ -1698,8 +1814,10 @@ mod tests {
                 }
             }
         }
-        // The property was exercised on lexical hits, not only on empty rankings.
+        // The property was exercised on lexical hits, not only on empty rankings, and on
+        // ties the API prior reordered.
         assert!(checked > 1000, "only {checked} lexical hits checked");
+        assert!(reordered > 50, "only {reordered} ties reordered");
     }
 
     /// The oracle corpus with fixed similarities, fused at α = 0.7 and depth 50.
