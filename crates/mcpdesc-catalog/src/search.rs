@@ -922,12 +922,15 @@ impl Index {
         let mut hits = self.with_evidence(&scores, filter);
         let prior = self.api_prior(query, &hits[..hits.len().min(LEXICAL_TOP)]);
         let about = |tool: usize| self.prior_of(&prior, tool);
-        // Stable: equal scores and equal priors keep the order by name.
-        hits.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| about(b.tool).total_cmp(&about(a.tool)))
-        });
+        // Stable: equal scores and equal priors keep the order by name (without a prior,
+        // the order is BM25F's as it is).
+        if !prior.is_empty() {
+            hits.sort_by(|a, b| {
+                b.score
+                    .total_cmp(&a.score)
+                    .then_with(|| about(b.tool).total_cmp(&about(a.tool)))
+            });
+        }
         if similarities.len() != self.names.len() {
             return hits;
         }
