@@ -225,50 +225,91 @@ impl HttpClient for ReqwestClient {
     }
 }
 
-/// The trace context of one upstream request. Under a recording span of the current
-/// context (the MCP request's SERVER span, when `mcpdesc serve` exports traces) it is a
-/// CLIENT span (OpenTelemetry HTTP client conventions) and the `traceparent` names it;
-/// under a valid span context that is not recorded (a caller's unsampled trace) no span
-/// is made and that context is passed on as it is (W3C Trace Context: sampled flag
-/// unset); with no span context, nothing. The fields are W3C Trace Context's
-/// (`traceparent`, and `tracestate` when the context has one), as the SDK's propagator
-/// writes them.
-mod trace {
+/// The trace context of one upstream request. Under a [`TraceScope`] that records (the
+/// MCP request's sampled SERVER span, when `mcpdesc serve` exports traces) it is a CLIENT
+/// span (OpenTelemetry HTTP client conventions) and the `traceparent` names it; under a
+/// valid span context that is not recorded (a caller's unsampled trace) no span is made
+/// and that context is passed on as it is (W3C Trace Context: sampled flag unset); with no
+/// span context, nothing. The fields are W3C Trace Context's (`traceparent`, and
+/// `tracestate` when the context has one), as the SDK's propagator writes them.
+pub mod trace {
     use crate::origin::Origin;
     use crate::request::HttpRequest;
-    use opentelemetry::global::{self, BoxedSpan, BoxedTracer};
-    use opentelemetry::trace::{
-        Span as _, SpanContext, SpanKind, Status, TraceContextExt as _, TraceFlags, Tracer as _,
-    };
-    use opentelemetry::{Context, KeyValue};
+    use opentelemetry::Context;
+    use opentelemetry::trace::{SpanContext, SpanId, TraceContextExt as _, TraceFlags};
     use reqwest::header::HeaderName;
-    use std::sync::OnceLock;
+    use std::sync::Arc;
+    use std::time::SystemTime;
 
     /// The W3C `traceparent` header field's name (a constant: not parsed per request).
     pub(super) const TRACEPARENT: HeaderName = HeaderName::from_static("traceparent");
     /// The W3C `tracestate` header field's name.
     pub(super) const TRACESTATE: HeaderName = HeaderName::from_static("tracestate");
 
-    /// Room for the attributes a CLIENT span gets when it ends
-    /// (`http.response.status_code`, `error.type`), so they do not grow its list.
-    const END_ATTRIBUTES: usize = 2;
-
-    /// The gateway's tracer, taken from the global provider the first time a CLIENT span
-    /// is made. A recording parent span means the process has installed its provider
-    /// (`mcpdesc serve` does once, at start, before it serves), so the tracer is not
-    /// looked up (a global lock and a boxed tracer) on every request.
-    fn tracer() -> &'static BoxedTracer {
-        static TRACER: OnceLock<BoxedTracer> = OnceLock::new();
-        TRACER.get_or_init(|| global::tracer("mcpdesc-rest"))
+    /// The trace of the MCP request being answered, as the server records it. The server
+    /// sets it as a value of the OpenTelemetry [`Context`] the call runs under
+    /// (`Context::with_value`); the gateway's client opens its CLIENT span under
+    /// `context` and hands the finished span to `spans`.
+    #[derive(Clone)]
+    pub struct TraceScope {
+        /// The SERVER span's context (sampled or not).
+        pub context: SpanContext,
+        /// Where CLIENT spans go; `None` when the request is not recorded.
+        pub spans: Option<Arc<dyn ClientSpans>>,
     }
 
-    /// What an upstream request is sent under. The CLIENT span is held as it is, not in
-    /// a [`Context`] of its own: nothing runs under it, and a context would put it behind
-    /// an `Arc` and a mutex that every attribute and its end would lock.
+    impl std::fmt::Debug for TraceScope {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("TraceScope")
+                .field("context", &self.context)
+                .field("recorded", &self.spans.is_some())
+                .finish()
+        }
+    }
+
+    /// Where the gateway's CLIENT spans are recorded (the server's span recorder).
+    pub trait ClientSpans: Send + Sync {
+        /// A new span id.
+        fn new_span_id(&self) -> SpanId;
+        /// Takes one finished CLIENT span. Called on the request path, so it only hands
+        /// the span on; building and exporting it happen elsewhere.
+        fn record(&self, span: ClientSpan);
+    }
+
+    /// One upstream HTTP request as a CLIENT span's data (OpenTelemetry HTTP client
+    /// conventions): named by its method, with `http.request.method`, `url.full`
+    /// (credentials redacted), `server.address`, `server.port` and, when it ended,
+    /// `http.response.status_code` or `error.type`.
+    #[derive(Debug, Clone)]
+    pub struct ClientSpan {
+        /// Its own context: the SERVER span's trace, flags and state, a new span id.
+        pub context: SpanContext,
+        /// The SERVER span's id.
+        pub parent_span_id: SpanId,
+        /// When the request was sent.
+        pub start: SystemTime,
+        /// When its response (or its failure) was in.
+        pub end: SystemTime,
+        /// The method (`GET`).
+        pub method: &'static str,
+        /// The URL as logged: query secrets and userinfo `REDACTED`.
+        pub url_full: String,
+        /// The host.
+        pub server_address: String,
+        /// The port.
+        pub server_port: u16,
+        /// The response's status, or `None` when no response came.
+        pub status: Option<u16>,
+    }
+
+    /// What an upstream request is sent under.
     pub(super) enum Upstream {
-        /// A CLIENT span of ours, ended with the response.
-        Span(BoxedSpan),
-        /// A caller's span context, not recorded here, passed on as it is.
+        /// A CLIENT span of ours, handed to `spans` when the response is in.
+        Recorded {
+            spans: Arc<dyn ClientSpans>,
+            span: Box<ClientSpan>,
+        },
+        /// A span context not recorded here, passed on as it is.
         Passed(SpanContext),
     }
 
@@ -276,14 +317,23 @@ mod trace {
         /// The upstream context of `req` (to `origin`) under the current context; `None`
         /// when it has no valid span context.
         pub(super) fn under_current(req: &HttpRequest, origin: &Origin) -> Option<Upstream> {
-            let parent = Context::current();
-            let span = parent.span();
-            if span.is_recording() {
-                Some(Upstream::Span(client_span(&parent, req, origin)))
-            } else {
-                let sc = span.span_context();
-                sc.is_valid().then(|| Upstream::Passed(sc.clone()))
-            }
+            Context::map_current(|cx| match cx.get::<TraceScope>() {
+                Some(TraceScope {
+                    context,
+                    spans: Some(spans),
+                }) if context.is_sampled() => Some(Upstream::Recorded {
+                    span: Box::new(client_span(context, spans.new_span_id(), req, origin)),
+                    spans: Arc::clone(spans),
+                }),
+                Some(scope) => scope
+                    .context
+                    .is_valid()
+                    .then(|| Upstream::Passed(scope.context.clone())),
+                None => {
+                    let sc = cx.span().span_context().clone();
+                    sc.is_valid().then_some(Upstream::Passed(sc))
+                }
+            })
         }
 
         /// The W3C Trace Context header values of the context: its `traceparent`, and its
@@ -301,7 +351,7 @@ mod trace {
                 return None;
             }
             let sc = match self {
-                Upstream::Span(span) => span.span_context(),
+                Upstream::Recorded { span, .. } => &span.context,
                 Upstream::Passed(sc) => sc,
             };
             sc.is_valid().then(|| {
@@ -312,23 +362,12 @@ mod trace {
 
         /// Ends the CLIENT span (if one was made) with the response's status.
         pub(super) fn end(self, status: Result<u16, &super::SendError>) {
-            let Upstream::Span(mut span) = self else {
+            let Upstream::Recorded { spans, mut span } = self else {
                 return;
             };
-            match status {
-                Ok(s) => {
-                    span.set_attribute(KeyValue::new("http.response.status_code", i64::from(s)));
-                    if s >= 400 {
-                        span.set_attribute(KeyValue::new("error.type", s.to_string()));
-                        span.set_status(Status::error(""));
-                    }
-                }
-                Err(_) => {
-                    span.set_attribute(KeyValue::new("error.type", "no_response"));
-                    span.set_status(Status::error("no response"));
-                }
-            }
-            span.end();
+            span.end = SystemTime::now();
+            span.status = status.ok();
+            spans.record(*span);
         }
     }
 
@@ -357,23 +396,32 @@ mod trace {
         }
     }
 
-    /// A CLIENT span of `req` under `parent`. The method is a `&'static str`: name and
-    /// attribute borrow it.
-    fn client_span(parent: &Context, req: &HttpRequest, origin: &Origin) -> BoxedSpan {
-        let method = req.method.as_str();
-        let mut attrs = Vec::with_capacity(4 + END_ATTRIBUTES);
-        attrs.extend([
-            KeyValue::new("http.request.method", method),
-            KeyValue::new("url.full", redacted(&req.log_url)),
-            KeyValue::new("server.address", origin.host.clone()),
-            KeyValue::new("server.port", i64::from(origin.port)),
-        ]);
-        let tracer = tracer();
-        tracer
-            .span_builder(method)
-            .with_kind(SpanKind::Client)
-            .with_attributes(attrs)
-            .start_with_context(tracer, parent)
+    /// A CLIENT span of `req` under `parent` (its trace, flags and state), with id `id`,
+    /// started now.
+    fn client_span(
+        parent: &SpanContext,
+        id: SpanId,
+        req: &HttpRequest,
+        origin: &Origin,
+    ) -> ClientSpan {
+        let start = SystemTime::now();
+        ClientSpan {
+            context: SpanContext::new(
+                parent.trace_id(),
+                id,
+                parent.trace_flags(),
+                false,
+                parent.trace_state().clone(),
+            ),
+            parent_span_id: parent.span_id(),
+            start,
+            end: start,
+            method: req.method.as_str(),
+            url_full: redacted(&req.log_url),
+            server_address: origin.host.clone(),
+            server_port: origin.port,
+            status: None,
+        }
     }
 
     /// The log URL (query secrets already `REDACTED`) without user information. A URL

@@ -179,6 +179,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use auth::{CredentialError, TokenExchange, check_exchange_scheme, credentials_from_env};
+pub use client::trace;
 pub use client::{BoxFuture, ClientError, HttpClient, ReadLimits, ReqwestClient, SendError};
 pub use origin::Origin;
 pub use request::{Body, HeaderRule, HttpRequest};

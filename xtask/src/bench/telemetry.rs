@@ -26,8 +26,8 @@
 //! nanosecond count, `/proc/PID/task/TID/schedstat`; the 10 ms clock ticks of `stat` were
 //! too coarse to compare two servers a few µs apart) over the run and divides it by the
 //! calls `serve_load` sent (warm-up included): CPU per call depends far less on other
-//! load than p50 does. The OTLP exporter's thread (`OpenTelemetry.*`) is counted apart, as
-//! part of the server's. At the end, the counters per thread name (the tokio workers, the
+//! load than p50 does. The span recorder's and the OTLP exporter's threads
+//! (`mcpdesc-spans`, `OpenTelemetry.*`) are counted apart, as part of the server's. At the end, the counters per thread name (the tokio workers, the
 //! exporter, reqwest's blocking runtime, the metrics listener…): CPU and run-queue wait,
 //! user and system time, minor page faults and voluntary/involuntary context switches per
 //! call, medians over the runs, so a difference between the two servers shows in which
@@ -152,9 +152,10 @@ fn per_call(
     out
 }
 
-/// The OTLP batch span processor's thread name (`OpenTelemetry.Traces.BatchProcessor`,
-/// cut to 15 bytes by the kernel).
-const EXPORTER_THREAD: &str = "OpenTelemetry";
+/// The threads that build and export spans off the request path: the span recorder's
+/// (`mcpdesc-spans`) and the OTLP batch span processor's
+/// (`OpenTelemetry.Traces.BatchProcessor`, cut to 15 bytes by the kernel).
+const EXPORTER_THREADS: [&str; 2] = ["mcpdesc-spans", "OpenTelemetry"];
 
 /// One server's share of a round: its p50, its CPU per call in µs (all, exporter), and
 /// each thread name's counters per call (times in µs).
@@ -240,7 +241,7 @@ pub fn run(opts: &Opts, release: &Path, work: &Path) -> Result<(), String> {
         let cpu = |exporter: bool| {
             threads
                 .iter()
-                .filter(|(n, _)| !exporter || n.starts_with(EXPORTER_THREAD))
+                .filter(|(n, _)| !exporter || EXPORTER_THREADS.iter().any(|t| n.starts_with(t)))
                 .map(|(_, c)| c[0])
                 .sum()
         };
@@ -321,7 +322,7 @@ pub fn run(opts: &Opts, release: &Path, work: &Path) -> Result<(), String> {
     );
     let cpu = |v: &[Round], f: fn(&Round) -> f64| med(v.iter().map(f).collect());
     println!(
-        "median CPU per call (serve's threads' CPU time from schedstat / calls sent): plain {:.1} µs, metrics+traces {:.1} µs, of which the OTLP exporter's thread {:.1} µs",
+        "median CPU per call (serve's threads' CPU time from schedstat / calls sent): plain {:.1} µs, metrics+traces {:.1} µs, of which the span recorder's and the OTLP exporter's threads {:.1} µs",
         cpu(&plains, |r| r.cpu_us),
         cpu(&boths, |r| r.cpu_us),
         cpu(&boths, |r| r.exporter_us)

@@ -362,10 +362,16 @@ fn start_telemetry(args: &Args) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// Exports the spans not yet sent (after the drain).
+/// Exports the spans not yet sent (after the drain), and says how many were dropped
+/// because the exporter fell behind.
 fn stop_telemetry() {
     if let Some(t) = TELEMETRY.get() {
-        t.shutdown();
+        let dropped = t.shutdown();
+        if dropped > 0 {
+            log().line(&format!(
+                "{dropped} spans were dropped: the trace exporter's queue was full"
+            ));
+        }
     }
 }
 

@@ -103,3 +103,99 @@ async fn a_callers_context_not_recorded_here_is_passed_upstream_as_it_is() {
         assert_eq!(head.contains("tracestate:"), under_caller, "{head}");
     }
 }
+
+/// Under the server's recording [`crate::trace::TraceScope`] the upstream request is a
+/// CLIENT span of the SERVER span's trace: its `traceparent` (W3C Trace Context §3.2:
+/// version, trace id, parent id, flags) carries the SERVER span's trace id, the id the
+/// recorder gave the CLIENT span and the sampled flag; its `tracestate` is the SERVER
+/// span's. The recorder then gets that span: the SERVER span as its parent, the method,
+/// the URL, host and port, and the response's status. An unsampled scope passes its own
+/// context on (flags `00`) and records nothing.
+#[tokio::test]
+async fn a_recorded_scope_gets_a_client_span_that_the_traceparent_names() {
+    use crate::trace::{ClientSpan, ClientSpans, TraceScope};
+    use crate::{HttpClient as _, ReadLimits, ReqwestClient};
+    use opentelemetry::Context;
+    use opentelemetry::context::FutureExt as _;
+    use opentelemetry::trace::{SpanContext, SpanId, TraceFlags, TraceId, TraceState};
+    use std::str::FromStr as _;
+    use std::sync::{Arc, Mutex};
+    struct Spans(Mutex<Vec<ClientSpan>>);
+    impl ClientSpans for Spans {
+        fn new_span_id(&self) -> SpanId {
+            SpanId::from(0x1122_3344_5566_7788_u64)
+        }
+        fn record(&self, span: ClientSpan) {
+            self.0.lock().expect("lock").push(span);
+        }
+    }
+    let limits = ReadLimits {
+        success: 1024,
+        other: None,
+    };
+    let client = ReqwestClient::new(std::time::Duration::from_secs(30)).expect("a client");
+    for sampled in [true, false] {
+        let spans = Arc::new(Spans(Mutex::new(Vec::new())));
+        let server = SpanContext::new(
+            TraceId::from(0x4bf9_2f35_77b3_4da6_a3ce_929d_0e0e_4736_u128),
+            SpanId::from(0x00f0_67aa_0ba9_02b7_u64),
+            if sampled {
+                TraceFlags::SAMPLED
+            } else {
+                TraceFlags::default()
+            },
+            false,
+            TraceState::from_str("rojo=00f067aa0ba902b7").expect("a tracestate"),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let url = format!("http://127.0.0.1:{port}/x?q=1");
+        let req = super::client::get(url.clone());
+        let cx = Context::new().with_value(TraceScope {
+            context: server,
+            spans: Some(Arc::clone(&spans) as Arc<dyn ClientSpans>),
+        });
+        let head =
+            one_request_head(client.send(&req, None, limits).with_context(cx), listener).await;
+        let expected = if sampled {
+            "traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-1122334455667788-01\r\n"
+        } else {
+            "traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00\r\n"
+        };
+        assert!(head.contains(expected), "{head}");
+        assert!(
+            head.contains("tracestate: rojo=00f067aa0ba902b7\r\n"),
+            "{head}"
+        );
+        let recorded = spans.0.lock().expect("lock");
+        if !sampled {
+            assert!(recorded.is_empty(), "{recorded:?}");
+            continue;
+        }
+        let [span] = recorded.as_slice() else {
+            panic!("one CLIENT span, not {recorded:?}")
+        };
+        assert_eq!(span.parent_span_id, SpanId::from(0x00f0_67aa_0ba9_02b7_u64));
+        assert_eq!(
+            span.context.span_id(),
+            SpanId::from(0x1122_3344_5566_7788_u64)
+        );
+        assert_eq!(
+            span.context.trace_id(),
+            TraceId::from(0x4bf9_2f35_77b3_4da6_a3ce_929d_0e0e_4736_u128)
+        );
+        assert!(span.context.is_sampled());
+        assert_eq!(
+            (
+                span.method,
+                span.url_full.as_str(),
+                span.server_address.as_str()
+            ),
+            ("GET", url.as_str(), "127.0.0.1")
+        );
+        assert_eq!((span.server_port, span.status), (port, Some(204)));
+        assert!(span.start <= span.end);
+    }
+}

@@ -7,9 +7,11 @@
 //! and the transports share. Per MCP request the server asks it for a [`RequestObs`]
 //! when the request arrives and finishes it with the outcome: one observation of
 //! `mcp_server_operation_duration_seconds` and one SERVER span named
-//! `{mcp.method.name} {target}`. The span is the current OpenTelemetry context while
-//! the call runs, so the REST gateway's client (`mcpdesc_rest::client`) opens its
-//! CLIENT span under it and sends a `traceparent` naming that span.
+//! `{mcp.method.name} {target}`. The span's [`TraceScope`] is a value of the current
+//! OpenTelemetry context while the call runs, so the REST gateway's client
+//! (`mcpdesc_rest::trace`) opens its CLIENT span under it and sends a `traceparent`
+//! naming that span. Spans are recorded as small records and built and exported off
+//! the request path ([`spans`]).
 //!
 //! Label values are bounded: a method name is one of the MCP methods (else `_OTHER`),
 //! a tool name is recorded only for a request that reached a tool (never for one
@@ -20,8 +22,9 @@
 use super::jsonrpc::RequestId;
 use mcpdesc_core::ProtocolRevision;
 use mcpdesc_core::meta::PROTOCOL_VERSION;
-use opentelemetry::trace::{FutureExt as _, SpanKind, Status, TraceContextExt as _, Tracer as _};
-use opentelemetry::{Context, KeyValue, global};
+use mcpdesc_rest::trace::TraceScope;
+use opentelemetry::Context;
+use opentelemetry::trace::FutureExt as _;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::encoding::{EncodeLabel as _, EncodeLabelSet, LabelSetEncoder};
 use prometheus_client::metrics::counter::Counter;
@@ -33,7 +36,9 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
+
+mod spans;
 
 /// Histogram buckets (seconds): the MCP semantic conventions' advice
 /// (0.01 … 300 s) with finer buckets below 10 ms, where a local gateway's calls land.
@@ -65,10 +70,6 @@ pub const DEFAULT_SERVICE_NAME: &str = "mcpdesc-serve";
 
 /// The instrumentation scope of every span.
 const SCOPE: &str = "mcpdesc-serve";
-
-/// Room for the attributes a SERVER span gets when its request is answered
-/// (`mcp.protocol.version`, `error.type`), so they do not grow its list.
-const END_ATTRIBUTES: usize = 2;
 
 /// What telemetry to run.
 #[derive(Debug, Clone, Default)]
@@ -235,8 +236,7 @@ impl Metrics {
 
 struct Inner {
     metrics: Option<Metrics>,
-    tracer: Option<opentelemetry_sdk::trace::SdkTracer>,
-    provider: Option<opentelemetry_sdk::trace::SdkTracerProvider>,
+    spans: Option<Arc<spans::Recorder>>,
 }
 
 /// The server's telemetry: metrics and traces, each on or off. Clones share it; the
@@ -253,7 +253,7 @@ impl fmt::Debug for Telemetry {
             )
             .field(
                 "traces",
-                &self.0.as_ref().is_some_and(|i| i.tracer.is_some()),
+                &self.0.as_ref().is_some_and(|i| i.spans.is_some()),
             )
             .finish()
     }
@@ -261,9 +261,8 @@ impl fmt::Debug for Telemetry {
 
 impl Telemetry {
     /// Starts what `opts` asks for. With traces this builds the OTLP/HTTP exporter
-    /// behind a batch span processor (its own thread), installs it as the global tracer
-    /// provider and W3C Trace Context as the global propagator (the REST gateway's
-    /// client injects `traceparent` through it). Call it outside an async runtime.
+    /// behind a batch span processor (its own thread) and the span recorder that feeds
+    /// it (another; see [`spans`]). Call it outside an async runtime.
     pub fn start(opts: &TelemetryOptions) -> Result<Telemetry, TelemetryError> {
         let env_endpoint = [
             "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
@@ -275,16 +274,14 @@ impl Telemetry {
         if !opts.metrics && !traces {
             return Ok(Telemetry::default());
         }
-        let (tracer, provider) = if traces {
-            let (t, p) = tracing_pipeline(opts.otlp_endpoint.as_deref())?;
-            (Some(t), Some(p))
+        let spans = if traces {
+            Some(Arc::new(tracing_pipeline(opts.otlp_endpoint.as_deref())?))
         } else {
-            (None, None)
+            None
         };
         Ok(Telemetry(Some(Arc::new(Inner {
             metrics: opts.metrics.then(Metrics::new),
-            tracer,
-            provider,
+            spans,
         }))))
     }
 
@@ -292,8 +289,7 @@ impl Telemetry {
     pub fn metrics_only() -> Telemetry {
         Telemetry(Some(Arc::new(Inner {
             metrics: Some(Metrics::new()),
-            tracer: None,
-            provider: None,
+            spans: None,
         })))
     }
 
@@ -348,18 +344,21 @@ impl Telemetry {
 
     /// Exports the spans ended so far (blocks until the exporter has sent them).
     pub fn flush(&self) {
-        if let Some(p) = self.0.as_ref().and_then(|i| i.provider.as_ref()) {
-            let _ = p.force_flush();
+        if let Some(r) = self.recorder() {
+            r.flush();
         }
+    }
+
+    fn recorder(&self) -> Option<&Arc<spans::Recorder>> {
+        self.0.as_ref().and_then(|i| i.spans.as_ref())
     }
 
     /// Flushes and stops the span exporter (drain calls it once the last request is
     /// answered; later spans are dropped). Call it outside an async runtime, or from a
-    /// blocking thread.
-    pub fn shutdown(&self) {
-        if let Some(p) = self.0.as_ref().and_then(|i| i.provider.as_ref()) {
-            let _ = p.shutdown_with_timeout(Duration::from_secs(5));
-        }
+    /// blocking thread. Returns how many spans were dropped because the recorder's queue
+    /// was full.
+    pub fn shutdown(&self) -> u64 {
+        self.recorder().map_or(0, |r| r.shutdown())
     }
 
     /// Starts observing one MCP request: `method`, its `id`, its `params` (the tool
@@ -397,38 +396,32 @@ impl Telemetry {
         if let Some(m) = &inner.metrics {
             m.in_flight.inc();
         }
-        let span = inner.tracer.as_ref().map(|tracer| {
-            let parent = parent_context(meta, header_trace);
-            let name: Cow<'static, str> = match &target {
-                Some(t) => Cow::Owned([method, " ", t].concat()),
-                None => Cow::Borrowed(method),
+        let trace = inner.spans.as_ref().map(|recorder| {
+            let started = recorder.start_server(&parent_context(meta, header_trace), method);
+            let scope = TraceScope {
+                context: started.context.clone(),
+                spans: started
+                    .recorded
+                    .then(|| Arc::clone(recorder) as Arc<dyn mcpdesc_rest::trace::ClientSpans>),
             };
-            let mut attrs = Vec::with_capacity(4 + END_ATTRIBUTES);
-            attrs.extend([
-                KeyValue::new("mcp.method.name", method),
-                KeyValue::new(
-                    "jsonrpc.request.id",
-                    match id {
-                        RequestId::Number(s) | RequestId::Text(s) => truncate(s, 128).to_string(),
-                    },
-                ),
-            ]);
-            if method == "tools/call" {
-                attrs.push(KeyValue::new("gen_ai.operation.name", "execute_tool"));
-                if let Some(t) = &target {
-                    attrs.push(KeyValue::new("gen_ai.tool.name", Arc::clone(t)));
-                }
-            } else if method == "prompts/get"
-                && let Some(t) = &target
-            {
-                attrs.push(KeyValue::new("gen_ai.prompt.name", Arc::clone(t)));
+            let span = started.recorded.then(|| spans::ServerSpan {
+                context: started.context,
+                parent: started.parent,
+                start: SystemTime::now(),
+                end: SystemTime::UNIX_EPOCH,
+                method,
+                target: target.clone(),
+                request_id: match id {
+                    RequestId::Number(s) | RequestId::Text(s) => truncate(s, 128).to_string(),
+                },
+                revision: None,
+                error_type: None,
+                sampler_attributes: started.sampler_attributes,
+            });
+            Trace {
+                cx: Context::new().with_value(scope),
+                span,
             }
-            let span = tracer
-                .span_builder(name)
-                .with_kind(SpanKind::Server)
-                .with_attributes(attrs)
-                .start_with_context(tracer, &parent);
-            parent.with_span(span)
         });
         RequestObs(Some(Box::new(Obs {
             inner: Arc::clone(inner),
@@ -436,7 +429,7 @@ impl Telemetry {
             method,
             tool: target.filter(|_| method == "tools/call"),
             revision,
-            cx: span,
+            trace,
         })))
     }
 
@@ -534,8 +527,15 @@ struct Obs {
     method: &'static str,
     tool: Option<Arc<str>>,
     revision: Option<ProtocolRevision>,
-    /// The context holding the SERVER span (with traces).
-    cx: Option<Context>,
+    /// The SERVER span (with traces).
+    trace: Option<Trace>,
+}
+
+/// A request's trace: the context its call runs under (holding its [`TraceScope`]) and
+/// its SERVER span, when recorded (sampled).
+struct Trace {
+    cx: Context,
+    span: Option<spans::ServerSpan>,
 }
 
 impl fmt::Debug for RequestObs {
@@ -571,7 +571,12 @@ impl RequestObs {
 
     /// Runs `fut` with this request's span as the current context (with traces).
     pub async fn in_context<F: std::future::Future>(&self, fut: F) -> F::Output {
-        match self.0.as_ref().and_then(|o| o.cx.clone()) {
+        match self
+            .0
+            .as_ref()
+            .and_then(|o| o.trace.as_ref())
+            .map(|t| t.cx.clone())
+        {
             Some(cx) => fut.with_context(cx).await,
             None => fut.await,
         }
@@ -597,16 +602,16 @@ impl RequestObs {
                 .get_or_create(&labels)
                 .observe(o.started.elapsed().as_secs_f64());
         }
-        if let Some(cx) = &o.cx {
-            let span = cx.span();
-            if let Some(r) = o.revision {
-                span.set_attribute(KeyValue::new("mcp.protocol.version", r.as_str()));
-            }
-            if let Some(e) = error_type {
-                span.set_attribute(KeyValue::new("error.type", e.clone()));
-                span.set_status(Status::error(e));
-            }
-            span.end();
+        if let Some(Trace {
+            span: Some(mut span),
+            ..
+        }) = o.trace
+            && let Some(recorder) = &o.inner.spans
+        {
+            span.end = SystemTime::now();
+            span.revision = o.revision;
+            span.error_type = error_type;
+            recorder.server(span);
         }
     }
 }
@@ -619,9 +624,11 @@ impl Drop for RequestObs {
 
 /// The trace id of the current context's span, when it has a valid one (for log lines).
 pub(crate) fn current_trace_id() -> Option<String> {
-    let cx = Context::current();
-    let sc = cx.span().span_context().clone();
-    sc.is_valid().then(|| sc.trace_id().to_string())
+    Context::map_current(|cx| {
+        cx.get::<TraceScope>()
+            .and_then(|s| spans::trace_id_of(&s.context))
+            .map(|t| t.to_string())
+    })
 }
 
 fn truncate(s: &str, max: usize) -> &str {
@@ -635,19 +642,11 @@ fn truncate(s: &str, max: usize) -> &str {
     &s[..end]
 }
 
-/// The tracer and its provider: OTLP/HTTP protobuf to `endpoint` + `/v1/traces` (or
-/// the exporter's environment variables), batched.
-fn tracing_pipeline(
-    endpoint: Option<&str>,
-) -> Result<
-    (
-        opentelemetry_sdk::trace::SdkTracer,
-        opentelemetry_sdk::trace::SdkTracerProvider,
-    ),
-    TelemetryError,
-> {
-    use opentelemetry::trace::TracerProvider as _;
+/// The span recorder, feeding a batch span processor that sends OTLP/HTTP protobuf to
+/// `endpoint` + `/v1/traces` (or where the exporter's environment variables say).
+fn tracing_pipeline(endpoint: Option<&str>) -> Result<spans::Recorder, TelemetryError> {
     use opentelemetry_otlp::WithExportConfig as _;
+    use opentelemetry_sdk::trace::SpanProcessor as _;
     // reqwest is built with rustls and no crypto provider of its own: the gateway's is
     // ring; make it the process default so the exporter's client can be built.
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -664,18 +663,21 @@ fn tracing_pipeline(
     if std::env::var_os("OTEL_SERVICE_NAME").is_none_or(|v| v.is_empty()) {
         resource = resource.with_service_name(DEFAULT_SERVICE_NAME);
     }
-    let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder()
-        .with_span_processor(
-            opentelemetry_sdk::trace::BatchSpanProcessor::builder(exporter)
-                .with_batch_config(batch_config())
-                .build(),
-        )
-        .with_resource(resource.build())
+    let mut processor = opentelemetry_sdk::trace::BatchSpanProcessor::builder(exporter)
+        .with_batch_config(batch_config())
         .build();
-    global::set_tracer_provider(provider.clone());
-    global::set_text_map_propagator(opentelemetry_sdk::propagation::TraceContextPropagator::new());
-    let tracer = provider.tracer(SCOPE);
-    Ok((tracer, provider))
+    processor.set_resource(&resource.build());
+    spans::Recorder::start(processor, queue_size())
+        .map_err(|e| TelemetryError::Exporter(e.to_string()))
+}
+
+/// The batch processor's queue size (`OTEL_BSP_MAX_QUEUE_SIZE` when set, else
+/// [`BATCH_QUEUE`]), which the recorder's queue matches.
+fn queue_size() -> usize {
+    std::env::var(opentelemetry_sdk::trace::OTEL_BSP_MAX_QUEUE_SIZE)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(BATCH_QUEUE)
 }
 
 /// The batch span processor's settings: the `OTEL_BSP_*` environment variables when

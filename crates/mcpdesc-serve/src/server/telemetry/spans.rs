@@ -1,0 +1,548 @@
+//! The span recorder: what a traced MCP request costs on its own path is a sampling
+//! decision, two span ids, four clock readings and one small record per span, handed to
+//! a queue. Building the OpenTelemetry spans (names, attribute lists, `SpanData`) and
+//! exporting them (the SDK's `BatchSpanProcessor` and the OTLP/HTTP exporter) happen on
+//! the recorder's thread.
+//!
+//! Why not the SDK's tracer on the request path: each of its spans cost about 1,500–2,000
+//! instructions there (builder, attribute list, `Arc`, end), and the span's memory,
+//! allocated by a tokio worker, was freed by the exporter's thread, which the allocator
+//! pays for again on the worker (PERFORMANCE.md, issue 29). Here a record holds only
+//! what varies per request (a few owned strings at most); everything else is built and
+//! freed on the recorder's thread.
+//!
+//! What stays the SDK's: the sampler (`OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`,
+//! by default parent-based always-on), the random id generator, the batch span
+//! processor with its `OTEL_BSP_*` settings, the resource (`OTEL_SERVICE_NAME`,
+//! `OTEL_RESOURCE_ATTRIBUTES`) and the OTLP encoding. The sampler is asked with the
+//! parent context, the trace id, the method as the name and the SERVER kind; the
+//! specification's samplers decide on the parent and the trace id alone.
+//!
+//! The records queue holds as many spans as the batch processor's queue; when it is
+//! full a span is dropped (counted, and reported at shutdown), as the SDK's processor
+//! drops one. The thread drains it every [`TICK`], or when [`WAKE_AT`] records wait.
+
+use mcpdesc_core::ProtocolRevision;
+use mcpdesc_rest::trace::{ClientSpan, ClientSpans};
+use opentelemetry::trace::{SpanContext, SpanId, SpanKind, Status, TraceContextExt as _, TraceId};
+use opentelemetry::{Context, InstrumentationScope, KeyValue};
+use opentelemetry_sdk::trace::{
+    IdGenerator, SamplingDecision, ShouldSample, SpanData, SpanEvents, SpanLinks, SpanProcessor,
+};
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+/// How often the recorder's thread drains the records queue when nothing wakes it.
+const TICK: Duration = Duration::from_millis(200);
+/// How many waiting records wake the recorder's thread before its tick.
+const WAKE_AT: usize = 1024;
+/// How long [`Recorder::flush`] and [`Recorder::shutdown`] wait for the thread.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A SERVER span: one MCP request.
+#[derive(Debug)]
+pub(super) struct ServerSpan {
+    pub context: SpanContext,
+    /// The caller's span, when the request continued a trace.
+    pub parent: Option<SpanId>,
+    pub start: SystemTime,
+    pub end: SystemTime,
+    /// One of the MCP methods, or `_OTHER`.
+    pub method: &'static str,
+    /// The tool or prompt named (`tools/call`, `prompts/get`).
+    pub target: Option<Arc<str>>,
+    pub request_id: String,
+    pub revision: Option<ProtocolRevision>,
+    pub error_type: Option<Cow<'static, str>>,
+    /// Attributes the sampler added (none for the specification's samplers).
+    pub sampler_attributes: Vec<KeyValue>,
+}
+
+#[derive(Debug)]
+enum Record {
+    Server(Box<ServerSpan>),
+    Client(Box<ClientSpan>),
+}
+
+enum Control {
+    Wake,
+    Flush(SyncSender<()>),
+    Shutdown(SyncSender<()>),
+}
+
+/// The decision for a new SERVER span: its context (sampled or not) and whether it is
+/// recorded.
+pub(super) struct Started {
+    pub context: SpanContext,
+    pub parent: Option<SpanId>,
+    pub recorded: bool,
+    pub sampler_attributes: Vec<KeyValue>,
+}
+
+/// The recorder: the request path's side (sampling, ids, the queue) and the handle of
+/// its thread.
+pub(super) struct Recorder {
+    sampler: Box<dyn ShouldSample>,
+    ids: Box<dyn IdGenerator>,
+    records: SyncSender<Record>,
+    control: SyncSender<Control>,
+    waiting: Arc<AtomicUsize>,
+    dropped: AtomicU64,
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+impl std::fmt::Debug for Recorder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Recorder").finish_non_exhaustive()
+    }
+}
+
+impl Recorder {
+    /// Starts the recorder's thread, which owns `processor` (its resource already set)
+    /// and hands it the spans; `queue` records wait at most.
+    pub fn start(
+        processor: impl SpanProcessor + 'static,
+        queue: usize,
+    ) -> std::io::Result<Recorder> {
+        let config = opentelemetry_sdk::trace::Config::default();
+        let (records, records_rx) = std::sync::mpsc::sync_channel(queue.max(1));
+        let (control, control_rx) = std::sync::mpsc::sync_channel(16);
+        let waiting = Arc::new(AtomicUsize::new(0));
+        let thread = {
+            let waiting = Arc::clone(&waiting);
+            std::thread::Builder::new()
+                .name("mcpdesc-spans".into())
+                .spawn(move || run(&processor, &records_rx, &control_rx, &waiting))?
+        };
+        Ok(Recorder {
+            sampler: config.sampler,
+            ids: config.id_generator,
+            records,
+            control,
+            waiting,
+            dropped: AtomicU64::new(0),
+            thread: Mutex::new(Some(thread)),
+        })
+    }
+
+    /// A SERVER span's start under `parent` (the caller's context, or an empty one): the
+    /// sampler's decision, as the SDK's tracer makes it.
+    pub fn start_server(&self, parent: &Context, method: &'static str) -> Started {
+        let psc = parent.span().span_context().clone();
+        let (trace_id, parent_id) = if psc.is_valid() {
+            (psc.trace_id(), Some(psc.span_id()))
+        } else {
+            (self.ids.new_trace_id(), None)
+        };
+        let decision =
+            self.sampler
+                .should_sample(Some(parent), trace_id, method, &SpanKind::Server, &[], &[]);
+        let sampled = decision.decision == SamplingDecision::RecordAndSample;
+        let flags = if decision.decision == SamplingDecision::Drop {
+            opentelemetry::trace::TraceFlags::default()
+        } else {
+            psc.trace_flags().with_sampled(sampled)
+        };
+        Started {
+            context: SpanContext::new(
+                trace_id,
+                self.ids.new_span_id(),
+                flags,
+                false,
+                decision.trace_state,
+            ),
+            parent: parent_id,
+            // A span recorded but not sampled is never exported (the batch processor
+            // skips it), so it is not recorded at all.
+            recorded: sampled,
+            sampler_attributes: decision.attributes,
+        }
+    }
+
+    /// Hands a finished SERVER span to the recorder's thread.
+    pub fn server(&self, span: ServerSpan) {
+        self.push(Record::Server(Box::new(span)));
+    }
+
+    fn push(&self, record: Record) {
+        match self.records.try_send(record) {
+            Ok(()) => {
+                if self.waiting.fetch_add(1, Ordering::Relaxed) + 1 == WAKE_AT {
+                    let _ = self.control.try_send(Control::Wake);
+                }
+            }
+            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Exports the spans ended so far; returns once the exporter has sent them (or after
+    /// [`WAIT`]).
+    pub fn flush(&self) {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        if self.control.send(Control::Flush(tx)).is_ok() {
+            let _ = rx.recv_timeout(WAIT);
+        }
+    }
+
+    /// Exports what is left and stops the thread and the exporter; later spans are
+    /// dropped. Returns how many spans were dropped over the recorder's life because its
+    /// queue was full.
+    pub fn shutdown(&self) -> u64 {
+        let Some(thread) = self.thread.lock().ok().and_then(|mut t| t.take()) else {
+            return self.dropped.load(Ordering::Relaxed);
+        };
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        if self.control.send(Control::Shutdown(tx)).is_ok() && rx.recv_timeout(WAIT).is_ok() {
+            let _ = thread.join();
+        }
+        self.dropped.load(Ordering::Relaxed)
+    }
+}
+
+impl ClientSpans for Recorder {
+    fn new_span_id(&self) -> SpanId {
+        self.ids.new_span_id()
+    }
+
+    fn record(&self, span: ClientSpan) {
+        self.push(Record::Client(Box::new(span)));
+    }
+}
+
+/// The recorder's thread: drains the records into `processor` on each tick, wake-up,
+/// flush and shutdown.
+fn run(
+    processor: &dyn SpanProcessor,
+    records: &Receiver<Record>,
+    control: &Receiver<Control>,
+    waiting: &AtomicUsize,
+) {
+    let scopes = Scopes {
+        server: InstrumentationScope::builder(super::SCOPE).build(),
+        client: InstrumentationScope::builder(CLIENT_SCOPE).build(),
+    };
+    loop {
+        let message = control.recv_timeout(TICK);
+        let mut drained = 0;
+        while let Ok(record) = records.try_recv() {
+            drained += 1;
+            processor.on_end(scopes.span_data(record));
+        }
+        waiting.fetch_sub(drained, Ordering::Relaxed);
+        match message {
+            Ok(Control::Wake) | Err(RecvTimeoutError::Timeout) => {}
+            Ok(Control::Flush(done)) => {
+                let _ = processor.force_flush();
+                let _ = done.send(());
+            }
+            Ok(Control::Shutdown(done)) => {
+                let _ = processor.shutdown_with_timeout(Duration::from_secs(5));
+                let _ = done.send(());
+                return;
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let _ = processor.shutdown_with_timeout(Duration::from_secs(5));
+                return;
+            }
+        }
+    }
+}
+
+/// The instrumentation scope of the gateway's CLIENT spans (the REST client's).
+const CLIENT_SCOPE: &str = "mcpdesc-rest";
+
+struct Scopes {
+    server: InstrumentationScope,
+    client: InstrumentationScope,
+}
+
+impl Scopes {
+    fn span_data(&self, record: Record) -> SpanData {
+        match record {
+            Record::Server(s) => self.server_data(*s),
+            Record::Client(c) => self.client_data(*c),
+        }
+    }
+
+    /// A SERVER span as the MCP semantic conventions name it: `{mcp.method.name}
+    /// {target}`, with `mcp.method.name`, `jsonrpc.request.id`, for `tools/call`
+    /// `gen_ai.operation.name` = `execute_tool` and `gen_ai.tool.name` (for `prompts/get`
+    /// `gen_ai.prompt.name`), then `mcp.protocol.version` and `error.type` when known.
+    fn server_data(&self, s: ServerSpan) -> SpanData {
+        let name: Cow<'static, str> = match &s.target {
+            Some(t) => Cow::Owned(format!("{} {t}", s.method)),
+            None => Cow::Borrowed(s.method),
+        };
+        let mut attributes = Vec::with_capacity(6 + s.sampler_attributes.len());
+        attributes.extend([
+            KeyValue::new("mcp.method.name", s.method),
+            KeyValue::new("jsonrpc.request.id", s.request_id),
+        ]);
+        match (s.method, s.target) {
+            ("tools/call", target) => {
+                attributes.push(KeyValue::new("gen_ai.operation.name", "execute_tool"));
+                if let Some(t) = target {
+                    attributes.push(KeyValue::new("gen_ai.tool.name", t));
+                }
+            }
+            ("prompts/get", Some(t)) => {
+                attributes.push(KeyValue::new("gen_ai.prompt.name", t));
+            }
+            _ => {}
+        }
+        attributes.extend(s.sampler_attributes);
+        if let Some(r) = s.revision {
+            attributes.push(KeyValue::new("mcp.protocol.version", r.as_str()));
+        }
+        let status = match s.error_type {
+            Some(e) => {
+                attributes.push(KeyValue::new("error.type", e.clone()));
+                Status::error(e)
+            }
+            None => Status::Unset,
+        };
+        SpanData {
+            span_context: s.context,
+            parent_span_id: s.parent.unwrap_or(SpanId::INVALID),
+            parent_span_is_remote: s.parent.is_some(),
+            span_kind: SpanKind::Server,
+            name,
+            start_time: s.start,
+            end_time: s.end,
+            attributes,
+            dropped_attributes_count: 0,
+            events: SpanEvents::default(),
+            links: SpanLinks::default(),
+            status,
+            instrumentation_scope: self.server.clone(),
+        }
+    }
+
+    /// A CLIENT span (OpenTelemetry HTTP client conventions), named by its method.
+    fn client_data(&self, c: ClientSpan) -> SpanData {
+        let mut attributes = vec![
+            KeyValue::new("http.request.method", c.method),
+            KeyValue::new("url.full", c.url_full),
+            KeyValue::new("server.address", c.server_address),
+            KeyValue::new("server.port", i64::from(c.server_port)),
+        ];
+        let status = match c.status {
+            Some(s) => {
+                attributes.push(KeyValue::new("http.response.status_code", i64::from(s)));
+                if s >= 400 {
+                    attributes.push(KeyValue::new("error.type", s.to_string()));
+                    Status::error("")
+                } else {
+                    Status::Unset
+                }
+            }
+            None => {
+                attributes.push(KeyValue::new("error.type", "no_response"));
+                Status::error("no response")
+            }
+        };
+        SpanData {
+            span_context: c.context,
+            parent_span_id: c.parent_span_id,
+            parent_span_is_remote: false,
+            span_kind: SpanKind::Client,
+            name: Cow::Borrowed(c.method),
+            start_time: c.start,
+            end_time: c.end,
+            attributes,
+            dropped_attributes_count: 0,
+            events: SpanEvents::default(),
+            links: SpanLinks::default(),
+            status,
+            instrumentation_scope: self.client.clone(),
+        }
+    }
+}
+
+/// The trace id a log line carries: the SERVER span's, when valid.
+pub(super) fn trace_id_of(context: &SpanContext) -> Option<TraceId> {
+    context.is_valid().then(|| context.trace_id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opentelemetry::Value;
+    use opentelemetry::trace::{TraceFlags, TraceState};
+    use opentelemetry_sdk::error::OTelSdkResult;
+
+    /// A span processor that keeps what it is given.
+    #[derive(Debug, Clone, Default)]
+    struct Kept(Arc<Mutex<Vec<SpanData>>>);
+
+    impl SpanProcessor for Kept {
+        fn on_start(&self, _: &mut opentelemetry_sdk::trace::Span, _: &Context) {}
+        fn on_end(&self, span: SpanData) {
+            self.0.lock().expect("lock").push(span);
+        }
+        fn force_flush(&self) -> OTelSdkResult {
+            Ok(())
+        }
+        fn shutdown_with_timeout(&self, _: Duration) -> OTelSdkResult {
+            Ok(())
+        }
+    }
+
+    fn attrs(span: &SpanData) -> Vec<(String, Value)> {
+        span.attributes
+            .iter()
+            .map(|kv| (kv.key.to_string(), kv.value.clone()))
+            .collect()
+    }
+
+    fn remote(flags: TraceFlags) -> Context {
+        Context::new().with_remote_span_context(SpanContext::new(
+            TraceId::from(0x4bf9_2f35_77b3_4da6_a3ce_929d_0e0e_4736_u128),
+            SpanId::from(0x00f0_67aa_0ba9_02b7_u64),
+            flags,
+            true,
+            TraceState::NONE,
+        ))
+    }
+
+    /// The default sampler (parent-based, always on; no `OTEL_TRACES_SAMPLER` is set in
+    /// tests): a sampled caller's trace is continued and recorded, an unsampled one is
+    /// continued and not recorded (flags `00`), and without a caller a new trace starts,
+    /// recorded. Each gets a span id of its own.
+    #[test]
+    fn the_sampler_decides_as_the_sdks_tracer_does() {
+        let r = Recorder::start(Kept::default(), 8).expect("starts");
+        let sampled = r.start_server(&remote(TraceFlags::SAMPLED), "tools/call");
+        assert!(sampled.recorded && sampled.context.is_sampled());
+        assert_eq!(
+            sampled.context.trace_id(),
+            TraceId::from(0x4bf9_2f35_77b3_4da6_a3ce_929d_0e0e_4736_u128)
+        );
+        assert_eq!(
+            sampled.parent,
+            Some(SpanId::from(0x00f0_67aa_0ba9_02b7_u64))
+        );
+        assert_ne!(
+            sampled.context.span_id(),
+            SpanId::from(0x00f0_67aa_0ba9_02b7_u64)
+        );
+        let unsampled = r.start_server(&remote(TraceFlags::default()), "tools/call");
+        assert!(!unsampled.recorded && !unsampled.context.is_sampled());
+        assert!(unsampled.context.is_valid());
+        let root = r.start_server(&Context::new(), "ping");
+        assert!(root.recorded && root.context.is_valid() && root.parent.is_none());
+        r.shutdown();
+    }
+
+    /// What reaches the processor: a SERVER span named `tools/call get_pet` under the
+    /// caller's span (remote) with the MCP attributes in order and an error status, and a
+    /// CLIENT span of a 404 named `GET` with the HTTP client attributes and `error.type`
+    /// = `404` (OpenTelemetry HTTP semantic conventions: the status code as a string).
+    #[test]
+    fn spans_reach_the_processor_as_the_conventions_name_them() {
+        let kept = Kept::default();
+        let r = Recorder::start(kept.clone(), 8).expect("starts");
+        let started = r.start_server(&remote(TraceFlags::SAMPLED), "tools/call");
+        let t0 = SystemTime::now();
+        r.server(ServerSpan {
+            context: started.context.clone(),
+            parent: started.parent,
+            start: t0,
+            end: t0 + Duration::from_millis(3),
+            method: "tools/call",
+            target: Some(Arc::from("get_pet")),
+            request_id: "7".into(),
+            revision: ProtocolRevision::parse("2026-07-28"),
+            error_type: Some(Cow::Borrowed("tool_error")),
+            sampler_attributes: Vec::new(),
+        });
+        r.record(ClientSpan {
+            context: SpanContext::new(
+                started.context.trace_id(),
+                SpanId::from(9),
+                TraceFlags::SAMPLED,
+                false,
+                TraceState::NONE,
+            ),
+            parent_span_id: started.context.span_id(),
+            start: t0,
+            end: t0 + Duration::from_millis(1),
+            method: "GET",
+            url_full: "http://127.0.0.1:8080/pets/1".into(),
+            server_address: "127.0.0.1".into(),
+            server_port: 8080,
+            status: Some(404),
+        });
+        r.flush();
+        let spans = kept.0.lock().expect("lock").clone();
+        let [server, client] = spans.as_slice() else {
+            panic!("two spans, not {spans:#?}")
+        };
+        assert_eq!(server.name, "tools/call get_pet");
+        assert_eq!(server.span_kind, SpanKind::Server);
+        assert_eq!(
+            server.parent_span_id,
+            SpanId::from(0x00f0_67aa_0ba9_02b7_u64)
+        );
+        assert!(server.parent_span_is_remote);
+        assert_eq!(server.instrumentation_scope.name(), "mcpdesc-serve");
+        assert_eq!(server.status, Status::error("tool_error"));
+        assert_eq!(
+            attrs(server),
+            [
+                ("mcp.method.name", Value::from("tools/call")),
+                ("jsonrpc.request.id", Value::from("7")),
+                ("gen_ai.operation.name", Value::from("execute_tool")),
+                ("gen_ai.tool.name", Value::from("get_pet")),
+                ("mcp.protocol.version", Value::from("2026-07-28")),
+                ("error.type", Value::from("tool_error")),
+            ]
+            .map(|(k, v)| (k.to_string(), v))
+        );
+        assert_eq!(client.name, "GET");
+        assert_eq!(client.span_kind, SpanKind::Client);
+        assert_eq!(client.parent_span_id, started.context.span_id());
+        assert!(!client.parent_span_is_remote);
+        assert_eq!(client.instrumentation_scope.name(), "mcpdesc-rest");
+        assert_eq!(client.status, Status::error(""));
+        assert_eq!(
+            attrs(client),
+            [
+                ("http.request.method", Value::from("GET")),
+                ("url.full", Value::from("http://127.0.0.1:8080/pets/1")),
+                ("server.address", Value::from("127.0.0.1")),
+                ("server.port", Value::from(8080_i64)),
+                ("http.response.status_code", Value::from(404_i64)),
+                ("error.type", Value::from("404")),
+            ]
+            .map(|(k, v)| (k.to_string(), v))
+        );
+        assert_eq!(r.shutdown(), 0);
+    }
+
+    /// After shutdown a span has nowhere to go: it is counted as dropped, not queued.
+    #[test]
+    fn spans_after_shutdown_are_counted_dropped() {
+        let r = Recorder::start(Kept::default(), 8).expect("starts");
+        assert_eq!(r.shutdown(), 0);
+        let started = r.start_server(&Context::new(), "ping");
+        r.server(ServerSpan {
+            context: started.context,
+            parent: None,
+            start: SystemTime::now(),
+            end: SystemTime::now(),
+            method: "ping",
+            target: None,
+            request_id: "1".into(),
+            revision: None,
+            error_type: None,
+            sampler_attributes: Vec::new(),
+        });
+        assert_eq!(r.shutdown(), 1);
+    }
+}
