@@ -525,6 +525,43 @@ mod tests {
         assert_eq!(r.shutdown(), 0);
     }
 
+    /// A CLIENT span's outcome (OpenTelemetry HTTP semantic conventions): a status
+    /// below 400 is the status code alone and leaves the status unset; no response is
+    /// `error.type` = `no_response` and an error status, without a status code.
+    #[test]
+    fn a_client_spans_outcome_follows_the_http_conventions() {
+        let scopes = Scopes {
+            server: InstrumentationScope::builder("s").build(),
+            client: InstrumentationScope::builder("c").build(),
+        };
+        let span = |status| ClientSpan {
+            context: SpanContext::empty_context(),
+            parent_span_id: SpanId::from(1),
+            start: SystemTime::UNIX_EPOCH,
+            end: SystemTime::UNIX_EPOCH,
+            method: "POST",
+            url_full: "https://api.example.com/x".into(),
+            server_address: "api.example.com".into(),
+            server_port: 443,
+            status,
+        };
+        let ok = scopes.client_data(span(Some(201)));
+        assert_eq!(ok.status, Status::Unset);
+        assert_eq!(
+            attrs(&ok)[4..],
+            [(
+                "http.response.status_code".to_string(),
+                Value::from(201_i64)
+            )]
+        );
+        let none = scopes.client_data(span(None));
+        assert_eq!(none.status, Status::error("no response"));
+        assert_eq!(
+            attrs(&none)[4..],
+            [("error.type".to_string(), Value::from("no_response"))]
+        );
+    }
+
     /// After shutdown a span has nowhere to go: it is counted as dropped, not queued.
     #[test]
     fn spans_after_shutdown_are_counted_dropped() {
