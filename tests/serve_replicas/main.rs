@@ -430,6 +430,18 @@ fn rolling_restart_behind_nginx_loses_no_call() {
         replicas[i] = Replica::start_with_env(&replica_args(&config, *port), &[(KEY_VAR, KEY)]);
         let (status, _) = http_get(replicas[i].addr, "/readyz", "127.0.0.1");
         assert_eq!(status, 200);
+        // Wait for the new incarnation's first call: the ticks queued while it restarted
+        // say nothing about it (counting 20 of them raced with the restart).
+        let mut ticks = 0;
+        while !replicas[i].log().contains("tools/call") {
+            advance(1);
+            ticks += 1;
+            assert!(
+                ticks < 5_000,
+                "replica {i} (restarted) served no call in {ticks} ticks:\n{}",
+                replicas[i].log()
+            );
+        }
         advance(20);
     }
     // Every process that opened the session is gone: the session lives on in its id.
