@@ -153,10 +153,12 @@ async fn a_recorded_scope_gets_a_client_span_that_the_traceparent_names() {
         let port = listener.local_addr().expect("addr").port();
         let url = format!("http://127.0.0.1:{port}/x?q=1");
         let req = super::client::get(url.clone());
-        let cx = Context::new().with_value(TraceScope {
+        let scope = TraceScope {
             context: server,
             spans: Some(Arc::clone(&spans) as Arc<dyn ClientSpans>),
-        });
+        };
+        assert!(format!("{scope:?}").contains("recorded: true"), "{scope:?}");
+        let cx = Context::new().with_value(scope);
         let head =
             one_request_head(client.send(&req, None, limits).with_context(cx), listener).await;
         let expected = if sampled {

@@ -94,12 +94,6 @@ pub(super) struct Recorder {
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
-impl std::fmt::Debug for Recorder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Recorder").finish_non_exhaustive()
-    }
-}
-
 impl Recorder {
     /// Starts the recorder's thread, which owns `processor` (its resource already set)
     /// and hands it the spans; `queue` records wait at most.
@@ -560,6 +554,38 @@ mod tests {
             attrs(&none)[4..],
             [("error.type".to_string(), Value::from("no_response"))]
         );
+    }
+
+    /// A `prompts/get` SERVER span names its prompt (`gen_ai.prompt.name`) and no
+    /// operation; a method without a target is named by the method alone.
+    #[test]
+    fn prompt_and_plain_server_spans_are_named_by_their_method() {
+        let scopes = Scopes {
+            server: InstrumentationScope::builder("s").build(),
+            client: InstrumentationScope::builder("c").build(),
+        };
+        let span = |method, target: Option<&str>| ServerSpan {
+            context: SpanContext::empty_context(),
+            parent: None,
+            start: SystemTime::UNIX_EPOCH,
+            end: SystemTime::UNIX_EPOCH,
+            method,
+            target: target.map(Arc::from),
+            request_id: "1".into(),
+            revision: None,
+            error_type: None,
+            sampler_attributes: Vec::new(),
+        };
+        let prompt = scopes.server_data(span("prompts/get", Some("review")));
+        assert_eq!(prompt.name, "prompts/get review");
+        assert_eq!(
+            attrs(&prompt)[2..],
+            [("gen_ai.prompt.name".to_string(), Value::from("review"))]
+        );
+        assert_eq!(prompt.status, Status::Unset);
+        assert!(!prompt.parent_span_is_remote);
+        let ping = scopes.server_data(span("ping", None));
+        assert_eq!((ping.name.as_ref(), attrs(&ping).len()), ("ping", 2));
     }
 
     /// After shutdown a span has nowhere to go: it is counted as dropped, not queued.
