@@ -225,7 +225,7 @@ impl HttpClient for ReqwestClient {
     }
 }
 
-/// The trace context of one upstream request. Under a [`TraceScope`] that records (the
+/// The trace context of one upstream request. Under a [`TraceScope`](trace::TraceScope) that records (the
 /// MCP request's sampled SERVER span, when `mcpdesc serve` exports traces) it is a CLIENT
 /// span (OpenTelemetry HTTP client conventions) and the `traceparent` names it; under a
 /// valid span context that is not recorded (a caller's unsampled trace) no span is made

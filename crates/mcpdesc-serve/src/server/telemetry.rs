@@ -262,7 +262,7 @@ impl fmt::Debug for Telemetry {
 impl Telemetry {
     /// Starts what `opts` asks for. With traces this builds the OTLP/HTTP exporter
     /// behind a batch span processor (its own thread) and the span recorder that feeds
-    /// it (another; see [`spans`]). Call it outside an async runtime.
+    /// it (another; see the `spans` module). Call it outside an async runtime.
     pub fn start(opts: &TelemetryOptions) -> Result<Telemetry, TelemetryError> {
         let env_endpoint = [
             "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
