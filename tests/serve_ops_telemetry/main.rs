@@ -558,7 +558,12 @@ fn traced(env: &[(&str, &str)]) -> Traced {
     let up = upstream();
     let rx = Collector::start();
     let endpoint = format!("http://127.0.0.1:{}", rx.port);
-    let serve = Serve::start(&desc, &up.base(), &["--otlp-endpoint", &endpoint], env);
+    let serve = Serve::start(
+        &desc,
+        &up.base(),
+        &["--otlp-endpoint", &endpoint, "--log-format", "json"],
+        env,
+    );
     Traced {
         serve,
         rx,
@@ -601,6 +606,14 @@ fn traces_continue_the_callers_trace_down_to_the_upstream() {
     assert!(ok, "serve did not exit 0 on SIGTERM");
     // Nothing was dropped on the way to the exporter, so shutdown says nothing of it.
     assert!(!log.iter().any(|l| l.contains("dropped")), "{log:#?}");
+    // Each call's request line names its trace (the caller's, continued).
+    let logged: Vec<String> = log
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["method"] == "tools/call")
+        .map(|v| v["trace_id"].as_str().unwrap_or("none").to_string())
+        .collect();
+    assert_eq!(logged, [t1, t2], "{log:#?}");
 
     let mut spans = Vec::new();
     while spans.len() < 4 {

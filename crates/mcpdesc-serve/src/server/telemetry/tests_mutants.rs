@@ -88,3 +88,31 @@ fn every_upstream_label_feeds_its_hash() {
         ],
     );
 }
+
+/// README (`--otlp-endpoint`): without `OTEL_BSP_*` (no test sets them) the exporter's
+/// queue holds 8,192 spans, and so does the span recorder's.
+#[test]
+fn the_recorders_queue_is_the_batch_processors_8192() {
+    assert_eq!(queue_size(), 8192);
+}
+
+/// A traced telemetry says so in its `Debug`; its shutdown reports the spans it had to
+/// drop: none after a clean run, then the one ended after the exporter had stopped.
+#[test]
+fn shutdown_reports_the_spans_dropped_after_it() {
+    // A closed port: nothing is exported, so nothing waits on a receiver.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a port");
+    let t = Telemetry::start(&TelemetryOptions {
+        metrics: false,
+        otlp_endpoint: Some(format!("http://127.0.0.1:{port}")),
+    })
+    .expect("starts");
+    assert!(format!("{t:?}").contains("traces: true"), "{t:?}");
+    assert_eq!(t.shutdown(), 0);
+    t.request("ping", &RequestId::Number("1".into()), None, None)
+        .finish(None);
+    assert_eq!(t.shutdown(), 1);
+}
