@@ -1106,13 +1106,15 @@ fn show(label: &str, v: &[[f64; 4]], lex: &[[f64; 4]], requests: &[Request]) {
     );
 }
 
-fn fit_gate(tools: &[Tool], requests: &[Request], api_texts: &[(String, String)]) {
-    let lexical = Catalogs::build(false, tools, requests, api_texts);
-    let mut hybrid = Catalogs::build(true, tools, requests, api_texts);
-    hybrid.each(|ix| ix.set_gate(None));
-    let lex = lexical.recalls(tools, requests);
-    let ungated = hybrid.recalls(tools, requests);
-    let samples: Vec<_> = gate_samples(&hybrid, &lex, &ungated, requests)
+/// The gate's logistic fit on the requests where the ungated hybrid and lexical disagree
+/// (lexical better = positive), printed with its sample counts.
+fn fit_logistic(
+    hybrid: &Catalogs,
+    lex: &[[f64; 4]],
+    ungated: &[[f64; 4]],
+    requests: &[Request],
+) -> ([f32; GATE_FEATURES], f32) {
+    let samples: Vec<_> = gate_samples(hybrid, lex, ungated, requests)
         .into_iter()
         .map(|(_, x, y)| (x, y))
         .collect();
@@ -1122,6 +1124,16 @@ fn fit_gate(tools: &[Tool], requests: &[Request], api_texts: &[(String, String)]
         "gate: {} samples ({positives} lexical better); weights {weights:?} bias {bias}",
         samples.len()
     );
+    (weights, bias)
+}
+
+fn fit_gate(tools: &[Tool], requests: &[Request], api_texts: &[(String, String)]) {
+    let lexical = Catalogs::build(false, tools, requests, api_texts);
+    let mut hybrid = Catalogs::build(true, tools, requests, api_texts);
+    hybrid.each(|ix| ix.set_gate(None));
+    let lex = lexical.recalls(tools, requests);
+    let ungated = hybrid.recalls(tools, requests);
+    let (weights, bias) = fit_logistic(&hybrid, &lex, &ungated, requests);
     let show = |label: &str, v: &[[f64; 4]]| show(label, v, &lex, requests);
     show("lexical", &lex);
     show("hybrid ungated", &ungated);
@@ -1212,16 +1224,7 @@ fn refit(tools: &[Tool], requests: &[Request], api_texts: &[(String, String)]) {
         ix.set_api_weight(gamma);
     });
     let ungated = hybrid.recalls(tools, requests);
-    let samples: Vec<_> = gate_samples(&hybrid, &lex, &ungated, requests)
-        .into_iter()
-        .map(|(_, x, y)| (x, y))
-        .collect();
-    let positives = samples.iter().filter(|s| s.1).count();
-    let (weights, bias) = logistic(&samples);
-    println!(
-        "gate: {} samples ({positives} lexical better); weights {weights:?} bias {bias}",
-        samples.len()
-    );
+    let (weights, bias) = fit_logistic(&hybrid, &lex, &ungated, requests);
     let mut chosen: (Option<Gate>, Merit) = (None, ungated_merit);
     for threshold in [0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7] {
         for gated in [0.7, 0.85, 0.9, 0.95, 1.0] {
