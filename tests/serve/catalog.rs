@@ -265,6 +265,13 @@ fn the_facade_lists_three_tools_and_the_pins_at_every_revision() {
         assert_eq!(has("title"), rev >= V2025_06_18, "{rev}");
         assert_eq!(has("outputSchema"), rev >= V2025_06_18, "{rev}");
         assert_eq!(has("annotations"), rev >= V2025_03_26, "{rev}");
+        // One description: no `servers` filter (issue 31).
+        assert!(
+            tools[0]["inputSchema"]["properties"]
+                .get("servers")
+                .is_none(),
+            "{rev}"
+        );
         // The pin is listed exactly as a direct server lists it.
         let mut d = Conn::open(&rt, &direct);
         let denv = d.open_at(rev);
@@ -287,6 +294,11 @@ fn search_describe_call_equals_the_direct_answers() {
         let found = &r["result"]["structuredContent"]["tools"];
         assert_eq!(found[0]["name"], "echo", "an exact name ranks first: {r}");
         assert_eq!(found[0]["server"], doc["info"]["name"]);
+        // One description: no ranking of descriptions (issue 31).
+        assert!(
+            r["result"]["structuredContent"].get("servers").is_none(),
+            "{r}"
+        );
         // The same list as text.
         let text: Value = serde_json::from_str(&text_of(&r)).expect("JSON text");
         assert_eq!(&text, &r["result"]["structuredContent"]);

@@ -651,6 +651,12 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
     for (name, _, args) in &wanted {
         calls.push(json!({"name": "call_tool", "arguments": {"name": name, "arguments": args}}));
     }
+    // Last, the search narrowed to one description (issue 31's `servers`).
+    let narrowed = wanted[1].1.clone();
+    calls.push(
+        json!({"name": "search_tools", "arguments": {"query": "find a pet by its id",
+        "limit": 50, "servers": [narrowed]}}),
+    );
     let calls_json = calls.clone();
     let calls = Value::from(calls).to_string();
     let check = |who: &str, out: &Value| {
@@ -688,6 +694,27 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
                 "{who}: {name} was not sent: {res}"
             );
         }
+        // The descriptions the request is about, each one served (the TS SDK checks
+        // the result against the outputSchema that lists `servers`).
+        let ranked: Vec<&str> = r[0]["result"]["structuredContent"]["servers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s["name"].as_str())
+            .collect();
+        assert!(
+            !ranked.is_empty() && ranked.iter().all(|n| wanted.iter().any(|w| w.1 == *n)),
+            "{who}: {r}"
+        );
+        let narrowed_hits = r[2 + wanted.len()]["result"]["structuredContent"]["tools"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert!(
+            !narrowed_hits.is_empty()
+                && narrowed_hits.iter().all(|h| h["server"] == json!(narrowed)),
+            "{who}: {r}"
+        );
     };
     let bin = mcpdesc_bin().display().to_string();
     // Every revision each SDK speaks of the ones the imports declare (2025-06-18,
@@ -803,7 +830,10 @@ fn three_descriptions_together_behind_the_facade_with_real_clients_and_prism() {
                 call("describe_tools", &calls_json[1]["arguments"]),
             ];
             for c in &calls_json[2..] {
-                results.push(call("call_tool", &c["arguments"]));
+                results.push(call(
+                    c["name"].as_str().unwrap_or_default(),
+                    &c["arguments"],
+                ));
             }
             check(
                 &format!("inspector cli ({era})"),

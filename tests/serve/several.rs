@@ -409,6 +409,125 @@ fn the_search_facade_names_each_results_own_description() {
     assert_eq!(r["result"]["isError"], true, "{r}");
 }
 
+/// The search facade's `servers` (issue 31): with two descriptions `search_tools` takes
+/// a `servers` filter (their names enumerated) and its result ranks the descriptions
+/// the request is about; expectations by hand from the two descriptions' words: only
+/// the Notes description has "memo", only the petstore has "photo", and the one-tool
+/// Notes description is the smaller document, so for "memo photo" it ranks first with
+/// the best score, 1, and the petstore second below it. Every result validates
+/// against the listed outputSchema. Unknown names are tool errors naming the known ones.
+#[test]
+fn the_search_facade_filters_and_ranks_servers() {
+    let doc = petstore();
+    let pets = doc["info"]["name"].as_str().expect("info.name").to_string();
+    let notes = Arc::new(json!({
+        "mcpdesc": "0.8.0",
+        "info": {"name": "Notes", "version": "1"},
+        "protocolVersions": ["2026-07-28"],
+        "tools": [{"name": "get_pet_memo", "description": "Read the memo about a pet.",
+            "inputSchema": {"type": "object"}}]
+    }));
+    let (log, _) = mcpdesc_serve::Log::buffer();
+    let p = prepare_many(
+        vec![
+            member(
+                &notes,
+                "notes",
+                BackendOptions::Mock(MockOptions::default()),
+            ),
+            member(&doc, "pets", BackendOptions::Mock(MockOptions::default())),
+        ],
+        ServeOptions {
+            log,
+            discovery: mcpdesc_serve::Discovery::Search(mcpdesc_serve::SearchOptions::default()),
+            ..ServeOptions::default()
+        },
+        Transport::Stdio,
+    )
+    .unwrap_or_else(|e| panic!("prepare_many: {e:?}"));
+    let rt = Arc::new(rt());
+    let mut c = Conn::open(&rt, p.server());
+    let env = c.open_at(V2026_07_28);
+    let (tools, _) = c.list_all(&env, "tools/list", "tools");
+    let search = tools
+        .iter()
+        .find(|t| t["name"] == "search_tools")
+        .expect("search_tools listed");
+    let mut known = vec!["Notes".to_string(), pets.clone()];
+    known.sort();
+    assert_eq!(
+        search["inputSchema"]["properties"]["servers"]["items"]["enum"],
+        json!(known)
+    );
+    let output = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&search["outputSchema"])
+        .expect("outputSchema compiles");
+    let mut search_tools = |args: Value| {
+        let r = c.call(
+            &env,
+            "tools/call",
+            json!({"name": "search_tools", "arguments": args}),
+        );
+        if let Some(sc) = r["result"].get("structuredContent") {
+            let problems: Vec<String> = output.iter_errors(sc).map(|e| e.to_string()).collect();
+            assert!(problems.is_empty(), "{problems:?}: {sc}");
+        }
+        r
+    };
+    let r = search_tools(json!({"query": "memo photo", "limit": 50}));
+    let ranked = &r["result"]["structuredContent"]["servers"];
+    assert_eq!(ranked[0], json!({"name": "Notes", "score": 1.0}), "{r}");
+    assert_eq!(ranked[1]["name"], json!(pets), "{r}");
+    let second = ranked[1]["score"].as_f64().unwrap_or(0.0);
+    assert!(second > 0.0 && second < 1.0, "{r}");
+    assert_eq!(ranked.as_array().map(Vec::len), Some(2), "{r}");
+    // Only one description has the word: only it is ranked.
+    let r = search_tools(json!({"query": "photo"}));
+    assert_eq!(
+        r["result"]["structuredContent"]["servers"],
+        json!([{"name": pets, "score": 1.0}]),
+        "{r}"
+    );
+    // "pet" is in both; the filter keeps one description's tools, the ranking still
+    // names both.
+    let servers_of = |r: &Value| -> Vec<String> {
+        r["result"]["structuredContent"]["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|h| h["server"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let all = search_tools(json!({"query": "pet", "limit": 50}));
+    let mut both = servers_of(&all);
+    both.sort();
+    both.dedup();
+    assert_eq!(both, known, "{all}");
+    let r = search_tools(json!({"query": "pet", "limit": 50, "servers": ["Notes"]}));
+    assert_eq!(servers_of(&r), ["Notes"], "{r}");
+    assert_eq!(
+        r["result"]["structuredContent"]["tools"][0]["name"],
+        "notes_get_pet_memo"
+    );
+    assert_eq!(
+        r["result"]["structuredContent"]["servers"],
+        all["result"]["structuredContent"]["servers"]
+    );
+    let r = search_tools(json!({"query": "pet", "limit": 50, "servers": [pets]}));
+    let got = servers_of(&r);
+    assert!(!got.is_empty() && got.iter().all(|s| *s == pets), "{r}");
+    // An unknown description: a tool error naming it and the known ones.
+    let r = search_tools(json!({"query": "pet", "servers": ["Nowhere"]}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let text = r["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    for name in ["Nowhere", "Notes", pets.as_str()] {
+        assert!(text.contains(name), "{name} not in {text}");
+    }
+}
+
 /// Code mode over several descriptions (issue 22: `--discovery code` composes with
 /// several descriptions): `tools/list` is `search_api` and `execute`, `search_api`
 /// declares the prefixed names, and one script calls a tool of each description, each

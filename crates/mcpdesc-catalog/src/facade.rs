@@ -1,8 +1,12 @@
 //! The search facade (`--discovery search`): a fixed, small `tools/list` of three tools
 //! that stand for a catalog of any size.
 //!
-//! - [`SEARCH_TOOLS`] `{query, limit?, toolsets?, readOnly?}` → `{"tools": [{name, server,
-//!   title?, summary, method?, path?, toolset?, score}]}`, best first.
+//! - [`SEARCH_TOOLS`] `{query, limit?, toolsets?, servers?, readOnly?}` → `{"tools":
+//!   [{name, server, title?, summary, method?, path?, toolset?, requires?, score}],
+//!   "servers"?: [{name, score}]}`, best first. With two or more descriptions served,
+//!   `servers` narrows the search to some of them, and the result ranks the
+//!   descriptions the request is most about ([`ranked_servers`]); with one, neither
+//!   appears.
 //! - [`DESCRIBE_TOOLS`] `{names}` → `{"tools": [Tool]}`, each exactly as `tools/list`
 //!   would list it at the negotiated revision.
 //! - [`CALL_TOOL`] `{name, arguments}` → the named tool's own result, unchanged.
@@ -44,8 +48,12 @@ pub struct About {
 }
 
 /// Toolset names listed in `search_tools`' input schema at most (more are still
-/// accepted; the description says how many there are).
+/// accepted; the description says how many there are). The same bound holds for
+/// description names.
 const MAX_LISTED_TOOLSETS: usize = 40;
+
+/// Most descriptions a `search_tools` result ranks.
+pub const MAX_RANKED_SERVERS: usize = 3;
 
 /// The facade's three tool declarations, in the description's own terms (every field
 /// any revision has; [`at_revision`] keeps what a revision defines).
@@ -58,11 +66,17 @@ pub fn declarations(about: &About) -> [Value; 3] {
     }
     let read_only_annotations = json!({"readOnlyHint": true, "destructiveHint": false,
         "idempotentHint": true, "openWorldHint": false});
-    let search = json!({
+    let several = about.servers.len() >= 2;
+    let narrow = if several {
+        " The result also ranks the servers the task is most about: narrow with servers."
+    } else {
+        ""
+    };
+    let mut search = json!({
         "name": SEARCH_TOOLS,
         "title": "Search tools",
         "description": format!(
-            "Find tools of {servers} ({} tools) for a task, best match first. Describe what you want to do in your own words, or give a tool name. Then call describe_tools for their input schemas and call_tool to run one.",
+            "Find tools of {servers} ({} tools) for a task, best match first. Describe what you want to do in your own words, or give a tool name.{narrow} Then call describe_tools for their input schemas and call_tool to run one.",
             about.tools
         ),
         "inputSchema": {
@@ -95,6 +109,17 @@ pub fn declarations(about: &About) -> [Value; 3] {
         },
         "annotations": read_only_annotations.clone()
     });
+    if several {
+        let mut names = json!({"type": "array", "items": {"type": "string"},
+            "description": "Only tools of these servers (a result's server)."});
+        if about.servers.len() <= MAX_LISTED_TOOLSETS {
+            names["items"]["enum"] = json!(about.servers);
+        }
+        search["inputSchema"]["properties"]["servers"] = names;
+        search["outputSchema"]["properties"]["servers"] = json!({"type": "array",
+            "items": {"type": "object", "properties": {"name": {"type": "string"}, "score": {"type": "number"}},
+                "required": ["name", "score"]}});
+    }
     let describe = json!({
         "name": DESCRIBE_TOOLS,
         "title": "Describe tools",
@@ -187,11 +212,29 @@ impl Found {
                 .collect();
             m.insert("requires".into(), Value::Array(r));
         }
-        // Scores rounded to 4 decimals: stable across platforms' float formatting.
-        let score = (f64::from(self.score) * 10_000.0).round() / 10_000.0;
-        m.insert("score".into(), json!(score));
+        m.insert("score".into(), json!(rounded(self.score)));
         Value::Object(m)
     }
+}
+
+/// A score as results show it: rounded to 4 decimals, stable across platforms' float
+/// formatting.
+fn rounded(score: f32) -> f64 {
+    (f64::from(score) * 10_000.0).round() / 10_000.0
+}
+
+/// A `search_tools` result's `servers`: the descriptions a request is about, from the
+/// index's API ranking (label and prior, best first: `Index::api_ranking`), at most
+/// [`MAX_RANKED_SERVERS`], those scored above 0, scores rounded like the hits'.
+pub fn ranked_servers(ranking: &[(&str, f32)]) -> Value {
+    Value::Array(
+        ranking
+            .iter()
+            .filter(|(_, score)| *score > 0.0)
+            .take(MAX_RANKED_SERVERS)
+            .map(|(name, score)| json!({"name": name, "score": rounded(*score)}))
+            .collect(),
+    )
 }
 
 /// The first sentence of a description (at most 200 characters): up to the first `.`,
@@ -272,6 +315,112 @@ mod tests {
         );
         assert_eq!(first_sentence("  "), "");
         assert_eq!(first_sentence(&"x".repeat(500)).chars().count(), 200);
+    }
+
+    /// By hand: two descriptions get the `servers` filter (their names as its enum), the
+    /// result's `servers` in the output schema and the clause saying so; one gets none
+    /// of it, so a single API's list does not grow; past the listing bound the names
+    /// are not enumerated.
+    #[test]
+    fn several_descriptions_add_the_servers_filter_and_ranking() {
+        let about = |servers: &[&str]| About {
+            servers: servers.iter().map(|s| s.to_string()).collect(),
+            toolsets: vec!["issues".into()],
+            tools: 10,
+        };
+        let [two, ..] = declarations(&about(&["Notes", "Pets"]));
+        assert_eq!(
+            two["inputSchema"]["properties"]["servers"],
+            json!({"type": "array", "items": {"type": "string", "enum": ["Notes", "Pets"]},
+                "description": "Only tools of these servers (a result's server)."})
+        );
+        assert_eq!(
+            two["outputSchema"]["properties"]["servers"]["items"]["required"],
+            json!(["name", "score"])
+        );
+        assert_eq!(two["outputSchema"]["required"], json!(["tools"]));
+        assert!(
+            two["description"]
+                .as_str()
+                .is_some_and(|d| d.contains("narrow with servers"))
+        );
+        let [one, ..] = declarations(&about(&["Pets"]));
+        assert!(one["inputSchema"]["properties"].get("servers").is_none());
+        assert!(one["outputSchema"]["properties"].get("servers").is_none());
+        assert!(
+            one["description"]
+                .as_str()
+                .is_some_and(|d| !d.contains("servers"))
+        );
+        let many: Vec<String> = (0..=MAX_LISTED_TOOLSETS)
+            .map(|i| format!("api{i}"))
+            .collect();
+        let names: Vec<&str> = many.iter().map(String::as_str).collect();
+        let [lots, ..] = declarations(&about(&names));
+        assert!(
+            lots["inputSchema"]["properties"]["servers"]["items"]
+                .get("enum")
+                .is_none()
+        );
+    }
+
+    /// By hand: at most three, only those above 0, rounded to 4 decimals, in the given
+    /// (best-first) order.
+    #[test]
+    fn ranked_servers_are_the_best_three_above_zero() {
+        let ranking = [
+            ("Pets", 1.0),
+            ("Notes", 0.208_256),
+            ("Zoo", 0.1),
+            ("Far", 0.05),
+        ];
+        assert_eq!(
+            ranked_servers(&ranking),
+            json!([{"name": "Pets", "score": 1.0}, {"name": "Notes", "score": 0.2083},
+                {"name": "Zoo", "score": 0.1}])
+        );
+        assert_eq!(
+            ranked_servers(&[("Pets", 0.5), ("Notes", 0.0)]),
+            json!([{"name": "Pets", "score": 0.5}])
+        );
+        assert_eq!(ranked_servers(&[]), json!([]));
+    }
+
+    /// The facade's `tools/list` stays within 6,000 bytes (issue 31's budget) for a
+    /// pooled catalogue of eleven APIs (the evaluation sets' APIs by name) with as many
+    /// toolsets as the schema enumerates, at the newest revision.
+    #[test]
+    fn eleven_apis_list_within_the_budget() {
+        let servers: Vec<String> = [
+            "Spotify Web API",
+            "GitHub v3 REST API",
+            "Stripe API",
+            "The Jira Cloud platform REST API",
+            "Slack Web API",
+            "Twilio - Api",
+            "Calendar API",
+            "Gmail API",
+            "Trello",
+            "Zoom API",
+            "Mailchimp Marketing API",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let toolsets: Vec<String> = (0..MAX_LISTED_TOOLSETS)
+            .map(|i| format!("toolset-name-{i:02}-of-twenty"))
+            .collect();
+        let about = About {
+            servers,
+            toolsets,
+            tools: 3066,
+        };
+        let tools: Vec<Value> = declarations(&about)
+            .iter()
+            .map(|d| at_revision(d, V2026_07_28))
+            .collect();
+        let bytes = json!({"tools": tools}).to_string().len();
+        assert!(bytes <= 6000, "{bytes} bytes");
     }
 
     #[test]

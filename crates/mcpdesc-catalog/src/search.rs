@@ -34,7 +34,9 @@
 //! together): the prior `p` of an API is the request's BM25 against each API taken as
 //! one document, divided by the best API's (the score fusion's prior below, with its
 //! constants). It only orders tools BM25F cannot tell apart: equal scores in step 1,
-//! and the tools without evidence in step 2. With one API there is none.
+//! and the tools without evidence in step 2. With one API there is none. A caller can
+//! read the prior ([`Index::api_ranking`]: the search facade shows it as the result's
+//! `servers`) and search one API's tools only ([`Filter::apis`]).
 //!
 //! **Never worse than lexical, by construction.** Let `L` be the lexical ranking (the
 //! positive-score tools, best first) and `D` the default's. Step 1 makes `D`'s first
@@ -456,6 +458,9 @@ pub struct Filter<'a> {
     pub toolsets: Option<&'a [String]>,
     /// Keep tools whose effective `readOnlyHint` equals this.
     pub read_only: Option<bool>,
+    /// Keep tools of any of these APIs (labels as [`Index::set_apis`] gave them; a tool
+    /// without a label matches none). Empty or `None`: every API.
+    pub apis: Option<&'a [String]>,
 }
 
 /// One result.
@@ -704,10 +709,12 @@ impl Index {
                 })
             })
             .collect();
-        if ids.len() < 2 {
-            self.apis.clear();
-            self.api_labels.clear();
-        }
+    }
+
+    /// Whether the index's tools belong to two or more APIs: only then is there an
+    /// API prior (one API's labels still serve [`Filter::apis`]).
+    fn several_apis(&self) -> bool {
+        self.api_labels.len() >= 2
     }
 
     /// Gives the APIs of [`Index::set_apis`] their own texts, by label (`info` title
@@ -774,7 +781,7 @@ impl Index {
     /// (a term's frequency: how many of the API's tools have it; its idf: over the
     /// APIs), divided by the best API's; empty with one API or no match.
     fn api_bm25(&self, query: &str) -> Vec<f32> {
-        if self.apis.is_empty() {
+        if !self.several_apis() {
             return Vec::new();
         }
         let groups = self.api_count();
@@ -852,6 +859,15 @@ impl Index {
     fn admits(&self, i: usize, filter: &Filter<'_>) -> bool {
         if let Some(ro) = filter.read_only
             && self.read_only[i] != ro
+        {
+            return false;
+        }
+        if let Some(want) = filter.apis
+            && !want.is_empty()
+            && !self
+                .apis
+                .get(i)
+                .is_some_and(|&a| want.contains(&self.api_labels[a as usize]))
         {
             return false;
         }
@@ -1074,7 +1090,7 @@ impl Index {
             }
         }
         let mu = self.api_lexical_share;
-        if mu > 0.0 && !self.apis.is_empty() && !lexical_top.is_empty() {
+        if mu > 0.0 && self.several_apis() && !lexical_top.is_empty() {
             let groups = self.api_count();
             let mut hits = vec![0f32; groups];
             for h in lexical_top {
@@ -1089,6 +1105,32 @@ impl Index {
             return Vec::new();
         }
         prior
+    }
+
+    /// Which APIs the request is about: the API prior the default ranks with (over the
+    /// tools `filter` admits), as (label, prior) for each API with a prior above 0,
+    /// best first, ties by label; empty with fewer than two APIs ([`Index::set_apis`]).
+    /// It needs no semantic ranker.
+    pub fn api_ranking(&self, query: &str, filter: &Filter<'_>) -> Vec<(&str, f32)> {
+        if !self.several_apis() {
+            return Vec::new();
+        }
+        // The lexical hits count only with a lexical share μ (saves a BM25F pass).
+        let hits = if self.api_lexical_share > 0.0 {
+            self.lexical(query, filter)
+        } else {
+            Vec::new()
+        };
+        let prior = self.api_prior(query, &hits[..hits.len().min(LEXICAL_TOP)]);
+        let mut ranked: Vec<(&str, f32)> = self
+            .api_labels
+            .iter()
+            .zip(prior)
+            .filter(|&(_, p)| p > 0.0)
+            .map(|(label, p)| (label.as_str(), p))
+            .collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        ranked
     }
 
     /// The gate's signals for `query` over the whole catalog (what the evaluation fits
@@ -1442,7 +1484,7 @@ mod tests {
             10,
             &Filter {
                 read_only: Some(true),
-                toolsets: None,
+                ..Filter::default()
             },
         );
         assert!(!names(&ix, &ro).contains(&"repos_delete".to_string()));
@@ -1452,7 +1494,7 @@ mod tests {
             10,
             &Filter {
                 toolsets: Some(&ts),
-                read_only: None,
+                ..Filter::default()
             },
         );
         assert_eq!(names(&ix, &only), ["pulls_list"]);
@@ -1705,6 +1747,69 @@ mod tests {
         assert_eq!(names(&ix, &hits), ["d_delta", "e_eps", "c_gamma"]);
     }
 
+    /// The API ranking a caller is shown, and the API filter, on the corpus above with
+    /// the labels swapped (by hand: prior y 1, x 0.208256, so best first is not label
+    /// order; no API matches "nothing here"). Filtered to y, the ranking is y's lexical
+    /// hits (c_gamma, then b_beta) and y's fill (e_eps); to an
+    /// unknown label, nothing. One API: no ranking, and the filter by its label keeps
+    /// every tool.
+    #[test]
+    fn api_ranking_and_the_api_filter() {
+        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
+        let corpus = vec![
+            desc("a_alpha", "omega"),
+            desc("b_beta", "omega"),
+            desc("c_gamma", "delta"),
+            desc("d_delta", "zeta"),
+            desc("e_eps", "theta"),
+            desc("f_phi", "kappa"),
+        ];
+        let similarities = vec![0.2, 0.3, 0.4, 0.9, 0.8, 0.1];
+        let mut ix = Index::build(corpus.clone(), Some(Box::new(Fixed(similarities))));
+        ix.set_apis(&["x", "y", "y", "x", "y", "x"]);
+        let ranking = ix.api_ranking("omega delta", &Filter::default());
+        assert_eq!(ranking.iter().map(|r| r.0).collect::<Vec<_>>(), ["y", "x"]);
+        assert_scores(
+            &ranking.iter().map(|r| r.1).collect::<Vec<_>>(),
+            &[1.0, 0.208256],
+        );
+        assert!(
+            ix.api_ranking("nothing here", &Filter::default())
+                .is_empty()
+        );
+        let only = |labels: &[&str]| labels.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        let y = only(&["y"]);
+        let filter = Filter {
+            apis: Some(&y),
+            ..Filter::default()
+        };
+        let hits = ix.search("omega delta", 10, &filter);
+        assert_eq!(names(&ix, &hits), ["c_gamma", "b_beta", "e_eps"]);
+        let unknown = only(&["z"]);
+        let filter = Filter {
+            apis: Some(&unknown),
+            ..Filter::default()
+        };
+        assert!(ix.search("omega delta", 10, &filter).is_empty());
+        // Without a semantic ranker: the same filter, BM25F's hits of y only.
+        let mut lexical = Index::build(corpus, None);
+        lexical.set_apis(&["x", "y", "y", "x", "y", "x"]);
+        let filter = Filter {
+            apis: Some(&y),
+            ..Filter::default()
+        };
+        let hits = lexical.search("omega delta", 10, &filter);
+        assert_eq!(names(&lexical, &hits), ["c_gamma", "b_beta"]);
+        let x = only(&["x"]);
+        ix.set_apis(&["x"; 6]);
+        assert!(ix.api_ranking("omega delta", &Filter::default()).is_empty());
+        let filter = Filter {
+            apis: Some(&x),
+            ..Filter::default()
+        };
+        assert_eq!(ix.search("omega delta", 10, &filter).len(), 6);
+    }
+
     /// A small deterministic generator (xorshift64*) for the property below.
     struct Rng(u64);
 
@@ -1760,12 +1865,14 @@ mod tests {
                 .collect();
             // Similarities from a few levels, so ties happen.
             let similarities: Vec<f32> = (0..n).map(|_| rng.below(5) as f32 / 4.0).collect();
-            let lexical = Index::build(corpus.clone(), None);
+            let mut lexical = Index::build(corpus.clone(), None);
             let mut default = Index::build(corpus, Some(Box::new(Fixed(similarities))));
             default.set_fusion(LEXICAL_WEIGHT, 1 + rng.below(n + 2));
             let apis = 1 + rng.below(3);
             let labels: Vec<String> = (0..n).map(|_| rng.below(apis).to_string()).collect();
             default.set_apis(&labels);
+            // Labels without a semantic ranker: no prior, only the API filter.
+            lexical.set_apis(&labels);
             for _ in 0..10 {
                 let query = match rng.below(6) {
                     0 => format!("tool_{}", rng.below(n)),
@@ -1773,9 +1880,11 @@ mod tests {
                     _ => rng.words(&VOCABULARY, 4),
                 };
                 let toolsets = [String::from("a")];
+                let api = [rng.below(apis).to_string()];
                 let filter = Filter {
                     toolsets: (rng.below(3) == 0).then_some(&toolsets[..]),
                     read_only: [None, Some(true), Some(false)][rng.below(3)],
+                    apis: (rng.below(3) == 0).then_some(&api[..]),
                 };
                 let all = lexical.search(&query, n + 1, &filter);
                 let lexical_score = |tool: usize| all.iter().find(|h| h.tool == tool);
@@ -1889,7 +1998,7 @@ mod tests {
         let ix = scored(corpus, vec![0.2, 0.6, 0.4, 0.8]);
         let rw = Filter {
             read_only: Some(false),
-            toolsets: None,
+            ..Filter::default()
         };
         let hits = ix.search("nothing", 10, &rw);
         assert_eq!(names(&ix, &hits), ["t_two"]);
@@ -2146,7 +2255,7 @@ mod tests {
             10,
             &Filter {
                 toolsets: Some(&none),
-                read_only: None,
+                ..Filter::default()
             },
         );
         assert_eq!(

@@ -29,6 +29,9 @@ pub struct Facade {
     positions: HashMap<String, usize>,
     decls: [Value; 3],
     validators: [ArgsValidator; 3],
+    /// The served descriptions' names (each tool's `server`), sorted; with two or more,
+    /// `search_tools` takes a `servers` filter and ranks them.
+    servers: Vec<String>,
     /// `--pin` names (served names), listed as themselves.
     pins: Vec<String>,
     pinned: HashSet<String>,
@@ -140,7 +143,7 @@ impl Facade {
         }
         servers.sort();
         let about = About {
-            servers,
+            servers: servers.clone(),
             toolsets: toolsets.into_iter().collect(),
             tools: entries.len(),
         };
@@ -177,6 +180,7 @@ impl Facade {
             shown,
             decls,
             validators,
+            servers,
             pins: pins.to_vec(),
             pinned: pins.iter().cloned().collect(),
         })
@@ -318,17 +322,29 @@ impl Facade {
             let msg = "search_tools: `query` is blank; describe the task in your own words";
             return FacadeCall::Answered(error_result(rev, msg), format!("error: {msg}"));
         }
-        let toolsets: Option<Vec<String>> = arguments.get("toolsets").and_then(|v| {
-            v.as_array().map(|a| {
+        let strings = |key: &str| -> Option<Vec<String>> {
+            arguments.get(key).and_then(Value::as_array).map(|a| {
                 a.iter()
                     .filter_map(Value::as_str)
                     .map(str::to_string)
                     .collect()
             })
-        });
+        };
+        let toolsets = strings("toolsets");
+        let servers = strings("servers");
+        // The input schema enumerates the names up to a bound; past it, checked here.
+        if let Some(unknown) = servers.iter().flatten().find(|s| !self.servers.contains(s)) {
+            let shown: String = unknown.chars().take(80).collect();
+            let msg = format!(
+                "search_tools: unknown server `{shown}`; the servers are: {}",
+                self.servers.join(", ")
+            );
+            return FacadeCall::Answered(error_result(rev, &msg), format!("error: {msg}"));
+        }
         let filter = Filter {
             toolsets: toolsets.as_deref(),
             read_only: arguments.get("readOnly").and_then(Value::as_bool),
+            apis: servers.as_deref(),
         };
         // Every hit, then those the negotiated revision serves and the caller may call
         // (before `limit`: a caller still gets `limit` permitted hits).
@@ -355,10 +371,16 @@ impl Facade {
             })
             .collect();
         let n = found.len();
-        FacadeCall::Answered(
-            structured(json!({"tools": found}), rev),
-            format!("{n} tools found"),
-        )
+        let mut result = json!({"tools": found});
+        if self.servers.len() >= 2 {
+            // Which descriptions the request is about, whatever `servers` narrowed to.
+            let whole = Filter {
+                apis: None,
+                ..filter
+            };
+            result["servers"] = facade::ranked_servers(&self.index.api_ranking(query, &whole));
+        }
+        FacadeCall::Answered(structured(result, rev), format!("{n} tools found"))
     }
 
     fn describe(
@@ -604,5 +626,57 @@ mod tests {
         ));
         assert_eq!(found["tools"][0]["name"], "list_my_repos");
         assert!(found["tools"][0].get("requires").is_none());
+    }
+
+    /// More descriptions than the input schema enumerates (41, one tool each, composed
+    /// as `prepare_many` composes them): `servers` still filters, and an unknown name is
+    /// refused here, naming it and the known ones (by hand).
+    #[test]
+    fn servers_past_the_listing_bound_are_checked_by_name() {
+        let tools: Vec<Value> = (0..41)
+            .map(|i| {
+                let mut t = tool(&format!("report_{i}"), &format!("/r{i}"), &[], json!({}));
+                t[crate::compose::SERVER_EXTENSION] = json!(format!("api{i:02}"));
+                t
+            })
+            .collect();
+        let doc = json!({"mcpdesc": "0.8.0", "info": {"name": "many", "version": "1"},
+            "protocolVersions": ["2025-11-25"], "tools": tools});
+        let revisions = RevisionSet::from_json(&doc["protocolVersions"]);
+        let catalog = Catalog::new(Arc::new(doc), revisions, 100);
+        let facade = Facade::build(&catalog, &[], None).expect("facade");
+        let view = catalog.view(ProtocolRevision::V2025_11_25).expect("served");
+        let args = |v: Value| v.as_object().cloned().unwrap_or_default();
+        let everyone = |_: &str| true;
+        let servers = &facade.decls[0]["inputSchema"]["properties"]["servers"];
+        assert!(servers["items"].get("enum").is_none(), "{servers}");
+        let found = answer(facade.call(
+            &catalog,
+            view,
+            facade::SEARCH_TOOLS,
+            &args(json!({"query": "report operation", "limit": 50, "servers": ["api07"]})),
+            &everyone,
+        ));
+        assert_eq!(found["tools"], json!([found["tools"][0]]));
+        assert_eq!(found["tools"][0]["name"], "report_7");
+        match facade.call(
+            &catalog,
+            view,
+            facade::SEARCH_TOOLS,
+            &args(json!({"query": "report", "servers": ["api07", "nowhere"]})),
+            &everyone,
+        ) {
+            FacadeCall::Answered(v, _) => {
+                assert_eq!(v["isError"], true, "{v}");
+                let text = v["content"][0]["text"].as_str().unwrap_or_default();
+                assert!(
+                    text.contains("`nowhere`")
+                        && text.contains("api00, api01")
+                        && text.contains("api40"),
+                    "{text}"
+                );
+            }
+            _ => panic!("answered here"),
+        }
     }
 }
