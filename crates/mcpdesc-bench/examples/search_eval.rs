@@ -35,6 +35,11 @@
 //! `--refit` (tuning set only) refits the score fusion for the shipped model: a grid of
 //! α × depth × API-prior weight without a gate, then the gate fitted and swept at the best
 //! of it; the best by "fewest tuning slices below lexical, then the largest mean recall".
+//! `--fit-api-gate` (tuning set only) fits the lexical-first default's API gate
+//! (`mcpdesc_catalog::search::ApiGate`): a grid of margins × widths, each with the tuning
+//! slices below lexical, and the best; every report also scores the default with the
+//! fitted gate ([`API_GATE_FIT`], column "api gate") and counts the slices each is below
+//! lexical.
 //! `--candidates` (tuning set only) prints the default, the gate fitted leaving each API
 //! out in turn and applied to that API's requests, and a grid of candidate changes (the
 //! APIs' own texts in the API prior, the prior only at a large API margin, the lexical top
@@ -433,7 +438,18 @@ fn main() -> ExitCode {
     }
     // The decision rule, fixed before any run (issue 31): the default is the
     // lexical-first fusion; the old score fusion is shown for comparison only.
-    let [lexical, old, default] = [Ranker::Lexical, Ranker::OldFusion, Ranker::Default].map(|r| {
+    if args.iter().any(|a| a == "--fit-api-gate") {
+        // Only the API gate's fit (tuning set only).
+        fit_api_gate(&tools, &fixture.requests, &api_texts);
+        return ExitCode::SUCCESS;
+    }
+    let [lexical, old, default, gated] = [
+        Ranker::Lexical,
+        Ranker::OldFusion,
+        Ranker::Default,
+        Ranker::ApiGate,
+    ]
+    .map(|r| {
         evaluate_index(
             r,
             None,
@@ -462,7 +478,8 @@ fn main() -> ExitCode {
             (
                 set,
                 r.api.clone(),
-                [lexical[i], semantic[i], old[i], default[i]],
+                r.api.clone(),
+                [lexical[i], semantic[i], old[i], default[i], gated[i]],
             )
         })
         .collect();
@@ -721,7 +738,13 @@ enum Ranker {
     OldFusion,
     /// The served default (`--search hybrid`): lexical-first fusion.
     Default,
+    /// The default with the API gate fitted on the tuning set ([`API_GATE_FIT`]).
+    ApiGate,
 }
+
+/// The API gate (`mcpdesc_catalog::search::ApiGate`) as `--fit-api-gate` fitted it on
+/// the tuning set (issue 31's pre-registered try; `None`: not fitted yet).
+const API_GATE_FIT: Option<mcpdesc_catalog::search::ApiGate> = None;
 
 /// Recall of the search `mcpdesc serve --discovery search` runs (`mcpdesc_catalog`'s
 /// index: BM25F, or BM25F with the embedding model, lexical-first or, for comparison,
@@ -745,11 +768,15 @@ fn evaluate_index(
         (None, Ranker::Lexical) => "lexical",
         (None, Ranker::OldFusion) => "old fusion",
         (None, Ranker::Default) => "default",
+        (None, Ranker::ApiGate) => "api gate",
     };
     let hybrid = ranker != Ranker::Lexical;
     let tune = |index: &mut Index| {
         if ranker == Ranker::OldFusion || fusion.is_some() {
             index.set_fusion_mode(Fusion::Scored);
+        }
+        if ranker == Ranker::ApiGate {
+            index.set_api_gate(API_GATE_FIT);
         }
         if let Some((alpha, depth, gamma)) = fusion {
             index.set_fusion(alpha, depth);
@@ -1249,6 +1276,39 @@ fn refit(tools: &[Tool], requests: &[Request], api_texts: &[(String, String)]) {
     );
 }
 
+/// `--fit-api-gate` (tuning set only; issue 31's pre-registered try): the default
+/// (lexical-first) with the API gate (`mcpdesc_catalog::search::ApiGate`) at a grid of
+/// margins m × widths N, each with the slices below lexical; the best by [`merit`]
+/// (fewest tuning slices below lexical, then summed mean recall; one that only ties the
+/// default's merit does not count) is printed as the fit.
+fn fit_api_gate(tools: &[Tool], requests: &[Request], api_texts: &[(String, String)]) {
+    use mcpdesc_catalog::search::{ApiGate, Fusion};
+    let lexical = Catalogs::build(false, tools, requests, api_texts);
+    let mut default = Catalogs::build(true, tools, requests, api_texts);
+    default.each(|ix| {
+        ix.set_fusion_mode(Fusion::LexicalFirst);
+        ix.set_api_gate(None);
+    });
+    let lex = lexical.recalls(tools, requests);
+    show("lexical", &lex, &lex, requests);
+    let plain = default.recalls(tools, requests);
+    show("default (no gate)", &plain, &lex, requests);
+    let mut chosen: (Option<ApiGate>, Merit) = (None, merit(&plain, &lex, requests));
+    for margin in [0.1, 0.2, 0.3, 0.5, 0.7] {
+        for within in [5, 10, 20] {
+            let gate = ApiGate { margin, within };
+            default.each(|ix| ix.set_api_gate(Some(gate)));
+            let v = default.recalls(tools, requests);
+            show(&format!("m={margin} N={within}"), &v, &lex, requests);
+            let m = merit(&v, &lex, requests);
+            if better(m, chosen.1) {
+                chosen = (Some(gate), m);
+            }
+        }
+    }
+    println!("api gate fitted: {:?} {:?}", chosen.0, chosen.1);
+}
+
 /// One candidate's change to an index's settings.
 type Configure = Box<dyn Fn(&mut Index)>;
 
@@ -1383,13 +1443,15 @@ fn group_catalog(group: &Group) -> Result<(Vec<Tool>, ApiTexts), String> {
     Ok((tools, api_texts))
 }
 
-/// The rankers the summaries compare, in their columns' order (the last is the
-/// default; "old fusion" is the score fusion it replaced).
-const RANKERS: [&str; 4] = ["lexical", "semantic", "old fusion", "default"];
+/// The rankers the summaries compare, in their columns' order ("default" is the served
+/// one, "old fusion" the score fusion it replaced, "api gate" the default with
+/// [`API_GATE_FIT`]).
+const RANKERS: [&str; 5] = ["lexical", "semantic", "old fusion", "default", "api gate"];
 
-/// One request's figures for the summary: its group, its category (or API), and per
-/// ranker (in [`RANKERS`]' order) its pooled @5, @10 and own-catalog @5, @10.
-type Row = (String, String, [[f64; 4]; 4]);
+/// One request's figures for the summary: its group, its category (or API), its API
+/// (StableToolBench: `GROUP/TOOL`), and per ranker (in [`RANKERS`]' order) its pooled
+/// @5, @10 and own-catalog @5, @10.
+type Row = (String, String, String, [[f64; 4]; 5]);
 
 /// `--set DIR` (or one group's `.json`): the StableToolBench set. Each group is its own
 /// pooled catalog (every tool its queries list); each request is also ranked in its own
@@ -1494,19 +1556,14 @@ fn stabletoolbench(
             misses,
             per_api_table,
         );
-        let default = evaluate_index(
-            Ranker::Default,
-            None,
-            &tools,
-            catalog,
-            misses,
-            per_api_table,
-        );
+        let [default, gated] = [Ranker::Default, Ranker::ApiGate]
+            .map(|r| evaluate_index(r, None, &tools, catalog, misses, per_api_table));
         for (i, r) in group.requests.iter().enumerate() {
             rows.push((
                 group.group.clone(),
                 r.category.clone().unwrap_or_default(),
-                [lexical[i], semantic[i], old[i], default[i]],
+                format!("{}/{}", group.group, r.api),
+                [lexical[i], semantic[i], old[i], default[i], gated[i]],
             ));
         }
     }
@@ -1518,45 +1575,89 @@ fn stabletoolbench(
 
 /// The summary: pooled recall@5/@10 per group, per category (StableToolBench) or API (the
 /// other sets) and over every request, for each ranker; `<` marks a slice where the
-/// default is below lexical.
+/// default is below lexical, `G<` one where the API gate is. It ends with how many
+/// slices each is below lexical at @5 or @10: those lines, and every API's requests
+/// (StableToolBench: every tool of every group), pooled and in their own catalogs.
 fn print_summary(rows: &[Row]) {
     let mut groups: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
     groups.dedup();
     let mut categories: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
     categories.sort_unstable();
     categories.dedup();
+    let mut apis: Vec<&str> = rows.iter().map(|r| r.2.as_str()).collect();
+    apis.sort_unstable();
+    apis.dedup();
     println!();
     println!(
-        "{:<44} {:>4}   {}   default-lexical",
+        "{:<44} {:>4}   {}   default-lexical   gate-lexical",
         "pooled recall@5/@10",
         "n",
         RANKERS.map(|r| format!("{r:>13}")).join(" ")
     );
-    let line = |label: &str, keep: &dyn Fn(&Row) -> bool, own: bool| {
+    // Per ranker k: mean pooled (or own) @5, @10 of the rows `keep` picks.
+    let means = |keep: &dyn Fn(&Row) -> bool, own: bool| {
         let picked: Vec<&Row> = rows.iter().filter(|r| keep(r)).collect();
         let n = picked.len().max(1) as f64;
         let off = if own { 2 } else { 0 };
-        let means: [[f64; 2]; 4] = std::array::from_fn(|k| {
-            [0, 1].map(|j| picked.iter().map(|r| r.2[k][off + j]).sum::<f64>() / n)
+        let m: [[f64; 2]; 5] = std::array::from_fn(|k| {
+            [0, 1].map(|j| picked.iter().map(|r| r.3[k][off + j]).sum::<f64>() / n)
         });
-        let cols = means.map(|m| format!("  {:.3}/{:.3}", m[0], m[1]));
-        let (d5, d10) = (means[3][0] - means[0][0], means[3][1] - means[0][1]);
-        let below = if d5 < -1e-9 || d10 < -1e-9 { " <" } else { "" };
+        (picked.len(), m)
+    };
+    let below =
+        |m: &[[f64; 2]; 5], k: usize| m[k][0] - m[0][0] < -1e-9 || m[k][1] - m[0][1] < -1e-9;
+    // Slices below lexical: (default, gate, slices).
+    let mut counts = (0usize, 0usize, 0usize);
+    let mut line = |label: &str, keep: &dyn Fn(&Row) -> bool, own: bool, print: bool| {
+        let (n, m) = means(keep, own);
+        let (d, g) = (below(&m, 3), below(&m, 4));
+        counts.0 += usize::from(d);
+        counts.1 += usize::from(g);
+        counts.2 += 1;
+        if !print {
+            return;
+        }
+        let cols = m.map(|m| format!("  {:.3}/{:.3}", m[0], m[1]));
+        let delta = |k: usize| format!("{:+.3}/{:+.3}", m[k][0] - m[0][0], m[k][1] - m[0][1]);
         println!(
-            "{label:<44} {:>4} {}   {d5:+.3}/{d10:+.3}{below}",
-            picked.len(),
-            cols.join(" ")
+            "{label:<44} {n:>4} {}   {}{}   {}{}",
+            cols.join(" "),
+            delta(3),
+            if d { " <" } else { "  " },
+            delta(4),
+            if g { " G<" } else { "" }
         );
     };
     for g in &groups {
-        line(g, &|r: &Row| r.0 == *g, false);
+        line(g, &|r: &Row| r.0 == *g, false, true);
     }
     for c in &categories {
-        line(&format!("  {c}"), &|r: &Row| r.1 == *c, false);
+        line(&format!("  {c}"), &|r: &Row| r.1 == *c, false, true);
     }
     for c in &categories {
-        line(&format!("  {c}, own catalog"), &|r: &Row| r.1 == *c, true);
+        line(
+            &format!("  {c}, own catalog"),
+            &|r: &Row| r.1 == *c,
+            true,
+            true,
+        );
     }
-    line("all", &|_: &Row| true, false);
-    line("all, own catalog (gold tools only)", &|_: &Row| true, true);
+    line("all", &|_: &Row| true, false, true);
+    line(
+        "all, own catalog (gold tools only)",
+        &|_: &Row| true,
+        true,
+        true,
+    );
+    for a in &apis {
+        line(a, &|r: &Row| r.2 == *a, false, false);
+        line(a, &|r: &Row| r.2 == *a, true, false);
+    }
+    println!(
+        "slices below lexical (@5 or @10) of {}: default {}, api gate {} ({} APIs pooled and own included)",
+        counts.2,
+        counts.0,
+        counts.1,
+        apis.len()
+    );
 }

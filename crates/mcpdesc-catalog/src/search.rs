@@ -206,6 +206,23 @@ pub struct Reserve {
 /// The default rank-level safety (none: see PERFORMANCE.md, issue 31).
 pub const RESERVE: Option<Reserve> = None;
 
+/// An API gate in the lexical-first ranking (issue 31's pre-registered try): when the
+/// request's API prior names one API clearly (its prior leads the second API's by at
+/// least `margin`) and the lexical ranking's best [`LEXICAL_TOP`] hold hits of two or
+/// more APIs, that API's hits among the first `within` move ahead of the other APIs'
+/// hits there, each group in its lexical order (a stable partition; scores unchanged).
+/// Nothing outside the first `within` moves, and no tool enters or leaves them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ApiGate {
+    /// The lead of the best API's prior over the second's (priors lie in 0..=1).
+    pub margin: f32,
+    /// How many first hits the partition covers.
+    pub within: usize,
+}
+
+/// The default API gate (none: see PERFORMANCE.md, issue 31).
+pub const API_GATE: Option<ApiGate> = None;
+
 /// The share μ of the API prior taken from the APIs of the lexical ranking's best
 /// [`LEXICAL_TOP`] tools (each API's share of their scores, divided by the best API's);
 /// the rest, `1 − μ`, is the API-level BM25.
@@ -511,6 +528,8 @@ pub struct Index {
     api_margin: f32,
     /// Rank-level safety ([`RESERVE`] unless changed).
     reserve: Option<Reserve>,
+    /// The lexical-first ranking's API gate ([`API_GATE`] unless changed).
+    api_gate: Option<ApiGate>,
     /// How BM25F and the semantic ranking combine ([`Fusion::LexicalFirst`] unless
     /// changed).
     fusion: Fusion,
@@ -649,6 +668,7 @@ impl Index {
             api_text_weight: API_TEXT_WEIGHT,
             api_margin: API_MARGIN,
             reserve: RESERVE,
+            api_gate: API_GATE,
             fusion: Fusion::default(),
         }
     }
@@ -745,6 +765,11 @@ impl Index {
     pub fn set_api_text_weight(&mut self, weight: f32, margin: f32) {
         self.api_text_weight = weight.clamp(0.0, 1.0);
         self.api_margin = margin.clamp(0.0, 1.0);
+    }
+
+    /// Sets (or removes) the lexical-first ranking's API gate: what the evaluation fits.
+    pub fn set_api_gate(&mut self, gate: Option<ApiGate>) {
+        self.api_gate = gate;
     }
 
     /// Sets (or removes) the rank-level safety: what the evaluation sweeps.
@@ -946,6 +971,9 @@ impl Index {
                     .total_cmp(&a.score)
                     .then_with(|| about(b.tool).total_cmp(&about(a.tool)))
             });
+            if let Some(gate) = self.api_gate {
+                self.gate_by_api(&mut hits, &prior, gate);
+            }
         }
         if similarities.len() != self.names.len() {
             return hits;
@@ -975,6 +1003,27 @@ impl Index {
         filled.sort_by(|a, b| b.score.total_cmp(&a.score));
         hits.extend(filled);
         hits
+    }
+
+    /// The API gate ([`ApiGate`]) on the lexical hits `hits` (best first), with the
+    /// request's API prior `prior` (per API id).
+    fn gate_by_api(&self, hits: &mut [Hit], prior: &[f32], gate: ApiGate) {
+        let mut order: Vec<usize> = (0..prior.len()).collect();
+        order.sort_by(|&a, &b| prior[b].total_cmp(&prior[a]).then(a.cmp(&b)));
+        let (Some(&best), Some(&second)) = (order.first(), order.get(1)) else {
+            return;
+        };
+        if prior[best] - prior[second] < gate.margin {
+            return;
+        }
+        let api = |h: &Hit| self.apis.get(h.tool).copied();
+        let top = &hits[..hits.len().min(LEXICAL_TOP)];
+        if top.iter().all(|h| api(h) == top.first().and_then(api)) {
+            return;
+        }
+        let n = hits.len().min(gate.within);
+        // Stable: each group keeps its lexical order.
+        hits[..n].sort_by_key(|h| api(h) != Some(best as u32));
     }
 
     /// The API prior (per API id, [`Index::api_prior`]) of tool `tool`'s API; 0 without
@@ -1745,6 +1794,54 @@ mod tests {
         // A request no API's tools match has no prior: the order without APIs.
         let hits = ix.search("nothing here", 3, &Filter::default());
         assert_eq!(names(&ix, &hits), ["d_delta", "e_eps", "c_gamma"]);
+    }
+
+    /// The API gate by hand (description-only one-term tools; x = x_a, x_b, x_c "delta",
+    /// y = y_a "omega", y_b "kappa", y_c "theta"). BM25F of "omega delta" (N = 6): omega
+    /// idf ln(14/3) → 0.700202 for y_a; delta idf ln 2 → 0.315067 for each x tool. API
+    /// BM25 (equal sizes): delta in x's three tools (tf 3 → 3/4.2), omega in one of y's
+    /// (tf 1 → 1/2.2), same idf → prior x 1, y 0.636364: a lead of 0.363636.
+    #[test]
+    fn the_api_gate_moves_the_leading_api_s_hits_first() {
+        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
+        let corpus = vec![
+            desc("x_a", "delta"),
+            desc("x_b", "delta"),
+            desc("x_c", "delta"),
+            desc("y_a", "omega"),
+            desc("y_b", "kappa"),
+            desc("y_c", "theta"),
+        ];
+        let mut ix = Index::build(corpus, Some(Box::new(Fixed(vec![0.5; 6]))));
+        ix.set_apis(&["x", "x", "x", "y", "y", "y"]);
+        assert_scores(&ix.api_prior("omega delta", &[]), &[1.0, 0.636364]);
+        let first4 = |ix: &Index| {
+            let hits = ix.search("omega delta", 4, &Filter::default());
+            names(ix, &hits)
+        };
+        assert_eq!(API_GATE, None);
+        assert_eq!(first4(&ix), ["y_a", "x_a", "x_b", "x_c"]);
+        ix.set_api_gate(Some(ApiGate {
+            margin: 0.3,
+            within: 10,
+        }));
+        assert_eq!(first4(&ix), ["x_a", "x_b", "x_c", "y_a"]);
+        let hits = ix.search("omega delta", 4, &Filter::default());
+        assert_scores(
+            &hits.iter().map(|h| h.score).collect::<Vec<_>>(),
+            &[0.315067, 0.315067, 0.315067, 0.700202],
+        );
+        ix.set_api_gate(Some(ApiGate {
+            margin: 0.3,
+            within: 2,
+        }));
+        assert_eq!(first4(&ix), ["x_a", "y_a", "x_b", "x_c"]);
+        // A lead below the margin: lexical's order.
+        ix.set_api_gate(Some(ApiGate {
+            margin: 0.4,
+            within: 10,
+        }));
+        assert_eq!(first4(&ix), ["y_a", "x_a", "x_b", "x_c"]);
     }
 
     /// The API ranking a caller is shown, and the API filter, on the corpus above with
