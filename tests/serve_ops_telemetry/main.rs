@@ -602,6 +602,8 @@ fn traces_continue_the_callers_trace_down_to_the_upstream() {
         json!({"traceparent": tp2}),
         &[("traceparent", other)],
     );
+    #[cfg(target_os = "linux")]
+    span_threads_yield_to_the_workers(serve.child.id());
     let (ok, log) = serve.stop();
     assert!(ok, "serve did not exit 0 on SIGTERM");
     // Nothing was dropped on the way to the exporter, so shutdown says nothing of it.
@@ -675,6 +677,51 @@ fn traces_continue_the_callers_trace_down_to_the_upstream() {
             .any(|s| s["trace_id"] == "11111111111111111111111111111111"),
         "the header's trace won over params._meta"
     );
+}
+
+/// The kernel's view of `pid`'s threads (`/proc/PID/task/TID/{comm,stat}`): the threads
+/// that build and export spans (the recorder, the SDK's batch processor, and any thread
+/// they started, such as the exporter's HTTP client's) run at nice 19, the tokio workers
+/// that serve calls at the process's own nice value.
+#[cfg(target_os = "linux")]
+fn span_threads_yield_to_the_workers(pid: u32) {
+    let nice_of = |tid: &std::path::Path| -> i64 {
+        let stat = std::fs::read_to_string(tid.join("stat")).unwrap_or_default();
+        // proc(5): the fields after the command's closing parenthesis start at the
+        // third; the nice value is the 19th.
+        let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        after
+            .split_whitespace()
+            .nth(19 - 3)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no nice value in {stat:?}"))
+    };
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).unwrap_or_else(|e| panic!("{e}"));
+    let mut threads: Vec<(String, i64)> = tasks
+        .filter_map(Result::ok)
+        .map(|t| {
+            let comm = std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
+            (comm.trim().to_string(), nice_of(&t.path()))
+        })
+        .collect();
+    threads.sort();
+    let main = nice_of(std::path::Path::new(&format!("/proc/{pid}/task/{pid}")));
+    let nice_values = |prefix: &str| -> Vec<i64> {
+        threads
+            .iter()
+            .filter(|(c, _)| c.starts_with(prefix))
+            .map(|(_, n)| *n)
+            .collect()
+    };
+    for (prefix, nice) in [
+        ("mcpdesc-spans", 19),
+        ("OpenTelemetry", 19),
+        ("tokio-rt-worker", main),
+    ] {
+        let found = nice_values(prefix);
+        assert!(!found.is_empty(), "no {prefix} thread: {threads:?}");
+        assert!(found.iter().all(|n| *n == nice), "{prefix}: {threads:?}");
+    }
 }
 
 /// The standard `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` are honoured:

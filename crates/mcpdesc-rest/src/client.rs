@@ -247,15 +247,38 @@ pub mod trace {
     pub(super) const TRACESTATE: HeaderName = HeaderName::from_static("tracestate");
 
     /// The trace of the MCP request being answered, as the server records it. The server
-    /// sets it as a value of the OpenTelemetry [`Context`] the call runs under
-    /// (`Context::with_value`); the gateway's client opens its CLIENT span under
-    /// `context` and hands the finished span to `spans`.
+    /// runs the call's future under it ([`TraceScope::run`]); the gateway's client opens
+    /// its CLIENT span under `context` and hands the finished span to `spans`.
+    ///
+    /// A task-local value, not a value of the OpenTelemetry [`Context`]: a context value
+    /// costs a map built per request and a context attached and detached on every poll,
+    /// a task-local one a swap per poll. Outside any scope the client still follows the
+    /// current OpenTelemetry context's span (a caller's own trace).
     #[derive(Clone)]
     pub struct TraceScope {
         /// The SERVER span's context (sampled or not).
         pub context: SpanContext,
         /// Where CLIENT spans go; `None` when the request is not recorded.
         pub spans: Option<Arc<dyn ClientSpans>>,
+    }
+
+    tokio::task_local! {
+        /// The scope of the MCP request whose call is being polled.
+        static SCOPE: TraceScope;
+    }
+
+    impl TraceScope {
+        /// Runs `fut` under this scope: the upstream requests it sends are traced under
+        /// it.
+        pub async fn run<F: std::future::Future>(self, fut: F) -> F::Output {
+            SCOPE.scope(self, fut).await
+        }
+
+        /// `f` of the scope `fut` runs under, when a [`TraceScope::run`] is being polled
+        /// on this thread.
+        pub fn with_current<R>(f: impl FnOnce(&TraceScope) -> R) -> Option<R> {
+            SCOPE.try_with(f).ok()
+        }
     }
 
     impl std::fmt::Debug for TraceScope {
@@ -314,25 +337,28 @@ pub mod trace {
     }
 
     impl Upstream {
-        /// The upstream context of `req` (to `origin`) under the current context; `None`
-        /// when it has no valid span context.
+        /// The upstream context of `req` (to `origin`) under the current [`TraceScope`], else
+        /// under the current OpenTelemetry context's span; `None` when neither has a valid
+        /// span context.
         pub(super) fn under_current(req: &HttpRequest, origin: &Origin) -> Option<Upstream> {
-            Context::map_current(|cx| match cx.get::<TraceScope>() {
-                Some(TraceScope {
+            TraceScope::with_current(|scope| match scope {
+                TraceScope {
                     context,
                     spans: Some(spans),
-                }) if context.is_sampled() => Some(Upstream::Recorded {
+                } if context.is_sampled() => Some(Upstream::Recorded {
                     span: Box::new(client_span(context, spans.new_span_id(), req, origin)),
                     spans: Arc::clone(spans),
                 }),
-                Some(scope) => scope
+                scope => scope
                     .context
                     .is_valid()
                     .then(|| Upstream::Passed(scope.context.clone())),
-                None => {
+            })
+            .unwrap_or_else(|| {
+                Context::map_current(|cx| {
                     let sc = cx.span().span_context().clone();
                     sc.is_valid().then_some(Upstream::Passed(sc))
-                }
+                })
             })
         }
 

@@ -936,7 +936,7 @@ impl Server {
     /// Runs one `tools/call` (a tool's, or code mode's `execute`) and returns the
     /// JSON-RPC response.
     pub(crate) async fn run_call(self: &Arc<Self>, mut job: CallJob) -> Value {
-        let obs = std::mem::take(&mut job.obs);
+        let mut obs = std::mem::take(&mut job.obs);
         // Pinned here and passed by reference: the call's future (kilobytes) is not
         // moved again into the context wrapper, which copied it on every call.
         let result = obs.in_context(std::pin::pin!(self.call_result(&job))).await;

@@ -115,8 +115,6 @@ async fn a_callers_context_not_recorded_here_is_passed_upstream_as_it_is() {
 async fn a_recorded_scope_gets_a_client_span_that_the_traceparent_names() {
     use crate::trace::{ClientSpan, ClientSpans, TraceScope};
     use crate::{HttpClient as _, ReadLimits, ReqwestClient};
-    use opentelemetry::Context;
-    use opentelemetry::context::FutureExt as _;
     use opentelemetry::trace::{SpanContext, SpanId, TraceFlags, TraceId, TraceState};
     use std::str::FromStr as _;
     use std::sync::{Arc, Mutex};
@@ -158,9 +156,7 @@ async fn a_recorded_scope_gets_a_client_span_that_the_traceparent_names() {
             spans: Some(Arc::clone(&spans) as Arc<dyn ClientSpans>),
         };
         assert!(format!("{scope:?}").contains("recorded: true"), "{scope:?}");
-        let cx = Context::new().with_value(scope);
-        let head =
-            one_request_head(client.send(&req, None, limits).with_context(cx), listener).await;
+        let head = one_request_head(scope.run(client.send(&req, None, limits)), listener).await;
         let expected = if sampled {
             "traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-1122334455667788-01\r\n"
         } else {

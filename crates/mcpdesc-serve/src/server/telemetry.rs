@@ -7,8 +7,8 @@
 //! and the transports share. Per MCP request the server asks it for a [`RequestObs`]
 //! when the request arrives and finishes it with the outcome: one observation of
 //! `mcp_server_operation_duration_seconds` and one SERVER span named
-//! `{mcp.method.name} {target}`. The span's [`TraceScope`] is a value of the current
-//! OpenTelemetry context while the call runs, so the REST gateway's client
+//! `{mcp.method.name} {target}`. The call runs under the span's [`TraceScope`] (a
+//! task-local value), so the REST gateway's client
 //! (`mcpdesc_rest::trace`) opens its CLIENT span under it and sends a `traceparent`
 //! naming that span. Spans are recorded as small records and built and exported off
 //! the request path ([`spans`]).
@@ -24,7 +24,6 @@ use mcpdesc_core::ProtocolRevision;
 use mcpdesc_core::meta::PROTOCOL_VERSION;
 use mcpdesc_rest::trace::TraceScope;
 use opentelemetry::Context;
-use opentelemetry::trace::FutureExt as _;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::encoding::{EncodeLabel as _, EncodeLabelSet, LabelSetEncoder};
 use prometheus_client::metrics::counter::Counter;
@@ -419,7 +418,7 @@ impl Telemetry {
                 sampler_attributes: started.sampler_attributes,
             });
             Trace {
-                cx: Context::new().with_value(scope),
+                scope: Some(scope),
                 span,
             }
         });
@@ -531,10 +530,10 @@ struct Obs {
     trace: Option<Trace>,
 }
 
-/// A request's trace: the context its call runs under (holding its [`TraceScope`]) and
-/// its SERVER span, when recorded (sampled).
+/// A request's trace: the [`TraceScope`] its call runs under (until it runs) and its
+/// SERVER span, when recorded (sampled).
 struct Trace {
-    cx: Context,
+    scope: Option<TraceScope>,
     span: Option<spans::ServerSpan>,
 }
 
@@ -569,15 +568,15 @@ impl RequestObs {
         }
     }
 
-    /// Runs `fut` with this request's span as the current context (with traces).
-    pub async fn in_context<F: std::future::Future>(&self, fut: F) -> F::Output {
+    /// Runs `fut` under this request's [`TraceScope`] (with traces; once).
+    pub async fn in_context<F: std::future::Future>(&mut self, fut: F) -> F::Output {
         match self
             .0
-            .as_ref()
-            .and_then(|o| o.trace.as_ref())
-            .map(|t| t.cx.clone())
+            .as_mut()
+            .and_then(|o| o.trace.as_mut())
+            .and_then(|t| t.scope.take())
         {
-            Some(cx) => fut.with_context(cx).await,
+            Some(scope) => scope.run(fut).await,
             None => fut.await,
         }
     }
@@ -622,13 +621,12 @@ impl Drop for RequestObs {
     }
 }
 
-/// The trace id of the current context's span, when it has a valid one (for log lines).
+/// The trace id of the current [`TraceScope`]'s span, when it has a valid one (for log
+/// lines).
 pub(crate) fn current_trace_id() -> Option<String> {
-    Context::map_current(|cx| {
-        cx.get::<TraceScope>()
-            .and_then(|s| spans::trace_id_of(&s.context))
-            .map(|t| t.to_string())
-    })
+    TraceScope::with_current(|s| spans::trace_id_of(&s.context))
+        .flatten()
+        .map(|t| t.to_string())
 }
 
 fn truncate(s: &str, max: usize) -> &str {
@@ -644,7 +642,20 @@ fn truncate(s: &str, max: usize) -> &str {
 
 /// The span recorder, feeding a batch span processor that sends OTLP/HTTP protobuf to
 /// `endpoint` + `/v1/traces` (or where the exporter's environment variables say).
+/// The processor and its exporter are built on the recorder's thread, so the threads
+/// they start (the batch processor's, the exporter's HTTP client's) run at its low
+/// priority ([`spans::NICE`]).
 fn tracing_pipeline(endpoint: Option<&str>) -> Result<spans::Recorder, TelemetryError> {
+    let endpoint = endpoint.map(|url| format!("{}/v1/traces", url.trim_end_matches('/')));
+    spans::Recorder::start(move || batch_processor(endpoint), queue_size())
+        .map_err(TelemetryError::Exporter)
+}
+
+/// The SDK's batch span processor with its OTLP/HTTP protobuf exporter to `endpoint`
+/// (else where the exporter's environment variables say) and the resource.
+fn batch_processor(
+    endpoint: Option<String>,
+) -> Result<opentelemetry_sdk::trace::BatchSpanProcessor, String> {
     use opentelemetry_otlp::WithExportConfig as _;
     use opentelemetry_sdk::trace::SpanProcessor as _;
     // reqwest is built with rustls and no crypto provider of its own: the gateway's is
@@ -654,11 +665,9 @@ fn tracing_pipeline(endpoint: Option<&str>) -> Result<spans::Recorder, Telemetry
         .with_http()
         .with_protocol(opentelemetry_otlp::Protocol::HttpBinary);
     if let Some(url) = endpoint {
-        builder = builder.with_endpoint(format!("{}/v1/traces", url.trim_end_matches('/')));
+        builder = builder.with_endpoint(url);
     }
-    let exporter = builder
-        .build()
-        .map_err(|e| TelemetryError::Exporter(e.to_string()))?;
+    let exporter = builder.build().map_err(|e| e.to_string())?;
     let mut resource = opentelemetry_sdk::Resource::builder();
     if std::env::var_os("OTEL_SERVICE_NAME").is_none_or(|v| v.is_empty()) {
         resource = resource.with_service_name(DEFAULT_SERVICE_NAME);
@@ -667,8 +676,7 @@ fn tracing_pipeline(endpoint: Option<&str>) -> Result<spans::Recorder, Telemetry
         .with_batch_config(batch_config())
         .build();
     processor.set_resource(&resource.build());
-    spans::Recorder::start(processor, queue_size())
-        .map_err(|e| TelemetryError::Exporter(e.to_string()))
+    Ok(processor)
 }
 
 /// The batch processor's queue size (`OTEL_BSP_MAX_QUEUE_SIZE` when set, else

@@ -95,22 +95,40 @@ pub(super) struct Recorder {
 }
 
 impl Recorder {
-    /// Starts the recorder's thread, which owns `processor` (its resource already set)
-    /// and hands it the spans; `queue` records wait at most.
-    pub fn start(
-        processor: impl SpanProcessor + 'static,
+    /// Starts the recorder's thread at the lowest scheduling priority
+    /// ([`lower_priority`]). There it builds the processor with `build` (so the threads
+    /// the processor and its exporter start inherit that priority), owns it and hands it
+    /// the spans; `queue` records wait at most. `build`'s error is returned.
+    pub fn start<P: SpanProcessor + 'static>(
+        build: impl FnOnce() -> Result<P, String> + Send + 'static,
         queue: usize,
-    ) -> std::io::Result<Recorder> {
+    ) -> Result<Recorder, String> {
         let config = opentelemetry_sdk::trace::Config::default();
         let (records, records_rx) = std::sync::mpsc::sync_channel(queue.max(1));
         let (control, control_rx) = std::sync::mpsc::sync_channel(16);
+        let (built, built_rx) = std::sync::mpsc::sync_channel(1);
         let waiting = Arc::new(AtomicUsize::new(0));
         let thread = {
             let waiting = Arc::clone(&waiting);
             std::thread::Builder::new()
                 .name("mcpdesc-spans".into())
-                .spawn(move || run(&processor, &records_rx, &control_rx, &waiting))?
+                .spawn(move || {
+                    lower_priority();
+                    match build() {
+                        Ok(processor) => {
+                            let _ = built.send(Ok(()));
+                            run(&processor, &records_rx, &control_rx, &waiting);
+                        }
+                        Err(e) => {
+                            let _ = built.send(Err(e));
+                        }
+                    }
+                })
+                .map_err(|e| e.to_string())?
         };
+        built_rx
+            .recv()
+            .map_err(|_| "the span recorder's thread ended while starting".to_string())??;
         Ok(Recorder {
             sampler: config.sampler,
             ids: config.id_generator,
@@ -244,6 +262,25 @@ fn run(
                 return;
             }
         }
+    }
+}
+
+/// The nice value of the threads that build and export spans: the lowest priority.
+pub(super) const NICE: i32 = 19;
+
+/// Lowers the calling thread's scheduling priority to [`NICE`] (Linux, where the nice
+/// value is a thread's own and threads it starts inherit it; elsewhere nothing). Span
+/// building, OTLP encoding (the SDK's, about 12,000 instructions a span) and export
+/// come in bursts of a whole batch. At the default priority a burst held a core for
+/// milliseconds, and a request's thread woken on that core waited behind it; at nice
+/// 19 the request's thread preempts it. When the CPU is saturated the exporter falls
+/// behind: its queue fills and spans are dropped (counted, reported at shutdown), as
+/// the batch processor drops them, instead of calls waiting for telemetry.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        let tid = rustix::thread::gettid();
+        let _ = rustix::process::setpriority_process(Some(tid), NICE);
     }
 }
 
@@ -404,13 +441,45 @@ mod tests {
         ))
     }
 
+    /// The processor is built on the recorder's thread: what `build` returns is what the
+    /// recorder owns, its error is `start`'s, and (Linux) it and the threads it starts
+    /// run at nice 19 while the caller's priority stays as it was.
+    #[test]
+    fn the_processor_is_built_on_the_low_priority_thread() {
+        let failed = Recorder::start(|| Err::<Kept, _>("no exporter".to_string()), 8);
+        assert_eq!(failed.err(), Some("no exporter".to_string()));
+        #[cfg(target_os = "linux")]
+        {
+            use rustix::process::getpriority_process;
+            use rustix::thread::gettid;
+            let nice = || getpriority_process(Some(gettid())).expect("getpriority");
+            let caller = nice();
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let r = Recorder::start(
+                {
+                    let seen = Arc::clone(&seen);
+                    move || {
+                        let child = std::thread::spawn(nice).join().expect("joins");
+                        seen.lock().expect("lock").extend([nice(), child]);
+                        Ok(Kept::default())
+                    }
+                },
+                8,
+            )
+            .expect("starts");
+            assert_eq!(*seen.lock().expect("lock"), [NICE, NICE]);
+            assert_eq!(nice(), caller);
+            r.shutdown();
+        }
+    }
+
     /// The default sampler (parent-based, always on; no `OTEL_TRACES_SAMPLER` is set in
     /// tests): a sampled caller's trace is continued and recorded, an unsampled one is
     /// continued and not recorded (flags `00`), and without a caller a new trace starts,
     /// recorded. Each gets a span id of its own.
     #[test]
     fn the_sampler_decides_as_the_sdks_tracer_does() {
-        let r = Recorder::start(Kept::default(), 8).expect("starts");
+        let r = Recorder::start(|| Ok(Kept::default()), 8).expect("starts");
         let sampled = r.start_server(&remote(TraceFlags::SAMPLED), "tools/call");
         assert!(sampled.recorded && sampled.context.is_sampled());
         assert_eq!(
@@ -440,7 +509,14 @@ mod tests {
     #[test]
     fn spans_reach_the_processor_as_the_conventions_name_them() {
         let kept = Kept::default();
-        let r = Recorder::start(kept.clone(), 8).expect("starts");
+        let r = Recorder::start(
+            {
+                let kept = kept.clone();
+                move || Ok(kept)
+            },
+            8,
+        )
+        .expect("starts");
         let started = r.start_server(&remote(TraceFlags::SAMPLED), "tools/call");
         let t0 = SystemTime::now();
         r.server(ServerSpan {
@@ -591,7 +667,7 @@ mod tests {
     /// After shutdown a span has nowhere to go: it is counted as dropped, not queued.
     #[test]
     fn spans_after_shutdown_are_counted_dropped() {
-        let r = Recorder::start(Kept::default(), 8).expect("starts");
+        let r = Recorder::start(|| Ok(Kept::default()), 8).expect("starts");
         assert_eq!(r.shutdown(), 0);
         let started = r.start_server(&Context::new(), "ping");
         r.server(ServerSpan {
