@@ -7,7 +7,8 @@ use crate::harness::*;
 use mcpdesc_core::ProtocolRevision::*;
 use mcpdesc_rest::{RestOptions, Secret};
 use mcpdesc_serve::{
-    BackendOptions, Member, MockOptions, ServeOptions, StartError, Transport, prepare_many,
+    BackendOptions, Member, MockOptions, Prepared, ServeOptions, StartError, Transport,
+    prepare_many,
 };
 use mcpdesc_tests::fixture;
 use serde_json::{Value, json};
@@ -340,6 +341,25 @@ fn a_bad_gateway_configuration_names_each_setting_at_its_place() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `notes` (prefix `notes`) and `pets` (prefix `pets`), both mocks, behind the search
+/// facade over stdio.
+fn notes_and_pets_behind_the_facade(notes: &Arc<Value>, pets: &Arc<Value>) -> Prepared {
+    let (log, _) = mcpdesc_serve::Log::buffer();
+    prepare_many(
+        vec![
+            member(notes, "notes", BackendOptions::Mock(MockOptions::default())),
+            member(pets, "pets", BackendOptions::Mock(MockOptions::default())),
+        ],
+        ServeOptions {
+            log,
+            discovery: mcpdesc_serve::Discovery::Search(mcpdesc_serve::SearchOptions::default()),
+            ..ServeOptions::default()
+        },
+        Transport::Stdio,
+    )
+    .unwrap_or_else(|e| panic!("prepare_many: {e:?}"))
+}
+
 /// The search facade over several descriptions: each result's `server` is its own
 /// description's `info.name` (hand-written: "Notes" and the petstore's name), a name
 /// from one description calls that description's backend through `call_tool`, and a
@@ -357,24 +377,7 @@ fn the_search_facade_names_each_results_own_description() {
             "examples": {"one": {"input": {}, "result": {"resultType": "complete",
                 "content": [{"type": "text", "text": "a note"}]}}}}]
     }));
-    let (log, _) = mcpdesc_serve::Log::buffer();
-    let p = prepare_many(
-        vec![
-            member(
-                &notes,
-                "notes",
-                BackendOptions::Mock(MockOptions::default()),
-            ),
-            member(&doc, "pets", BackendOptions::Mock(MockOptions::default())),
-        ],
-        ServeOptions {
-            log,
-            discovery: mcpdesc_serve::Discovery::Search(mcpdesc_serve::SearchOptions::default()),
-            ..ServeOptions::default()
-        },
-        Transport::Stdio,
-    )
-    .unwrap_or_else(|e| panic!("prepare_many: {e:?}"));
+    let p = notes_and_pets_behind_the_facade(&notes, &doc);
     let rt = Arc::new(rt());
     let mut c = Conn::open(&rt, p.server());
     let env = c.open_at(V2026_07_28);
@@ -427,24 +430,7 @@ fn the_search_facade_filters_and_ranks_servers() {
         "tools": [{"name": "get_pet_memo", "description": "Read the memo about a pet.",
             "inputSchema": {"type": "object"}}]
     }));
-    let (log, _) = mcpdesc_serve::Log::buffer();
-    let p = prepare_many(
-        vec![
-            member(
-                &notes,
-                "notes",
-                BackendOptions::Mock(MockOptions::default()),
-            ),
-            member(&doc, "pets", BackendOptions::Mock(MockOptions::default())),
-        ],
-        ServeOptions {
-            log,
-            discovery: mcpdesc_serve::Discovery::Search(mcpdesc_serve::SearchOptions::default()),
-            ..ServeOptions::default()
-        },
-        Transport::Stdio,
-    )
-    .unwrap_or_else(|e| panic!("prepare_many: {e:?}"));
+    let p = notes_and_pets_behind_the_facade(&notes, &doc);
     let rt = Arc::new(rt());
     let mut c = Conn::open(&rt, p.server());
     let env = c.open_at(V2026_07_28);

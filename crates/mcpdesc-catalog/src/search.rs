@@ -1747,6 +1747,21 @@ mod tests {
         assert_eq!(names(&ix, &hits), ["t_two", "t_zero"]);
     }
 
+    /// The six description-only tools (each a one-term document) and the similarities
+    /// of the API prior's hand-worked examples below.
+    fn api_prior_corpus() -> (Vec<Entry>, Vec<f32>) {
+        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
+        let corpus = vec![
+            desc("a_alpha", "omega"),
+            desc("b_beta", "omega"),
+            desc("c_gamma", "delta"),
+            desc("d_delta", "zeta"),
+            desc("e_eps", "theta"),
+            desc("f_phi", "kappa"),
+        ];
+        (corpus, vec![0.2, 0.3, 0.4, 0.9, 0.8, 0.1])
+    }
+
     /// The API prior in the lexical-first default, by hand (description-only tools, each
     /// a one-term document; x = b_beta, c_gamma, e_eps and y = a_alpha, d_delta, f_phi).
     /// BM25F of "omega delta" (N = 6, all lengths 1): delta in c_gamma, idf ln(11/3)
@@ -1758,16 +1773,7 @@ mod tests {
     /// f_phi 0.024366, so x's e_eps passes y's more similar d_delta.
     #[test]
     fn lexical_first_orders_ties_and_fill_by_the_api_prior() {
-        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
-        let corpus = vec![
-            desc("a_alpha", "omega"),
-            desc("b_beta", "omega"),
-            desc("c_gamma", "delta"),
-            desc("d_delta", "zeta"),
-            desc("e_eps", "theta"),
-            desc("f_phi", "kappa"),
-        ];
-        let similarities = vec![0.2, 0.3, 0.4, 0.9, 0.8, 0.1];
+        let (corpus, similarities) = api_prior_corpus();
         let mut ix = Index::build(corpus, Some(Box::new(Fixed(similarities))));
         let scores = |hits: &[Hit]| hits.iter().map(|h| h.score).collect::<Vec<_>>();
         // One API: ties by name, the fill by similarity (λ · e).
@@ -1852,16 +1858,7 @@ mod tests {
     /// every tool.
     #[test]
     fn api_ranking_and_the_api_filter() {
-        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
-        let corpus = vec![
-            desc("a_alpha", "omega"),
-            desc("b_beta", "omega"),
-            desc("c_gamma", "delta"),
-            desc("d_delta", "zeta"),
-            desc("e_eps", "theta"),
-            desc("f_phi", "kappa"),
-        ];
-        let similarities = vec![0.2, 0.3, 0.4, 0.9, 0.8, 0.1];
+        let (corpus, similarities) = api_prior_corpus();
         let mut ix = Index::build(corpus.clone(), Some(Box::new(Fixed(similarities))));
         ix.set_apis(&["x", "y", "y", "x", "y", "x"]);
         let ranking = ix.api_ranking("omega delta", &Filter::default());
