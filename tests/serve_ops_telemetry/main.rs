@@ -649,6 +649,19 @@ fn traces_continue_the_callers_trace_down_to_the_upstream() {
             .find(|s| s["trace_id"] == trace && s["kind"] == "SPAN_KIND_CLIENT")
             .unwrap_or_else(|| panic!("no CLIENT span in trace {trace}: {spans:#?}"));
         assert_eq!(client["parent_span_id"], server["span_id"]);
+        // The upstream request happened within the call: the CLIENT span lies within
+        // the SERVER span, and neither ends before it starts.
+        let time = |s: &Value, k: &str| s[k].as_u64().unwrap_or(0);
+        let times = [
+            time(server, "start"),
+            time(client, "start"),
+            time(client, "end"),
+            time(server, "end"),
+        ];
+        assert!(
+            times[0] > 0 && times.is_sorted(),
+            "SERVER and CLIENT span times out of order: {times:?}"
+        );
         let c = &client["attributes"];
         assert_eq!(c["http.request.method"], "GET");
         assert_eq!(c["server.address"], "127.0.0.1");

@@ -1,8 +1,8 @@
 """A minimal OTLP/HTTP trace receiver on the official OpenTelemetry protos: it listens on
 127.0.0.1 (an ephemeral port, printed as `PORT n`), decodes each POST /v1/traces body as
 an ExportTraceServiceRequest (application/x-protobuf) and prints one JSON line per span:
-{"service", "trace_id", "span_id", "parent_span_id", "name", "kind", "attributes",
-"status"}. Ids are lowercase hex, `kind` is the proto enum's name."""
+{"service", "trace_id", "span_id", "parent_span_id", "name", "kind", "start", "end",
+"attributes", "status"} (`start`, `end`: the span's Unix times in nanoseconds). Ids are lowercase hex, `kind` is the proto enum's name."""
 import json
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -37,6 +37,8 @@ class Handler(BaseHTTPRequestHandler):
                         "parent_span_id": s.parent_span_id.hex(),
                         "name": s.name,
                         "kind": trace_pb2.Span.SpanKind.Name(s.kind),
+                        "start": s.start_time_unix_nano,
+                        "end": s.end_time_unix_nano,
                         "attributes": {a.key: value(a.value) for a in s.attributes},
                         "status": trace_pb2.Status.StatusCode.Name(s.status.code),
                     }), flush=True)

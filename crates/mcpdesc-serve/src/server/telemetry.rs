@@ -824,9 +824,7 @@ async fn metrics_listener(tel: Telemetry, listener: std::net::TcpListener) {
                 hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
                     let tel = tel.clone();
                     async move {
-                        if req.uri().path() == "/metrics" {
-                            tel.settled().await;
-                        }
+                        tel.settled().await;
                         let resp =
                             if req.uri().path() != "/metrics" {
                                 Response::builder()
@@ -886,6 +884,7 @@ mod tests {
         let text = t.encode_metrics().unwrap_or_default();
         assert!(text.contains("mcp_method_name=\"_OTHER\""), "{text}");
         assert!(!text.contains("x/x/"), "{text}");
+        assert!(!text.contains("cancelled"), "{text}");
     }
 
     #[test]
@@ -933,8 +932,9 @@ mod tests {
     }
 
     /// A scrape waits for the records of the requests already answered: the call's
-    /// task records after a yield, and the scrape still counts it.
-    #[tokio::test(flavor = "current_thread")]
+    /// task records after a yield, and the scrape still counts it, having yielded to it
+    /// rather than slept (in paused time, no time passed).
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn a_scrape_waits_for_answered_requests() {
         let t = Telemetry::metrics_only();
         let answered = call(&t).answer(None);
@@ -942,9 +942,25 @@ mod tests {
             tokio::task::yield_now().await;
             answered.record();
         });
+        let before = tokio::time::Instant::now();
         t.settled().await;
+        assert_eq!(before.elapsed(), Duration::ZERO);
         assert_eq!(operations(&t.encode_metrics().unwrap_or_default(), ""), 1);
         let _ = recording.await;
+    }
+
+    /// Shutdown waits for answered requests' records too, as long as a scrape would.
+    #[test]
+    fn shutdown_waits_a_bounded_time_for_answered_requests() {
+        let t = Telemetry::metrics_only();
+        let answered = call(&t).answer(None);
+        let before = Instant::now();
+        assert_eq!(t.shutdown(), 0);
+        let waited = before.elapsed();
+        assert!(waited >= SETTLE_LIMIT, "{waited:?}");
+        assert!(waited < SETTLE_LIMIT * 20, "{waited:?}");
+        drop(answered);
+        assert_eq!(operations(&t.encode_metrics().unwrap_or_default(), ""), 1);
     }
 
     /// A request whose records never come holds a scrape up for [`SETTLE_LIMIT`] at
@@ -958,7 +974,7 @@ mod tests {
         let waited = before.elapsed();
         assert!(waited >= SETTLE_LIMIT, "{waited:?}");
         assert!(
-            waited < SETTLE_LIMIT + Duration::from_millis(10),
+            waited <= SETTLE_LIMIT + Duration::from_micros(500),
             "{waited:?}"
         );
         drop(answered);
