@@ -934,18 +934,15 @@ impl Server {
     }
 
     /// Runs one `tools/call` (a tool's, or code mode's `execute`) and returns the
-    /// JSON-RPC response, and its telemetry, to be recorded once the response is sent.
-    pub(crate) async fn run_call(
-        self: &Arc<Self>,
-        mut job: CallJob,
-    ) -> (Value, telemetry::Answered) {
+    /// JSON-RPC response.
+    pub(crate) async fn run_call(self: &Arc<Self>, mut job: CallJob) -> Value {
         let mut obs = std::mem::take(&mut job.obs);
         // Pinned here and passed by reference: the call's future (kilobytes) is not
         // moved again into the context wrapper, which copied it on every call.
         let result = obs.in_context(std::pin::pin!(self.call_result(&job))).await;
         let failed = result.get("isError") == Some(&Value::Bool(true));
-        let answered = obs.answer(failed.then_some("tool_error".into()));
-        (jsonrpc::response(&job.id, Value::Object(result)), answered)
+        obs.finish(failed.then_some("tool_error".into()));
+        jsonrpc::response(&job.id, Value::Object(result))
     }
 
     async fn call_result(self: &Arc<Self>, job: &CallJob) -> Map<String, Value> {

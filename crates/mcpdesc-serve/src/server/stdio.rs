@@ -225,14 +225,10 @@ where
         if go_rx.await.is_err() {
             return;
         }
-        let (resp, answered) = server.run_call(job).await;
+        let resp = server.run_call(job).await;
         sess.finished(&task_id);
         drop(permit);
         deliver(resp).await;
-        // The call's metrics and span are recorded after the response is on its way,
-        // once the task that sends it has had its turn: they cost the caller no latency.
-        tokio::task::yield_now().await;
-        answered.record();
     });
     if !session.register(&id, task.abort_handle()) {
         task.abort();

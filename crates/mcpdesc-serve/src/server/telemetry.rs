@@ -35,7 +35,6 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 mod spans;
@@ -237,8 +236,6 @@ impl Metrics {
 struct Inner {
     metrics: Option<Metrics>,
     spans: Option<Arc<spans::Recorder>>,
-    /// Requests answered and not yet recorded ([`RequestObs::answer`]).
-    owed: AtomicUsize,
 }
 
 /// The server's telemetry: metrics and traces, each on or off. Clones share it; the
@@ -284,7 +281,6 @@ impl Telemetry {
         Ok(Telemetry(Some(Arc::new(Inner {
             metrics: opts.metrics.then(Metrics::new),
             spans,
-            owed: AtomicUsize::new(0),
         }))))
     }
 
@@ -293,7 +289,6 @@ impl Telemetry {
         Telemetry(Some(Arc::new(Inner {
             metrics: Some(Metrics::new()),
             spans: None,
-            owed: AtomicUsize::new(0),
         })))
     }
 
@@ -307,33 +302,6 @@ impl Telemetry {
         let mut out = String::new();
         encode(&mut out, &m.registry).ok()?;
         Some(out)
-    }
-
-    /// Waits until every request answered so far is recorded ([`RequestObs::answer`]),
-    /// at most [`SETTLE_LIMIT`]: a scrape then counts every response a client has seen.
-    /// A request's debt lasts from its answer to its records (microseconds), so a wait
-    /// is rare and short even under load.
-    pub async fn settled(&self) {
-        let Some(inner) = &self.0 else { return };
-        let deadline = tokio::time::Instant::now() + SETTLE_LIMIT;
-        let mut spins = 0u32;
-        while inner.owed.load(Ordering::SeqCst) != 0 && tokio::time::Instant::now() < deadline {
-            if spins < 64 {
-                spins += 1;
-                tokio::task::yield_now().await;
-            } else {
-                tokio::time::sleep(Duration::from_millis(1)).await;
-            }
-        }
-    }
-
-    /// [`Telemetry::settled`], blocking the thread (for shutdown).
-    fn settled_blocking(&self) {
-        let Some(inner) = &self.0 else { return };
-        let deadline = Instant::now() + SETTLE_LIMIT;
-        while inner.owed.load(Ordering::SeqCst) != 0 && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_micros(100));
-        }
     }
 
     /// Serves `GET /metrics` on `listener` from a thread of its own (with its own
@@ -389,7 +357,6 @@ impl Telemetry {
     /// blocking thread. Returns how many spans were dropped because the recorder's queue
     /// was full.
     pub fn shutdown(&self) -> u64 {
-        self.settled_blocking();
         self.recorder().map_or(0, |r| r.shutdown())
     }
 
@@ -428,9 +395,6 @@ impl Telemetry {
         if let Some(m) = &inner.metrics {
             m.in_flight.inc();
         }
-        // Read before the span's wall-clock start, so the span's end (that start plus
-        // the duration) is never before the end of a CLIENT span under it.
-        let started = Instant::now();
         let trace = inner.spans.as_ref().map(|recorder| {
             let started = recorder.start_server(&parent_context(meta, header_trace), method);
             let scope = TraceScope {
@@ -460,7 +424,7 @@ impl Telemetry {
         });
         RequestObs(Some(Box::new(Obs {
             inner: Arc::clone(inner),
-            started,
+            started: Instant::now(),
             method,
             tool: target.filter(|_| method == "tools/call"),
             revision,
@@ -617,62 +581,34 @@ impl RequestObs {
         }
     }
 
-    /// Records the outcome now: `error_type` is `None` on success, the JSON-RPC error
-    /// code for an error response, `tool_error` for a result with `isError: true`.
+    /// Records the outcome: `error_type` is `None` on success, the JSON-RPC error code
+    /// for an error response, `tool_error` for a result with `isError: true`.
     pub fn finish(mut self, error_type: Option<Cow<'static, str>>) {
-        if let Some(mut o) = self.0.take() {
-            let elapsed = o.stop();
-            o.write(elapsed, error_type);
-        }
+        self.record(error_type);
     }
 
-    /// Ends the request at its answer, with the outcome of [`RequestObs::finish`]: its
-    /// duration stops now and it leaves the in-flight gauge, but the records (the
-    /// histogram's observation, the SERVER span) are made by [`Answered::record`], once
-    /// the response is on its way, so they cost the caller no latency. Until then the
-    /// request is owed: a scrape waits for it (see [`Telemetry::settled`]), so a
-    /// response a client has seen is always counted.
-    pub fn answer(mut self, error_type: Option<Cow<'static, str>>) -> Answered {
-        Answered(self.0.take().map(|o| {
-            let elapsed = o.stop();
-            o.inner.owed.fetch_add(1, Ordering::SeqCst);
-            (o, elapsed, error_type)
-        }))
-    }
-}
-
-impl Obs {
-    /// Stops the request's clock and takes it off the in-flight gauge.
-    fn stop(&self) -> Duration {
-        if let Some(m) = &self.inner.metrics {
+    fn record(&mut self, error_type: Option<Cow<'static, str>>) {
+        let Some(o) = self.0.take() else { return };
+        if let Some(m) = &o.inner.metrics {
             m.in_flight.dec();
-        }
-        self.started.elapsed()
-    }
-
-    /// Records the request: its duration histogram and its SERVER span.
-    fn write(&mut self, elapsed: Duration, error_type: Option<Cow<'static, str>>) {
-        if let Some(m) = &self.inner.metrics {
             let labels = OperationLabels {
-                method: self.method,
-                tool: self.tool.take(),
-                revision: self.revision,
+                method: o.method,
+                tool: o.tool.clone(),
+                revision: o.revision,
                 error_type: error_type.clone(),
             };
             m.operation
                 .get_or_create(&labels)
-                .observe(elapsed.as_secs_f64());
+                .observe(o.started.elapsed().as_secs_f64());
         }
         if let Some(Trace {
             span: Some(mut span),
             ..
-        }) = self.trace.take()
-            && let Some(recorder) = &self.inner.spans
+        }) = o.trace
+            && let Some(recorder) = &o.inner.spans
         {
-            // The span's start and the clock's were read together: its end is the
-            // start plus the duration (no second reading of the wall clock).
-            span.end = span.start + elapsed;
-            span.revision = self.revision;
+            span.end = SystemTime::now();
+            span.revision = o.revision;
             span.error_type = error_type;
             recorder.server(span);
         }
@@ -681,34 +617,7 @@ impl Obs {
 
 impl Drop for RequestObs {
     fn drop(&mut self) {
-        if let Some(mut o) = self.0.take() {
-            let elapsed = o.stop();
-            o.write(elapsed, Some(Cow::Borrowed("cancelled")));
-        }
-    }
-}
-
-/// A request answered and not yet recorded ([`RequestObs::answer`]). Dropped without
-/// [`Answered::record`] (its task was dropped at shutdown), it records then.
-pub(crate) struct Answered(Option<(Box<Obs>, Duration, Option<Cow<'static, str>>)>);
-
-impl Answered {
-    /// Makes the records and pays the debt.
-    pub fn record(mut self) {
-        self.write();
-    }
-
-    fn write(&mut self) {
-        if let Some((mut o, elapsed, error_type)) = self.0.take() {
-            o.write(elapsed, error_type);
-            o.inner.owed.fetch_sub(1, Ordering::SeqCst);
-        }
-    }
-}
-
-impl Drop for Answered {
-    fn drop(&mut self) {
-        self.write();
+        self.record(Some(Cow::Borrowed("cancelled")));
     }
 }
 
@@ -798,9 +707,6 @@ fn batch_config() -> opentelemetry_sdk::trace::BatchConfig {
     b.build()
 }
 
-/// The longest a scrape or shutdown waits for answered requests to be recorded.
-const SETTLE_LIMIT: Duration = Duration::from_millis(250);
-
 /// The default batch span processor queue and batch sizes (see [`batch_config`]).
 const BATCH_QUEUE: usize = 8192;
 const BATCH_SIZE: usize = 2048;
@@ -824,7 +730,6 @@ async fn metrics_listener(tel: Telemetry, listener: std::net::TcpListener) {
                 hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
                     let tel = tel.clone();
                     async move {
-                        tel.settled().await;
                         let resp =
                             if req.uri().path() != "/metrics" {
                                 Response::builder()
@@ -895,89 +800,6 @@ mod tests {
         let text = t.encode_metrics().unwrap_or_default();
         assert!(text.contains("error_type=\"cancelled\""), "{text}");
         assert!(text.contains("mcp_server_requests_in_flight 0"), "{text}");
-    }
-
-    fn operations(text: &str, outcome: &str) -> usize {
-        let line = format!(
-            "mcp_server_operation_duration_seconds_count{{mcp_method_name=\"tools/call\"{outcome}}} "
-        );
-        text.lines()
-            .find_map(|l| l.strip_prefix(line.as_str()))
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or(0)
-    }
-
-    fn call(t: &Telemetry) -> RequestObs {
-        let id = RequestId::Number("7".into());
-        t.request("tools/call", &id, None, None)
-    }
-
-    /// An answered request leaves the in-flight gauge at once and is counted when it is
-    /// recorded, as a success; dropped unrecorded, it is recorded then, still as a
-    /// success (the response was sent), not as cancelled.
-    #[test]
-    fn an_answered_request_is_counted_once_recorded_or_dropped() {
-        let t = Telemetry::metrics_only();
-        let answered = call(&t).answer(None);
-        let text = t.encode_metrics().unwrap_or_default();
-        assert!(text.contains("mcp_server_requests_in_flight 0"), "{text}");
-        assert_eq!(operations(&text, ""), 0, "{text}");
-        answered.record();
-        assert_eq!(operations(&t.encode_metrics().unwrap_or_default(), ""), 1);
-        drop(call(&t).answer(Some("tool_error".into())));
-        let text = t.encode_metrics().unwrap_or_default();
-        assert_eq!(operations(&text, ",error_type=\"tool_error\""), 1, "{text}");
-        assert!(!text.contains("cancelled"), "{text}");
-        assert_eq!(t.0.as_ref().map(|i| i.owed.load(Ordering::SeqCst)), Some(0));
-    }
-
-    /// A scrape waits for the records of the requests already answered: the call's
-    /// task records after a yield, and the scrape still counts it, having yielded to it
-    /// rather than slept (in paused time, no time passed).
-    #[tokio::test(flavor = "current_thread", start_paused = true)]
-    async fn a_scrape_waits_for_answered_requests() {
-        let t = Telemetry::metrics_only();
-        let answered = call(&t).answer(None);
-        let recording = tokio::spawn(async move {
-            tokio::task::yield_now().await;
-            answered.record();
-        });
-        let before = tokio::time::Instant::now();
-        t.settled().await;
-        assert_eq!(before.elapsed(), Duration::ZERO);
-        assert_eq!(operations(&t.encode_metrics().unwrap_or_default(), ""), 1);
-        let _ = recording.await;
-    }
-
-    /// Shutdown waits for answered requests' records too, as long as a scrape would.
-    #[test]
-    fn shutdown_waits_a_bounded_time_for_answered_requests() {
-        let t = Telemetry::metrics_only();
-        let answered = call(&t).answer(None);
-        let before = Instant::now();
-        assert_eq!(t.shutdown(), 0);
-        let waited = before.elapsed();
-        assert!(waited >= SETTLE_LIMIT, "{waited:?}");
-        assert!(waited < SETTLE_LIMIT * 20, "{waited:?}");
-        drop(answered);
-        assert_eq!(operations(&t.encode_metrics().unwrap_or_default(), ""), 1);
-    }
-
-    /// A request whose records never come holds a scrape up for [`SETTLE_LIMIT`] at
-    /// most (in paused time: no real wait).
-    #[tokio::test(flavor = "current_thread", start_paused = true)]
-    async fn a_scrape_waits_a_bounded_time() {
-        let t = Telemetry::metrics_only();
-        let answered = call(&t).answer(None);
-        let before = tokio::time::Instant::now();
-        t.settled().await;
-        let waited = before.elapsed();
-        assert!(waited >= SETTLE_LIMIT, "{waited:?}");
-        assert!(
-            waited <= SETTLE_LIMIT + Duration::from_micros(500),
-            "{waited:?}"
-        );
-        drop(answered);
     }
 
     #[test]
