@@ -1588,6 +1588,14 @@ mod tests {
         }
     }
 
+    /// Tools whose only text is a description: `(name, description)` each.
+    fn described(tools: &[(&str, &str)]) -> Vec<Entry> {
+        tools
+            .iter()
+            .map(|(name, d)| fielded(name, ["", "", d, "", "", "", ""]))
+            .collect()
+    }
+
     /// The oracle corpus: words the analyzer keeps as they are (checked below), spread
     /// over every field with lengths that differ from the fields' averages.
     fn oracle_corpus() -> Vec<Entry> {
@@ -1750,15 +1758,14 @@ mod tests {
     /// The six description-only tools (each a one-term document) and the similarities
     /// of the API prior's hand-worked examples below.
     fn api_prior_corpus() -> (Vec<Entry>, Vec<f32>) {
-        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
-        let corpus = vec![
-            desc("a_alpha", "omega"),
-            desc("b_beta", "omega"),
-            desc("c_gamma", "delta"),
-            desc("d_delta", "zeta"),
-            desc("e_eps", "theta"),
-            desc("f_phi", "kappa"),
-        ];
+        let corpus = described(&[
+            ("a_alpha", "omega"),
+            ("b_beta", "omega"),
+            ("c_gamma", "delta"),
+            ("d_delta", "zeta"),
+            ("e_eps", "theta"),
+            ("f_phi", "kappa"),
+        ]);
         (corpus, vec![0.2, 0.3, 0.4, 0.9, 0.8, 0.1])
     }
 
@@ -1809,15 +1816,14 @@ mod tests {
     /// (tf 1 → 1/2.2), same idf → prior x 1, y 0.636364: a lead of 0.363636.
     #[test]
     fn the_api_gate_moves_the_leading_api_s_hits_first() {
-        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
-        let corpus = vec![
-            desc("x_a", "delta"),
-            desc("x_b", "delta"),
-            desc("x_c", "delta"),
-            desc("y_a", "omega"),
-            desc("y_b", "kappa"),
-            desc("y_c", "theta"),
-        ];
+        let corpus = described(&[
+            ("x_a", "delta"),
+            ("x_b", "delta"),
+            ("x_c", "delta"),
+            ("y_a", "omega"),
+            ("y_b", "kappa"),
+            ("y_c", "theta"),
+        ]);
         let mut ix = Index::build(corpus, Some(Box::new(Fixed(vec![0.5; 6]))));
         ix.set_apis(&["x", "x", "x", "y", "y", "y"]);
         assert_scores(&ix.api_prior("omega delta", &[]), &[1.0, 0.636364]);
@@ -2109,13 +2115,12 @@ mod tests {
     /// 0.048174: 0.9, 0.689111, 0.887285 — x's tool now beats y's look-alike.
     #[test]
     fn api_prior_lifts_the_request_s_own_api() {
-        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
-        let corpus = vec![
-            desc("x_zero", "omega beta"),
-            desc("x_one", "omega"),
-            desc("y_two", "beta"),
-            desc("y_three", "gamma"),
-        ];
+        let corpus = described(&[
+            ("x_zero", "omega beta"),
+            ("x_one", "omega"),
+            ("y_two", "beta"),
+            ("y_three", "gamma"),
+        ]);
         let mut ix = scored(corpus, vec![0.2, 0.1, 1.0, 0.0]);
         ix.set_fusion(0.5, 100);
         let hits = ix.search("omega beta", 10, &Filter::default());
@@ -2147,9 +2152,8 @@ mod tests {
     /// 0.5 is within it and the prior applies; at ρ = 0.4 it does not (no prior).
     #[test]
     fn api_texts_and_the_margin_in_the_prior() {
-        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
         let mut ix = scored(
-            vec![desc("x_zero", "omega"), desc("y_one", "omega")],
+            described(&[("x_zero", "omega"), ("y_one", "omega")]),
             vec![0.5, 0.5],
         );
         ix.set_apis(&["x", "y"]);
@@ -2172,14 +2176,13 @@ mod tests {
     /// 0.5·1 + 0.5·0.5 = 0.75. Without top hits, or at μ = 0, the API BM25 alone.
     #[test]
     fn the_lexical_top_hits_share_of_the_prior() {
-        let desc = |name: &str, d: &str| fielded(name, ["", "", d, "", "", "", ""]);
         let mut ix = scored(
-            vec![
-                desc("x_zero", "omega"),
-                desc("x_one", "delta"),
-                desc("y_two", "omega"),
-                desc("y_three", "delta"),
-            ],
+            described(&[
+                ("x_zero", "omega"),
+                ("x_one", "delta"),
+                ("y_two", "omega"),
+                ("y_three", "delta"),
+            ]),
             vec![0.5, 0.5, 0.5, 0.5],
         );
         ix.set_apis(&["x", "x", "y", "y"]);
