@@ -167,15 +167,12 @@ fn generate_rust_server(desc: &Path, dir: &Path, crate_name: Option<&str>) -> St
 /// Returns (success, combined output).
 fn cargo(sub: &str, manifest: &Path, args: &[&str]) -> (bool, String) {
     let cfg = check_config();
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    let out = cfg
+        .cargo()
         .arg(sub)
         .arg("--manifest-path")
         .arg(manifest)
         .args(args)
-        .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
-        .env("RUSTFLAGS", "-D warnings")
-        .env_remove("RUSTC_WRAPPER")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .output()
         .expect("cargo runs");
     (

@@ -148,13 +148,10 @@ fn hostile_strings_stay_inert_in_generated_rust() {
         assert_steps_ok(&check::check_rust(&format!("injection-{i}"), &out, &cfg));
         // Run the crate's tests and doctests (and any build script): the canary
         // would write `INJECTED` into the crate folder (cargo runs tests there).
-        let r = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        let r = cfg
+            .cargo()
             .args(["test", "--quiet", "--manifest-path"])
             .arg(out.join("Cargo.toml"))
-            .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
-            .env("RUSTFLAGS", "-D warnings")
-            .env_remove("RUSTC_WRAPPER")
-            .env_remove("CARGO_ENCODED_RUSTFLAGS")
             .current_dir(dir.path())
             .output()
             .expect("cargo test");

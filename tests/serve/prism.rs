@@ -471,7 +471,8 @@ fn generated_rust_client_with_prism_behind() {
         &[desc.display().to_string(), "--base-url".into(), p.base()],
         &credential_env(&doc),
     );
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    let out = cfg
+        .cargo()
         .args(["run", "--quiet", "--manifest-path"])
         .arg(app.join("Cargo.toml"))
         .arg("--")
@@ -479,7 +480,6 @@ fn generated_rust_client_with_prism_behind() {
         .arg(&desc)
         .arg(p.base())
         .arg(&srv.url)
-        .env("CARGO_TARGET_DIR", &cfg.cargo_target_dir)
         .envs(credential_env(&doc))
         .output()
         .expect("cargo runs");

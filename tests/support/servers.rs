@@ -277,12 +277,12 @@ pub fn run_rust_app<S: AsRef<str>>(
         contents,
     });
     mcpdesc_codegen::write_files(&app, &files).expect("writes");
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    let out = check_config()
+        .cargo()
         .args(["run", "--quiet", "--manifest-path"])
         .arg(app.join("Cargo.toml"))
         .arg("--")
         .args(args)
-        .env("CARGO_TARGET_DIR", &check_config().cargo_target_dir)
         .output()
         .expect("cargo runs");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
