@@ -61,10 +61,13 @@ pub(super) struct ServerSpan {
     pub sampler_attributes: Vec<KeyValue>,
 }
 
+/// A span as queued: by value, not boxed. A box allocated by a tokio worker and freed
+/// by the recorder's thread cost the worker's allocator a remote free and a cold block
+/// per span (PERFORMANCE.md, issue 29); the queue's slots are allocated once.
 #[derive(Debug)]
 enum Record {
-    Server(Box<ServerSpan>),
-    Client(Box<ClientSpan>),
+    Server(ServerSpan),
+    Client(ClientSpan),
 }
 
 enum Control {
@@ -176,7 +179,7 @@ impl Recorder {
 
     /// Hands a finished SERVER span to the recorder's thread.
     pub fn server(&self, span: ServerSpan) {
-        self.push(Record::Server(Box::new(span)));
+        self.push(Record::Server(span));
     }
 
     fn push(&self, record: Record) {
@@ -222,7 +225,7 @@ impl ClientSpans for Recorder {
     }
 
     fn record(&self, span: ClientSpan) {
-        self.push(Record::Client(Box::new(span)));
+        self.push(Record::Client(span));
     }
 }
 
@@ -295,8 +298,8 @@ struct Scopes {
 impl Scopes {
     fn span_data(&self, record: Record) -> SpanData {
         match record {
-            Record::Server(s) => self.server_data(*s),
-            Record::Client(c) => self.client_data(*c),
+            Record::Server(s) => self.server_data(s),
+            Record::Client(c) => self.client_data(c),
         }
     }
 
