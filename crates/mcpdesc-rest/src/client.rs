@@ -138,7 +138,7 @@ impl ReqwestClient {
         let origin = Origin::of(&url).ok_or_else(not_http)?;
         let method = reqwest::Method::from_bytes(req.method.as_str().as_bytes())
             .map_err(|_| SendError("bad method".into()))?;
-        let traced = trace::Upstream::under_current(req, &origin);
+        let traced = trace::Upstream::under_current(req);
         let mut b = self.client.request(method, url);
         for (n, v) in &req.headers {
             b = b.header(n.as_str(), v.as_str());
@@ -315,14 +315,21 @@ pub mod trace {
         pub end: SystemTime,
         /// The method (`GET`).
         pub method: &'static str,
-        /// The URL as logged: query secrets and userinfo `REDACTED`.
+        /// The URL as logged: query secrets and userinfo `REDACTED`. The span's
+        /// `server.address` and `server.port` are its ([`ClientSpan::server`]).
         pub url_full: String,
-        /// The host.
-        pub server_address: String,
-        /// The port.
-        pub server_port: u16,
         /// The response's status, or `None` when no response came.
         pub status: Option<u16>,
+    }
+
+    impl ClientSpan {
+        /// The host and port the request went to, read from [`ClientSpan::url_full`]
+        /// (the sent URL's own: redaction replaces query values and userinfo only).
+        /// Read where the span is built, not on the request path: the span carries one
+        /// string, not three.
+        pub fn server(&self) -> Option<Origin> {
+            Origin::of_url(&self.url_full)
+        }
     }
 
     /// What an upstream request is sent under.
@@ -337,16 +344,16 @@ pub mod trace {
     }
 
     impl Upstream {
-        /// The upstream context of `req` (to `origin`) under the current [`TraceScope`], else
+        /// The upstream context of `req` under the current [`TraceScope`], else
         /// under the current OpenTelemetry context's span; `None` when neither has a valid
         /// span context.
-        pub(super) fn under_current(req: &HttpRequest, origin: &Origin) -> Option<Upstream> {
+        pub(super) fn under_current(req: &HttpRequest) -> Option<Upstream> {
             TraceScope::with_current(|scope| match scope {
                 TraceScope {
                     context,
                     spans: Some(spans),
                 } if context.is_sampled() => Some(Upstream::Recorded {
-                    span: Box::new(client_span(context, spans.new_span_id(), req, origin)),
+                    span: Box::new(client_span(context, spans.new_span_id(), req)),
                     spans: Arc::clone(spans),
                 }),
                 scope => scope
@@ -424,12 +431,7 @@ pub mod trace {
 
     /// A CLIENT span of `req` under `parent` (its trace, flags and state), with id `id`,
     /// started now.
-    fn client_span(
-        parent: &SpanContext,
-        id: SpanId,
-        req: &HttpRequest,
-        origin: &Origin,
-    ) -> ClientSpan {
+    fn client_span(parent: &SpanContext, id: SpanId, req: &HttpRequest) -> ClientSpan {
         let start = SystemTime::now();
         ClientSpan {
             context: SpanContext::new(
@@ -444,8 +446,6 @@ pub mod trace {
             end: start,
             method: req.method.as_str(),
             url_full: redacted(&req.log_url),
-            server_address: origin.host.clone(),
-            server_port: origin.port,
             status: None,
         }
     }

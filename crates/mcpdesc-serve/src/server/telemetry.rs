@@ -411,7 +411,9 @@ impl Telemetry {
                 method,
                 target: target.clone(),
                 request_id: match id {
-                    RequestId::Number(s) | RequestId::Text(s) => truncate(s, 128).to_string(),
+                    RequestId::Number(s) | RequestId::Text(s) => {
+                        spans::ShortText::new(truncate(s, 128))
+                    }
                 },
                 revision: None,
                 error_type: None,

@@ -18,27 +18,36 @@
 //! parent context, the trace id, the method as the name and the SERVER kind; the
 //! specification's samplers decide on the parent and the trace id alone.
 //!
-//! The records queue holds as many spans as the batch processor's queue; when it is
-//! full a span is dropped (counted, and reported at shutdown), as the SDK's processor
-//! drops one. The thread drains it every [`TICK`], or when [`WAKE_AT`] records wait.
+//! Records wait in a few buffers ([`Buffers`]), each a `Vec` behind a mutex of its own;
+//! a thread always pushes to the same one. Together they hold as many spans as the batch
+//! processor's queue; when a thread's buffer is full a span is dropped (counted, and
+//! reported at shutdown), as the SDK's processor drops one. The recorder's thread swaps
+//! each buffer for an empty one every [`TICK`], or when a buffer is half full.
+//!
+//! Why not a channel: a bounded channel's senders share its tail index and its slots, so
+//! every record cost a request's thread a compare-and-swap and the cache lines another
+//! core wrote last (`try_send` was the recorder's costliest symbol on a worker, about
+//! 0.3 µs a record; PERFORMANCE.md, issue 29). A buffer of its own costs an uncontended
+//! lock and a push onto memory the thread wrote itself.
 
 use mcpdesc_core::ProtocolRevision;
 use mcpdesc_rest::trace::{ClientSpan, ClientSpans};
-use opentelemetry::trace::{SpanContext, SpanId, SpanKind, Status, TraceContextExt as _, TraceId};
+use opentelemetry::trace::{
+    SpanContext, SpanId, SpanKind, Status, TraceContextExt as _, TraceFlags, TraceId, TraceState,
+};
 use opentelemetry::{Context, InstrumentationScope, KeyValue};
 use opentelemetry_sdk::trace::{
     IdGenerator, SamplingDecision, ShouldSample, SpanData, SpanEvents, SpanLinks, SpanProcessor,
 };
 use std::borrow::Cow;
+use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
-/// How often the recorder's thread drains the records queue when nothing wakes it.
+/// How often the recorder's thread drains the buffers when nothing wakes it.
 const TICK: Duration = Duration::from_millis(200);
-/// How many waiting records wake the recorder's thread before its tick.
-const WAKE_AT: usize = 1024;
 /// How long [`Recorder::flush`] and [`Recorder::shutdown`] wait for the thread.
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -54,11 +63,62 @@ pub(super) struct ServerSpan {
     pub method: &'static str,
     /// The tool or prompt named (`tools/call`, `prompts/get`).
     pub target: Option<Arc<str>>,
-    pub request_id: String,
+    pub request_id: ShortText,
     pub revision: Option<ProtocolRevision>,
     pub error_type: Option<Cow<'static, str>>,
     /// Attributes the sampler added (none for the specification's samplers).
     pub sampler_attributes: Vec<KeyValue>,
+}
+
+/// A short text held in place, a longer one boxed: a JSON-RPC request id is mostly a
+/// few digits, and a record that owns one allocates nothing for it on the request's
+/// thread (a block the recorder's thread frees costs the worker's allocator a remote
+/// free; PERFORMANCE.md, issue 29).
+#[derive(Clone, PartialEq, Eq)]
+pub(super) enum ShortText {
+    Inline {
+        len: u8,
+        bytes: [u8; ShortText::INLINE],
+    },
+    Boxed(Box<str>),
+}
+
+impl ShortText {
+    /// The most bytes held in place.
+    const INLINE: usize = 30;
+
+    pub fn new(s: &str) -> ShortText {
+        match u8::try_from(s.len()) {
+            Ok(len) if s.len() <= ShortText::INLINE => {
+                let mut bytes = [0; ShortText::INLINE];
+                bytes[..s.len()].copy_from_slice(s.as_bytes());
+                ShortText::Inline { len, bytes }
+            }
+            _ => ShortText::Boxed(s.into()),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            // The bytes are a whole `str`'s, so they are UTF-8.
+            ShortText::Inline { len, bytes } => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
+            }
+            ShortText::Boxed(s) => s,
+        }
+    }
+}
+
+impl fmt::Debug for ShortText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl From<&str> for ShortText {
+    fn from(s: &str) -> ShortText {
+        ShortText::new(s)
+    }
 }
 
 /// A span as queued: by value, not boxed. A box allocated by a tokio worker and freed
@@ -85,14 +145,117 @@ pub(super) struct Started {
     pub sampler_attributes: Vec<KeyValue>,
 }
 
-/// The recorder: the request path's side (sampling, ids, the queue) and the handle of
+/// The records waiting for the recorder's thread: one buffer per thread slot (twice the
+/// available parallelism, at most [`MAX_BUFFERS`]), each holding at most `capacity`
+/// records. Threads take slots in the order they first push, so the request threads of
+/// a runtime sized to the cores each get a buffer of their own.
+struct Buffers {
+    buffers: Box<[Buffer]>,
+    capacity: usize,
+}
+
+/// The most buffers [`Buffers`] keeps.
+const MAX_BUFFERS: usize = 64;
+
+/// One buffer, alone on its cache lines (so two threads pushing to neighbours do not
+/// share one).
+#[repr(align(128))]
+struct Buffer(Mutex<Pending>);
+
+#[derive(Default)]
+struct Pending {
+    records: Vec<Record>,
+    /// Set once the recorder has shut down: later records are dropped.
+    closed: bool,
+}
+
+/// Hands out thread slots (see [`Buffers`]).
+static NEXT_SLOT: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// This thread's slot: which buffer it pushes to (modulo their number).
+    static SLOT: usize = NEXT_SLOT.fetch_add(1, Ordering::Relaxed);
+}
+
+/// What [`Buffers::push`] did with a record.
+#[derive(Debug, PartialEq, Eq)]
+enum Pushed {
+    Kept,
+    /// Kept, and its buffer is now half full: the recorder's thread should drain it.
+    KeptHalfFull,
+    Dropped,
+}
+
+impl Buffers {
+    /// Buffers holding `total` records at most, spread over `count` buffers (at least one
+    /// record each).
+    fn new(total: usize, count: usize) -> Buffers {
+        let count = count.clamp(1, MAX_BUFFERS);
+        Buffers {
+            buffers: (0..count)
+                .map(|_| Buffer(Mutex::new(Pending::default())))
+                .collect(),
+            capacity: total.div_ceil(count).max(1),
+        }
+    }
+
+    /// One buffer per two threads the machine runs at once.
+    fn for_this_machine(total: usize) -> Buffers {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Buffers::new(total, 2 * cores)
+    }
+
+    fn lock(buffer: &Buffer) -> MutexGuard<'_, Pending> {
+        // A thread that panicked holding the lock left a valid `Vec`: carry on with it.
+        buffer
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn push(&self, record: Record) -> Pushed {
+        let slot = SLOT.with(|s| *s) % self.buffers.len();
+        let mut pending = Buffers::lock(&self.buffers[slot]);
+        if pending.closed || pending.records.len() >= self.capacity {
+            return Pushed::Dropped;
+        }
+        pending.records.push(record);
+        if pending.records.len() == self.capacity.div_ceil(2) {
+            Pushed::KeptHalfFull
+        } else {
+            Pushed::Kept
+        }
+    }
+
+    /// Hands every waiting record to `each`, buffer by buffer. A buffer is swapped for
+    /// `spare` (emptied, its capacity kept) under its lock and handed on outside it, so a
+    /// request's thread never waits for a span being built. With `close`, the buffers
+    /// take no more records.
+    fn drain(&self, spare: &mut Vec<Record>, close: bool, mut each: impl FnMut(Record)) {
+        for buffer in &*self.buffers {
+            {
+                let mut pending = Buffers::lock(buffer);
+                pending.closed |= close;
+                if pending.records.is_empty() {
+                    continue;
+                }
+                std::mem::swap(&mut pending.records, spare);
+            }
+            spare.drain(..).for_each(&mut each);
+        }
+    }
+}
+
+/// The recorder: the request path's side (sampling, ids, the buffers) and the handle of
 /// its thread.
 pub(super) struct Recorder {
     sampler: Box<dyn ShouldSample>,
+    /// The sampler is the default one, or `always_on`: a request that continues no
+    /// trace is sampled without asking it (what it would answer).
+    roots_sampled: bool,
     ids: Box<dyn IdGenerator>,
-    records: SyncSender<Record>,
+    buffers: Arc<Buffers>,
     control: SyncSender<Control>,
-    waiting: Arc<AtomicUsize>,
     dropped: AtomicU64,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
@@ -106,13 +269,19 @@ impl Recorder {
         build: impl FnOnce() -> Result<P, String> + Send + 'static,
         queue: usize,
     ) -> Result<Recorder, String> {
+        Recorder::start_with(build, Buffers::for_this_machine(queue))
+    }
+
+    fn start_with<P: SpanProcessor + 'static>(
+        build: impl FnOnce() -> Result<P, String> + Send + 'static,
+        buffers: Buffers,
+    ) -> Result<Recorder, String> {
         let config = opentelemetry_sdk::trace::Config::default();
-        let (records, records_rx) = std::sync::mpsc::sync_channel(queue.max(1));
+        let buffers = Arc::new(buffers);
         let (control, control_rx) = std::sync::mpsc::sync_channel(16);
         let (built, built_rx) = std::sync::mpsc::sync_channel(1);
-        let waiting = Arc::new(AtomicUsize::new(0));
         let thread = {
-            let waiting = Arc::clone(&waiting);
+            let buffers = Arc::clone(&buffers);
             std::thread::Builder::new()
                 .name("mcpdesc-spans".into())
                 .spawn(move || {
@@ -120,7 +289,7 @@ impl Recorder {
                     match build() {
                         Ok(processor) => {
                             let _ = built.send(Ok(()));
-                            run(&processor, &records_rx, &control_rx, &waiting);
+                            run(&processor, &buffers, &control_rx);
                         }
                         Err(e) => {
                             let _ = built.send(Err(e));
@@ -134,10 +303,10 @@ impl Recorder {
             .map_err(|_| "the span recorder's thread ended while starting".to_string())??;
         Ok(Recorder {
             sampler: config.sampler,
+            roots_sampled: roots_always_sampled(std::env::var("OTEL_TRACES_SAMPLER").ok()),
             ids: config.id_generator,
-            records,
+            buffers,
             control,
-            waiting,
             dropped: AtomicU64::new(0),
             thread: Mutex::new(Some(thread)),
         })
@@ -147,6 +316,20 @@ impl Recorder {
     /// sampler's decision, as the SDK's tracer makes it.
     pub fn start_server(&self, parent: &Context, method: &'static str) -> Started {
         let psc = parent.span().span_context().clone();
+        if self.roots_sampled && !psc.is_valid() {
+            return Started {
+                context: SpanContext::new(
+                    self.ids.new_trace_id(),
+                    self.ids.new_span_id(),
+                    TraceFlags::SAMPLED,
+                    false,
+                    TraceState::NONE,
+                ),
+                parent: None,
+                recorded: true,
+                sampler_attributes: Vec::new(),
+            };
+        }
         let (trace_id, parent_id) = if psc.is_valid() {
             (psc.trace_id(), Some(psc.span_id()))
         } else {
@@ -157,7 +340,7 @@ impl Recorder {
                 .should_sample(Some(parent), trace_id, method, &SpanKind::Server, &[], &[]);
         let sampled = decision.decision == SamplingDecision::RecordAndSample;
         let flags = if decision.decision == SamplingDecision::Drop {
-            opentelemetry::trace::TraceFlags::default()
+            TraceFlags::default()
         } else {
             psc.trace_flags().with_sampled(sampled)
         };
@@ -183,13 +366,12 @@ impl Recorder {
     }
 
     fn push(&self, record: Record) {
-        match self.records.try_send(record) {
-            Ok(()) => {
-                if self.waiting.fetch_add(1, Ordering::Relaxed) + 1 == WAKE_AT {
-                    let _ = self.control.try_send(Control::Wake);
-                }
+        match self.buffers.push(record) {
+            Pushed::Kept => {}
+            Pushed::KeptHalfFull => {
+                let _ = self.control.try_send(Control::Wake);
             }
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
+            Pushed::Dropped => {
                 self.dropped.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -229,26 +411,23 @@ impl ClientSpans for Recorder {
     }
 }
 
-/// The recorder's thread: drains the records into `processor` on each tick, wake-up,
-/// flush and shutdown.
-fn run(
-    processor: &dyn SpanProcessor,
-    records: &Receiver<Record>,
-    control: &Receiver<Control>,
-    waiting: &AtomicUsize,
-) {
+/// The recorder's thread: drains the buffers into `processor` on each tick, wake-up,
+/// flush and shutdown (closing them first: later records are dropped).
+fn run(processor: &dyn SpanProcessor, buffers: &Buffers, control: &Receiver<Control>) {
     let scopes = Scopes {
         server: InstrumentationScope::builder(super::SCOPE).build(),
         client: InstrumentationScope::builder(CLIENT_SCOPE).build(),
     };
+    let mut spare = Vec::new();
     loop {
         let message = control.recv_timeout(TICK);
-        let mut drained = 0;
-        while let Ok(record) = records.try_recv() {
-            drained += 1;
+        let close = matches!(
+            message,
+            Ok(Control::Shutdown(_)) | Err(RecvTimeoutError::Disconnected)
+        );
+        buffers.drain(&mut spare, close, |record| {
             processor.on_end(scopes.span_data(record));
-        }
-        waiting.fetch_sub(drained, Ordering::Relaxed);
+        });
         match message {
             Ok(Control::Wake) | Err(RecvTimeoutError::Timeout) => {}
             Ok(Control::Flush(done)) => {
@@ -266,6 +445,14 @@ fn run(
             }
         }
     }
+}
+
+/// Whether the sampler `OTEL_TRACES_SAMPLER` names (`var`) samples every span that
+/// continues no trace, whatever its trace id: the default (unset, parent-based always
+/// on), `parentbased_always_on` and `always_on`. Other values, including those the SDK
+/// falls back from to the default, leave the decision to the sampler.
+fn roots_always_sampled(var: Option<String>) -> bool {
+    var.is_none_or(|v| matches!(v.as_str(), "parentbased_always_on" | "always_on"))
 }
 
 /// The nice value of the threads that build and export spans: the lowest priority.
@@ -315,7 +502,7 @@ impl Scopes {
         let mut attributes = Vec::with_capacity(6 + s.sampler_attributes.len());
         attributes.extend([
             KeyValue::new("mcp.method.name", s.method),
-            KeyValue::new("jsonrpc.request.id", s.request_id),
+            KeyValue::new("jsonrpc.request.id", s.request_id.as_str().to_owned()),
         ]);
         match (s.method, s.target) {
             ("tools/call", target) => {
@@ -358,13 +545,19 @@ impl Scopes {
     }
 
     /// A CLIENT span (OpenTelemetry HTTP client conventions), named by its method.
+    /// `server.address` and `server.port` are read from `url.full` here (a URL the
+    /// gateway sent is always an absolute http(s) one, so they are always there).
     fn client_data(&self, c: ClientSpan) -> SpanData {
-        let mut attributes = vec![
-            KeyValue::new("http.request.method", c.method),
-            KeyValue::new("url.full", c.url_full),
-            KeyValue::new("server.address", c.server_address),
-            KeyValue::new("server.port", i64::from(c.server_port)),
-        ];
+        let server = c.server();
+        let mut attributes = Vec::with_capacity(7);
+        attributes.push(KeyValue::new("http.request.method", c.method));
+        attributes.push(KeyValue::new("url.full", c.url_full));
+        if let Some(server) = server {
+            attributes.extend([
+                KeyValue::new("server.address", server.host),
+                KeyValue::new("server.port", i64::from(server.port)),
+            ]);
+        }
         let status = match c.status {
             Some(s) => {
                 attributes.push(KeyValue::new("http.response.status_code", i64::from(s)));
@@ -547,8 +740,6 @@ mod tests {
             end: t0 + Duration::from_millis(1),
             method: "GET",
             url_full: "http://127.0.0.1:8080/pets/1".into(),
-            server_address: "127.0.0.1".into(),
-            server_port: 8080,
             status: Some(404),
         });
         r.flush();
@@ -614,8 +805,6 @@ mod tests {
             end: SystemTime::UNIX_EPOCH,
             method: "POST",
             url_full: "https://api.example.com/x".into(),
-            server_address: "api.example.com".into(),
-            server_port: 443,
             status,
         };
         let ok = scopes.client_data(span(Some(201)));
@@ -633,6 +822,192 @@ mod tests {
             attrs(&none)[4..],
             [("error.type".to_string(), Value::from("no_response"))]
         );
+    }
+
+    /// `server.address` and `server.port` are the URL's host and port: the scheme's
+    /// default port when the URL names none, the host without the `REDACTED` userinfo,
+    /// lower-cased as the gateway's origin check reads it.
+    #[test]
+    fn a_client_spans_server_is_read_from_its_url() {
+        let scopes = Scopes {
+            server: InstrumentationScope::builder("s").build(),
+            client: InstrumentationScope::builder("c").build(),
+        };
+        for (url, host, port) in [
+            ("https://api.example.com/x", "api.example.com", 443),
+            (
+                "http://API.Example.com/x?key=REDACTED",
+                "api.example.com",
+                80,
+            ),
+            (
+                "http://REDACTED:REDACTED@10.1.2.80:8080/x",
+                "10.1.2.80",
+                8080,
+            ),
+        ] {
+            let data = scopes.client_data(ClientSpan {
+                context: SpanContext::empty_context(),
+                parent_span_id: SpanId::from(1),
+                start: SystemTime::UNIX_EPOCH,
+                end: SystemTime::UNIX_EPOCH,
+                method: "GET",
+                url_full: url.into(),
+                status: Some(200),
+            });
+            assert_eq!(
+                attrs(&data)[1..4],
+                [
+                    ("url.full".to_string(), Value::from(url.to_string())),
+                    ("server.address".to_string(), Value::from(host)),
+                    ("server.port".to_string(), Value::from(port)),
+                ]
+            );
+        }
+    }
+
+    /// Without a trace to continue, the default sampler (and `always_on`) samples every
+    /// span: the recorder decides so without asking it. Asking it gives the same answer.
+    #[test]
+    fn a_root_span_is_sampled_with_or_without_asking_the_sampler() {
+        for (var, expected) in [
+            (None, true),
+            (Some("parentbased_always_on"), true),
+            (Some("always_on"), true),
+            (Some("parentbased_always_off"), false),
+            (Some("always_off"), false),
+            (Some("traceidratio"), false),
+            (Some("parentbased_traceidratio"), false),
+            (Some(""), false),
+        ] {
+            assert_eq!(
+                roots_always_sampled(var.map(str::to_string)),
+                expected,
+                "{var:?}"
+            );
+        }
+        let mut r = Recorder::start(|| Ok(Kept::default()), 8).expect("starts");
+        for asked in [false, true] {
+            r.roots_sampled = !asked;
+            let root = r.start_server(&Context::new(), "tools/call");
+            assert!(root.recorded && root.context.is_sampled(), "{asked}");
+            assert!(root.context.is_valid() && root.parent.is_none(), "{asked}");
+            assert!(!root.context.is_remote() && root.sampler_attributes.is_empty());
+            assert_eq!(root.context.trace_state().header(), "");
+        }
+        r.shutdown();
+    }
+
+    fn record(id: &str) -> Record {
+        Record::Server(ServerSpan {
+            context: SpanContext::empty_context(),
+            parent: None,
+            start: SystemTime::UNIX_EPOCH,
+            end: SystemTime::UNIX_EPOCH,
+            method: "ping",
+            target: None,
+            request_id: id.into(),
+            revision: None,
+            error_type: None,
+            sampler_attributes: Vec::new(),
+        })
+    }
+
+    fn ids(buffers: &Buffers, close: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        buffers.drain(&mut Vec::new(), close, |r| match r {
+            Record::Server(s) => out.push(s.request_id.as_str().to_string()),
+            Record::Client(_) => out.push("client".into()),
+        });
+        out
+    }
+
+    /// A buffer keeps its capacity's records in order, asks for a drain when it is half
+    /// full (once), drops what comes when it is full, takes records again once drained,
+    /// and none once closed.
+    #[test]
+    fn a_buffer_holds_its_share_and_drops_the_rest() {
+        let buffers = Buffers::new(4, 1);
+        let pushed: Vec<Pushed> = ["1", "2", "3", "4", "5"]
+            .into_iter()
+            .map(|id| buffers.push(record(id)))
+            .collect();
+        assert_eq!(
+            pushed,
+            [
+                Pushed::Kept,
+                Pushed::KeptHalfFull,
+                Pushed::Kept,
+                Pushed::Kept,
+                Pushed::Dropped
+            ]
+        );
+        assert_eq!(ids(&buffers, false), ["1", "2", "3", "4"]);
+        assert_eq!(buffers.push(record("6")), Pushed::Kept);
+        assert_eq!(ids(&buffers, true), ["6"]);
+        assert_eq!(buffers.push(record("7")), Pushed::Dropped);
+        assert!(ids(&buffers, false).is_empty());
+    }
+
+    /// The total is shared out over the buffers (rounded up, at least one record each,
+    /// at least one buffer and at most [`MAX_BUFFERS`]), and a thread always pushes to
+    /// the same buffer.
+    #[test]
+    fn buffers_share_out_the_total_and_a_thread_keeps_its_buffer() {
+        for (total, count, buffers, capacity) in [
+            (8192, 4, 4, 2048),
+            (10, 4, 4, 3),
+            (5, 0, 1, 5),
+            (0, 2, 2, 1),
+            (8192, 1000, MAX_BUFFERS, 128),
+        ] {
+            let b = Buffers::new(total, count);
+            assert_eq!((b.buffers.len(), b.capacity), (buffers, capacity));
+        }
+        let b = Arc::new(Buffers::new(160, 8));
+        let fill = |b: Arc<Buffers>| {
+            move || {
+                for i in 0..5 {
+                    assert_ne!(b.push(record(&i.to_string())), Pushed::Dropped);
+                }
+            }
+        };
+        std::thread::spawn(fill(Arc::clone(&b)))
+            .join()
+            .expect("joins");
+        std::thread::spawn(fill(Arc::clone(&b)))
+            .join()
+            .expect("joins");
+        let mut lengths: Vec<usize> = b
+            .buffers
+            .iter()
+            .map(|x| Buffers::lock(x).records.len())
+            .filter(|n| *n > 0)
+            .collect();
+        lengths.sort_unstable();
+        // Each thread's five records in one buffer: two of five, or (slots eight
+        // apart) one of ten.
+        assert!(lengths == [5, 5] || lengths == [10], "{lengths:?}");
+    }
+
+    /// A JSON-RPC id up to 30 bytes is held in place, a longer one boxed; either reads
+    /// back as it was, multi-byte characters included.
+    #[test]
+    fn short_text_reads_back_as_it_was() {
+        let thirty = "é".repeat(15);
+        let long = "x".repeat(31);
+        for (s, inline) in [
+            ("", true),
+            ("7", true),
+            ("req-42", true),
+            (thirty.as_str(), true),
+            (long.as_str(), false),
+        ] {
+            let t = ShortText::new(s);
+            assert_eq!(t.as_str(), s);
+            assert_eq!(matches!(t, ShortText::Inline { .. }), inline, "{s}");
+            assert_eq!(format!("{t:?}"), format!("{s:?}"));
+        }
     }
 
     /// A `prompts/get` SERVER span names its prompt (`gen_ai.prompt.name`) and no
