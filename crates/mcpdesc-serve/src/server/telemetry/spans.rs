@@ -199,9 +199,15 @@ impl Buffers {
         }
     }
 
-    /// One buffer per two threads the machine runs at once.
+    /// Two buffers per thread the machine runs at once.
     fn for_this_machine(total: usize) -> Buffers {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Buffers::for_cores(
+            total,
+            std::thread::available_parallelism().map_or(1, usize::from),
+        )
+    }
+
+    fn for_cores(total: usize, cores: usize) -> Buffers {
         Buffers::new(total, 2 * cores)
     }
 
@@ -988,6 +994,49 @@ mod tests {
         // Each thread's five records in one buffer: two of five, or (slots eight
         // apart) one of ten.
         assert!(lengths == [5, 5] || lengths == [10], "{lengths:?}");
+    }
+
+    /// A buffer that turns half full asks the recorder's thread to drain it (once, not
+    /// again for the records after it); a dropped record is counted.
+    #[test]
+    fn a_half_full_buffer_wakes_the_recorder_and_a_full_one_counts_drops() {
+        let config = opentelemetry_sdk::trace::Config::default();
+        let (control, woken) = std::sync::mpsc::sync_channel(16);
+        let r = Recorder {
+            sampler: config.sampler,
+            roots_sampled: true,
+            ids: config.id_generator,
+            buffers: Arc::new(Buffers::new(4, 1)),
+            control,
+            dropped: AtomicU64::new(0),
+            thread: Mutex::new(None),
+        };
+        r.server(match record("1") {
+            Record::Server(s) => s,
+            Record::Client(_) => unreachable!(),
+        });
+        assert!(woken.try_recv().is_err(), "woken after one record of four");
+        for id in ["2", "3", "4", "5"] {
+            if let Record::Server(s) = record(id) {
+                r.server(s);
+            }
+        }
+        assert!(matches!(woken.try_recv(), Ok(Control::Wake)));
+        assert!(woken.try_recv().is_err(), "woken twice");
+        assert_eq!(r.dropped.load(Ordering::Relaxed), 1);
+    }
+
+    /// Two buffers per core, at most [`MAX_BUFFERS`]; this machine's cores are the
+    /// available parallelism.
+    #[test]
+    fn a_machine_gets_two_buffers_a_core() {
+        for (cores, buffers) in [(1, 2), (3, 6), (32, 64), (48, 64)] {
+            assert_eq!(Buffers::for_cores(8192, cores).buffers.len(), buffers);
+        }
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let b = Buffers::for_this_machine(8192);
+        assert_eq!(b.buffers.len(), (2 * cores).min(MAX_BUFFERS));
+        assert_eq!(b.capacity, 8192_usize.div_ceil(b.buffers.len()));
     }
 
     /// A JSON-RPC id up to 30 bytes is held in place, a longer one boxed; either reads
