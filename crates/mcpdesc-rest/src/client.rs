@@ -317,7 +317,7 @@ pub mod trace {
         pub method: &'static str,
         /// The URL as logged: query secrets and userinfo `REDACTED`. The span's
         /// `server.address` and `server.port` are its ([`ClientSpan::server`]).
-        pub url_full: String,
+        pub url_full: InlineText<URL_INLINE>,
         /// The response's status, or `None` when no response came.
         pub status: Option<u16>,
     }
@@ -328,7 +328,72 @@ pub mod trace {
         /// Read where the span is built, not on the request path: the span carries one
         /// string, not three.
         pub fn server(&self) -> Option<Origin> {
-            Origin::of_url(&self.url_full)
+            Origin::of_url(self.url_full.as_str())
+        }
+    }
+
+    /// The longest URL a CLIENT span holds in place (longer ones are boxed).
+    pub const URL_INLINE: usize = 126;
+
+    /// Text of at most `N` bytes held in place, longer text boxed. A span record owns its
+    /// strings, and the recorder's thread, not the request's, drops it: a heap block
+    /// freed there costs the request thread's allocator a remote free and cold cache
+    /// lines when it takes the block back (PERFORMANCE.md, issue 29). Held in place,
+    /// the text is copied into the record and nothing is allocated.
+    #[derive(Clone, PartialEq, Eq)]
+    pub struct InlineText<const N: usize>(Repr<N>);
+
+    #[derive(Clone, PartialEq, Eq)]
+    enum Repr<const N: usize> {
+        Inline { len: u8, bytes: [u8; N] },
+        Boxed(Box<str>),
+    }
+
+    impl<const N: usize> InlineText<N> {
+        /// Whether `N` fits the one-byte length (checked at compile time where used).
+        const FITS: () = assert!(
+            N <= u8::MAX as usize,
+            "an InlineText holds 255 bytes at most"
+        );
+
+        /// `s`, in place when it fits.
+        pub fn new(s: &str) -> InlineText<N> {
+            let () = Self::FITS;
+            match u8::try_from(s.len()) {
+                Ok(len) if s.len() <= N => {
+                    let mut bytes = [0; N];
+                    bytes[..s.len()].copy_from_slice(s.as_bytes());
+                    InlineText(Repr::Inline { len, bytes })
+                }
+                _ => InlineText(Repr::Boxed(s.into())),
+            }
+        }
+
+        pub fn as_str(&self) -> &str {
+            match &self.0 {
+                // The bytes are a whole `str`'s, so they are UTF-8.
+                Repr::Inline { len, bytes } => {
+                    std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
+                }
+                Repr::Boxed(s) => s,
+            }
+        }
+
+        /// Whether the text is held in place.
+        pub fn is_inline(&self) -> bool {
+            matches!(self.0, Repr::Inline { .. })
+        }
+    }
+
+    impl<const N: usize> std::fmt::Debug for InlineText<N> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            std::fmt::Debug::fmt(self.as_str(), f)
+        }
+    }
+
+    impl<const N: usize> From<&str> for InlineText<N> {
+        fn from(s: &str) -> InlineText<N> {
+            InlineText::new(s)
         }
     }
 
@@ -452,17 +517,17 @@ pub mod trace {
 
     /// The log URL (query secrets already `REDACTED`) without user information. A URL
     /// without an `@` has none (the userinfo delimiter), so it is not parsed again.
-    fn redacted(log_url: &str) -> String {
+    fn redacted(log_url: &str) -> InlineText<URL_INLINE> {
         if !log_url.contains('@') {
-            return log_url.to_string();
+            return InlineText::new(log_url);
         }
         match url::Url::parse(log_url) {
             Ok(mut u) if !u.username().is_empty() || u.password().is_some() => {
                 let _ = u.set_username("REDACTED");
                 let _ = u.set_password(Some("REDACTED"));
-                u.to_string()
+                InlineText::new(u.as_str())
             }
-            _ => log_url.to_string(),
+            _ => InlineText::new(log_url),
         }
     }
 
@@ -506,6 +571,29 @@ pub mod trace {
                 );
                 assert_eq!(traceparent(&sc), expected);
             }
+        }
+
+        /// Text up to `N` bytes is held in place, longer text boxed; either reads back as
+        /// it was, multi-byte characters included.
+        #[test]
+        fn inline_text_reads_back_as_it_was() {
+            let thirty = "é".repeat(15);
+            let long = "x".repeat(31);
+            for (s, inline) in [
+                ("", true),
+                ("7", true),
+                ("req-42", true),
+                (thirty.as_str(), true),
+                (long.as_str(), false),
+            ] {
+                let t = InlineText::<30>::new(s);
+                assert_eq!(t.as_str(), s);
+                assert_eq!(t.is_inline(), inline, "{s}");
+                assert_eq!(format!("{t:?}"), format!("{s:?}"));
+            }
+            let full = "y".repeat(255);
+            assert!(InlineText::<255>::new(&full).is_inline());
+            assert_eq!(InlineText::<255>::new(&full).as_str(), full);
         }
 
         fn get(headers: &[(&str, &str)]) -> HttpRequest {
@@ -556,19 +644,25 @@ pub mod trace {
 
         #[test]
         fn userinfo_is_redacted_and_other_urls_are_kept() {
-            assert_eq!(
-                redacted("https://user:pw@api.example.com/x?key=REDACTED"),
-                "https://REDACTED:REDACTED@api.example.com/x?key=REDACTED"
-            );
-            assert_eq!(redacted("http:/user@h/x"), "http://REDACTED:REDACTED@h/x");
-            assert_eq!(
-                redacted("https://api.example.com/a@b?q=x@y"),
-                "https://api.example.com/a@b?q=x@y"
-            );
-            assert_eq!(
-                redacted("https://api.example.com/x"),
-                "https://api.example.com/x"
-            );
+            let long = format!("https://u:p@api.example.com/{}", "x".repeat(URL_INLINE));
+            for (url, expected) in [
+                (
+                    "https://user:pw@api.example.com/x?key=REDACTED",
+                    "https://REDACTED:REDACTED@api.example.com/x?key=REDACTED".to_string(),
+                ),
+                ("http:/user@h/x", "http://REDACTED:REDACTED@h/x".to_string()),
+                (
+                    "https://api.example.com/a@b?q=x@y",
+                    "https://api.example.com/a@b?q=x@y".to_string(),
+                ),
+                (
+                    "https://api.example.com/x",
+                    "https://api.example.com/x".to_string(),
+                ),
+                (long.as_str(), long.replace("u:p@", "REDACTED:REDACTED@")),
+            ] {
+                assert_eq!(redacted(url).as_str(), expected);
+            }
         }
     }
 }

@@ -22,7 +22,7 @@
 use super::jsonrpc::RequestId;
 use mcpdesc_core::ProtocolRevision;
 use mcpdesc_core::meta::PROTOCOL_VERSION;
-use mcpdesc_rest::trace::TraceScope;
+use mcpdesc_rest::trace::{InlineText, TraceScope};
 use opentelemetry::Context;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::encoding::{EncodeLabel as _, EncodeLabelSet, LabelSetEncoder};
@@ -409,11 +409,9 @@ impl Telemetry {
                 start: SystemTime::now(),
                 end: SystemTime::UNIX_EPOCH,
                 method,
-                target: target.clone(),
+                target: target.as_deref().map(InlineText::new),
                 request_id: match id {
-                    RequestId::Number(s) | RequestId::Text(s) => {
-                        spans::ShortText::new(truncate(s, 128))
-                    }
+                    RequestId::Number(s) | RequestId::Text(s) => InlineText::new(truncate(s, 128)),
                 },
                 revision: None,
                 error_type: None,

@@ -31,7 +31,7 @@
 //! lock and a push onto memory the thread wrote itself.
 
 use mcpdesc_core::ProtocolRevision;
-use mcpdesc_rest::trace::{ClientSpan, ClientSpans};
+use mcpdesc_rest::trace::{ClientSpan, ClientSpans, InlineText};
 use opentelemetry::trace::{
     SpanContext, SpanId, SpanKind, Status, TraceContextExt as _, TraceFlags, TraceId, TraceState,
 };
@@ -40,7 +40,6 @@ use opentelemetry_sdk::trace::{
     IdGenerator, SamplingDecision, ShouldSample, SpanData, SpanEvents, SpanLinks, SpanProcessor,
 };
 use std::borrow::Cow;
-use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -48,6 +47,13 @@ use std::time::{Duration, SystemTime};
 
 /// How often the recorder's thread drains the buffers when nothing wakes it.
 const TICK: Duration = Duration::from_millis(200);
+
+/// The longest JSON-RPC request id a record holds in place (longer ones are boxed):
+/// mostly a few digits.
+pub(super) const REQUEST_ID_INLINE: usize = 30;
+/// The longest tool or prompt name a record holds in place: a host-safe tool name has
+/// at most 64 characters, and most have far fewer.
+pub(super) const TOOL_NAME_INLINE: usize = 62;
 /// How long [`Recorder::flush`] and [`Recorder::shutdown`] wait for the thread.
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -62,63 +68,12 @@ pub(super) struct ServerSpan {
     /// One of the MCP methods, or `_OTHER`.
     pub method: &'static str,
     /// The tool or prompt named (`tools/call`, `prompts/get`).
-    pub target: Option<Arc<str>>,
-    pub request_id: ShortText,
+    pub target: Option<InlineText<TOOL_NAME_INLINE>>,
+    pub request_id: InlineText<REQUEST_ID_INLINE>,
     pub revision: Option<ProtocolRevision>,
     pub error_type: Option<Cow<'static, str>>,
     /// Attributes the sampler added (none for the specification's samplers).
     pub sampler_attributes: Vec<KeyValue>,
-}
-
-/// A short text held in place, a longer one boxed: a JSON-RPC request id is mostly a
-/// few digits, and a record that owns one allocates nothing for it on the request's
-/// thread (a block the recorder's thread frees costs the worker's allocator a remote
-/// free; PERFORMANCE.md, issue 29).
-#[derive(Clone, PartialEq, Eq)]
-pub(super) enum ShortText {
-    Inline {
-        len: u8,
-        bytes: [u8; ShortText::INLINE],
-    },
-    Boxed(Box<str>),
-}
-
-impl ShortText {
-    /// The most bytes held in place.
-    const INLINE: usize = 30;
-
-    pub fn new(s: &str) -> ShortText {
-        match u8::try_from(s.len()) {
-            Ok(len) if s.len() <= ShortText::INLINE => {
-                let mut bytes = [0; ShortText::INLINE];
-                bytes[..s.len()].copy_from_slice(s.as_bytes());
-                ShortText::Inline { len, bytes }
-            }
-            _ => ShortText::Boxed(s.into()),
-        }
-    }
-
-    pub fn as_str(&self) -> &str {
-        match self {
-            // The bytes are a whole `str`'s, so they are UTF-8.
-            ShortText::Inline { len, bytes } => {
-                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
-            }
-            ShortText::Boxed(s) => s,
-        }
-    }
-}
-
-impl fmt::Debug for ShortText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl From<&str> for ShortText {
-    fn from(s: &str) -> ShortText {
-        ShortText::new(s)
-    }
 }
 
 /// A span as queued: by value, not boxed. A box allocated by a tokio worker and freed
@@ -502,7 +457,7 @@ impl Scopes {
     /// `gen_ai.prompt.name`), then `mcp.protocol.version` and `error.type` when known.
     fn server_data(&self, s: ServerSpan) -> SpanData {
         let name: Cow<'static, str> = match &s.target {
-            Some(t) => Cow::Owned(format!("{} {t}", s.method)),
+            Some(t) => Cow::Owned(format!("{} {}", s.method, t.as_str())),
             None => Cow::Borrowed(s.method),
         };
         let mut attributes = Vec::with_capacity(6 + s.sampler_attributes.len());
@@ -514,11 +469,11 @@ impl Scopes {
             ("tools/call", target) => {
                 attributes.push(KeyValue::new("gen_ai.operation.name", "execute_tool"));
                 if let Some(t) = target {
-                    attributes.push(KeyValue::new("gen_ai.tool.name", t));
+                    attributes.push(KeyValue::new("gen_ai.tool.name", t.as_str().to_owned()));
                 }
             }
             ("prompts/get", Some(t)) => {
-                attributes.push(KeyValue::new("gen_ai.prompt.name", t));
+                attributes.push(KeyValue::new("gen_ai.prompt.name", t.as_str().to_owned()));
             }
             _ => {}
         }
@@ -557,7 +512,7 @@ impl Scopes {
         let server = c.server();
         let mut attributes = Vec::with_capacity(7);
         attributes.push(KeyValue::new("http.request.method", c.method));
-        attributes.push(KeyValue::new("url.full", c.url_full));
+        attributes.push(KeyValue::new("url.full", c.url_full.as_str().to_owned()));
         if let Some(server) = server {
             attributes.extend([
                 KeyValue::new("server.address", server.host),
@@ -727,7 +682,7 @@ mod tests {
             start: t0,
             end: t0 + Duration::from_millis(3),
             method: "tools/call",
-            target: Some(Arc::from("get_pet")),
+            target: Some("get_pet".into()),
             request_id: "7".into(),
             revision: ProtocolRevision::parse("2026-07-28"),
             error_type: Some(Cow::Borrowed("tool_error")),
@@ -1039,26 +994,6 @@ mod tests {
         assert_eq!(b.capacity, 8192_usize.div_ceil(b.buffers.len()));
     }
 
-    /// A JSON-RPC id up to 30 bytes is held in place, a longer one boxed; either reads
-    /// back as it was, multi-byte characters included.
-    #[test]
-    fn short_text_reads_back_as_it_was() {
-        let thirty = "é".repeat(15);
-        let long = "x".repeat(31);
-        for (s, inline) in [
-            ("", true),
-            ("7", true),
-            ("req-42", true),
-            (thirty.as_str(), true),
-            (long.as_str(), false),
-        ] {
-            let t = ShortText::new(s);
-            assert_eq!(t.as_str(), s);
-            assert_eq!(matches!(t, ShortText::Inline { .. }), inline, "{s}");
-            assert_eq!(format!("{t:?}"), format!("{s:?}"));
-        }
-    }
-
     /// A `prompts/get` SERVER span names its prompt (`gen_ai.prompt.name`) and no
     /// operation; a method without a target is named by the method alone.
     #[test]
@@ -1073,7 +1008,7 @@ mod tests {
             start: SystemTime::UNIX_EPOCH,
             end: SystemTime::UNIX_EPOCH,
             method,
-            target: target.map(Arc::from),
+            target: target.map(InlineText::from),
             request_id: "1".into(),
             revision: None,
             error_type: None,
