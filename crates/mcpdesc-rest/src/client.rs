@@ -138,7 +138,7 @@ impl ReqwestClient {
         let origin = Origin::of(&url).ok_or_else(not_http)?;
         let method = reqwest::Method::from_bytes(req.method.as_str().as_bytes())
             .map_err(|_| SendError("bad method".into()))?;
-        let traced = trace::Upstream::under_current(req);
+        let traced = trace::Upstream::under_current(req, &origin);
         let mut b = self.client.request(method, url);
         for (n, v) in &req.headers {
             b = b.header(n.as_str(), v.as_str());
@@ -315,25 +315,20 @@ pub mod trace {
         pub end: SystemTime,
         /// The method (`GET`).
         pub method: &'static str,
-        /// The URL as logged: query secrets and userinfo `REDACTED`. The span's
-        /// `server.address` and `server.port` are its ([`ClientSpan::server`]).
+        /// The URL as logged: query secrets and userinfo `REDACTED`.
         pub url_full: InlineText<URL_INLINE>,
+        /// The host (lower-case, as the gateway's origin check reads it).
+        pub server_address: InlineText<HOST_INLINE>,
+        /// The port (the scheme's default when the URL names none).
+        pub server_port: u16,
         /// The response's status, or `None` when no response came.
         pub status: Option<u16>,
     }
 
-    impl ClientSpan {
-        /// The host and port the request went to, read from [`ClientSpan::url_full`]
-        /// (the sent URL's own: redaction replaces query values and userinfo only).
-        /// Read where the span is built, not on the request path: the span carries one
-        /// string, not three.
-        pub fn server(&self) -> Option<Origin> {
-            Origin::of_url(self.url_full.as_str())
-        }
-    }
-
     /// The longest URL a CLIENT span holds in place (longer ones are boxed).
     pub const URL_INLINE: usize = 126;
+    /// The longest host name a CLIENT span holds in place.
+    pub const HOST_INLINE: usize = 62;
 
     /// Text of at most `N` bytes held in place, longer text boxed. A span record owns its
     /// strings, and the recorder's thread, not the request's, drops it: a heap block
@@ -409,16 +404,16 @@ pub mod trace {
     }
 
     impl Upstream {
-        /// The upstream context of `req` under the current [`TraceScope`], else
+        /// The upstream context of `req` (to `origin`) under the current [`TraceScope`], else
         /// under the current OpenTelemetry context's span; `None` when neither has a valid
         /// span context.
-        pub(super) fn under_current(req: &HttpRequest) -> Option<Upstream> {
+        pub(super) fn under_current(req: &HttpRequest, origin: &Origin) -> Option<Upstream> {
             TraceScope::with_current(|scope| match scope {
                 TraceScope {
                     context,
                     spans: Some(spans),
                 } if context.is_sampled() => Some(Upstream::Recorded {
-                    span: Box::new(client_span(context, spans.new_span_id(), req)),
+                    span: Box::new(client_span(context, spans.new_span_id(), req, origin)),
                     spans: Arc::clone(spans),
                 }),
                 scope => scope
@@ -496,7 +491,12 @@ pub mod trace {
 
     /// A CLIENT span of `req` under `parent` (its trace, flags and state), with id `id`,
     /// started now.
-    fn client_span(parent: &SpanContext, id: SpanId, req: &HttpRequest) -> ClientSpan {
+    fn client_span(
+        parent: &SpanContext,
+        id: SpanId,
+        req: &HttpRequest,
+        origin: &Origin,
+    ) -> ClientSpan {
         let start = SystemTime::now();
         ClientSpan {
             context: SpanContext::new(
@@ -511,6 +511,8 @@ pub mod trace {
             end: start,
             method: req.method.as_str(),
             url_full: redacted(&req.log_url),
+            server_address: InlineText::new(&origin.host),
+            server_port: origin.port,
             status: None,
         }
     }

@@ -354,8 +354,8 @@ impl Telemetry {
 
     /// Flushes and stops the span exporter (drain calls it once the last request is
     /// answered; later spans are dropped). Call it outside an async runtime, or from a
-    /// blocking thread. Returns how many spans were dropped because the recorder's queue
-    /// was full.
+    /// blocking thread. Returns how many spans were dropped because the recorder's
+    /// buffers were full.
     pub fn shutdown(&self) -> u64 {
         self.recorder().map_or(0, |r| r.shutdown())
     }
@@ -680,7 +680,7 @@ fn batch_processor(
 }
 
 /// The batch processor's queue size (`OTEL_BSP_MAX_QUEUE_SIZE` when set, else
-/// [`BATCH_QUEUE`]), which the recorder's queue matches.
+/// [`BATCH_QUEUE`]), which the recorder's buffers hold together.
 fn queue_size() -> usize {
     std::env::var(opentelemetry_sdk::trace::OTEL_BSP_MAX_QUEUE_SIZE)
         .ok()

@@ -1,6 +1,6 @@
 //! The span recorder: what a traced MCP request costs on its own path is a sampling
-//! decision, two span ids, four clock readings and one small record per span, handed to
-//! a queue. Building the OpenTelemetry spans (names, attribute lists, `SpanData`) and
+//! decision, two span ids, four clock readings and one small record per span, pushed
+//! to the thread's buffer. Building the OpenTelemetry spans (names, attribute lists, `SpanData`) and
 //! exporting them (the SDK's `BatchSpanProcessor` and the OTLP/HTTP exporter) happen on
 //! the recorder's thread.
 //!
@@ -8,8 +8,8 @@
 //! instructions there (builder, attribute list, `Arc`, end), and the span's memory,
 //! allocated by a tokio worker, was freed by the exporter's thread, which the allocator
 //! pays for again on the worker (PERFORMANCE.md, issue 29). Here a record holds only
-//! what varies per request (a few owned strings at most); everything else is built and
-//! freed on the recorder's thread.
+//! what varies per request, its strings in place ([`InlineText`]) unless they are long;
+//! everything else is built and freed on the recorder's thread.
 //!
 //! What stays the SDK's: the sampler (`OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG`,
 //! by default parent-based always-on), the random id generator, the batch span
@@ -76,9 +76,9 @@ pub(super) struct ServerSpan {
     pub sampler_attributes: Vec<KeyValue>,
 }
 
-/// A span as queued: by value, not boxed. A box allocated by a tokio worker and freed
+/// A span as buffered: by value, not boxed. A box allocated by a tokio worker and freed
 /// by the recorder's thread cost the worker's allocator a remote free and a cold block
-/// per span (PERFORMANCE.md, issue 29); the queue's slots are allocated once.
+/// per span (PERFORMANCE.md, issue 29); the buffers keep their capacity.
 #[derive(Debug)]
 enum Record {
     Server(ServerSpan),
@@ -348,8 +348,8 @@ impl Recorder {
     }
 
     /// Exports what is left and stops the thread and the exporter; later spans are
-    /// dropped. Returns how many spans were dropped over the recorder's life because its
-    /// queue was full.
+    /// dropped. Returns how many spans were dropped over the recorder's life because a
+    /// buffer was full.
     pub fn shutdown(&self) -> u64 {
         let Some(thread) = self.thread.lock().ok().and_then(|mut t| t.take()) else {
             return self.dropped.load(Ordering::Relaxed);
@@ -506,19 +506,13 @@ impl Scopes {
     }
 
     /// A CLIENT span (OpenTelemetry HTTP client conventions), named by its method.
-    /// `server.address` and `server.port` are read from `url.full` here (a URL the
-    /// gateway sent is always an absolute http(s) one, so they are always there).
     fn client_data(&self, c: ClientSpan) -> SpanData {
-        let server = c.server();
-        let mut attributes = Vec::with_capacity(7);
-        attributes.push(KeyValue::new("http.request.method", c.method));
-        attributes.push(KeyValue::new("url.full", c.url_full.as_str().to_owned()));
-        if let Some(server) = server {
-            attributes.extend([
-                KeyValue::new("server.address", server.host),
-                KeyValue::new("server.port", i64::from(server.port)),
-            ]);
-        }
+        let mut attributes = vec![
+            KeyValue::new("http.request.method", c.method),
+            KeyValue::new("url.full", c.url_full.as_str().to_owned()),
+            KeyValue::new("server.address", c.server_address.as_str().to_owned()),
+            KeyValue::new("server.port", i64::from(c.server_port)),
+        ];
         let status = match c.status {
             Some(s) => {
                 attributes.push(KeyValue::new("http.response.status_code", i64::from(s)));
@@ -701,6 +695,8 @@ mod tests {
             end: t0 + Duration::from_millis(1),
             method: "GET",
             url_full: "http://127.0.0.1:8080/pets/1".into(),
+            server_address: "127.0.0.1".into(),
+            server_port: 8080,
             status: Some(404),
         });
         r.flush();
@@ -766,6 +762,8 @@ mod tests {
             end: SystemTime::UNIX_EPOCH,
             method: "POST",
             url_full: "https://api.example.com/x".into(),
+            server_address: "api.example.com".into(),
+            server_port: 443,
             status,
         };
         let ok = scopes.client_data(span(Some(201)));
@@ -783,48 +781,6 @@ mod tests {
             attrs(&none)[4..],
             [("error.type".to_string(), Value::from("no_response"))]
         );
-    }
-
-    /// `server.address` and `server.port` are the URL's host and port: the scheme's
-    /// default port when the URL names none, the host without the `REDACTED` userinfo,
-    /// lower-cased as the gateway's origin check reads it.
-    #[test]
-    fn a_client_spans_server_is_read_from_its_url() {
-        let scopes = Scopes {
-            server: InstrumentationScope::builder("s").build(),
-            client: InstrumentationScope::builder("c").build(),
-        };
-        for (url, host, port) in [
-            ("https://api.example.com/x", "api.example.com", 443),
-            (
-                "http://API.Example.com/x?key=REDACTED",
-                "api.example.com",
-                80,
-            ),
-            (
-                "http://REDACTED:REDACTED@10.1.2.80:8080/x",
-                "10.1.2.80",
-                8080,
-            ),
-        ] {
-            let data = scopes.client_data(ClientSpan {
-                context: SpanContext::empty_context(),
-                parent_span_id: SpanId::from(1),
-                start: SystemTime::UNIX_EPOCH,
-                end: SystemTime::UNIX_EPOCH,
-                method: "GET",
-                url_full: url.into(),
-                status: Some(200),
-            });
-            assert_eq!(
-                attrs(&data)[1..4],
-                [
-                    ("url.full".to_string(), Value::from(url.to_string())),
-                    ("server.address".to_string(), Value::from(host)),
-                    ("server.port".to_string(), Value::from(port)),
-                ]
-            );
-        }
     }
 
     /// Without a trace to continue, the default sampler (and `always_on`) samples every

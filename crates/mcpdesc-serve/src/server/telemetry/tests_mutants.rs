@@ -90,7 +90,7 @@ fn every_upstream_label_feeds_its_hash() {
 }
 
 /// README (`--otlp-endpoint`): without `OTEL_BSP_*` (no test sets them) the exporter's
-/// queue holds 8,192 spans, and so does the span recorder's.
+/// queue holds 8,192 spans, and the span recorder's buffers as many together.
 #[test]
 fn the_recorders_queue_is_the_batch_processors_8192() {
     assert_eq!(queue_size(), 8192);
