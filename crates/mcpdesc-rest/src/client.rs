@@ -238,7 +238,6 @@ pub mod trace {
     use opentelemetry::Context;
     use opentelemetry::trace::{SpanContext, SpanId, TraceContextExt as _, TraceFlags};
     use reqwest::header::HeaderName;
-    use std::sync::Arc;
     use std::time::SystemTime;
 
     /// The W3C `traceparent` header field's name (a constant: not parsed per request).
@@ -258,8 +257,12 @@ pub mod trace {
     pub struct TraceScope {
         /// The SERVER span's context (sampled or not).
         pub context: SpanContext,
-        /// Where CLIENT spans go; `None` when the request is not recorded.
-        pub spans: Option<Arc<dyn ClientSpans>>,
+        /// Where CLIENT spans go; `None` when the request is not recorded. A static
+        /// reference (the recorder lives as long as the process), not an `Arc`: cloning an
+        /// `Arc` per request and per upstream request wrote its counter's cache line from
+        /// whichever core ran the call, so the next call's core read it back from the
+        /// other's cache (PERFORMANCE.md, issue 29).
+        pub spans: Option<&'static dyn ClientSpans>,
     }
 
     tokio::task_local! {
@@ -396,7 +399,7 @@ pub mod trace {
     pub(super) enum Upstream {
         /// A CLIENT span of ours, handed to `spans` when the response is in.
         Recorded {
-            spans: Arc<dyn ClientSpans>,
+            spans: &'static dyn ClientSpans,
             span: Box<ClientSpan>,
         },
         /// A span context not recorded here, passed on as it is.
@@ -414,7 +417,7 @@ pub mod trace {
                     spans: Some(spans),
                 } if context.is_sampled() => Some(Upstream::Recorded {
                     span: Box::new(client_span(context, spans.new_span_id(), req, origin)),
-                    spans: Arc::clone(spans),
+                    spans: *spans,
                 }),
                 scope => scope
                     .context

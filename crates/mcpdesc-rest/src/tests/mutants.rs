@@ -117,7 +117,7 @@ async fn a_recorded_scope_gets_a_client_span_that_the_traceparent_names() {
     use crate::{HttpClient as _, ReadLimits, ReqwestClient};
     use opentelemetry::trace::{SpanContext, SpanId, TraceFlags, TraceId, TraceState};
     use std::str::FromStr as _;
-    use std::sync::{Arc, Mutex};
+    use std::sync::Mutex;
     struct Spans(Mutex<Vec<ClientSpan>>);
     impl ClientSpans for Spans {
         fn new_span_id(&self) -> SpanId {
@@ -133,7 +133,7 @@ async fn a_recorded_scope_gets_a_client_span_that_the_traceparent_names() {
     };
     let client = ReqwestClient::new(std::time::Duration::from_secs(30)).expect("a client");
     for sampled in [true, false] {
-        let spans = Arc::new(Spans(Mutex::new(Vec::new())));
+        let spans: &'static Spans = Box::leak(Box::new(Spans(Mutex::new(Vec::new()))));
         let server = SpanContext::new(
             TraceId::from(0x4bf9_2f35_77b3_4da6_a3ce_929d_0e0e_4736_u128),
             SpanId::from(0x00f0_67aa_0ba9_02b7_u64),
@@ -153,7 +153,7 @@ async fn a_recorded_scope_gets_a_client_span_that_the_traceparent_names() {
         let req = super::client::get(url.clone());
         let scope = TraceScope {
             context: server,
-            spans: Some(Arc::clone(&spans) as Arc<dyn ClientSpans>),
+            spans: Some(spans),
         };
         assert!(format!("{scope:?}").contains("recorded: true"), "{scope:?}");
         let head = one_request_head(scope.run(client.send(&req, None, limits)), listener).await;

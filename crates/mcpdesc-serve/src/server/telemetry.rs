@@ -3,15 +3,15 @@
 //! OTLP/HTTP (`--otlp-endpoint URL`), both under the OpenTelemetry MCP semantic
 //! conventions.
 //!
-//! [`Telemetry`] is a cheap handle (an `Arc`, or nothing when both are off) the server
-//! and the transports share. Per MCP request the server asks it for a [`RequestObs`]
-//! when the request arrives and finishes it with the outcome: one observation of
-//! `mcp_server_operation_duration_seconds` and one SERVER span named
+//! [`Telemetry`] is a cheap handle (a static reference, or nothing when both are off)
+//! the server and the transports share. Per MCP request the server asks it for a
+//! [`RequestObs`] when the request arrives and finishes it with the outcome: one
+//! observation of `mcp_server_operation_duration_seconds` and one SERVER span named
 //! `{mcp.method.name} {target}`. The call runs under the span's [`TraceScope`] (a
-//! task-local value), so the REST gateway's client
-//! (`mcpdesc_rest::trace`) opens its CLIENT span under it and sends a `traceparent`
-//! naming that span. Spans are recorded as small records and built and exported off
-//! the request path ([`spans`]).
+//! task-local value), so the REST gateway's client (`mcpdesc_rest::trace`) opens its
+//! CLIENT span under it and sends a `traceparent` naming that span. Spans are recorded
+//! as small records and built and exported off the request path ([`spans`]); so are the
+//! histograms' observations ([`Metrics`]). Both wait in per-thread [`buffers`].
 //!
 //! Label values are bounded: a method name is one of the MCP methods (else `_OTHER`),
 //! a tool name is recorded only for a request that reached a tool (never for one
@@ -26,18 +26,22 @@ use mcpdesc_rest::trace::{InlineText, TraceScope};
 use opentelemetry::Context;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::encoding::{EncodeLabel as _, EncodeLabelSet, LabelSetEncoder};
+use prometheus_client::metrics::MetricType;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
-use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
+mod buffers;
 mod spans;
+
+use buffers::{Buffers, Pushed};
 
 /// Histogram buckets (seconds): the MCP semantic conventions' advice
 /// (0.01 … 300 s) with finer buckets below 10 ms, where a local gateway's calls land.
@@ -99,14 +103,18 @@ type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
 /// documentation), so collision resistance buys nothing here.
 const ONE_WORD: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0);
 
+/// A tool name as a label value, held in place (see [`InlineText`]): an observation
+/// allocates nothing on the request's thread.
+type ToolName = InlineText<{ spans::TOOL_NAME_INLINE }>;
+
 /// The labels of one `mcp_server_operation_duration_seconds` series, encoded in this
 /// order. Plain fields rather than a list of owned strings: an observation allocates
-/// no label value (the tool name is the request's `Arc`) and hashes one word
-/// ([`ONE_WORD`] of the fields; equal label sets hash alike, as `Eq` needs).
+/// no label value and hashes one word ([`ONE_WORD`] of the fields; equal label sets
+/// hash alike, as `Eq` needs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct OperationLabels {
     method: &'static str,
-    tool: Option<Arc<str>>,
+    tool: Option<ToolName>,
     revision: Option<ProtocolRevision>,
     error_type: Option<Cow<'static, str>>,
 }
@@ -116,7 +124,7 @@ impl std::hash::Hash for OperationLabels {
         use std::hash::BuildHasher as _;
         state.write_u64(ONE_WORD.hash_one((
             self.method,
-            self.tool.as_deref(),
+            self.tool.as_ref().map(InlineText::as_str),
             self.revision,
             self.error_type.as_deref(),
         )));
@@ -127,7 +135,7 @@ impl EncodeLabelSet for OperationLabels {
     fn encode(&self, e: &mut LabelSetEncoder<'_>) -> fmt::Result {
         ("mcp_method_name", self.method).encode(e.encode_label())?;
         if let Some(t) = &self.tool {
-            ("gen_ai_tool_name", &**t).encode(e.encode_label())?;
+            ("gen_ai_tool_name", t.as_str()).encode(e.encode_label())?;
         }
         if let Some(r) = self.revision {
             ("mcp_protocol_version", r.as_str()).encode(e.encode_label())?;
@@ -145,7 +153,7 @@ impl EncodeLabelSet for OperationLabels {
 /// [`OperationLabels`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct UpstreamLabels {
-    tool: String,
+    tool: ToolName,
     method: Cow<'static, str>,
     status: Option<u16>,
 }
@@ -153,7 +161,7 @@ struct UpstreamLabels {
 impl std::hash::Hash for UpstreamLabels {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         use std::hash::BuildHasher as _;
-        state.write_u64(ONE_WORD.hash_one((&self.tool, &self.method, self.status)));
+        state.write_u64(ONE_WORD.hash_one((self.tool.as_str(), &self.method, self.status)));
     }
 }
 
@@ -174,17 +182,99 @@ impl EncodeLabelSet for UpstreamLabels {
     }
 }
 
+/// `mcp_server_requests_in_flight`: a gauge counted in per-thread slots (as
+/// [`Buffers`] hands them out), each on its own cache lines, and summed when scraped.
+/// One shared gauge took two atomic writes per request to one cache line from whichever
+/// core ran it; here a thread mostly writes its own.
+#[derive(Clone, Debug)]
+struct InFlight(Arc<[Slot]>);
+
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Slot(AtomicI64);
+
+impl InFlight {
+    fn new() -> InFlight {
+        let slots = 2 * std::thread::available_parallelism().map_or(1, usize::from);
+        InFlight(
+            (0..slots.min(buffers::MAX_BUFFERS))
+                .map(|_| Slot::default())
+                .collect(),
+        )
+    }
+
+    fn add(&self, n: i64) {
+        self.0[buffers::this_slot() % self.0.len()]
+            .0
+            .fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// The sum of the slots. A request that ends on another thread than it started on
+    /// leaves one slot above and one below zero, and a scrape reading the slots while it
+    /// starts and ends could see only the second: never report less than none.
+    fn get(&self) -> i64 {
+        self.0
+            .iter()
+            .map(|s| s.0.load(Ordering::Relaxed))
+            .sum::<i64>()
+            .max(0)
+    }
+}
+
+impl prometheus_client::metrics::TypedMetric for InFlight {
+    const TYPE: MetricType = MetricType::Gauge;
+}
+
+impl prometheus_client::encoding::EncodeMetric for InFlight {
+    fn encode(&self, mut encoder: prometheus_client::encoding::MetricEncoder<'_>) -> fmt::Result {
+        encoder.encode_gauge(&self.get())
+    }
+
+    fn metric_type(&self) -> MetricType {
+        MetricType::Gauge
+    }
+}
+
 fn histogram() -> Histogram {
     Histogram::new(DURATION_BUCKETS)
 }
 
+/// One duration observed on a request's thread, waiting to be applied to its
+/// histogram ([`Metrics::observe`]).
+#[derive(Debug)]
+enum Observation {
+    Operation(OperationLabels, Duration),
+    Upstream(UpstreamLabels, Duration),
+}
+
+/// How many observations wait at most, over all the request threads' buffers (about
+/// 130 bytes each). A thread whose buffer is full applies its observations itself.
+const PENDING_OBSERVATIONS: usize = 4096;
+
+/// How often the metrics thread applies the waiting observations when nothing wakes it.
+const METRICS_TICK: Duration = Duration::from_millis(200);
+
+/// The metrics. The two duration histograms are not observed on the request's thread:
+/// a family's lookup and a histogram's observation there cost about 600 instructions
+/// each, on code and data (the family's map and lock, the buckets) that a call's other
+/// 185,000 instructions have evicted, while pushing the observation to the thread's own
+/// buffer costs a few dozen (PERFORMANCE.md, issue 29). The metrics thread applies the
+/// waiting observations every [`METRICS_TICK`], when a buffer is half full, and before
+/// each scrape, so a scrape counts every request answered before it. None is lost: a
+/// full buffer's thread applies its observation itself.
 struct Metrics {
     registry: Registry,
     operation: Histograms<OperationLabels>,
     upstream: Histograms<UpstreamLabels>,
-    in_flight: Gauge,
+    in_flight: InFlight,
     rate_limited: Counter,
     auth_failures: Family<Labels, Counter>,
+    /// Observations waiting to be applied, in the request threads' buffers.
+    pending: Buffers<Observation>,
+    /// The buffer a drain swaps in (its lock makes drains one at a time).
+    spare: Mutex<Vec<Observation>>,
+    /// Wakes the metrics thread when a buffer is half full.
+    wake: tokio::sync::Notify,
 }
 
 impl Metrics {
@@ -192,7 +282,7 @@ impl Metrics {
         let mut registry = Registry::default();
         let operation = Histograms::new_with_constructor(histogram as fn() -> Histogram);
         let upstream = Histograms::new_with_constructor(histogram as fn() -> Histogram);
-        let in_flight = Gauge::default();
+        let in_flight = InFlight::new();
         let rate_limited = Counter::default();
         let auth_failures = Family::<Labels, Counter>::default();
         registry.register_with_unit(
@@ -229,19 +319,76 @@ impl Metrics {
             in_flight,
             rate_limited,
             auth_failures,
+            pending: Buffers::for_this_machine(PENDING_OBSERVATIONS),
+            spare: Mutex::new(Vec::new()),
+            wake: tokio::sync::Notify::new(),
         }
+    }
+
+    /// Records `o`: in this thread's buffer for the metrics thread, or right here when
+    /// the buffer is full.
+    fn observe(&self, o: Observation) {
+        match self.pending.try_push(o) {
+            Ok(Pushed::Kept) => {}
+            Ok(_) => self.wake.notify_one(),
+            Err(o) => self.apply(o),
+        }
+    }
+
+    fn apply(&self, o: Observation) {
+        match o {
+            Observation::Operation(labels, d) => self
+                .operation
+                .get_or_create(&labels)
+                .observe(d.as_secs_f64()),
+            Observation::Upstream(labels, d) => self
+                .upstream
+                .get_or_create(&labels)
+                .observe(d.as_secs_f64()),
+        }
+    }
+
+    /// Applies every waiting observation.
+    fn apply_pending(&self) {
+        let mut spare = self
+            .spare
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.pending.drain(&mut spare, false, |o| self.apply(o));
+    }
+}
+
+/// The metrics thread's task: applies the waiting observations every
+/// [`METRICS_TICK`], or as soon as a buffer is half full.
+async fn apply_observations(tel: Telemetry) {
+    let Some(m) = tel.metrics() else { return };
+    loop {
+        let _ = tokio::time::timeout(METRICS_TICK, m.wake.notified()).await;
+        m.apply_pending();
     }
 }
 
 struct Inner {
     metrics: Option<Metrics>,
-    spans: Option<Arc<spans::Recorder>>,
+    spans: Option<spans::Recorder>,
 }
 
-/// The server's telemetry: metrics and traces, each on or off. Clones share it; the
+impl Inner {
+    /// `inner`, for the rest of the process. A process starts its telemetry once (a
+    /// reload keeps it, so counters go on) and stops its span recorder explicitly
+    /// ([`Telemetry::shutdown`]), so nothing is lost by never dropping it; tests start a
+    /// few. What is gained: every MCP request borrowed it through an `Arc` before, whose
+    /// counter, written twice per request from whichever core ran it, shared a cache line
+    /// with the fields every request reads (PERFORMANCE.md, issue 29).
+    fn leak(inner: Inner) -> &'static Inner {
+        Box::leak(Box::new(inner))
+    }
+}
+
+/// The server's telemetry: metrics and traces, each on or off. Copies share it; the
 /// default is off (nothing is recorded, and nothing costs more than a branch).
-#[derive(Clone, Default)]
-pub struct Telemetry(Option<Arc<Inner>>);
+#[derive(Clone, Copy, Default)]
+pub struct Telemetry(Option<&'static Inner>);
 
 impl fmt::Debug for Telemetry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -274,11 +421,11 @@ impl Telemetry {
             return Ok(Telemetry::default());
         }
         let spans = if traces {
-            Some(Arc::new(tracing_pipeline(opts.otlp_endpoint.as_deref())?))
+            Some(tracing_pipeline(opts.otlp_endpoint.as_deref())?)
         } else {
             None
         };
-        Ok(Telemetry(Some(Arc::new(Inner {
+        Ok(Telemetry(Some(Inner::leak(Inner {
             metrics: opts.metrics.then(Metrics::new),
             spans,
         }))))
@@ -286,7 +433,7 @@ impl Telemetry {
 
     /// Metrics only (tests and benches).
     pub fn metrics_only() -> Telemetry {
-        Telemetry(Some(Arc::new(Inner {
+        Telemetry(Some(Inner::leak(Inner {
             metrics: Some(Metrics::new()),
             spans: None,
         })))
@@ -299,6 +446,7 @@ impl Telemetry {
     /// The metrics in the OpenMetrics text format (`None` without metrics).
     pub fn encode_metrics(&self) -> Option<String> {
         let m = self.metrics()?;
+        m.apply_pending();
         let mut out = String::new();
         encode(&mut out, &m.registry).ok()?;
         Some(out)
@@ -311,14 +459,19 @@ impl Telemetry {
         listener
             .set_nonblocking(true)
             .map_err(TelemetryError::Listener)?;
-        let me = self.clone();
+        let me = *self;
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(TelemetryError::Listener)?;
         std::thread::Builder::new()
             .name("mcpdesc-metrics".into())
-            .spawn(move || rt.block_on(metrics_listener(me, listener)))
+            .spawn(move || {
+                rt.block_on(async move {
+                    tokio::spawn(apply_observations(me));
+                    metrics_listener(me, listener).await;
+                });
+            })
             .map_err(TelemetryError::Listener)?;
         Ok(())
     }
@@ -348,7 +501,7 @@ impl Telemetry {
         }
     }
 
-    fn recorder(&self) -> Option<&Arc<spans::Recorder>> {
+    fn recorder(&self) -> Option<&'static spans::Recorder> {
         self.0.as_ref().and_then(|i| i.spans.as_ref())
     }
 
@@ -379,21 +532,21 @@ impl Telemetry {
             .copied()
             .unwrap_or("_OTHER");
         let meta = params
-            .and_then(|p| p.get("_meta"))
+            .and_then(|p| field(p, "_meta"))
             .and_then(Value::as_object);
-        let target: Option<Arc<str>> = match method {
+        let target: Option<ToolName> = match method {
             "tools/call" | "prompts/get" => params
-                .and_then(|p| p.get("name"))
+                .and_then(|p| field(p, "name"))
                 .and_then(Value::as_str)
-                .map(|s| Arc::from(truncate(s, 128))),
+                .map(|s| InlineText::new(truncate(s, 128))),
             _ => None,
         };
         let revision = meta
-            .and_then(|m| m.get(PROTOCOL_VERSION))
+            .and_then(|m| field(m, PROTOCOL_VERSION))
             .and_then(Value::as_str)
             .and_then(ProtocolRevision::parse);
         if let Some(m) = &inner.metrics {
-            m.in_flight.inc();
+            m.in_flight.add(1);
         }
         let trace = inner.spans.as_ref().map(|recorder| {
             let started = recorder.start_server(&parent_context(meta, header_trace), method);
@@ -401,7 +554,7 @@ impl Telemetry {
                 context: started.context.clone(),
                 spans: started
                     .recorded
-                    .then(|| Arc::clone(recorder) as Arc<dyn mcpdesc_rest::trace::ClientSpans>),
+                    .then_some(recorder as &'static dyn mcpdesc_rest::trace::ClientSpans),
             };
             let span = started.recorded.then(|| spans::ServerSpan {
                 context: started.context,
@@ -409,7 +562,7 @@ impl Telemetry {
                 start: SystemTime::now(),
                 end: SystemTime::UNIX_EPOCH,
                 method,
-                target: target.as_deref().map(InlineText::new),
+                target: target.clone(),
                 request_id: match id {
                     RequestId::Number(s) | RequestId::Text(s) => InlineText::new(truncate(s, 128)),
                 },
@@ -423,7 +576,7 @@ impl Telemetry {
             }
         });
         RequestObs(Some(Box::new(Obs {
-            inner: Arc::clone(inner),
+            inner,
             started: Instant::now(),
             method,
             tool: target.filter(|_| method == "tools/call"),
@@ -441,13 +594,11 @@ impl Telemetry {
             .find(|m| *m == up.method)
             .map_or_else(|| Cow::Owned(up.method.clone()), Cow::Borrowed);
         let labels = UpstreamLabels {
-            tool: tool.to_string(),
+            tool: InlineText::new(tool),
             method,
             status: up.status,
         };
-        m.upstream
-            .get_or_create(&labels)
-            .observe(up.latency.as_secs_f64());
+        m.observe(Observation::Upstream(labels, up.latency));
     }
 }
 
@@ -479,12 +630,12 @@ impl TraceHeaders {
 /// trace starts). The values are read in place (no carrier map is built per request).
 fn parent_context(meta: Option<&Map<String, Value>>, header: Option<&TraceHeaders>) -> Context {
     let (traceparent, tracestate) = match meta
-        .and_then(|m| m.get("traceparent"))
+        .and_then(|m| field(m, "traceparent"))
         .and_then(Value::as_str)
     {
         Some(tp) => (
             tp,
-            meta.and_then(|m| m.get("tracestate"))
+            meta.and_then(|m| field(m, "tracestate"))
                 .and_then(Value::as_str),
         ),
         None => match header {
@@ -521,10 +672,10 @@ fn parent_context(meta: Option<&Map<String, Value>>, header: Option<&TraceHeader
 pub(crate) struct RequestObs(Option<Box<Obs>>);
 
 struct Obs {
-    inner: Arc<Inner>,
+    inner: &'static Inner,
     started: Instant,
     method: &'static str,
-    tool: Option<Arc<str>>,
+    tool: Option<ToolName>,
     revision: Option<ProtocolRevision>,
     /// The SERVER span (with traces).
     trace: Option<Trace>,
@@ -542,7 +693,10 @@ impl fmt::Debug for RequestObs {
         let o = self.0.as_deref();
         f.debug_struct("RequestObs")
             .field("method", &o.map(|o| o.method))
-            .field("tool", &o.and_then(|o| o.tool.as_deref()))
+            .field(
+                "tool",
+                &o.and_then(|o| o.tool.as_ref().map(InlineText::as_str)),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -589,17 +743,16 @@ impl RequestObs {
 
     fn record(&mut self, error_type: Option<Cow<'static, str>>) {
         let Some(o) = self.0.take() else { return };
+        let o = *o;
         if let Some(m) = &o.inner.metrics {
-            m.in_flight.dec();
+            m.in_flight.add(-1);
             let labels = OperationLabels {
                 method: o.method,
-                tool: o.tool.clone(),
+                tool: o.tool,
                 revision: o.revision,
                 error_type: error_type.clone(),
             };
-            m.operation
-                .get_or_create(&labels)
-                .observe(o.started.elapsed().as_secs_f64());
+            m.observe(Observation::Operation(labels, o.started.elapsed()));
         }
         if let Some(Trace {
             span: Some(mut span),
@@ -627,6 +780,18 @@ pub(crate) fn current_trace_id() -> Option<String> {
     TraceScope::with_current(|s| spans::trace_id_of(&s.context))
         .flatten()
         .map(|t| t.to_string())
+}
+
+/// `map[key]`. A request's `params` and its `_meta` have a few members, and comparing
+/// their keys costs a fraction of hashing `key` with the map's SipHash (about 230
+/// instructions a lookup, on the request path); a larger map is looked up by its hash.
+fn field<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    const SCAN: usize = 8;
+    if map.len() <= SCAN {
+        map.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        map.get(key)
+    }
 }
 
 fn truncate(s: &str, max: usize) -> &str {
@@ -724,35 +889,33 @@ async fn metrics_listener(tel: Telemetry, listener: std::net::TcpListener) {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
-        let tel = tel.clone();
         tokio::spawn(async move {
-            let svc =
-                hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
-                    let tel = tel.clone();
-                    async move {
-                        let resp =
-                            if req.uri().path() != "/metrics" {
-                                Response::builder()
-                                    .status(StatusCode::NOT_FOUND)
-                                    .body(Full::new(Bytes::from_static(
-                                        b"Not Found: metrics are at /metrics\n",
-                                    )))
-                            } else if req.method() != Method::GET && req.method() != Method::HEAD {
-                                Response::builder()
-                                    .status(StatusCode::METHOD_NOT_ALLOWED)
-                                    .header("Allow", "GET, HEAD")
-                                    .body(Full::new(Bytes::new()))
-                            } else {
-                                Response::builder()
+            let svc = hyper::service::service_fn(
+                move |req: hyper::Request<hyper::body::Incoming>| async move {
+                    let resp = if req.uri().path() != "/metrics" {
+                        Response::builder()
+                            .status(StatusCode::NOT_FOUND)
+                            .body(Full::new(Bytes::from_static(
+                                b"Not Found: metrics are at /metrics\n",
+                            )))
+                    } else if req.method() != Method::GET && req.method() != Method::HEAD {
+                        Response::builder()
+                            .status(StatusCode::METHOD_NOT_ALLOWED)
+                            .header("Allow", "GET, HEAD")
+                            .body(Full::new(Bytes::new()))
+                    } else {
+                        Response::builder()
                             .header(
                                 "Content-Type",
                                 "application/openmetrics-text; version=1.0.0; charset=utf-8",
                             )
-                            .body(Full::new(Bytes::from(tel.encode_metrics().unwrap_or_default())))
-                            };
-                        Ok::<_, std::convert::Infallible>(resp.unwrap_or_default())
-                    }
-                });
+                            .body(Full::new(Bytes::from(
+                                tel.encode_metrics().unwrap_or_default(),
+                            )))
+                    };
+                    Ok::<_, std::convert::Infallible>(resp.unwrap_or_default())
+                },
+            );
             let _ = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(Duration::from_secs(10))
@@ -800,6 +963,165 @@ mod tests {
         let text = t.encode_metrics().unwrap_or_default();
         assert!(text.contains("error_type=\"cancelled\""), "{text}");
         assert!(text.contains("mcp_server_requests_in_flight 0"), "{text}");
+    }
+
+    /// The `_count` of the `tools/call` series of `tool` in `text`, and the upstream
+    /// series' (hand-written label sets: what the OpenMetrics encoder must print).
+    fn counts(text: &str, tool: &str) -> (Option<u64>, Option<u64>) {
+        let find = |prefix: String| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(prefix.as_str()))
+                .and_then(|v| v.trim().parse().ok())
+        };
+        (
+            find(format!(
+                "mcp_server_operation_duration_seconds_count{{mcp_method_name=\"tools/call\",gen_ai_tool_name=\"{tool}\"}} "
+            )),
+            find(format!(
+                "http_client_request_duration_seconds_count{{gen_ai_tool_name=\"{tool}\",http_request_method=\"GET\",http_response_status_code=\"200\"}} "
+            )),
+        )
+    }
+
+    fn call(t: &Telemetry, tool: &str) {
+        let id = RequestId::Number("1".into());
+        let params = serde_json::json!({ "name": tool });
+        t.request("tools/call", &id, params.as_object(), None)
+            .finish(None);
+        t.upstream(
+            tool,
+            &mcpdesc_rest::call::UpstreamLog {
+                method: "GET".into(),
+                status: Some(200),
+                url: "http://127.0.0.1/pets".into(),
+                latency: Duration::from_millis(3),
+                attempts: 1,
+            },
+        );
+    }
+
+    /// Observations wait in the request threads' buffers; a scrape applies them first,
+    /// so it counts every call made before it, from any thread, and more calls than the
+    /// buffers hold (a full buffer's thread applies its own).
+    #[test]
+    fn a_scrape_counts_every_call_before_it() {
+        let t = Telemetry::metrics_only();
+        call(&t, "get_pet");
+        assert_eq!(
+            counts(&t.encode_metrics().unwrap_or_default(), "get_pet"),
+            (Some(1), Some(1))
+        );
+        let n = PENDING_OBSERVATIONS + 100;
+        std::thread::scope(|s| {
+            for _ in 0..3 {
+                s.spawn(|| (0..n).for_each(|_| call(&t, "list_pets")));
+            }
+        });
+        let m = t.metrics().expect("metrics");
+        let waiting: usize = m
+            .pending
+            .buffers
+            .iter()
+            .map(|b| Buffers::lock(b).items.len())
+            .sum();
+        assert!(waiting > 0, "observations wait for the metrics thread");
+        let n = u64::try_from(3 * n).unwrap_or(u64::MAX);
+        assert_eq!(
+            counts(&t.encode_metrics().unwrap_or_default(), "list_pets"),
+            (Some(n), Some(n))
+        );
+    }
+
+    /// A buffer at half its capacity wakes the metrics thread, and its task applies what
+    /// waits without a scrape.
+    #[test]
+    fn a_half_full_buffer_wakes_the_metrics_thread() {
+        let t = Telemetry::metrics_only();
+        let m = t.metrics().expect("metrics");
+        let half = m.pending.capacity.div_ceil(2);
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        rt.block_on(async {
+            let woken =
+                tokio::spawn(async move { t.metrics().expect("metrics").wake.notified().await });
+            tokio::task::yield_now().await;
+            // Each call pushes two observations from this thread.
+            (0..half.div_ceil(2)).for_each(|_| call(&t, "get_pet"));
+            tokio::time::timeout(Duration::from_secs(60), woken)
+                .await
+                .expect("woken at half full")
+                .expect("task");
+            let pending = || -> usize {
+                m.pending
+                    .buffers
+                    .iter()
+                    .map(|b| Buffers::lock(b).items.len())
+                    .sum()
+            };
+            assert!(pending() >= half);
+            // The task, woken, applies them (a task of this thread: it runs as this
+            // one yields).
+            let task = tokio::spawn(apply_observations(t));
+            m.wake.notify_one();
+            for _ in 0..10_000 {
+                if pending() == 0 {
+                    break;
+                }
+                tokio::task::yield_now().await;
+            }
+            assert_eq!(pending(), 0, "applied by the metrics thread's task");
+            task.abort();
+        });
+        let n = u64::try_from(half.div_ceil(2)).unwrap_or(u64::MAX);
+        assert_eq!(
+            counts(&t.encode_metrics().unwrap_or_default(), "get_pet"),
+            (Some(n), Some(n))
+        );
+    }
+
+    /// The in-flight gauge counts a request from its start to its end, whichever threads
+    /// start and end it (each counts in its own slot; a scrape sums them).
+    #[test]
+    fn in_flight_counts_requests_started_and_ended_on_any_thread() {
+        let t = Telemetry::metrics_only();
+        let id = RequestId::Number("1".into());
+        let gauge = || {
+            let text = t.encode_metrics().unwrap_or_default();
+            text.lines()
+                .find_map(|l| l.strip_prefix("mcp_server_requests_in_flight "))
+                .and_then(|v| v.trim().parse::<i64>().ok())
+        };
+        let here = t.request("ping", &id, None, None);
+        let there = std::thread::scope(|s| {
+            s.spawn(|| t.request("ping", &id, None, None))
+                .join()
+                .expect("a thread")
+        });
+        assert_eq!(gauge(), Some(2));
+        there.finish(None);
+        assert_eq!(gauge(), Some(1));
+        let ended_elsewhere = std::thread::scope(|s| s.spawn(move || here.finish(None)).join());
+        assert!(ended_elsewhere.is_ok());
+        assert_eq!(gauge(), Some(0));
+    }
+
+    /// A member is found by scanning a small map and by hash in a large one, and a
+    /// missing one is missing either way.
+    #[test]
+    fn a_field_is_found_in_small_and_large_maps() {
+        for size in [0, 1, 8, 9, 40] {
+            let mut m = Map::new();
+            for i in 0..size {
+                m.insert(format!("k{i}"), Value::from(i));
+            }
+            for i in 0..size {
+                assert_eq!(field(&m, &format!("k{i}")), Some(&Value::from(i)), "{size}");
+            }
+            assert_eq!(field(&m, "k"), None);
+            assert_eq!(field(&m, &format!("k{size}")), None);
+        }
     }
 
     #[test]

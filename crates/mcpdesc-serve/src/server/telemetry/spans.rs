@@ -30,6 +30,7 @@
 //! 0.3 µs a record; PERFORMANCE.md, issue 29). A buffer of its own costs an uncontended
 //! lock and a push onto memory the thread wrote itself.
 
+use super::buffers::{Buffers, Pushed};
 use mcpdesc_core::ProtocolRevision;
 use mcpdesc_rest::trace::{ClientSpan, ClientSpans, InlineText};
 use opentelemetry::trace::{
@@ -40,9 +41,9 @@ use opentelemetry_sdk::trace::{
     IdGenerator, SamplingDecision, ShouldSample, SpanData, SpanEvents, SpanLinks, SpanProcessor,
 };
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 /// How often the recorder's thread drains the buffers when nothing wakes it.
@@ -100,113 +101,6 @@ pub(super) struct Started {
     pub sampler_attributes: Vec<KeyValue>,
 }
 
-/// The records waiting for the recorder's thread: one buffer per thread slot (twice the
-/// available parallelism, at most [`MAX_BUFFERS`]), each holding at most `capacity`
-/// records. Threads take slots in the order they first push, so the request threads of
-/// a runtime sized to the cores each get a buffer of their own.
-struct Buffers {
-    buffers: Box<[Buffer]>,
-    capacity: usize,
-}
-
-/// The most buffers [`Buffers`] keeps.
-const MAX_BUFFERS: usize = 64;
-
-/// One buffer, alone on its cache lines (so two threads pushing to neighbours do not
-/// share one).
-#[repr(align(128))]
-struct Buffer(Mutex<Pending>);
-
-#[derive(Default)]
-struct Pending {
-    records: Vec<Record>,
-    /// Set once the recorder has shut down: later records are dropped.
-    closed: bool,
-}
-
-/// Hands out thread slots (see [`Buffers`]).
-static NEXT_SLOT: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    /// This thread's slot: which buffer it pushes to (modulo their number).
-    static SLOT: usize = NEXT_SLOT.fetch_add(1, Ordering::Relaxed);
-}
-
-/// What [`Buffers::push`] did with a record.
-#[derive(Debug, PartialEq, Eq)]
-enum Pushed {
-    Kept,
-    /// Kept, and its buffer is now half full: the recorder's thread should drain it.
-    KeptHalfFull,
-    Dropped,
-}
-
-impl Buffers {
-    /// Buffers holding `total` records at most, spread over `count` buffers (at least one
-    /// record each).
-    fn new(total: usize, count: usize) -> Buffers {
-        let count = count.clamp(1, MAX_BUFFERS);
-        Buffers {
-            buffers: (0..count)
-                .map(|_| Buffer(Mutex::new(Pending::default())))
-                .collect(),
-            capacity: total.div_ceil(count).max(1),
-        }
-    }
-
-    /// Two buffers per thread the machine runs at once.
-    fn for_this_machine(total: usize) -> Buffers {
-        Buffers::for_cores(
-            total,
-            std::thread::available_parallelism().map_or(1, usize::from),
-        )
-    }
-
-    fn for_cores(total: usize, cores: usize) -> Buffers {
-        Buffers::new(total, 2 * cores)
-    }
-
-    fn lock(buffer: &Buffer) -> MutexGuard<'_, Pending> {
-        // A thread that panicked holding the lock left a valid `Vec`: carry on with it.
-        buffer
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    fn push(&self, record: Record) -> Pushed {
-        let slot = SLOT.with(|s| *s) % self.buffers.len();
-        let mut pending = Buffers::lock(&self.buffers[slot]);
-        if pending.closed || pending.records.len() >= self.capacity {
-            return Pushed::Dropped;
-        }
-        pending.records.push(record);
-        if pending.records.len() == self.capacity.div_ceil(2) {
-            Pushed::KeptHalfFull
-        } else {
-            Pushed::Kept
-        }
-    }
-
-    /// Hands every waiting record to `each`, buffer by buffer. A buffer is swapped for
-    /// `spare` (emptied, its capacity kept) under its lock and handed on outside it, so a
-    /// request's thread never waits for a span being built. With `close`, the buffers
-    /// take no more records.
-    fn drain(&self, spare: &mut Vec<Record>, close: bool, mut each: impl FnMut(Record)) {
-        for buffer in &*self.buffers {
-            {
-                let mut pending = Buffers::lock(buffer);
-                pending.closed |= close;
-                if pending.records.is_empty() {
-                    continue;
-                }
-                std::mem::swap(&mut pending.records, spare);
-            }
-            spare.drain(..).for_each(&mut each);
-        }
-    }
-}
-
 /// The recorder: the request path's side (sampling, ids, the buffers) and the handle of
 /// its thread.
 pub(super) struct Recorder {
@@ -215,7 +109,7 @@ pub(super) struct Recorder {
     /// trace is sampled without asking it (what it would answer).
     roots_sampled: bool,
     ids: Box<dyn IdGenerator>,
-    buffers: Arc<Buffers>,
+    buffers: Arc<Buffers<Record>>,
     control: SyncSender<Control>,
     dropped: AtomicU64,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
@@ -235,7 +129,7 @@ impl Recorder {
 
     fn start_with<P: SpanProcessor + 'static>(
         build: impl FnOnce() -> Result<P, String> + Send + 'static,
-        buffers: Buffers,
+        buffers: Buffers<Record>,
     ) -> Result<Recorder, String> {
         let config = opentelemetry_sdk::trace::Config::default();
         let buffers = Arc::new(buffers);
@@ -374,7 +268,7 @@ impl ClientSpans for Recorder {
 
 /// The recorder's thread: drains the buffers into `processor` on each tick, wake-up,
 /// flush and shutdown (closing them first: later records are dropped).
-fn run(processor: &dyn SpanProcessor, buffers: &Buffers, control: &Receiver<Control>) {
+fn run(processor: &dyn SpanProcessor, buffers: &Buffers<Record>, control: &Receiver<Control>) {
     let scopes = Scopes {
         server: InstrumentationScope::builder(super::SCOPE).build(),
         client: InstrumentationScope::builder(CLIENT_SCOPE).build(),
@@ -553,6 +447,7 @@ pub(super) fn trace_id_of(context: &SpanContext) -> Option<TraceId> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::buffers::MAX_BUFFERS;
     use super::*;
     use opentelemetry::Value;
     use opentelemetry::trace::{TraceFlags, TraceState};
@@ -830,7 +725,7 @@ mod tests {
         })
     }
 
-    fn ids(buffers: &Buffers, close: bool) -> Vec<String> {
+    fn ids(buffers: &Buffers<Record>, close: bool) -> Vec<String> {
         let mut out = Vec::new();
         buffers.drain(&mut Vec::new(), close, |r| match r {
             Record::Server(s) => out.push(s.request_id.as_str().to_string()),
@@ -878,11 +773,11 @@ mod tests {
             (0, 2, 2, 1),
             (8192, 1000, MAX_BUFFERS, 128),
         ] {
-            let b = Buffers::new(total, count);
+            let b = Buffers::<Record>::new(total, count);
             assert_eq!((b.buffers.len(), b.capacity), (buffers, capacity));
         }
         let b = Arc::new(Buffers::new(160, 8));
-        let fill = |b: Arc<Buffers>| {
+        let fill = |b: Arc<Buffers<Record>>| {
             move || {
                 for i in 0..5 {
                     assert_ne!(b.push(record(&i.to_string())), Pushed::Dropped);
@@ -898,7 +793,7 @@ mod tests {
         let mut lengths: Vec<usize> = b
             .buffers
             .iter()
-            .map(|x| Buffers::lock(x).records.len())
+            .map(|x| Buffers::lock(x).items.len())
             .filter(|n| *n > 0)
             .collect();
         lengths.sort_unstable();
@@ -942,10 +837,13 @@ mod tests {
     #[test]
     fn a_machine_gets_two_buffers_a_core() {
         for (cores, buffers) in [(1, 2), (3, 6), (32, 64), (48, 64)] {
-            assert_eq!(Buffers::for_cores(8192, cores).buffers.len(), buffers);
+            assert_eq!(
+                Buffers::<Record>::for_cores(8192, cores).buffers.len(),
+                buffers
+            );
         }
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        let b = Buffers::for_this_machine(8192);
+        let b = Buffers::<Record>::for_this_machine(8192);
         assert_eq!(b.buffers.len(), (2 * cores).min(MAX_BUFFERS));
         assert_eq!(b.capacity, 8192_usize.div_ceil(b.buffers.len()));
     }

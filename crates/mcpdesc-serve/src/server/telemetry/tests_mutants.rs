@@ -28,7 +28,7 @@ fn every_field_feeds_the_hash<T: std::hash::Hash + Clone + Eq + fmt::Debug>(
 fn every_operation_label_feeds_its_hash() {
     let base = OperationLabels {
         method: "tools/call",
-        tool: Some(Arc::from("get_pet")),
+        tool: Some(InlineText::from("get_pet")),
         revision: Some(ProtocolRevision::V2025_11_25),
         error_type: None,
     };
@@ -40,7 +40,7 @@ fn every_operation_label_feeds_its_hash() {
                 ..base.clone()
             },
             OperationLabels {
-                tool: Some(Arc::from("add_pet")),
+                tool: Some(InlineText::from("add_pet")),
                 ..base.clone()
             },
             OperationLabels {
