@@ -983,6 +983,13 @@ mod tests {
         )
     }
 
+    /// A scrape of `t` counts `n` calls of `tool`, in both histograms.
+    fn assert_counted(t: Telemetry, tool: &str, n: usize) {
+        let n = u64::try_from(n).ok();
+        let text = t.encode_metrics().unwrap_or_default();
+        assert_eq!(counts(&text, tool), (n, n), "{text}");
+    }
+
     fn call(t: &Telemetry, tool: &str) {
         let id = RequestId::Number("1".into());
         let params = serde_json::json!({ "name": tool });
@@ -1007,10 +1014,7 @@ mod tests {
     fn a_scrape_counts_every_call_before_it() {
         let t = Telemetry::metrics_only();
         call(&t, "get_pet");
-        assert_eq!(
-            counts(&t.encode_metrics().unwrap_or_default(), "get_pet"),
-            (Some(1), Some(1))
-        );
+        assert_counted(t, "get_pet", 1);
         let n = PENDING_OBSERVATIONS + 100;
         std::thread::scope(|s| {
             for _ in 0..3 {
@@ -1018,18 +1022,11 @@ mod tests {
             }
         });
         let m = t.metrics().expect("metrics");
-        let waiting: usize = m
-            .pending
-            .buffers
-            .iter()
-            .map(|b| Buffers::lock(b).items.len())
-            .sum();
-        assert!(waiting > 0, "observations wait for the metrics thread");
-        let n = u64::try_from(3 * n).unwrap_or(u64::MAX);
-        assert_eq!(
-            counts(&t.encode_metrics().unwrap_or_default(), "list_pets"),
-            (Some(n), Some(n))
+        assert!(
+            m.pending.waiting() > 0,
+            "observations wait for the metrics thread"
         );
+        assert_counted(t, "list_pets", 3 * n);
     }
 
     /// A buffer at half its capacity wakes the metrics thread, and its task applies what
@@ -1053,13 +1050,7 @@ mod tests {
                 .await
                 .expect("woken at half full")
                 .expect("task");
-            let pending = || -> usize {
-                m.pending
-                    .buffers
-                    .iter()
-                    .map(|b| Buffers::lock(b).items.len())
-                    .sum()
-            };
+            let pending = || m.pending.waiting();
             assert!(pending() >= half);
             // The task, woken, applies them (a task of this thread: it runs as this
             // one yields).
@@ -1074,11 +1065,7 @@ mod tests {
             assert_eq!(pending(), 0, "applied by the metrics thread's task");
             task.abort();
         });
-        let n = u64::try_from(half.div_ceil(2)).unwrap_or(u64::MAX);
-        assert_eq!(
-            counts(&t.encode_metrics().unwrap_or_default(), "get_pet"),
-            (Some(n), Some(n))
-        );
+        assert_counted(t, "get_pet", half.div_ceil(2));
     }
 
     /// The in-flight gauge counts a request from its start to its end, whichever threads

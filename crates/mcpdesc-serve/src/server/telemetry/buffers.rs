@@ -122,6 +122,15 @@ impl<T> Buffers<T> {
         })
     }
 
+    /// How many items wait, over all the buffers.
+    #[cfg(test)]
+    pub(super) fn waiting(&self) -> usize {
+        self.buffers
+            .iter()
+            .map(|b| Buffers::lock(b).items.len())
+            .sum()
+    }
+
     /// Hands every waiting item to `each`, buffer by buffer. A buffer is swapped for
     /// `spare` (emptied, its capacity kept) under its lock and handed on outside it, so a
     /// request's thread never waits for an item being processed. With `close`, the
